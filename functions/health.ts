@@ -1,0 +1,19 @@
+import { publicAccess } from '../shared/http/guards';
+import { defineRoute, json } from '../shared/http/route';
+import { httpGroup } from '../shared/functions/definition';
+import { checkServiceHealth } from '../shared/health/service';
+
+export const healthFunctions = [
+  httpGroup('health', 'healthz', [
+    defineRoute({
+      method: 'GET',
+      path: '/healthz',
+      summary: 'Overall health with one entry per component; 503 names the failing ones',
+      guard: publicAccess,
+      async handle() {
+        const report = await checkServiceHealth();
+        return json(report, report.status === 'ok' ? 200 : 503, { 'cache-control': 'no-store' });
+      },
+    }),
+  ]),
+];

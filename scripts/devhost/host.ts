@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HttpRequest, HttpResponse, InvocationContext, type HttpResponseInit, type Timer } from '@azure/functions';
+import { Cron } from 'croner';
+import type { FunctionDefinition } from '../../shared/functions/definition';
+import { HttpProblem, PROBLEM_CONTENT_TYPE, problemBody } from '../../shared/http/problem';
+import { compileTemplate, type CompiledTemplate } from '../../shared/http/pathTemplate';
+import type { Logger } from '../../shared/log/logger';
+import { resolveSchedule } from './schedule';
+
+/**
+ * A small stand-in for the Functions host, serving the same definitions the Azure host gets:
+ * HTTP functions by route template and method, timers on their NCRONTAB schedules, and
+ * `POST /admin/functions/{name}` with `{"input": ...}` to run a non-HTTP function as the Core
+ * Tools do.
+ */
+export interface DevHostOptions {
+  port: number;
+  host?: string;
+  log: Logger;
+  /** Resolves `%NAME%` schedule expressions. */
+  setting(name: string): string | undefined;
+  /** Start timers on their schedules (tests switch this off and invoke through the admin route). */
+  runTimers?: boolean;
+}
+
+export interface DevHost {
+  url: string;
+  close(): Promise<void>;
+}
+
+type HttpDefinition = Extract<FunctionDefinition, { kind: 'http' }>;
+
+const ADMIN_ROUTE = compileTemplate('admin/functions/{name}');
+const MAX_ADMIN_BODY = 10 * 1024 * 1024;
+
+export async function startDevHost(definitions: readonly FunctionDefinition[], options: DevHostOptions): Promise<DevHost> {
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log.with({ component: 'devhost' });
+  const httpFunctions = definitions
+    .filter((definition): definition is HttpDefinition => definition.kind === 'http')
+    .map((definition) => ({ definition, template: compileTemplate(definition.options.route ?? definition.name) }))
+    .sort((a, b) => b.template.specificity - a.template.specificity);
+  const byName = new Map(definitions.map((definition) => [definition.name.toLowerCase(), definition]));
+
+  const invocationContext = (functionName: string) =>
+    new InvocationContext({
+      invocationId: randomUUID(),
+      functionName,
+      logHandler: (level, ...args) => {
+        const line = args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ');
+        (level === 'error' || level === 'warning' ? process.stderr : process.stdout).write(line + '\n');
+      },
+    });
+
+  const server = http.createServer((req, res) => {
+    void serve(req, res).catch((error: unknown) => {
+      log.error('devhost_request_failed', { error });
+      if (!res.headersSent) sendProblem(res, new HttpProblem(500, 'Internal Server Error', 'The local host failed.'));
+      else res.destroy();
+    });
+  });
+
+  async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', `http://${host}`);
+    const adminParams = ADMIN_ROUTE.match(url.pathname);
+    if (adminParams?.['name']) return invokeNonHttp(adminParams['name'], req, res);
+
+    const target = httpFunctions
+      .map(({ definition, template }) => ({ definition, params: template.match(url.pathname) }))
+      .find((candidate) => candidate.params !== undefined);
+    if (!target) return sendProblem(res, new HttpProblem(404, 'Not Found', `No function serves ${url.pathname}.`));
+    const methods = target.definition.options.methods ?? ['GET', 'POST'];
+    if (!methods.includes((req.method ?? 'GET').toUpperCase() as never)) {
+      return sendProblem(res, new HttpProblem(405, 'Method Not Allowed', `${req.method} is not supported.`));
+    }
+
+    const body = await readBody(req, Number.MAX_SAFE_INTEGER);
+    const request = new HttpRequest({
+      method: req.method ?? 'GET',
+      url: `http://${req.headers.host ?? host}${req.url ?? '/'}`,
+      headers: flattenHeaders(req.headers),
+      params: target.params,
+      ...(body.length ? { body: { bytes: body } } : {}),
+    });
+    const result = await target.definition.options.handler(request, invocationContext(target.definition.name));
+    await writeResponse(res, result instanceof HttpResponse ? result : new HttpResponse((result ?? {}) as HttpResponseInit));
+  }
+
+  async function invokeNonHttp(name: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if ((req.method ?? '').toUpperCase() !== 'POST') {
+      return sendProblem(res, new HttpProblem(405, 'Method Not Allowed', 'Use POST to invoke a function.'));
+    }
+    const definition = byName.get(name.toLowerCase());
+    if (!definition) return sendProblem(res, new HttpProblem(404, 'Not Found', `No function named ${name}.`));
+    if (definition.kind === 'http') {
+      return sendProblem(res, new HttpProblem(400, 'Bad Request', `${name} is an HTTP function; call its route instead.`));
+    }
+    let input: unknown;
+    try {
+      const raw = (await readBody(req, MAX_ADMIN_BODY)).toString('utf8');
+      input = raw ? (JSON.parse(raw) as { input?: unknown }).input : undefined;
+    } catch {
+      return sendProblem(res, new HttpProblem(400, 'Bad Request', 'The body must be JSON like {"input": ...}.'));
+    }
+    try {
+      await runNonHttp(definition, input, false);
+    } catch {
+      // The function logged its own failure; the caller learns only that it failed.
+      return sendProblem(res, new HttpProblem(500, 'Function Failed', `${name} failed; see the host log.`));
+    }
+    res.writeHead(202).end();
+  }
+
+  async function runNonHttp(definition: FunctionDefinition, input: unknown, isPastDue: boolean): Promise<void> {
+    const context = invocationContext(definition.name);
+    if (definition.kind === 'timer') {
+      const now = new Date().toISOString();
+      const timer: Timer = { isPastDue, schedule: { adjustForDST: true }, scheduleStatus: { last: now, next: now, lastUpdated: now } };
+      await definition.options.handler(timer, context);
+    } else if (definition.kind === 'eventHub') {
+      await definition.options.handler(eventHubMessages(input), context);
+    }
+  }
+
+  const jobs: Cron[] = [];
+  if (options.runTimers ?? true) {
+    for (const definition of definitions) {
+      if (definition.kind !== 'timer') continue;
+      const schedule = resolveSchedule(definition.options.schedule, options.setting);
+      jobs.push(
+        new Cron(schedule, { protect: true, timezone: 'UTC' }, async () => {
+          await runNonHttp(definition, undefined, false).catch(() => undefined);
+        }),
+      );
+      if (definition.options.runOnStartup) void runNonHttp(definition, undefined, false).catch(() => undefined);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${address.port}`,
+    close: async () => {
+      jobs.forEach((job) => job.stop());
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Core Tools hand the `input` string to the trigger; a JSON array becomes a batch of events. */
+function eventHubMessages(input: unknown): unknown[] {
+  let value = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch {
+      value = input;
+    }
+  }
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new Error('body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+async function writeResponse(res: http.ServerResponse, response: HttpResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+  res.writeHead(response.status ?? 200, headers);
+  res.end(body);
+}
+
+function sendProblem(res: http.ServerResponse, problem: HttpProblem): void {
+  res.writeHead(problem.status, { 'content-type': PROBLEM_CONTENT_TYPE, ...problem.headers });
+  res.end(JSON.stringify(problemBody(problem, randomUUID())));
+}

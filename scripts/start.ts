@@ -1,0 +1,45 @@
+import { functionDefinitions } from '../functions/definitions';
+import { closeSql, getSql } from '../shared/db/client';
+import { migrate } from '../shared/db/migrate';
+import { getSettings } from '../shared/config/settings';
+import { startDevHost } from './devhost/host';
+import { prepareLocalEnvironment } from './local/environment';
+
+/**
+ * `npm start`: settings from local.settings(.sample).json, PostgreSQL (DATABASE_URL or embedded),
+ * Azurite, migrations, then the local host on 127.0.0.1:PORT. Ctrl-C stops all of it.
+ */
+async function main(): Promise<void> {
+  const environment = await prepareLocalEnvironment({ storage: true });
+  const { log } = environment;
+  const migrations = await migrate(getSql());
+  const settings = getSettings();
+  const host = await startDevHost(functionDefinitions, {
+    port: settings.PORT,
+    log,
+    setting: (name) => process.env[name],
+  });
+  console.log(`Settings:  ${environment.settingsFile}`);
+  console.log(`Database:  ${environment.database.description} (${migrations.applied.length} migration(s) applied)`);
+  console.log(`Storage:   ${environment.storage?.description}`);
+  console.log(`Functions: ${functionDefinitions.map((d) => `${d.name} [${d.kind}]`).join(', ')}`);
+  console.log(`Listening: ${host.url}  (try ${host.url}/healthz)`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping`);
+    await host.close();
+    await closeSql();
+    await environment.release();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,65 @@
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { Settings } from '../config/settings';
+import { isPlatformRole, type PlatformRole } from './roles';
+
+export interface VerifiedUser {
+  userId: string;
+  roles: PlatformRole[];
+}
+
+/** Why a token was refused; the message is safe to show the caller. */
+export class TokenRejected extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TokenRejected';
+  }
+}
+
+export type TokenVerifier = (token: string) => Promise<VerifiedUser>;
+
+type VerifierSettings = Pick<Settings, 'AUTH_JWT_SECRET' | 'AUTH_JWKS_URL' | 'AUTH_ISSUER' | 'AUTH_AUDIENCE'>;
+
+/**
+ * RS256 against the identity provider's JWKS when AUTH_JWKS_URL is set (production, Entra ID);
+ * otherwise HS256 with AUTH_JWT_SECRET (local development). Only that one algorithm is accepted,
+ * so `alg: none` and algorithm-confusion tokens fail.
+ */
+export function createTokenVerifier(settings: VerifierSettings): TokenVerifier {
+  const options = { issuer: settings.AUTH_ISSUER, audience: settings.AUTH_AUDIENCE, clockTolerance: 30 };
+  let verify: (token: string) => Promise<{ payload: JWTPayload }>;
+  if (settings.AUTH_JWKS_URL) {
+    const keys: JWTVerifyGetKey = createRemoteJWKSet(new URL(settings.AUTH_JWKS_URL));
+    verify = (token) => jwtVerify(token, keys, { ...options, algorithms: ['RS256'] });
+  } else {
+    const secret = new TextEncoder().encode(settings.AUTH_JWT_SECRET);
+    verify = (token) => jwtVerify(token, secret, { ...options, algorithms: ['HS256'] });
+  }
+
+  return async (token) => {
+    let payload;
+    try {
+      ({ payload } = await verify(token));
+    } catch (error) {
+      throw new TokenRejected(describeJoseError(error));
+    }
+    if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > 200) {
+      throw new TokenRejected('The token has no usable sub claim.');
+    }
+    const rawRoles = payload['roles'];
+    if (rawRoles !== undefined && !Array.isArray(rawRoles)) {
+      throw new TokenRejected('The roles claim must be an array.');
+    }
+    // Unknown roles (other applications' app roles) are ignored, not trusted.
+    const roles = (rawRoles ?? []).filter(isPlatformRole);
+    return { userId: payload.sub, roles: [...new Set(roles)] };
+  };
+}
+
+function describeJoseError(error: unknown): string {
+  if (error instanceof joseErrors.JWTExpired) return 'The token has expired.';
+  if (error instanceof joseErrors.JWTClaimValidationFailed) return `The token's ${error.claim} claim is not accepted.`;
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'The token signature is invalid.';
+  if (error instanceof joseErrors.JOSEAlgNotAllowed) return 'The token algorithm is not accepted.';
+  if (error instanceof joseErrors.JWKSNoMatchingKey) return 'The token was signed by an unknown key.';
+  return 'The token is malformed or cannot be verified.';
+}

@@ -1,0 +1,99 @@
+import * as v from 'valibot';
+
+/**
+ * Every app setting the code reads, parsed once. Nothing else in the app reads `process.env`:
+ * a new setting is added here and to local.settings.sample.json (a test enforces the latter).
+ */
+
+const flag = (fallback: boolean) =>
+  v.optional(
+    v.pipe(
+      v.picklist(['true', 'false', '1', '0'], 'must be true or false'),
+      v.transform((value) => value === 'true' || value === '1'),
+    ),
+    fallback ? 'true' : 'false',
+  );
+
+const integer = (fallback: number, min: number, max: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number'),
+      v.transform(Number),
+      v.minValue(min, `must be at least ${min}`),
+      v.maxValue(max, `must be at most ${max}`),
+    ),
+    String(fallback),
+  );
+
+const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.transform((value) => value || undefined)));
+
+const url = v.optional(
+  v.pipe(v.string(), v.trim(), v.transform((value) => value || undefined), v.optional(v.pipe(v.string(), v.url('must be a URL')))),
+);
+
+export const SettingsSchema = v.object({
+  /** PostgreSQL connection string; unset locally means the embedded instance started by the scripts. */
+  DATABASE_URL: optionalText,
+  DATABASE_POOL_MAX: integer(10, 1, 100),
+  /** Azure Storage connection string (Azurite locally). */
+  AzureWebJobsStorage: optionalText,
+  /** HS256 secret for locally minted tokens; ignored when AUTH_JWKS_URL is set. */
+  AUTH_JWT_SECRET: optionalText,
+  /** JWKS endpoint of the identity provider (Entra ID); switches verification to RS256. */
+  AUTH_JWKS_URL: url,
+  AUTH_ISSUER: v.pipe(v.optional(v.string(), ''), v.trim(), v.nonEmpty('is required')),
+  AUTH_AUDIENCE: v.pipe(v.optional(v.string(), ''), v.trim(), v.nonEmpty('is required')),
+  HTTP_MAX_BODY_BYTES: integer(1_048_576, 1_024, 104_857_600),
+  LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error'], 'must be debug, info, warn or error'), 'info'),
+  /** Port of the local development host. */
+  PORT: integer(7071, 1, 65_535),
+});
+
+export type Settings = v.InferOutput<typeof SettingsSchema>;
+
+/** The names of every setting the code reads. */
+export const settingNames = Object.keys(SettingsSchema.entries) as (keyof Settings)[];
+
+export class SettingsError extends Error {
+  constructor(readonly problems: { setting: string; message: string }[]) {
+    super(`Invalid app settings: ${problems.map((p) => `${p.setting} ${p.message}`).join('; ')}`);
+    this.name = 'SettingsError';
+  }
+}
+
+/** Parses settings from an environment map; throws a SettingsError naming each bad setting. */
+export function parseSettings(env: Record<string, string | undefined>): Settings {
+  const input: Record<string, string> = {};
+  for (const name of settingNames) {
+    const value = env[name];
+    if (value !== undefined) input[name] = value;
+  }
+  const result = v.safeParse(SettingsSchema, input);
+  if (!result.success) {
+    throw new SettingsError(
+      result.issues.map((issue) => ({ setting: v.getDotPath(issue) ?? '(settings)', message: issue.message })),
+    );
+  }
+  const settings = result.output;
+  if (!settings.AUTH_JWKS_URL && !settings.AUTH_JWT_SECRET) {
+    throw new SettingsError([{ setting: 'AUTH_JWT_SECRET', message: 'is required when AUTH_JWKS_URL is not set' }]);
+  }
+  if (!settings.AUTH_JWKS_URL && settings.AUTH_JWT_SECRET && settings.AUTH_JWT_SECRET.length < 32) {
+    throw new SettingsError([{ setting: 'AUTH_JWT_SECRET', message: 'must be at least 32 characters' }]);
+  }
+  return settings;
+}
+
+let cached: Settings | undefined;
+
+/** The settings of this process, parsed on first use (never at import time). */
+export function getSettings(): Settings {
+  cached ??= parseSettings(process.env);
+  return cached;
+}
+
+/** Forgets the parsed settings, so the next getSettings() reads the environment again. */
+export function resetSettings(): void {
+  cached = undefined;
+}

@@ -1,0 +1,51 @@
+/**
+ * Health evaluation: each component reports up, down or unknown. Only `down` makes the whole
+ * service unhealthy; `unknown` (for example ingest while its status switch is off) does not.
+ */
+export type ComponentStatus = 'up' | 'down' | 'unknown';
+
+export interface ComponentReport {
+  status: ComponentStatus;
+  detail?: string;
+  latencyMs?: number;
+  [field: string]: unknown;
+}
+
+export interface HealthCheck {
+  name: string;
+  check(): Promise<ComponentReport>;
+}
+
+export interface HealthReport {
+  status: 'ok' | 'down';
+  checkedAt: string;
+  components: Record<string, ComponentReport>;
+  failing: string[];
+}
+
+export async function evaluateHealth(checks: readonly HealthCheck[], timeoutMs = 3_000): Promise<HealthReport> {
+  const entries = await Promise.all(
+    checks.map(async (health) => [health.name, await runCheck(health, timeoutMs)] as const),
+  );
+  const components = Object.fromEntries(entries);
+  const failing = entries.filter(([, report]) => report.status === 'down').map(([name]) => name);
+  return { status: failing.length ? 'down' : 'ok', checkedAt: new Date().toISOString(), components, failing };
+}
+
+async function runCheck(health: HealthCheck, timeoutMs: number): Promise<ComponentReport> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<ComponentReport>((resolve) => {
+    timer = setTimeout(() => resolve({ status: 'down', detail: `no answer within ${timeoutMs} ms` }), timeoutMs);
+  });
+  try {
+    const report = await Promise.race([health.check(), timeout]);
+    return { latencyMs: Math.round(performance.now() - started), ...report };
+  } catch (error) {
+    // The message of a connection error names host and port at most; never credentials.
+    const detail = error instanceof Error ? error.message : 'check failed';
+    return { status: 'down', detail, latencyMs: Math.round(performance.now() - started) };
+  } finally {
+    clearTimeout(timer);
+  }
+}

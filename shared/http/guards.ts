@@ -1,0 +1,86 @@
+import type { HttpRequest } from '@azure/functions';
+import { createTokenVerifier, TokenRejected, type TokenVerifier, type VerifiedUser } from '../auth/jwt';
+import { capabilitiesOf, type Capability } from '../auth/roles';
+import { getSettings } from '../config/settings';
+import { forbidden, unauthorized } from './problem';
+
+/** Who called: the authenticated user, with capabilities derived from their platform roles. */
+export interface UserCaller extends VerifiedUser {
+  kind: 'user';
+  capabilities: ReadonlySet<Capability>;
+}
+
+export interface AnonymousCaller {
+  kind: 'anonymous';
+}
+
+/**
+ * States who may call a route. `authorize` returns the caller or throws a 401/403 problem.
+ * `security` names the scheme for the OpenAPI document; `description` for humans.
+ */
+export interface Guard<TCaller> {
+  readonly description: string;
+  readonly security: 'none' | 'bearer' | 'edgeToken';
+  authorize(request: HttpRequest): Promise<TCaller>;
+}
+
+let verifier: TokenVerifier | undefined;
+function getVerifier(): TokenVerifier {
+  verifier ??= createTokenVerifier(getSettings());
+  return verifier;
+}
+
+/** Reads `Authorization: Bearer <token>`; throws 401 when absent or not a bearer credential. */
+export function bearerToken(request: HttpRequest): string {
+  const header = request.headers.get('authorization');
+  if (!header) throw unauthorized('An Authorization: Bearer token is required.');
+  const match = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
+  if (!match?.[1]) throw unauthorized('The Authorization header must be "Bearer <token>".');
+  return match[1];
+}
+
+async function authenticate(request: HttpRequest): Promise<UserCaller> {
+  const token = bearerToken(request);
+  try {
+    const user = await getVerifier()(token);
+    return { kind: 'user', ...user, capabilities: capabilitiesOf(user.roles) };
+  } catch (error) {
+    if (error instanceof TokenRejected) throw unauthorized(error.message);
+    throw error;
+  }
+}
+
+export const publicAccess: Guard<AnonymousCaller> = {
+  description: 'anyone',
+  security: 'none',
+  authorize: async () => ({ kind: 'anonymous' }),
+};
+
+export const authenticatedUser: Guard<UserCaller> = {
+  description: 'any authenticated user',
+  security: 'bearer',
+  authorize: authenticate,
+};
+
+export const platformAdmin: Guard<UserCaller> = {
+  description: 'platform_admin',
+  security: 'bearer',
+  async authorize(request) {
+    const caller = await authenticate(request);
+    if (!caller.roles.includes('platform_admin')) throw forbidden('This operation needs the platform_admin role.');
+    return caller;
+  },
+};
+
+/** Any authenticated user holding the capability (derived from roles server-side). */
+export function requireCapability(capability: Capability): Guard<UserCaller> {
+  return {
+    description: `capability ${capability}`,
+    security: 'bearer',
+    async authorize(request) {
+      const caller = await authenticate(request);
+      if (!caller.capabilities.has(capability)) throw forbidden(`This operation needs the ${capability} capability.`);
+      return caller;
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * RFC 9457 problem details. Handlers throw an HttpProblem; the one error path in
+ * shared/http/dispatch.ts turns it into an `application/problem+json` response.
+ */
+export interface FieldError {
+  /** Dotted path of the failing field, prefixed with where it was: `body.clubs.3.name`, `query.limit`. */
+  path: string;
+  message: string;
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    readonly detail?: string,
+    readonly errors?: FieldError[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail ?? title);
+    this.name = 'HttpProblem';
+  }
+}
+
+export const badRequest = (detail: string, errors?: FieldError[]) =>
+  new HttpProblem(400, 'Bad Request', detail, errors);
+
+export const unauthorized = (detail: string) =>
+  new HttpProblem(401, 'Unauthorized', detail, undefined, { 'www-authenticate': 'Bearer error="invalid_token"' });
+
+export const forbidden = (detail: string) => new HttpProblem(403, 'Forbidden', detail);
+
+export const notFound = (detail = 'No such resource.') => new HttpProblem(404, 'Not Found', detail);
+
+export const conflict = (detail: string) => new HttpProblem(409, 'Conflict', detail);
+
+export const payloadTooLarge = (detail: string) => new HttpProblem(413, 'Payload Too Large', detail);
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  instance?: string;
+  requestId: string;
+  errors?: FieldError[];
+}
+
+export function problemBody(problem: HttpProblem, requestId: string, instance?: string): ProblemBody {
+  return {
+    type: 'about:blank',
+    title: problem.title,
+    status: problem.status,
+    ...(problem.detail ? { detail: problem.detail } : {}),
+    ...(instance ? { instance } : {}),
+    requestId,
+    ...(problem.errors?.length ? { errors: problem.errors } : {}),
+  };
+}

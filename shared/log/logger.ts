@@ -1,0 +1,63 @@
+/**
+ * Structured JSON logging. One line per event: `{"level","event","time",...fields}`.
+ * Inside a function invocation the line goes through the invocation's logger so the host
+ * correlates it; elsewhere it goes to stdout/stderr.
+ */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  debug(event: string, fields?: LogFields): void;
+  info(event: string, fields?: LogFields): void;
+  warn(event: string, fields?: LogFields): void;
+  error(event: string, fields?: LogFields): void;
+  /** A logger that adds these fields to every line. */
+  with(fields: LogFields): Logger;
+}
+
+export type LogSink = (level: LogLevel, line: string) => void;
+
+const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+const consoleSink: LogSink = (level, line) => {
+  if (level === 'error' || level === 'warn') process.stderr.write(line + '\n');
+  else process.stdout.write(line + '\n');
+};
+
+/** Keeps an Error's name and message (never its stack) so logs stay one line and leak nothing. */
+function serialise(value: unknown): unknown {
+  if (value instanceof Error) {
+    const code = (value as { code?: unknown }).code;
+    return { name: value.name, message: value.message, ...(code !== undefined ? { code } : {}) };
+  }
+  return value;
+}
+
+export function createLogger(options: { sink?: LogSink; minLevel?: LogLevel; fields?: LogFields } = {}): Logger {
+  const sink = options.sink ?? consoleSink;
+  const minLevel = options.minLevel ?? 'info';
+  const base = options.fields ?? {};
+  const write = (level: LogLevel, event: string, fields?: LogFields) => {
+    if (rank[level] < rank[minLevel]) return;
+    const line: LogFields = { level, event, time: new Date().toISOString(), ...base };
+    for (const [key, value] of Object.entries(fields ?? {})) line[key] = serialise(value);
+    sink(level, JSON.stringify(line));
+  };
+  return {
+    debug: (event, fields) => write('debug', event, fields),
+    info: (event, fields) => write('info', event, fields),
+    warn: (event, fields) => write('warn', event, fields),
+    error: (event, fields) => write('error', event, fields),
+    with: (fields) => createLogger({ sink, minLevel, fields: { ...base, ...fields } }),
+  };
+}
+
+/** A sink writing through an Azure Functions InvocationContext. */
+export function invocationSink(context: {
+  debug(...args: unknown[]): void;
+  info(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+}): LogSink {
+  return (level, line) => context[level](line);
+}

@@ -1,0 +1,20 @@
+import { startTestHost, type TestHost } from '../support/testHost';
+
+describe('GET /healthz through the local host', () => {
+  let host: TestHost;
+  beforeAll(async () => {
+    host = await startTestHost();
+  });
+  afterAll(() => host.close());
+
+  it('answers 200 with the database and storage components up', async () => {
+    const response = await host.request('GET', '/healthz');
+    const text = await response.clone().text();
+    expect([response.status, text]).toEqual([200, text]);
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    const body = await response.json();
+    expect(body.status).toBe('ok');
+    expect(body.components.database.status).toBe('up');
+    expect(body.components.storage.status).toBe('up');
+  });
+});

@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { migrate } from '../../shared/db/migrate';
+import { startPrivateAzurite } from '../../scripts/local/azurite';
+import { ensureDatabase, quoteIdentifier } from '../../scripts/local/embeddedPostgres';
+import { loadLocalSettings } from '../../scripts/local/environment';
+import { freePort } from '../../scripts/local/net';
+
+/**
+ * Real components for the whole run: a fresh PostgreSQL database (on DATABASE_URL's server, else
+ * the embedded one) with every migration applied, and a private Azurite on free ports. Workers
+ * inherit the resulting DATABASE_URL and AzureWebJobsStorage.
+ */
+export default async function globalSetup(): Promise<void> {
+  // Request logs would drown the test report; warnings and errors still show.
+  process.env['LOG_LEVEL'] ??= 'warn';
+  loadLocalSettings();
+  const server = await ensureDatabase(process.env['DATABASE_URL'] || undefined);
+  const database = `test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const admin = postgres(server.url, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`create database ${quoteIdentifier(database)}`);
+  await admin.end();
+
+  const testUrl = new URL(server.url);
+  testUrl.pathname = `/${database}`;
+  process.env['DATABASE_URL'] = testUrl.toString();
+  const sql = postgres(testUrl.toString(), { max: 1, onnotice: () => undefined });
+  await migrate(sql);
+  await sql.end();
+
+  const [blob, queue, table] = [await freePort(), await freePort(), await freePort()];
+  const storage = await startPrivateAzurite({ blob, queue, table }, mkdtempSync(path.join(os.tmpdir(), 'azurite-')));
+  process.env['AzureWebJobsStorage'] = storage.connectionString;
+
+  globalThis.__testResources = { serverUrl: server.url, database, releaseServer: server.release, releaseStorage: storage.release };
+}
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __testResources:
+    | { serverUrl: string; database: string; releaseServer(): Promise<void>; releaseStorage(): Promise<void> }
+    | undefined;
+}
