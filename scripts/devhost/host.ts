@@ -5,7 +5,7 @@ import { HttpRequest, HttpResponse, InvocationContext, type HttpResponseInit, ty
 import { Cron } from 'croner';
 import type { FunctionDefinition } from '../../shared/functions/definition';
 import { HttpProblem, PROBLEM_CONTENT_TYPE, problemBody } from '../../shared/http/problem';
-import { compileTemplate, type CompiledTemplate } from '../../shared/http/pathTemplate';
+import { compileTemplate } from '../../shared/http/pathTemplate';
 import type { Logger } from '../../shared/log/logger';
 import { resolveSchedule } from './schedule';
 

@@ -5,15 +5,6 @@ import * as v from 'valibot';
  * a new setting is added here and to local.settings.sample.json (a test enforces the latter).
  */
 
-const flag = (fallback: boolean) =>
-  v.optional(
-    v.pipe(
-      v.picklist(['true', 'false', '1', '0'], 'must be true or false'),
-      v.transform((value) => value === 'true' || value === '1'),
-    ),
-    fallback ? 'true' : 'false',
-  );
-
 const integer = (fallback: number, min: number, max: number) =>
   v.optional(
     v.pipe(
@@ -48,6 +39,12 @@ export const SettingsSchema = v.object({
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error'], 'must be debug, info, warn or error'), 'info'),
   /** Port of the local development host. */
   PORT: integer(7071, 1, 65_535),
+  /** NCRONTAB schedule of the club master cleanup timer (read by the Functions host as %CLUB_MASTER_CLEANUP_SCHEDULE%). */
+  CLUB_MASTER_CLEANUP_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 30 3 * * *'),
+  /** Days a sourceDeleted known-club row is kept before the cleanup timer purges it. */
+  CLUB_MASTER_RETENTION_DAYS: integer(90, 1, 3650),
+  /** Hours without a report after which a box counts as having stopped reporting (4 push intervals). */
+  CLUB_MASTER_STALE_AFTER_HOURS: integer(24, 1, 8760),
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;

@@ -58,13 +58,17 @@ interface AppliedRow {
 
 export async function migrate(sql: Sql, dir: string = DEFAULT_MIGRATIONS_DIR): Promise<MigrationResult> {
   const files = await readMigrations(dir);
-  await sql`
-    create table if not exists schema_migrations (
-      version text primary key,
-      name text not null,
-      checksum text not null,
-      applied_at timestamptz not null default now()
-    )`;
+  // Under the lock too: two runners creating the table at once would collide in the catalog.
+  await sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`;
+    await tx`
+      create table if not exists schema_migrations (
+        version text primary key,
+        name text not null,
+        checksum text not null,
+        applied_at timestamptz not null default now()
+      )`;
+  });
 
   const applied: string[] = [];
   let alreadyApplied = 0;

@@ -76,21 +76,23 @@ async function handle(
 
   const { route } = chosen;
   const caller = await route.guard.authorize(request);
-  const params = route.params ? validate(route.params, chosen.params, 'params') : chosen.params;
-  const query = route.query ? validate(route.query, Object.fromEntries(request.query), 'query') : undefined;
-  const body = route.body ? validate(route.body, await readJsonBody(request, route), 'body') : undefined;
+  // Every invalid field of params, query and body is reported at once.
+  const errors: FieldError[] = [];
+  const params = route.params ? validate(route.params, chosen.params, 'params', errors) : chosen.params;
+  const query = route.query ? validate(route.query, Object.fromEntries(request.query), 'query', errors) : undefined;
+  const body = route.body ? validate(route.body, await readJsonBody(request, route), 'body', errors) : undefined;
+  if (errors.length) throw badRequest('The request did not pass validation.', errors);
   return route.handle({ request, requestId, log, caller, params, query, body });
 }
 
-function validate(schema: v.GenericSchema, input: unknown, where: 'params' | 'query' | 'body'): unknown {
+function validate(schema: v.GenericSchema, input: unknown, where: 'params' | 'query' | 'body', errors: FieldError[]): unknown {
   const result = v.safeParse(schema, input);
   if (result.success) return result.output;
-  const errors: FieldError[] = result.issues.map((issue) => {
+  for (const issue of result.issues) {
     const dotPath = v.getDotPath(issue);
-    return { path: dotPath ? `${where}.${dotPath}` : where, message: issue.message };
-  });
-  const label = where === 'params' ? 'path parameters' : where === 'query' ? 'query parameters' : 'request body';
-  throw badRequest(`The ${label} did not pass validation.`, errors);
+    errors.push({ path: dotPath ? `${where}.${dotPath}` : where, message: issue.message });
+  }
+  return undefined;
 }
 
 async function readJsonBody(request: HttpRequest, route: Route): Promise<unknown> {

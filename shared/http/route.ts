@@ -8,6 +8,8 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 type Schema = v.GenericSchema;
 type Out<S> = S extends Schema ? v.InferOutput<S> : undefined;
+/** Without a params schema the handler gets the raw path parameters. */
+type ParamsOut<S> = S extends Schema ? v.InferOutput<S> : Record<string, string>;
 
 export interface RouteInput<TParams, TQuery, TBody, TCaller> {
   request: HttpRequest;
@@ -36,7 +38,7 @@ export interface RouteDefinition<P, Q, B, C> {
   response?: Schema;
   /** Overrides HTTP_MAX_BODY_BYTES for this route. */
   maxBodyBytes?: number;
-  handle(input: RouteInput<Out<P>, Out<Q>, Out<B>, C>): Promise<HttpResponseInit>;
+  handle(input: RouteInput<ParamsOut<P>, Out<Q>, Out<B>, C>): Promise<HttpResponseInit>;
 }
 
 /** A route with its types erased, as the dispatcher and the OpenAPI builder see it. */

@@ -39,7 +39,6 @@ export default async function globalSetup(): Promise<void> {
 }
 
 declare global {
-  // eslint-disable-next-line no-var
   var __testResources:
     | { serverUrl: string; database: string; releaseServer(): Promise<void>; releaseStorage(): Promise<void> }
     | undefined;

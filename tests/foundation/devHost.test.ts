@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { getSql } from '../../shared/db/client';
+import { eventHubFunction, httpGroup, timerFunction } from '../../shared/functions/definition';
+import { publicAccess } from '../../shared/http/guards';
+import { defineRoute, json } from '../../shared/http/route';
+import { startTestHost, type TestHost } from '../support/testHost';
+
+/**
+ * The local host serves HTTP routes and runs non-HTTP functions through
+ * POST /admin/functions/{name} with {"input": ...}, as the Core Tools do.
+ */
+describe('local host', () => {
+  const table = `devhost_${randomUUID().replace(/-/g, '')}`;
+  let host: TestHost;
+
+  const definitions = [
+    timerFunction('recordTick', '0 */5 * * * *', async (_job, timer) => {
+      await getSql()`insert into ${getSql()(table)} (source, payload) values ('timer', ${getSql().json({ isPastDue: timer.isPastDue })})`;
+      return { ticked: true };
+    }),
+    eventHubFunction('recordEvents', { eventHubName: 'changes', connection: 'EVENT_HUB_CONNECTION' }, async (_job, messages) => {
+      for (const message of messages) {
+        if ((message as { fail?: boolean }).fail) throw new Error('poison message');
+      }
+      await getSql()`insert into ${getSql()(table)} ${getSql()(messages.map((message) => ({ source: 'event', payload: getSql().json(message as never) })))}`;
+    }),
+    httpGroup('hello', 'hello', [
+      defineRoute({
+        method: 'GET',
+        path: '/hello/{name}',
+        summary: 'greets',
+        guard: publicAccess,
+        handle: async ({ params }) => json({ hello: params['name'] }),
+      }),
+    ]),
+  ];
+
+  beforeAll(async () => {
+    await getSql()`create table ${getSql()(table)} (id serial primary key, source text not null, payload jsonb not null)`;
+    host = await startTestHost(definitions);
+  });
+  afterAll(async () => {
+    await host.close();
+    await getSql()`drop table ${getSql()(table)}`;
+  });
+
+  const rows = () => getSql()<{ source: string; payload: unknown }[]>`select source, payload from ${getSql()(table)} order by id`;
+  const invoke = (name: string, body: unknown) => host.request('POST', `/admin/functions/${name}`, { json: body });
+
+  it('serves HTTP functions with route parameters', async () => {
+    const response = await host.request('GET', '/hello/Ann');
+    expect(await response.json()).toEqual({ hello: 'Ann' });
+  });
+
+  it('invokes a timer function', async () => {
+    const response = await invoke('recordTick', { input: '' });
+    expect(response.status).toBe(202);
+    expect(await rows()).toContainEqual({ source: 'timer', payload: { isPastDue: false } });
+  });
+
+  it('invokes an event function with a batch of events', async () => {
+    const response = await invoke('recordEvents', { input: JSON.stringify([{ n: 1 }, { n: 2 }]) });
+    expect(response.status).toBe(202);
+    const events = (await rows()).filter((row) => row.source === 'event');
+    expect(events.map((row) => row.payload)).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it('reports a failing function as failed, without internals', async () => {
+    const response = await invoke('recordEvents', { input: [{ fail: true }] });
+    expect(response.status).toBe(500);
+    const problem = await response.json();
+    expect(problem.detail).toMatch(/recordEvents failed/);
+    expect(JSON.stringify(problem)).not.toMatch(/poison/);
+  });
+
+  it('404 for an unknown function, 400 for an HTTP function or a body that is not JSON, 405 for GET', async () => {
+    expect((await invoke('nope', { input: '' })).status).toBe(404);
+    expect((await invoke('hello', { input: '' })).status).toBe(400);
+    expect((await host.request('POST', '/admin/functions/recordTick', { body: '{oops', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect((await host.request('GET', '/admin/functions/recordTick')).status).toBe(405);
+  });
+});

@@ -1,0 +1,35 @@
+import { closeSql } from '../../shared/db/client';
+import { resetSettings } from '../../shared/config/settings';
+import { freePort } from '../../scripts/local/net';
+import { startTestHost, type TestHost } from '../support/testHost';
+
+/** With nothing listening where DATABASE_URL points (the server is stopped), /healthz says so. */
+describe('GET /healthz with the database stopped', () => {
+  const original = process.env['DATABASE_URL'];
+  let host: TestHost;
+
+  beforeAll(async () => {
+    await closeSql();
+    process.env['DATABASE_URL'] = `postgres://postgres@127.0.0.1:${await freePort()}/stopped`;
+    resetSettings();
+    host = await startTestHost();
+  });
+
+  afterAll(async () => {
+    await host.close();
+    await closeSql();
+    process.env['DATABASE_URL'] = original;
+    resetSettings();
+  });
+
+  it('answers 503 naming the database as the failing component', async () => {
+    const response = await host.request('GET', '/healthz');
+    expect(response.status).toBe(503);
+    const body = await response.json();
+    expect(body.status).toBe('down');
+    expect(body.failing).toEqual(['database']);
+    expect(body.components.database.status).toBe('down');
+    expect(body.components.storage.status).toBe('up');
+    expect(JSON.stringify(body)).not.toMatch(/password/i);
+  });
+});

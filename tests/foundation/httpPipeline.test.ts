@@ -1,0 +1,168 @@
+import * as v from 'valibot';
+import { publicAccess } from '../../shared/http/guards';
+import { HttpProblem } from '../../shared/http/problem';
+import { defineRoute, json, noContent } from '../../shared/http/route';
+import { httpGroup } from '../../shared/functions/definition';
+import { getSql } from '../../shared/db/client';
+import { startTestHost, type TestHost } from '../support/testHost';
+
+const Member = v.object({
+  name: v.pipe(v.string(), v.minLength(1)),
+  tags: v.array(v.pipe(v.string(), v.maxLength(5))),
+  age: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+});
+
+const received: unknown[] = [];
+
+const routes = [
+  defineRoute({
+    method: 'POST',
+    path: '/pipeline/members',
+    summary: 'validated body',
+    guard: publicAccess,
+    body: Member,
+    maxBodyBytes: 2_048,
+    handle: async ({ body }) => {
+      received.push(body);
+      return json(body, 201);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/pipeline/members/{id}',
+    summary: 'validated params and query',
+    guard: publicAccess,
+    params: v.object({ id: v.pipe(v.string(), v.regex(/^\d+$/, 'must be digits')) }),
+    query: v.object({ limit: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a number'))) }),
+    handle: async ({ params, query }) => json({ params, query }),
+  }),
+  defineRoute({ method: 'DELETE', path: '/pipeline/members/{id}', summary: 'delete', guard: publicAccess, handle: async () => noContent() }),
+  defineRoute({ method: 'GET', path: '/pipeline/members/special', summary: 'literal beats parameter', guard: publicAccess, handle: async () => json({ special: true }) }),
+  defineRoute({
+    method: 'GET',
+    path: '/pipeline/explode',
+    summary: 'unexpected error',
+    guard: publicAccess,
+    handle: async () => {
+      throw new Error('secret internals: password=hunter2 at /srv/app.js:12');
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/pipeline/teapot',
+    summary: 'handler-thrown problem',
+    guard: publicAccess,
+    handle: async () => {
+      throw new HttpProblem(409, 'Conflict', 'already there');
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/pipeline/duplicate',
+    summary: 'unique violation from PostgreSQL',
+    guard: publicAccess,
+    handle: async () => {
+      await getSql().begin(async (tx) => {
+        await tx`create temporary table dup (id int primary key) on commit drop`;
+        await tx`insert into dup values (1), (1)`;
+      });
+      return noContent();
+    },
+  }),
+];
+
+describe('HTTP conventions', () => {
+  let host: TestHost;
+  beforeAll(async () => {
+    host = await startTestHost([httpGroup('pipeline', 'pipeline', routes), httpGroup('notFound', '', [])]);
+  });
+  afterAll(() => host.close());
+  beforeEach(() => {
+    received.length = 0;
+  });
+
+  async function problem(response: Response, status: number) {
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    const body = await response.json();
+    expect(body).toMatchObject({ type: 'about:blank', status, requestId: response.headers.get('x-request-id') });
+    return body;
+  }
+
+  it('passes a valid body to the handler', async () => {
+    const response = await host.request('POST', '/pipeline/members', { json: { name: 'Ann', tags: ['a'] } });
+    expect(response.status).toBe(201);
+    expect(received).toEqual([{ name: 'Ann', tags: ['a'] }]);
+  });
+
+  it('400 names every failing field path and never calls the handler', async () => {
+    const response = await host.request('POST', '/pipeline/members', { json: { name: '', tags: ['ok', 'toolong'], age: -1 } });
+    const body = await problem(response, 400);
+    expect(body.errors.map((error: { path: string }) => error.path).sort()).toEqual(['body.age', 'body.name', 'body.tags.1']);
+    expect(received).toEqual([]);
+  });
+
+  it('400 for malformed JSON', async () => {
+    const response = await host.request('POST', '/pipeline/members', { body: '{"name": ', headers: { 'content-type': 'application/json' } });
+    expect((await problem(response, 400)).detail).toMatch(/not valid JSON/);
+  });
+
+  it('400 for an empty body where one is required', async () => {
+    const response = await host.request('POST', '/pipeline/members', { body: '', headers: { 'content-type': 'application/json' } });
+    await problem(response, 400);
+  });
+
+  it('415 for a body that is not JSON', async () => {
+    const response = await host.request('POST', '/pipeline/members', { body: 'name=Ann', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    await problem(response, 415);
+    expect(received).toEqual([]);
+  });
+
+  it('413 for a body over the limit', async () => {
+    const response = await host.request('POST', '/pipeline/members', { json: { name: 'x'.repeat(5_000), tags: [] } });
+    await problem(response, 413);
+    expect(received).toEqual([]);
+  });
+
+  it('400 names invalid path and query parameters', async () => {
+    const body = await problem(await host.request('GET', '/pipeline/members/abc?limit=ten'), 400);
+    expect(body.errors.map((error: { path: string }) => error.path).sort()).toEqual(['params.id', 'query.limit']);
+  });
+
+  it('routes parameters and prefers literal segments', async () => {
+    expect(await (await host.request('GET', '/pipeline/members/42?limit=5')).json()).toEqual({ params: { id: '42' }, query: { limit: '5' } });
+    expect(await (await host.request('GET', '/pipeline/members/special')).json()).toEqual({ special: true });
+  });
+
+  it('404 for unknown routes, inside a group and outside every group', async () => {
+    await problem(await host.request('GET', '/pipeline/nothing-here'), 404);
+    await problem(await host.request('GET', '/no/such/thing'), 404);
+  });
+
+  it('405 with an Allow header for a known path and the wrong method', async () => {
+    const response = await host.request('PUT', '/pipeline/members/42', { json: {} });
+    await problem(response, 405);
+    expect(response.headers.get('allow')).toBe('GET, DELETE');
+  });
+
+  it('500 for unexpected errors without anything internal', async () => {
+    const response = await host.request('GET', '/pipeline/explode');
+    const body = await problem(response, 500);
+    const text = JSON.stringify(body);
+    expect(text).not.toMatch(/hunter2|app\.js|secret|stack/);
+    expect(body.detail).toContain(body.requestId);
+  });
+
+  it('handler problems and unique violations become 4xx problems', async () => {
+    expect((await problem(await host.request('GET', '/pipeline/teapot'), 409)).detail).toBe('already there');
+    await problem(await host.request('POST', '/pipeline/duplicate'), 409);
+  });
+
+  it('echoes a well-formed incoming request id and replaces a malformed one', async () => {
+    const kept = await host.request('DELETE', '/pipeline/members/1', { headers: { 'x-request-id': 'trace-abc-12345' } });
+    expect(kept.status).toBe(204);
+    expect(kept.headers.get('x-request-id')).toBe('trace-abc-12345');
+    const replaced = await host.request('DELETE', '/pipeline/members/1', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
