@@ -1,0 +1,22 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { createTokenVerifier } from '../../shared/auth/jwt';
+import { getSettings } from '../../shared/config/settings';
+
+const run = promisify(execFile);
+const root = path.resolve(__dirname, '..', '..');
+const token = (...args: string[]) => run(process.execPath, [require.resolve('tsx/cli'), 'scripts/token.ts', ...args], { cwd: root });
+
+describe('npm run token', () => {
+  it('prints a token the service accepts, with the requested subject and roles', async () => {
+    const { stdout } = await token('--sub', 'u1', '--role', 'platform_admin', '--role', 'ops_admin');
+    const user = await createTokenVerifier(getSettings())(stdout.trim());
+    expect(user).toEqual({ userId: 'u1', roles: ['platform_admin', 'ops_admin'] });
+  });
+
+  it('refuses unknown roles and a missing subject', async () => {
+    await expect(token('--sub', 'u1', '--role', 'root')).rejects.toMatchObject({ stderr: expect.stringMatching(/Unknown role/) });
+    await expect(token('--role', 'ops_admin')).rejects.toMatchObject({ stderr: expect.stringMatching(/--sub/) });
+  });
+});
