@@ -1,7 +1,7 @@
 import { publicAccess } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
 import { httpGroup } from '../shared/functions/definition';
-import { checkServiceHealth } from '../shared/health/service';
+import { checkServiceHealth, publicHealthView } from '../shared/health/service';
 
 export const healthFunctions = [
   httpGroup('health', 'healthz', [
@@ -10,9 +10,10 @@ export const healthFunctions = [
       path: '/healthz',
       summary: 'Overall health with one entry per component; 503 names the failing ones',
       guard: publicAccess,
-      async handle() {
+      async handle({ log }) {
         const report = await checkServiceHealth();
-        return json(report, report.status === 'ok' ? 200 : 503, { 'cache-control': 'no-store' });
+        if (report.failing.length) log.warn('health_degraded', { failing: report.failing, components: report.components });
+        return json(publicHealthView(report), report.status === 'ok' ? 200 : 503, { 'cache-control': 'no-store' });
       },
     }),
   ]),

@@ -11,3 +11,14 @@ export function serviceHealthChecks(): HealthCheck[] {
 export function checkServiceHealth(): Promise<HealthReport> {
   return evaluateHealth(serviceHealthChecks());
 }
+
+/**
+ * What anonymous callers see: statuses and timings, not error texts (those name internal hosts
+ * and go to the log instead).
+ */
+export function publicHealthView(report: HealthReport): HealthReport {
+  const components = Object.fromEntries(
+    Object.entries(report.components).map(([name, { detail: _detail, ...rest }]) => [name, rest]),
+  );
+  return { ...report, components };
+}
