@@ -1,0 +1,170 @@
+import * as v from 'valibot';
+import { getSql } from '../shared/db/client';
+import { httpGroup } from '../shared/functions/definition';
+import { authenticatedUser } from '../shared/http/guards';
+import { defineRoute, json, noContent, type Route } from '../shared/http/route';
+import { decodeCursor } from '../shared/notifications/cursor';
+import {
+  clearInbox,
+  DEFAULT_PAGE_SIZE,
+  listInbox,
+  markAllRead,
+  markRead,
+  MAX_PAGE_SIZE,
+  removeNotification,
+} from '../shared/notifications/inboxService';
+import { InboxPageSchema } from '../shared/notifications/record';
+import {
+  getUserSettings,
+  patchUserSettings,
+  PatchSettingsBodySchema,
+  replaceUserSettings,
+  ReplaceSettingsBodySchema,
+  UserSettingsSchema,
+} from '../shared/notifications/userSettings';
+
+const ListQuerySchema = v.object({
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,6}$/, `must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
+      v.transform(Number),
+      v.minValue(1, `must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
+      v.maxValue(MAX_PAGE_SIZE, `must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
+    ),
+    String(DEFAULT_PAGE_SIZE),
+  ),
+  cursor: v.optional(
+    v.pipe(
+      v.string(),
+      v.rawTransform(({ dataset, addIssue, NEVER }) => {
+        const position = decodeCursor(dataset.value);
+        if (position) return position;
+        addIssue({ message: 'is not a cursor returned by this list' });
+        return NEVER;
+      }),
+    ),
+  ),
+  unread: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
+});
+
+const IdParamsSchema = v.object({ id: v.pipe(v.string(), v.nonEmpty()) });
+
+// Primary and compatibility routes share these handlers, so their behaviour cannot drift apart.
+const markOneRead = defineRoute({
+  method: 'POST',
+  path: '/api/notifications/{id}/read',
+  summary: 'Mark one of your notifications read (204; repeating is a no-op; 404 when it is not yours)',
+  guard: authenticatedUser,
+  params: IdParamsSchema,
+  async handle({ caller, params }) {
+    await markRead(getSql(), caller.userId, params.id);
+    return noContent();
+  },
+});
+
+const markEveryRead = defineRoute({
+  method: 'POST',
+  path: '/api/notifications/read-all',
+  summary: 'Mark every notification of yours read (204)',
+  guard: authenticatedUser,
+  async handle({ caller }) {
+    await markAllRead(getSql(), caller.userId);
+    return noContent();
+  },
+});
+
+const deleteOne = defineRoute({
+  method: 'DELETE',
+  path: '/api/notifications/{id}',
+  summary: 'Delete one of your notifications (204; 404 when it is not yours or already gone)',
+  guard: authenticatedUser,
+  params: IdParamsSchema,
+  async handle({ caller, params }) {
+    await removeNotification(getSql(), caller.userId, params.id);
+    return noContent();
+  },
+});
+
+const clearAll = defineRoute({
+  method: 'DELETE',
+  path: '/api/notifications',
+  summary: 'Delete every notification of yours (204)',
+  guard: authenticatedUser,
+  async handle({ caller }) {
+    await clearInbox(getSql(), caller.userId);
+    return noContent();
+  },
+});
+
+/** The same behaviour under another method and path. */
+function alias(route: Route, method: Route['method'], path: string, summary: string): Route {
+  return { ...route, method, path, summary: `${summary} (compatibility alias of ${route.method} ${route.path})` };
+}
+
+const inboxRoutes: Route[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/notifications',
+    summary: 'Your inbox, newest first: items, unreadCount and nextCursor (limit 1..200, default 50; cursor; unread=true)',
+    guard: authenticatedUser,
+    query: ListQuerySchema,
+    response: InboxPageSchema,
+    async handle({ caller, query }) {
+      const page = await listInbox(getSql(), caller.userId, {
+        limit: query.limit,
+        after: query.cursor,
+        unreadOnly: query.unread === 'true',
+      });
+      return json(page, 200, { 'cache-control': 'no-store' });
+    },
+  }),
+  markOneRead,
+  markEveryRead,
+  deleteOne,
+  clearAll,
+  alias(markOneRead, 'PATCH', '/api/notifications/{id}/read', 'Mark one notification read'),
+  alias(markEveryRead, 'PATCH', '/api/notifications/read-all', 'Mark every notification read'),
+  alias(deleteOne, 'POST', '/api/notifications/{id}/delete', 'Delete one notification'),
+  alias(clearAll, 'POST', '/api/notifications/clear', 'Delete every notification'),
+];
+
+const settingsRoutes: Route[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/user/settings',
+    summary: 'Your settings: the canonical notifications block (version 1) and the legacy flat mirror',
+    guard: authenticatedUser,
+    response: UserSettingsSchema,
+    async handle({ caller }) {
+      return json(await getUserSettings(getSql(), caller.userId), 200, { 'cache-control': 'no-store' });
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/api/user/settings',
+    summary: 'Replace the notifications block (or map legacy flat fields onto it); the block wins over flat fields',
+    guard: authenticatedUser,
+    body: ReplaceSettingsBodySchema,
+    response: UserSettingsSchema,
+    async handle({ caller, body }) {
+      return json(await replaceUserSettings(getSql(), caller.userId, body));
+    },
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/api/user/settings',
+    summary: 'Deep-merge a partial notifications block (or legacy flat fields); the block wins over flat fields',
+    guard: authenticatedUser,
+    body: PatchSettingsBodySchema,
+    response: UserSettingsSchema,
+    async handle({ caller, body }) {
+      return json(await patchUserSettings(getSql(), caller.userId, body));
+    },
+  }),
+];
+
+export const notificationFunctions = [
+  httpGroup('notifications', 'api/notifications', inboxRoutes),
+  httpGroup('userSettings', 'api/user/settings', settingsRoutes),
+];

@@ -1,0 +1,133 @@
+import type { Queryable } from '../db/client';
+import type { InboxPosition } from './cursor';
+import type { Category, Tone } from './record';
+
+/** One inbox entry as stored, with its keyset position. */
+export interface InboxRow {
+  id: string;
+  title: string;
+  body: string | null;
+  tone: Tone;
+  read: boolean;
+  /** created_at as ISO 8601 UTC with microseconds (`2026-11-18T12:00:00.123456Z`): the date and the cursor. */
+  position: string;
+  seq: number;
+}
+
+export interface NewInboxEntry {
+  userId: string;
+  title: string;
+  body?: string;
+  tone: Tone;
+  kind: string;
+  category?: Category;
+  source: string;
+}
+
+export interface PageRequest {
+  /** Rows to read; the service asks for one more than it returns to know whether a next page exists. */
+  rows: number;
+  after?: InboxPosition;
+  unreadOnly: boolean;
+}
+
+export interface InboxSlice {
+  rows: InboxRow[];
+  /** The user's total unread count, whatever the page and filter. */
+  unread: number;
+}
+
+type SliceRow = { [K in keyof InboxRow]: InboxRow[K] | null } & { unread: number };
+
+/**
+ * Newest first, strictly after `after` in (created_at, seq) order, together with the unread
+ * counter in the same round trip: the counter row drives a lateral join, so an empty page still
+ * answers the count. The position goes in as text: a timestamptz parameter would pass through a
+ * JS Date and lose its microseconds.
+ */
+export async function selectInboxSlice(sql: Queryable, userId: string, page: PageRequest): Promise<InboxSlice> {
+  const result = await sql<SliceRow[]>`
+    select entry.id, entry.title, entry.body, entry.tone, entry.read, entry.seq, entry.position,
+           counter.unread
+    from (
+      select coalesce((select unread from notification_unread_count where user_id = ${userId}), 0) as unread
+    ) as counter
+    left join lateral (
+      select id, title, body, tone, read_at is not null as read, seq, created_at,
+             to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position
+      from notification
+      where user_id = ${userId}
+        ${page.unreadOnly ? sql`and read_at is null` : sql``}
+        ${page.after ? sql`and (created_at, seq) < (${page.after.createdAt}::text::timestamptz, ${page.after.seq})` : sql``}
+      order by created_at desc, seq desc
+      limit ${page.rows}
+    ) as entry on true
+    order by entry.created_at desc, entry.seq desc`;
+  const rows = result.filter((row): row is SliceRow & InboxRow => row.id !== null);
+  return { rows, unread: result[0]?.unread ?? 0 };
+}
+
+/** How many of the user's entries are unread (the trigger-maintained counter, not a row count). */
+export async function countUnread(sql: Queryable, userId: string): Promise<number> {
+  const [row] = await sql<{ unread: number }[]>`
+    select unread from notification_unread_count where user_id = ${userId}`;
+  return row?.unread ?? 0;
+}
+
+/** Inserts one entry and answers its id. */
+export async function insertInboxEntry(sql: Queryable, entry: NewInboxEntry): Promise<{ id: string; createdAt: Date }> {
+  const [row] = await sql<{ id: string; createdAt: Date }[]>`
+    insert into notification (user_id, title, body, tone, kind, category, source)
+    values (${entry.userId}, ${entry.title}, ${entry.body ?? null}, ${entry.tone}, ${entry.kind}, ${entry.category ?? null}, ${entry.source})
+    returning id, created_at as "createdAt"`;
+  return row!;
+}
+
+/**
+ * Marks one of the user's entries read; an entry already read keeps its first read time.
+ * Answers false when the user has no entry with that id (absent, or someone else's).
+ */
+export async function markEntryRead(sql: Queryable, userId: string, id: string): Promise<boolean> {
+  const [row] = await sql<{ found: number }[]>`
+    with target as (
+      select id, read_at from notification where id = ${id} and user_id = ${userId}
+    ), updated as (
+      update notification set read_at = now()
+      where id in (select id from target where read_at is null)
+    )
+    select count(*) as found from target`;
+  return (row?.found ?? 0) > 0;
+}
+
+/** Marks every unread entry of the user read in one statement; answers how many changed. */
+export async function markAllEntriesRead(sql: Queryable, userId: string): Promise<number> {
+  const result = await sql`update notification set read_at = now() where user_id = ${userId} and read_at is null`;
+  return result.count;
+}
+
+/** Deletes one of the user's entries; false when the user has no entry with that id. */
+export async function deleteEntry(sql: Queryable, userId: string, id: string): Promise<boolean> {
+  const result = await sql`delete from notification where id = ${id} and user_id = ${userId}`;
+  return result.count > 0;
+}
+
+/** Deletes every entry of the user in one statement; answers how many went. */
+export async function deleteAllEntries(sql: Queryable, userId: string): Promise<number> {
+  const result = await sql`delete from notification where user_id = ${userId}`;
+  return result.count;
+}
+
+/** Deletes all but the user's newest `keep` entries, in one statement; answers how many went. */
+export async function pruneToNewest(sql: Queryable, userId: string, keep: number): Promise<number> {
+  if (keep < 1) return deleteAllEntries(sql, userId);
+  const result = await sql`
+    delete from notification
+    where user_id = ${userId}
+      and (created_at, seq) < (
+        select created_at, seq from notification
+        where user_id = ${userId}
+        order by created_at desc, seq desc
+        offset ${keep - 1} limit 1
+      )`;
+  return result.count;
+}

@@ -1,0 +1,73 @@
+import type { Queryable } from '../db/client';
+import { notFound } from '../http/problem';
+import { encodeCursor, type InboxPosition } from './cursor';
+import {
+  deleteAllEntries,
+  deleteEntry,
+  markAllEntriesRead,
+  markEntryRead,
+  selectInboxSlice,
+  type InboxRow,
+} from './inboxRepository';
+import type { InboxPage, NotificationRecord } from './record';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+export interface ListInboxOptions {
+  limit: number;
+  after?: InboxPosition;
+  unreadOnly: boolean;
+}
+
+/**
+ * One page of the user's inbox, newest first, with the user's total unread count (independent
+ * of the page and the filter) and the cursor of the next page (null on the last one).
+ */
+export async function listInbox(sql: Queryable, userId: string, options: ListInboxOptions): Promise<InboxPage> {
+  const { rows, unread } = await selectInboxSlice(sql, userId, {
+    rows: options.limit + 1,
+    after: options.after,
+    unreadOnly: options.unreadOnly,
+  });
+  const hasMore = rows.length > options.limit;
+  const page = hasMore ? rows.slice(0, options.limit) : rows;
+  const last = page[page.length - 1];
+  return {
+    items: page.map(toRecord),
+    unreadCount: unread,
+    nextCursor: hasMore && last ? encodeCursor({ createdAt: last.position, seq: last.seq }) : null,
+  };
+}
+
+function toRecord(row: InboxRow): NotificationRecord {
+  return {
+    id: row.id,
+    title: row.title,
+    ...(row.body === null ? {} : { body: row.body }),
+    // Milliseconds, like a JS Date would print: cut the microseconds off the stored position.
+    date: `${row.position.slice(0, 23)}Z`,
+    tone: row.tone,
+    read: row.read,
+  };
+}
+
+/** Marks one of the user's entries read; 404 when the user has no such entry. Repeats are no-ops. */
+export async function markRead(sql: Queryable, userId: string, id: string): Promise<void> {
+  if (!(await markEntryRead(sql, userId, id))) throw notFound('No such notification.');
+}
+
+/** Marks the whole inbox read (one statement); an empty or fully read inbox is fine. */
+export async function markAllRead(sql: Queryable, userId: string): Promise<number> {
+  return markAllEntriesRead(sql, userId);
+}
+
+/** Removes one of the user's entries; 404 when the user has no such entry (including a repeat). */
+export async function removeNotification(sql: Queryable, userId: string, id: string): Promise<void> {
+  if (!(await deleteEntry(sql, userId, id))) throw notFound('No such notification.');
+}
+
+/** Empties the user's inbox (one statement). */
+export async function clearInbox(sql: Queryable, userId: string): Promise<number> {
+  return deleteAllEntries(sql, userId);
+}

@@ -1,0 +1,61 @@
+import type { Sql } from '../db/client';
+import { decideDeliveries, type Delivery, type DeliverySubject } from './deliveryDecision';
+import { insertInboxEntry, pruneToNewest } from './inboxRepository';
+import { enqueueDeliveries } from './outboxRepository';
+import { loadPreferences } from './preferencesRepository';
+import type { Tone } from './record';
+
+/**
+ * The newest entries a user keeps; notify deletes older ones in the same transaction, so a
+ * noisy producer cannot grow an inbox without bound.
+ */
+export const INBOX_CAP = 1000;
+
+// Two-key advisory locks live in their own key space; this first key names "one user's inbox".
+const INBOX_LOCK_NAMESPACE = 4_110_001;
+
+export interface NotifyInput extends DeliverySubject {
+  userId: string;
+  title: string;
+  body?: string;
+  tone: Tone;
+  /** The producing area, for diagnostics: 'billing', 'scheduler', 'duels', ... */
+  source: string;
+  /** Groups the queued deliveries so cancelPendingDeliveries can withdraw them later. */
+  cancelKey?: string;
+}
+
+export interface NotifyResult {
+  id: string;
+  deliveries: Delivery[];
+  /** Old entries removed to keep the inbox within INBOX_CAP. */
+  pruned: number;
+}
+
+/**
+ * The one way to notify a user. In one transaction: trims the inbox so the new entry fits
+ * within INBOX_CAP, writes the inbox entry (always), and queues the email/push deliveries the
+ * user's preferences allow in notification_outbox for the delivery worker. Producers never
+ * write these tables themselves.
+ */
+export async function notify(sql: Sql, input: NotifyInput, now: Date = new Date()): Promise<NotifyResult> {
+  return sql.begin(async (tx) => {
+    // Serialises notify calls for one user, so concurrent producers cannot overshoot the cap.
+    await tx`select pg_advisory_xact_lock(${INBOX_LOCK_NAMESPACE}, hashtext(${input.userId}))`;
+    // Trimming before the insert makes room for the new entry, and takes row locks before the
+    // unread counter's lock, in the same order as every other inbox statement.
+    const pruned = await pruneToNewest(tx, input.userId, INBOX_CAP - 1);
+    const entry = await insertInboxEntry(tx, {
+      userId: input.userId,
+      title: input.title,
+      body: input.body,
+      tone: input.tone,
+      kind: input.kind,
+      category: input.category,
+      source: input.source,
+    });
+    const deliveries = decideDeliveries(await loadPreferences(tx, input.userId), input, now);
+    await enqueueDeliveries(tx, entry.id, input.userId, deliveries, input.cancelKey ?? null);
+    return { id: entry.id, deliveries, pruned };
+  });
+}

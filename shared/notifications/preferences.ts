@@ -1,0 +1,179 @@
+import * as v from 'valibot';
+import type { FieldError } from '../http/problem';
+import { CATEGORIES } from './record';
+
+/**
+ * NotificationPreferences, version 1: the canonical `notifications` block stored under
+ * /api/user/settings. Pure: schemas, defaults, merging and the cross-field rules; no I/O.
+ */
+
+export const SUMMARY_MODES = ['off', 'daily', 'weekly', 'monthly'] as const;
+export type SummaryMode = (typeof SUMMARY_MODES)[number];
+
+const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** A time of day, "HH:MM" in 24-hour notation (00:00 to 23:59), or null. */
+const clockTime = v.nullable(v.pipe(v.string(), v.regex(CLOCK_TIME, 'must be "HH:MM" (24 h, 00:00 to 23:59) or null')));
+const flag = v.boolean('must be true or false');
+
+const categoryEntries = Object.fromEntries(CATEGORIES.map((category) => [category, flag])) as Record<
+  (typeof CATEGORIES)[number],
+  typeof flag
+>;
+const pushEntries = { enabled: flag, sound: flag };
+const summaryEntries = { mode: v.picklist(SUMMARY_MODES, 'must be one of off, daily, weekly, monthly'), time: clockTime };
+const dndEntries = { enabled: flag, from: clockTime, to: clockTime };
+const reminderEntries = { minutes15: flag, hour1: flag, hours24: flag, viaEmail: flag, viaPush: flag };
+const updateEntries = { acceptDecline: flag, edits: flag, cancel: flag };
+const version = v.literal(1, 'must be 1');
+const OBJECT = 'must be a JSON object';
+
+/** The full block: every key required, unknown keys rejected. */
+export const NotificationPreferencesSchema = v.strictObject(
+  {
+    version,
+    email: v.strictObject(
+      { enabled: flag, events: flag, invites: flag, categories: v.strictObject(categoryEntries, OBJECT) },
+      OBJECT,
+    ),
+    push: v.strictObject(pushEntries, OBJECT),
+    summary: v.strictObject(summaryEntries, OBJECT),
+    dnd: v.strictObject(dndEntries, OBJECT),
+    reminders: v.strictObject(reminderEntries, OBJECT),
+    updates: v.strictObject(updateEntries, OBJECT),
+  },
+  OBJECT,
+);
+export type NotificationPreferences = v.InferOutput<typeof NotificationPreferencesSchema>;
+
+/** Any subset of the given keys, unknown keys rejected. */
+function partialSection<const TEntries extends v.ObjectEntries>(entries: TEntries) {
+  return v.partial(v.strictObject(entries, OBJECT));
+}
+
+/** A partial block for PATCH: any subset of keys at any depth, unknown keys still rejected. */
+export const NotificationPreferencesPatchSchema = partialSection({
+  version,
+  email: partialSection({ enabled: flag, events: flag, invites: flag, categories: partialSection(categoryEntries) }),
+  push: partialSection(pushEntries),
+  summary: partialSection(summaryEntries),
+  dnd: partialSection(dndEntries),
+  reminders: partialSection(reminderEntries),
+  updates: partialSection(updateEntries),
+});
+export type NotificationPreferencesPatch = v.InferOutput<typeof NotificationPreferencesPatchSchema>;
+
+/** The legacy flat root fields older clients write; each may be sent alone or partially. */
+export const legacyFieldEntries = {
+  emailEnabled: v.optional(flag),
+  pushEnabled: v.optional(flag),
+  categories: v.optional(partialSection(categoryEntries)),
+  updates: v.optional(partialSection(updateEntries)),
+};
+export interface LegacyFields {
+  emailEnabled?: boolean;
+  pushEnabled?: boolean;
+  categories?: Partial<NotificationPreferences['email']['categories']>;
+  updates?: Partial<NotificationPreferences['updates']>;
+}
+
+/** The legacy mirror, always derived from the block and never stored. */
+export interface LegacyMirror {
+  emailEnabled: boolean;
+  pushEnabled: boolean;
+  categories: NotificationPreferences['email']['categories'];
+  updates: NotificationPreferences['updates'];
+}
+
+/** What a user who never saved preferences gets. */
+export function defaultPreferences(): NotificationPreferences {
+  return {
+    version: 1,
+    email: {
+      enabled: true,
+      events: true,
+      invites: true,
+      categories: { training: true, competition: true, board: true, youth: true, club: true },
+    },
+    push: { enabled: true, sound: true },
+    summary: { mode: 'off', time: null },
+    dnd: { enabled: false, from: null, to: null },
+    reminders: { minutes15: false, hour1: true, hours24: false, viaEmail: false, viaPush: true },
+    updates: { acceptDecline: true, edits: true, cancel: true },
+  };
+}
+
+type Plain = Record<string, unknown>;
+const isPlain = (value: unknown): value is Plain => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function mergeInto(target: Plain, patch: Plain): Plain {
+  const merged: Plain = { ...target };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    const current = merged[key];
+    merged[key] = isPlain(current) && isPlain(value) ? mergeInto(current, value) : value;
+  }
+  return merged;
+}
+
+/** The block with a validated partial block laid over it, at every depth. */
+export function mergePreferences(
+  current: NotificationPreferences,
+  patch: NotificationPreferencesPatch,
+): NotificationPreferences {
+  return mergeInto(current, patch) as NotificationPreferences;
+}
+
+/** The block with legacy flat fields mapped onto it. */
+export function applyLegacyFields(current: NotificationPreferences, legacy: LegacyFields): NotificationPreferences {
+  return mergePreferences(current, {
+    email: {
+      ...(legacy.emailEnabled === undefined ? {} : { enabled: legacy.emailEnabled }),
+      ...(legacy.categories ? { categories: legacy.categories } : {}),
+    },
+    ...(legacy.pushEnabled === undefined ? {} : { push: { enabled: legacy.pushEnabled } }),
+    ...(legacy.updates ? { updates: legacy.updates } : {}),
+  });
+}
+
+/** Whether any legacy flat field was sent. */
+export function hasLegacyFields(legacy: LegacyFields): boolean {
+  return (
+    legacy.emailEnabled !== undefined ||
+    legacy.pushEnabled !== undefined ||
+    legacy.categories !== undefined ||
+    legacy.updates !== undefined
+  );
+}
+
+/** The flat legacy fields derived from the block. */
+export function legacyMirror(preferences: NotificationPreferences): LegacyMirror {
+  return {
+    emailEnabled: preferences.email.enabled,
+    pushEnabled: preferences.push.enabled,
+    categories: { ...preferences.email.categories },
+    updates: { ...preferences.updates },
+  };
+}
+
+/**
+ * The rules that span keys, checked on the final block (after a merge too). Paths are relative
+ * to the block: `dnd.from`.
+ */
+export function preferenceConflicts(preferences: NotificationPreferences): FieldError[] {
+  const conflicts: FieldError[] = [];
+  const { dnd } = preferences;
+  if (dnd.enabled) {
+    if (dnd.from === null) conflicts.push({ path: 'dnd.from', message: 'is required when dnd.enabled is true' });
+    if (dnd.to === null) conflicts.push({ path: 'dnd.to', message: 'is required when dnd.enabled is true' });
+    if (dnd.from !== null && dnd.from === dnd.to) conflicts.push({ path: 'dnd.to', message: 'must differ from dnd.from' });
+  }
+  return conflicts;
+}
+
+/**
+ * A stored block read back: laid over the defaults, so keys added in a later revision of
+ * version 1 get their default instead of being missing.
+ */
+export function fromStored(stored: unknown): NotificationPreferences {
+  return isPlain(stored) ? (mergeInto(defaultPreferences(), stored) as NotificationPreferences) : defaultPreferences();
+}

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { defaultPreferences } from '../../shared/notifications/preferences';
+import { startTestHost, type TestHost } from '../support/testHost';
+import { bearer } from '../support/tokens';
+
+const newUser = () => `user-${randomUUID()}`;
+const PATH = '/api/user/settings';
+
+describe('notification preferences under /api/user/settings', () => {
+  let host: TestHost;
+  beforeAll(async () => {
+    host = await startTestHost();
+  });
+  afterAll(() => host.close());
+
+  async function send(userId: string, method: string, json?: unknown): Promise<Response> {
+    return host.request(method, PATH, { headers: await bearer(userId), json });
+  }
+  async function settingsOf(userId: string) {
+    const response = await send(userId, 'GET');
+    expect(response.status).toBe(200);
+    return response.json();
+  }
+
+  it('answers the defaults with the legacy mirror for a new user', async () => {
+    const defaults = defaultPreferences();
+    expect(await settingsOf(newUser())).toEqual({
+      notifications: defaults,
+      emailEnabled: true,
+      pushEnabled: true,
+      categories: defaults.email.categories,
+      updates: defaults.updates,
+    });
+  });
+
+  it('answers 401 without a token', async () => {
+    expect((await host.request('GET', PATH)).status).toBe(401);
+  });
+
+  it('round-trips a full canonical block through PUT and derives the mirror', async () => {
+    const user = newUser();
+    const block = {
+      ...defaultPreferences(),
+      email: { enabled: false, events: false, invites: true, categories: { training: true, competition: false, board: true, youth: false, club: true } },
+      push: { enabled: true, sound: false },
+      summary: { mode: 'weekly', time: '18:30' },
+      dnd: { enabled: true, from: '22:00', to: '07:00' },
+      updates: { acceptDecline: false, edits: true, cancel: true },
+    };
+    const put = await send(user, 'PUT', { notifications: block });
+    expect(put.status).toBe(200);
+    const expected = {
+      notifications: block,
+      emailEnabled: false,
+      pushEnabled: true,
+      categories: block.email.categories,
+      updates: block.updates,
+    };
+    expect(await put.json()).toEqual(expected);
+    expect(await settingsOf(user)).toEqual(expected);
+  });
+
+  it('keeps users apart', async () => {
+    const user = newUser();
+    await send(user, 'PATCH', { notifications: { push: { enabled: false } } });
+    expect((await settingsOf(newUser())).notifications.push.enabled).toBe(true);
+    expect((await settingsOf(user)).notifications.push.enabled).toBe(false);
+  });
+
+  it('deep-merges a partial block on PATCH', async () => {
+    const user = newUser();
+    await send(user, 'PATCH', { notifications: { email: { categories: { youth: false } }, summary: { mode: 'daily' } } });
+    const response = await send(user, 'PATCH', { notifications: { summary: { time: '07:00' }, dnd: { enabled: true, from: '23:00', to: '06:00' } } });
+    expect(response.status).toBe(200);
+    const { notifications } = await settingsOf(user);
+    expect(notifications.email).toEqual({ ...defaultPreferences().email, categories: { ...defaultPreferences().email.categories, youth: false } });
+    expect(notifications.summary).toEqual({ mode: 'daily', time: '07:00' });
+    expect(notifications.dnd).toEqual({ enabled: true, from: '23:00', to: '06:00' });
+    expect(notifications.reminders).toEqual(defaultPreferences().reminders);
+  });
+
+  it('maps legacy flat fields from PUT and PATCH into the block', async () => {
+    const user = newUser();
+    await send(user, 'PATCH', { notifications: { summary: { mode: 'monthly' } } });
+    const put = await send(user, 'PUT', { emailEnabled: false, categories: { board: false }, updates: { cancel: false } });
+    expect(put.status).toBe(200);
+    let settings = await settingsOf(user);
+    expect(settings.notifications.email.enabled).toBe(false);
+    expect(settings.notifications.email.categories.board).toBe(false);
+    expect(settings.notifications.updates.cancel).toBe(false);
+    expect(settings.notifications.summary.mode).toBe('monthly');
+    expect(settings.emailEnabled).toBe(false);
+    expect(settings.categories.board).toBe(false);
+
+    expect((await send(user, 'PATCH', { pushEnabled: false })).status).toBe(200);
+    settings = await settingsOf(user);
+    expect(settings.notifications.push.enabled).toBe(false);
+    expect(settings.pushEnabled).toBe(false);
+  });
+
+  it('lets the block win when both the block and flat fields are sent', async () => {
+    const user = newUser();
+    await send(user, 'PATCH', { notifications: { email: { enabled: true } }, emailEnabled: false, pushEnabled: false });
+    let settings = await settingsOf(user);
+    expect(settings.notifications.email.enabled).toBe(true);
+    expect(settings.notifications.push.enabled).toBe(true);
+
+    await send(user, 'PUT', { notifications: { ...defaultPreferences(), push: { enabled: false, sound: true } }, pushEnabled: true, emailEnabled: false });
+    settings = await settingsOf(user);
+    expect(settings.pushEnabled).toBe(false);
+    expect(settings.emailEnabled).toBe(true);
+  });
+
+  it('ignores unknown root fields but rejects unknown keys inside the block', async () => {
+    const user = newUser();
+    expect((await send(user, 'PATCH', { theme: 'dark', pushEnabled: false })).status).toBe(200);
+    const response = await send(user, 'PATCH', { notifications: { push: { vibrate: true } } });
+    expect(response.status).toBe(400);
+  });
+
+  it.each([
+    ['PUT', { notifications: { ...defaultPreferences(), summary: { mode: 'hourly', time: null } } }, 'body.notifications.summary.mode'],
+    ['PUT', { notifications: { ...defaultPreferences(), dnd: { enabled: false, from: '25:00', to: null } } }, 'body.notifications.dnd.from'],
+    ['PUT', { notifications: { ...defaultPreferences(), version: 2 } }, 'body.notifications.version'],
+    ['PUT', { notifications: { version: 1 } }, 'body.notifications.email'],
+    ['PUT', { notifications: { ...defaultPreferences(), dnd: { enabled: true, from: null, to: '07:00' } } }, 'body.notifications.dnd.from'],
+    ['PUT', {}, 'body'],
+    ['PATCH', { notifications: { summary: { time: '7:5' } } }, 'body.notifications.summary.time'],
+    ['PATCH', { notifications: { dnd: { enabled: true } } }, 'body.notifications.dnd.from'],
+    ['PATCH', { notifications: { push: { vibrate: true } } }, 'body.notifications.push.vibrate'],
+    ['PATCH', { notifications: { email: { categories: { youth: 'no' } } } }, 'body.notifications.email.categories.youth'],
+    ['PATCH', { categories: { archery: true } }, 'body.categories.archery'],
+    ['PATCH', { emailEnabled: 'yes' }, 'body.emailEnabled'],
+  ])('%s %j answers 400 naming %s and stores nothing', async (method, body, path) => {
+    const user = newUser();
+    const response = await send(user, method, body);
+    expect(response.status).toBe(400);
+    const problem = (await response.json()) as { errors: { path: string }[] };
+    expect(problem.errors.map((error) => error.path)).toContain(path);
+    expect((await settingsOf(user)).notifications).toEqual(defaultPreferences());
+  });
+
+  it('answers 400 under body.notifications for an array in place of the block', async () => {
+    // valibot reads the block's `push` key off Array.prototype, so the path names that key.
+    for (const method of ['PUT', 'PATCH']) {
+      const response = await send(newUser(), method, { notifications: [] });
+      expect(response.status).toBe(400);
+      const problem = (await response.json()) as { errors: { path: string }[] };
+      expect(problem.errors.every((error) => error.path.startsWith('body.notifications'))).toBe(true);
+    }
+  });
+
+  it('answers 400 for a body that is not JSON', async () => {
+    const response = await host.request('PUT', PATH, {
+      headers: { ...(await bearer(newUser())), 'content-type': 'application/json' },
+      body: '{',
+    });
+    expect(response.status).toBe(400);
+  });
+});
