@@ -1,17 +1,19 @@
 import type { FunctionDefinition } from '../shared/functions/definition';
 import { httpGroup } from '../shared/functions/definition';
+import { clubMasterFunctions } from './clubMaster';
 import { healthFunctions } from './health';
+import { notificationFunctions } from './notifications';
 import { openApiFunction } from './openapi';
 
 /**
  * Every function of the app, in one list. The Azure host gets it through functions/index.ts;
  * the local host (scripts/devhost) serves the same list. Importing this registers nothing.
  */
-const areaFunctions: FunctionDefinition[] = [...healthFunctions];
+const areaFunctions: FunctionDefinition[] = [...healthFunctions, ...clubMasterFunctions, ...notificationFunctions];
 
 export const functionDefinitions: readonly FunctionDefinition[] = [
   ...areaFunctions,
-  openApiFunction(() => areaFunctions),
+  openApiFunction(() => functionDefinitions),
   // Lowest precedence: any path no group claims answers 404 in problem+json.
   httpGroup('notFound', '', []),
 ];

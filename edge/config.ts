@@ -1,0 +1,102 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
+import * as v from 'valibot';
+
+/**
+ * Settings of the on-site agent, from its own .env (edge/.env) and the environment. Only this
+ * module reads them; the agent itself receives a parsed EdgeConfig.
+ */
+
+const flag = (fallback: boolean) =>
+  v.optional(
+    v.pipe(
+      v.picklist(['true', 'false', '1', '0'], 'must be true or false'),
+      v.transform((value) => value === 'true' || value === '1'),
+    ),
+    fallback ? 'true' : 'false',
+  );
+
+const integer = (fallback: number, min: number, max: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number'),
+      v.transform(Number),
+      v.minValue(min, `must be at least ${min}`),
+      v.maxValue(max, `must be at most ${max}`),
+    ),
+    String(fallback),
+  );
+
+const emptyAsUnset = v.pipe(v.string(), v.trim(), v.transform((value) => value || undefined));
+
+export const EdgeConfigSchema = v.pipe(
+  v.object({
+    /** The box's edge API token (from `npm run edge:token`). */
+    SVC_EDGE_API_TOKEN: v.optional(emptyAsUnset),
+    /** Base URL of the cloud backend; the sync call goes to {base}/api/edge/clubs/sync. */
+    SVC_CLOUD_BASE_URL: v.optional(v.pipe(v.string(), v.trim(), v.url('must be a URL')), 'http://127.0.0.1:7071'),
+    SVC_CLUB_MASTER_SYNC_ENABLED: flag(false),
+    SVC_CLUB_MASTER_SYNC_SECONDS: integer(21_600, 10, 604_800),
+    /** The box's mirror PostgreSQL; unset means the local embedded one (database box_mirror). */
+    SVC_MIRROR_DATABASE_URL: v.optional(emptyAsUnset),
+    SVC_EDGE_HOST: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '127.0.0.1'),
+    SVC_EDGE_PORT: integer(7072, 0, 65_535),
+    /** Timeout of one call to the cloud. */
+    SVC_CLOUD_TIMEOUT_SECONDS: integer(30, 1, 600),
+  }),
+  v.check(
+    (config) => !config.SVC_CLUB_MASTER_SYNC_ENABLED || config.SVC_EDGE_API_TOKEN !== undefined,
+    'SVC_EDGE_API_TOKEN is required when SVC_CLUB_MASTER_SYNC_ENABLED is true',
+  ),
+);
+
+export interface EdgeConfig {
+  edgeApiToken: string | undefined;
+  cloudBaseUrl: string;
+  syncEnabled: boolean;
+  syncIntervalSeconds: number;
+  mirrorDatabaseUrl: string | undefined;
+  host: string;
+  port: number;
+  cloudTimeoutSeconds: number;
+}
+
+export const EDGE_SETTING_NAMES = Object.keys(EdgeConfigSchema.pipe[0].entries);
+
+/** Parses the agent's settings; throws an Error naming every bad setting (never showing values). */
+export function parseEdgeConfig(env: Record<string, string | undefined>): EdgeConfig {
+  const input: Record<string, string> = {};
+  for (const name of EDGE_SETTING_NAMES) {
+    const value = env[name];
+    if (value !== undefined) input[name] = value;
+  }
+  const result = v.safeParse(EdgeConfigSchema, input);
+  if (!result.success) {
+    const problems = result.issues.map((issue) => `${v.getDotPath(issue) ?? '(settings)'} ${issue.message}`);
+    throw new Error(`Invalid box settings: ${problems.join('; ')}`);
+  }
+  const parsed = result.output;
+  return {
+    edgeApiToken: parsed.SVC_EDGE_API_TOKEN,
+    cloudBaseUrl: parsed.SVC_CLOUD_BASE_URL.replace(/\/+$/, ''),
+    syncEnabled: parsed.SVC_CLUB_MASTER_SYNC_ENABLED,
+    syncIntervalSeconds: parsed.SVC_CLUB_MASTER_SYNC_SECONDS,
+    mirrorDatabaseUrl: parsed.SVC_MIRROR_DATABASE_URL,
+    host: parsed.SVC_EDGE_HOST,
+    port: parsed.SVC_EDGE_PORT,
+    cloudTimeoutSeconds: parsed.SVC_CLOUD_TIMEOUT_SECONDS,
+  };
+}
+
+/**
+ * The environment with the .env file's values added underneath: a variable already set in the
+ * environment wins, as with `--env-file`. A missing file is not an error.
+ */
+export function withEnvFile(env: Record<string, string | undefined>, file: string): Record<string, string | undefined> {
+  if (!existsSync(file)) return { ...env };
+  const fromFile = parseEnv(readFileSync(file, 'utf8'));
+  const merged: Record<string, string | undefined> = { ...fromFile };
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) merged[name] = value;
+  return merged;
+}

@@ -1,0 +1,66 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../shared/log/logger';
+import type { Agent } from './agent';
+
+export const RUN_PATH = '/api/club-master-sync/run';
+export const STATUS_PATH = '/api/club-master-sync/status';
+
+export interface AgentServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The box interface: POST /api/club-master-sync/run runs one sync and answers with its outcome
+ * (200 done, 409 push disabled, 502 the run failed; the body carries the reason);
+ * GET /api/club-master-sync/status answers the agent's status. JSON only.
+ */
+export async function startAgentServer(agent: Agent, options: { host: string; port: number; log: Logger }): Promise<AgentServer> {
+  const routes: Record<string, { method: string; handle(): Promise<{ status: number; body: unknown }> }> = {
+    [RUN_PATH]: {
+      method: 'POST',
+      async handle() {
+        const outcome = await agent.runOnce();
+        const status = outcome.ok ? 200 : outcome.error.reason === 'sync_disabled' ? 409 : 502;
+        return { status, body: { ...outcome, status: agent.status() } };
+      },
+    },
+    [STATUS_PATH]: { method: 'GET', handle: async () => ({ status: 200, body: agent.status() }) },
+  };
+
+  const server = http.createServer((req, res) => {
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
+      res.end(JSON.stringify(body));
+    };
+    // The request body is not used; drain it so keep-alive connections stay usable.
+    req.resume();
+    const path = new URL(req.url ?? '/', 'http://box').pathname.replace(/\/+$/, '');
+    const route = routes[path];
+    if (!route) return send(404, { error: 'not_found', message: `No endpoint at ${path || '/'}.` });
+    if ((req.method ?? 'GET').toUpperCase() !== route.method) {
+      return send(405, { error: 'method_not_allowed', message: `Use ${route.method}.` }, { allow: route.method });
+    }
+    route
+      .handle()
+      .then(({ status, body }) => send(status, body))
+      .catch((error: unknown) => {
+        options.log.error('edge_request_failed', { path, error });
+        send(500, { error: 'internal_error', message: 'The agent failed to answer.' });
+      });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host}:${address.port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { closeSql, getSql } from '../shared/db/client';
+import { createEdgeToken, listEdgeTokens, revokeEdgeToken } from '../shared/clubMaster/edgeTokens';
+import { prepareLocalEnvironment } from './local/environment';
+
+const USAGE = `Usage:
+  npm run edge:token -- --club <clubId>                    create a token for the club's box (printed once)
+  npm run edge:token -- --club <clubId> --create-club --name <name> [--vereins-id <number>]
+                                                           same, creating the service club first (local setup)
+  npm run edge:token -- --list --club <clubId>             list the club's token ids (never the tokens)
+  npm run edge:token -- --revoke <tokenId>                 revoke a token`;
+
+/** Edge API tokens of on-site boxes: create (printed once, stored only as a hash), list, revoke. */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      club: { type: 'string' },
+      revoke: { type: 'string' },
+      list: { type: 'boolean', default: false },
+      'create-club': { type: 'boolean', default: false },
+      name: { type: 'string' },
+      'vereins-id': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const environment = await prepareLocalEnvironment({ storage: false });
+  try {
+    const sql = getSql();
+    if (values.revoke) {
+      const revoked = await revokeEdgeToken(sql, values.revoke);
+      if (!revoked) throw new Error(`No unrevoked edge token with id ${values.revoke}`);
+      console.log(`Revoked edge token ${values.revoke}`);
+      return;
+    }
+    if (!values.club) throw new Error(`--club <clubId> is required\n${USAGE}`);
+    if (values.list) {
+      const tokens = await listEdgeTokens(sql, values.club);
+      if (tokens.length === 0) console.log(`Club ${values.club} has no edge tokens`);
+      for (const token of tokens) {
+        const state = token.revokedAt ? `revoked ${token.revokedAt.toISOString()}` : 'active';
+        console.log(`${token.id}  created ${token.createdAt.toISOString()}  last used ${token.lastUsedAt?.toISOString() ?? 'never'}  ${state}`);
+      }
+      return;
+    }
+    if (values['create-club']) {
+      if (!values.name) throw new Error('--create-club needs --name <club name>');
+      await sql`
+        insert into club (id, name, vereins_id) values (${values.club}, ${values.name}, ${values['vereins-id'] ?? null})
+        on conflict (id) do nothing`;
+    }
+    const [club] = await sql<{ id: string }[]>`select id from club where id = ${values.club}`;
+    if (!club) throw new Error(`No service club with id ${values.club} (use --create-club --name <name> for local setup)`);
+    const { id, token } = await createEdgeToken(sql, club.id);
+    console.log(`Edge token ${id} for club ${club.id}. Put it into the box's .env as SVC_EDGE_API_TOKEN; it is not shown again:`);
+    console.log(token);
+  } finally {
+    await closeSql();
+    await environment.release();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

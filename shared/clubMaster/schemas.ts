@@ -1,0 +1,104 @@
+import * as v from 'valibot';
+
+/** Most clubs one report may carry; a longer list is answered with 413. */
+export const MAX_CLUBS_PER_REPORT = 10_000;
+/** Body limit of the sync route: room for MAX_CLUBS_PER_REPORT clubs with long non-ASCII names. */
+export const MAX_REPORT_BYTES = 8 * 1024 * 1024;
+
+/** Club number as the club software knows it: letters, digits and `.`, `_`, `/`, `-`. */
+export const VereinsIdSchema = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.minLength(1, 'must not be empty'),
+  v.maxLength(32, 'must be at most 32 characters'),
+  v.regex(/^[A-Za-z0-9._/-]+$/, 'may contain only letters, digits, ".", "_", "/" and "-"'),
+);
+
+// C0 and C1 control characters, DEL, and the Unicode line/paragraph separators.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** Club name: trimmed, 1 to 200 characters, no control characters. */
+export const ClubNameSchema = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.minLength(1, 'must not be empty'),
+  v.maxLength(200, 'must be at most 200 characters'),
+  v.check((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters'),
+);
+
+export const ReportedClubSchema = v.object({ vereinsId: VereinsIdSchema, name: ClubNameSchema });
+export type ReportedClub = v.InferOutput<typeof ReportedClubSchema>;
+
+/** Body of POST /api/edge/clubs/sync: the complete list of clubs known to the box. */
+export const SyncReportSchema = v.object({ clubs: v.array(ReportedClubSchema, 'must be an array') });
+
+export const SyncResultSchema = v.object({
+  reported: v.number(),
+  added: v.number(),
+  restored: v.number(),
+  refreshed: v.number(),
+  markedDeleted: v.number(),
+});
+export type SyncResult = v.InferOutput<typeof SyncResultSchema>;
+
+const wholeNumber = (fallback: number, min: number, max: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,9}$/, 'must be a whole number'),
+      v.transform(Number),
+      v.minValue(min, `must be at least ${min}`),
+      v.maxValue(max, `must be at most ${max}`),
+    ),
+    String(fallback),
+  );
+
+export const CATALOG_STATUSES = ['active', 'inactive', 'imported_only'] as const;
+export type CatalogStatus = (typeof CATALOG_STATUSES)[number];
+
+/** Query of GET /api/admin/clubs. */
+export const CatalogQuerySchema = v.object({
+  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'must be at most 100 characters'))),
+  status: v.optional(v.picklist(CATALOG_STATUSES, 'must be active, inactive or imported_only')),
+  limit: wholeNumber(50, 1, 200),
+  offset: wholeNumber(0, 0, 1_000_000),
+});
+export type CatalogQuery = v.InferOutput<typeof CatalogQuerySchema>;
+
+export const CatalogEntrySchema = v.object({
+  /** Service club id; null for clubs known only through the channel. */
+  clubId: v.nullable(v.string()),
+  vereinsId: v.nullable(v.string()),
+  name: v.string(),
+  status: v.picklist(CATALOG_STATUSES),
+  /** Number of boxes currently reporting this club number. */
+  reportingBoxes: v.number(),
+  /** Most recent time a box reported this club number. */
+  lastSeenAt: v.nullable(v.string()),
+  /** Most recent use of an edge token bound to this service club. */
+  edgeTokenLastUsedAt: v.nullable(v.string()),
+});
+export type CatalogEntry = v.InferOutput<typeof CatalogEntrySchema>;
+
+export const CatalogPageSchema = v.object({
+  items: v.array(CatalogEntrySchema),
+  total: v.number(),
+  limit: v.number(),
+  offset: v.number(),
+  nextOffset: v.nullable(v.number()),
+});
+export type CatalogPage = v.InferOutput<typeof CatalogPageSchema>;
+
+/** Body of POST /api/admin/clubs/adopt. */
+export const AdoptBodySchema = v.object({ vereinsId: VereinsIdSchema });
+
+export const ServiceClubSchema = v.object({
+  id: v.string(),
+  vereinsId: v.string(),
+  name: v.string(),
+  status: v.picklist(['active', 'inactive']),
+});
+export type ServiceClub = v.InferOutput<typeof ServiceClubSchema>;
+
+export const AdoptResultSchema = v.object({ club: ServiceClubSchema, created: v.boolean() });
+export type AdoptResult = v.InferOutput<typeof AdoptResultSchema>;

@@ -1,0 +1,169 @@
+import postgres from 'postgres';
+import { functionDefinitions } from '../../functions/definitions';
+import { getSql } from '../../shared/db/client';
+import { createLogger } from '../../shared/log/logger';
+import { parseEdgeConfig } from '../../edge/config';
+import { MIRROR_CLUB_TABLE_DDL } from '../../edge/mirror';
+import { startAgent, type RunningAgent } from '../../edge/startAgent';
+import { freePort } from '../../scripts/local/net';
+import { startTestHost, type TestHost } from '../support/testHost';
+import { activeVereinsIds, createBox, knownRows, uniqueTag } from './fixtures';
+
+const RUN = '/api/club-master-sync/run';
+const STATUS = '/api/club-master-sync/status';
+// The name is built from [a-z0-9_] only (uniqueTag is hex), so quoting is all it needs.
+const quoteIdentifier = (name: string) => `"${name}"`;
+const CLUB_MASTER_FUNCTIONS = new Set(['clubMasterEdge', 'clubCatalog', 'clubMasterCleanup']);
+
+/** The box agent end to end: its mirror database, its HTTP interface, and the cloud's local host. */
+describe('box agent against the cloud served by the local host', () => {
+  let cloud: TestHost;
+  let oldCloud: TestHost;
+  let mirrorUrl: string;
+  let mirror: postgres.Sql;
+  let admin: postgres.Sql;
+  let mirrorDatabase: string;
+  const agents: RunningAgent[] = [];
+  const quiet = createLogger({ minLevel: 'error', sink: () => undefined });
+
+  beforeAll(async () => {
+    cloud = await startTestHost();
+    // A release without the club master functions: the sync path falls through to the 404 group.
+    oldCloud = await startTestHost(functionDefinitions.filter((definition) => !CLUB_MASTER_FUNCTIONS.has(definition.name)));
+    mirrorDatabase = `mirror_${uniqueTag()}`;
+    admin = postgres(process.env['DATABASE_URL']!, { max: 1, onnotice: () => undefined });
+    await admin.unsafe(`create database ${quoteIdentifier(mirrorDatabase)}`);
+    const url = new URL(process.env['DATABASE_URL']!);
+    url.pathname = `/${mirrorDatabase}`;
+    mirrorUrl = url.toString();
+    mirror = postgres(mirrorUrl, { max: 1, onnotice: () => undefined });
+    await mirror.unsafe(MIRROR_CLUB_TABLE_DDL);
+  });
+
+  afterAll(async () => {
+    await Promise.all(agents.map((agent) => agent.close()));
+    await mirror.end();
+    await admin.unsafe(`drop database if exists ${quoteIdentifier(mirrorDatabase)} with (force)`);
+    await admin.end();
+    await cloud.close();
+    await oldCloud.close();
+  });
+
+  async function agentFor(env: Record<string, string>): Promise<RunningAgent> {
+    const config = parseEdgeConfig({ SVC_EDGE_PORT: '0', SVC_CLUB_MASTER_SYNC_SECONDS: '3600', ...env });
+    const agent = await startAgent({ ...config, mirrorDatabaseUrl: mirrorUrl }, quiet);
+    agents.push(agent);
+    return agent;
+  }
+  const post = (agent: RunningAgent, path = RUN) => fetch(agent.url + path, { method: 'POST' });
+  const getStatus = async (agent: RunningAgent) => (await fetch(agent.url + STATUS)).json();
+
+  it('pushes the mirror clubs on run and reports the outcome in status', async () => {
+    const box = await createBox(getSql());
+    await mirror`delete from club_software_club`;
+    await mirror`insert into club_software_club (vereins_id, name, deleted) values
+      ('1001', 'SV Adler', false), ('1002', 'SV Birke', false), ('1003', 'SV Cobra', true)`;
+    const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: cloud.url, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
+
+    const first = await post(agent);
+    expect(first.status).toBe(200);
+    expect((await first.json()).ok).toBe(true);
+    expect(await activeVereinsIds(getSql(), box.clubId)).toEqual(['1001', '1002']);
+
+    await mirror`update club_software_club set deleted = true where vereins_id = '1001'`;
+    await mirror`insert into club_software_club (vereins_id, name) values ('1004', 'SV Dachs')`;
+    const second = await post(agent);
+    expect(second.status).toBe(200);
+    const body = await second.json();
+    expect(body.result).toEqual({ reported: 2, added: 1, restored: 0, refreshed: 1, markedDeleted: 1 });
+    expect((await knownRows(getSql(), box.clubId)).map((row) => [row.vereinsId, row.sourceDeleted])).toEqual([
+      ['1001', true],
+      ['1002', false],
+      ['1004', false],
+    ]);
+
+    const status = await getStatus(agent);
+    expect(status).toMatchObject({
+      enabled: true,
+      intervalSeconds: 3600,
+      running: false,
+      lastRunAt: expect.any(String),
+      lastSuccessAt: status.lastRunAt,
+      lastResult: { reported: 2, added: 1, restored: 0, refreshed: 1, markedDeleted: 1, skipped: [] },
+      lastError: null,
+      consecutiveFailures: 0,
+      nextRunAt: expect.any(String),
+    });
+    expect(JSON.stringify(status)).not.toContain(box.token);
+  });
+
+  it('pushes on its own when the push is enabled (first run at start-up)', async () => {
+    const box = await createBox(getSql());
+    await mirror`delete from club_software_club`;
+    await mirror`insert into club_software_club (vereins_id, name) values ('2001', 'SV Eigenlauf')`;
+    const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: cloud.url, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
+    const deadline = Date.now() + 10_000;
+    while (agent.status().lastSuccessAt === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(agent.status().lastResult).toMatchObject({ reported: 1, added: 1 });
+    expect(await activeVereinsIds(getSql(), box.clubId)).toEqual(['2001']);
+    // The next push waits for the interval (3600 s here).
+    expect(Date.parse(agent.status().nextRunAt!) - Date.now()).toBeGreaterThan(3_500_000);
+  });
+
+  it('reports a cloud without the endpoint as cloud_endpoint_missing and keeps the loop going with backoff', async () => {
+    const box = await createBox(getSql());
+    const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: oldCloud.url, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
+    const response = await post(agent);
+    expect(response.status).toBe(502);
+    const body = await response.json();
+    expect(body.error).toMatchObject({ reason: 'cloud_endpoint_missing', httpStatus: 404 });
+    expect(body.error.message).toContain('no club master sync endpoint');
+
+    const status = await getStatus(agent);
+    expect(status.lastError.reason).toBe('cloud_endpoint_missing');
+    expect(status.consecutiveFailures).toBeGreaterThanOrEqual(1);
+    // The loop is still scheduled, with the first back-off step (60 s) rather than the hour.
+    const untilNext = Date.parse(status.nextRunAt) - Date.now();
+    expect(untilNext).toBeGreaterThan(0);
+    expect(untilNext).toBeLessThanOrEqual(60_000);
+    expect(await activeVereinsIds(getSql(), box.clubId)).toEqual([]);
+
+    // A further run fails the same way instead of crashing the agent.
+    const again = await post(agent);
+    expect(again.status).toBe(502);
+  });
+
+  it('reports a rejected token and an unreachable cloud as such', async () => {
+    const wrongToken = await agentFor({
+      SVC_EDGE_API_TOKEN: 'edge_' + 'A'.repeat(43),
+      SVC_CLOUD_BASE_URL: cloud.url,
+      SVC_CLUB_MASTER_SYNC_ENABLED: 'true',
+    });
+    expect((await (await post(wrongToken)).json()).error.reason).toBe('token_rejected');
+
+    const box = await createBox(getSql());
+    const unreachable = await agentFor({
+      SVC_EDGE_API_TOKEN: box.token,
+      SVC_CLOUD_BASE_URL: `http://127.0.0.1:${await freePort()}`,
+      SVC_CLUB_MASTER_SYNC_ENABLED: 'true',
+    });
+    expect((await (await post(unreachable)).json()).error.reason).toBe('cloud_unreachable');
+  });
+
+  it('does not push while the push is disabled (the default)', async () => {
+    const box = await createBox(getSql());
+    const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: cloud.url });
+    const response = await post(agent);
+    expect(response.status).toBe(409);
+    expect((await response.json()).error.reason).toBe('sync_disabled');
+    expect(await getStatus(agent)).toMatchObject({ enabled: false, lastRunAt: null, nextRunAt: null });
+    expect(await knownRows(getSql(), box.clubId)).toEqual([]);
+  });
+
+  it('answers 404 for unknown paths and 405 for wrong methods', async () => {
+    const agent = await agentFor({});
+    expect((await fetch(agent.url + '/api/other')).status).toBe(404);
+    expect((await fetch(agent.url + RUN)).status).toBe(405);
+    expect((await post(agent, STATUS)).status).toBe(405);
+  });
+});

@@ -1,0 +1,55 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { getSql } from '../../shared/db/client';
+import { hashEdgeToken } from '../../shared/clubMaster/edgeTokens';
+import { createServiceClub } from './fixtures';
+
+const run = promisify(execFile);
+const root = path.resolve(__dirname, '..', '..');
+
+/** `npm run edge:token` as an operator runs it, against the test database. */
+async function edgeToken(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/edgeToken.ts', ...args], {
+      cwd: root,
+      env: { ...process.env },
+    });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failed = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
+  }
+}
+
+describe('npm run edge:token', () => {
+  it('creates a token for a club, prints it once and stores only its hash; list and revoke work', async () => {
+    const clubId = await createServiceClub(getSql());
+    const created = await edgeToken('--club', clubId);
+    expect(created.code).toBe(0);
+    const token = created.stdout.trim().split('\n').at(-1)!;
+    expect(token).toMatch(/^edge_[A-Za-z0-9_-]{43}$/);
+
+    const rows = await getSql()<{ id: string; token_hash: string }[]>`select id, token_hash from edge_token where club_id = ${clubId}`;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.token_hash).toBe(hashEdgeToken(token));
+    const [stored] = await getSql()`select count(*)::int as count from edge_token where token_hash = ${token}`;
+    expect(stored!['count']).toBe(0);
+
+    const listed = await edgeToken('--list', '--club', clubId);
+    expect(listed.stdout).toContain(rows[0]!.id);
+    expect(listed.stdout).not.toContain(token);
+
+    const revoked = await edgeToken('--revoke', rows[0]!.id);
+    expect(revoked.code).toBe(0);
+    const [row] = await getSql()`select revoked_at from edge_token where id = ${rows[0]!.id}`;
+    expect(row!['revoked_at']).toBeInstanceOf(Date);
+    expect((await edgeToken('--revoke', rows[0]!.id)).code).not.toBe(0);
+  });
+
+  it('refuses a club that does not exist', async () => {
+    const result = await edgeToken('--club', 'no-such-club');
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('No service club with id no-such-club');
+  });
+});

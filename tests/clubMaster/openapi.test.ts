@@ -1,0 +1,19 @@
+import { startTestHost, type TestHost } from '../support/testHost';
+
+describe('club master routes in the OpenAPI document', () => {
+  let host: TestHost;
+  beforeAll(async () => {
+    host = await startTestHost();
+  });
+  afterAll(() => host.close());
+
+  it('documents the sync route with the edge token scheme and the admin routes with bearer auth', async () => {
+    const response = await host.request('GET', '/api/openapi.json');
+    expect(response.status).toBe(200);
+    const document = await response.json();
+    expect(document.paths['/api/edge/clubs/sync'].post.security).toEqual([{ edgeToken: [] }]);
+    expect(document.paths['/api/edge/clubs/sync'].post.requestBody).toBeDefined();
+    expect(document.paths['/api/admin/clubs'].get.security).toEqual([{ bearerAuth: [] }]);
+    expect(document.paths['/api/admin/clubs/adopt'].post.security).toEqual([{ bearerAuth: [] }]);
+  });
+});

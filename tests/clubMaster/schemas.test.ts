@@ -1,0 +1,39 @@
+import * as v from 'valibot';
+import { CatalogQuerySchema, ReportedClubSchema } from '../../shared/clubMaster/schemas';
+
+describe('ReportedClubSchema', () => {
+  it.each([
+    [{ vereinsId: '12345', name: 'SV Tell' }, { vereinsId: '12345', name: 'SV Tell' }],
+    [{ vereinsId: '  A-1.b_2/3 ', name: '  Schützenverein Hubertus e.V.  ' }, { vereinsId: 'A-1.b_2/3', name: 'Schützenverein Hubertus e.V.' }],
+    [{ vereinsId: 'x'.repeat(32), name: 'n'.repeat(200) }, { vereinsId: 'x'.repeat(32), name: 'n'.repeat(200) }],
+  ])('accepts %j', (input, output) => {
+    expect(v.parse(ReportedClubSchema, input)).toEqual(output);
+  });
+
+  it.each([
+    ['empty number', { vereinsId: '  ', name: 'x' }],
+    ['number too long', { vereinsId: 'x'.repeat(33), name: 'x' }],
+    ['number with a space inside', { vereinsId: '12 34', name: 'x' }],
+    ['number with a quote', { vereinsId: "12'", name: 'x' }],
+    ['number not a string', { vereinsId: 12, name: 'x' }],
+    ['empty name', { vereinsId: '1', name: '' }],
+    ['name too long', { vereinsId: '1', name: 'n'.repeat(201) }],
+    ['name with a newline', { vereinsId: '1', name: 'a\nb' }],
+    ['name with NUL', { vereinsId: '1', name: 'a\u0000b' }],
+    ['name missing', { vereinsId: '1' }],
+  ])('rejects %s', (_label, input) => {
+    expect(v.safeParse(ReportedClubSchema, input).success).toBe(false);
+  });
+});
+
+describe('CatalogQuerySchema', () => {
+  it('fills defaults', () => {
+    expect(v.parse(CatalogQuerySchema, {})).toEqual({ limit: 50, offset: 0 });
+  });
+  it.each([{ limit: '0' }, { limit: '201' }, { limit: 'x' }, { offset: '-1' }, { status: 'deleted' }, { q: 'q'.repeat(101) }])(
+    'rejects %j',
+    (query) => {
+      expect(v.safeParse(CatalogQuerySchema, query).success).toBe(false);
+    },
+  );
+});

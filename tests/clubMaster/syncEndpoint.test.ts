@@ -1,0 +1,166 @@
+import { getSql } from '../../shared/db/client';
+import { createEdgeToken, generateEdgeToken } from '../../shared/clubMaster/edgeTokens';
+import { MAX_CLUBS_PER_REPORT } from '../../shared/clubMaster/schemas';
+import { bearer } from '../support/tokens';
+import { startTestHost, type TestHost } from '../support/testHost';
+import { activeVereinsIds, clubList, createBox, knownRows } from './fixtures';
+
+const SYNC = '/api/edge/clubs/sync';
+
+describe('POST /api/edge/clubs/sync through the local host', () => {
+  let host: TestHost;
+  const sql = () => getSql();
+  const sync = (token: string, json: unknown) => host.request('POST', SYNC, { headers: { authorization: `Bearer ${token}` }, json });
+
+  beforeAll(async () => {
+    host = await startTestHost();
+  });
+  afterAll(() => host.close());
+
+  it('replaces the box state and answers the counts', async () => {
+    const box = await createBox(sql());
+    const first = await sync(box.token, { clubs: [{ vereinsId: '100', name: 'SV Eins' }, { vereinsId: '200', name: 'SV Zwei' }] });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ reported: 2, added: 2, restored: 0, refreshed: 0, markedDeleted: 0 });
+    const second = await sync(box.token, { clubs: [{ vereinsId: '200', name: 'SV Zwei' }, { vereinsId: '300', name: 'SV Drei' }] });
+    expect(await second.json()).toEqual({ reported: 2, added: 1, restored: 0, refreshed: 1, markedDeleted: 1 });
+    expect(await activeVereinsIds(sql(), box.clubId)).toEqual(['200', '300']);
+  });
+
+  it('accepts the empty list and marks every club of the box deleted', async () => {
+    const box = await createBox(sql());
+    await sync(box.token, { clubs: clubList('e', 4) });
+    const response = await sync(box.token, { clubs: [] });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ reported: 0, added: 0, restored: 0, refreshed: 0, markedDeleted: 4 });
+    expect(await activeVereinsIds(sql(), box.clubId)).toEqual([]);
+  });
+
+  it('records edgeTokenLastUsedAt for the token', async () => {
+    const box = await createBox(sql());
+    await sync(box.token, { clubs: [] });
+    const [token] = await sql()`select last_used_at from edge_token where id = ${box.tokenId}`;
+    expect(token!['last_used_at']).toBeInstanceOf(Date);
+  });
+
+  it('takes the club from the token: box A cannot change box B, whatever the payload says', async () => {
+    const boxA = await createBox(sql());
+    const boxB = await createBox(sql());
+    await sync(boxB.token, { clubs: [{ vereinsId: '500', name: 'SV B' }] });
+    const response = await sync(boxA.token, { reportedByClubId: boxB.clubId, clubs: [] });
+    expect(response.status).toBe(200);
+    expect(await activeVereinsIds(sql(), boxB.clubId)).toEqual(['500']);
+    expect(await knownRows(sql(), boxA.clubId)).toEqual([]);
+  });
+
+  describe('401 for bad credentials, nothing changed', () => {
+    let box: Awaited<ReturnType<typeof createBox>>;
+    beforeAll(async () => {
+      box = await createBox(sql());
+      await sync(box.token, { clubs: [{ vereinsId: '1', name: 'SV Eins' }] });
+    });
+
+    it.each<[string, () => Promise<Record<string, string>>]>([
+      ['no Authorization header', async () => ({})],
+      ['a Basic credential', async () => ({ authorization: 'Basic dXNlcjpwdw==' })],
+      ['an unknown edge token', async () => ({ authorization: `Bearer ${generateEdgeToken()}` })],
+      ['a token that is not an edge token', async () => ({ authorization: 'Bearer edge_short' })],
+      ['a user JWT, even of a platform admin', () => bearer('admin-1', { roles: ['platform_admin'] })],
+    ])('%s', async (_label, headers) => {
+      const response = await host.request('POST', SYNC, { headers: await headers(), json: { clubs: [] } });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('content-type')).toContain('application/problem+json');
+      expect(await activeVereinsIds(sql(), box.clubId)).toEqual(['1']);
+    });
+
+    it('a revoked token', async () => {
+      const { id, token } = await createEdgeToken(sql(), box.clubId);
+      await sql()`update edge_token set revoked_at = now() where id = ${id}`;
+      const response = await sync(token, { clubs: [] });
+      expect(response.status).toBe(401);
+      expect(await activeVereinsIds(sql(), box.clubId)).toEqual(['1']);
+    });
+  });
+
+  describe('malformed bodies: 400 with nothing changed', () => {
+    let box: Awaited<ReturnType<typeof createBox>>;
+    beforeAll(async () => {
+      box = await createBox(sql());
+      await sync(box.token, { clubs: [{ vereinsId: '1', name: 'SV Eins' }] });
+    });
+
+    it.each<[string, unknown, string]>([
+      ['no clubs field', {}, 'body.clubs'],
+      ['clubs not an array', { clubs: { vereinsId: '1' } }, 'body.clubs'],
+      ['a club without a name', { clubs: [{ vereinsId: '2' }] }, 'body.clubs.0.name'],
+      ['a number with forbidden characters', { clubs: [{ vereinsId: '2; drop', name: 'x' }] }, 'body.clubs.0.vereinsId'],
+      ['a number too long', { clubs: [{ vereinsId: '9'.repeat(33), name: 'x' }] }, 'body.clubs.0.vereinsId'],
+      ['a name too long', { clubs: [{ vereinsId: '2', name: 'n'.repeat(201) }] }, 'body.clubs.0.name'],
+      ['a name with a control character', { clubs: [{ vereinsId: '2', name: 'a\tb' }] }, 'body.clubs.0.name'],
+      [
+        'a repeated club number',
+        { clubs: [{ vereinsId: '2', name: 'a' }, { vereinsId: '3', name: 'b' }, { vereinsId: ' 2', name: 'c' }] },
+        'body.clubs.2.vereinsId',
+      ],
+    ])('%s', async (_label, body, path) => {
+      const response = await sync(box.token, body);
+      expect(response.status).toBe(400);
+      const problem = await response.json();
+      expect(problem.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
+      expect(await activeVereinsIds(sql(), box.clubId)).toEqual(['1']);
+    });
+
+    it('invalid JSON', async () => {
+      const response = await host.request('POST', SYNC, {
+        headers: { authorization: `Bearer ${box.token}`, 'content-type': 'application/json' },
+        body: '{"clubs": [',
+      });
+      expect(response.status).toBe(400);
+      expect(await activeVereinsIds(sql(), box.clubId)).toEqual(['1']);
+    });
+
+    it('not JSON at all: 415', async () => {
+      const response = await host.request('POST', SYNC, {
+        headers: { authorization: `Bearer ${box.token}`, 'content-type': 'text/plain' },
+        body: 'clubs',
+      });
+      expect(response.status).toBe(415);
+    });
+
+    it(`more than ${MAX_CLUBS_PER_REPORT} clubs: 413`, async () => {
+      const response = await sync(box.token, { clubs: clubList('big', MAX_CLUBS_PER_REPORT + 1) });
+      expect(response.status).toBe(413);
+      expect(await activeVereinsIds(sql(), box.clubId)).toEqual(['1']);
+    });
+  });
+
+  it(`accepts exactly ${MAX_CLUBS_PER_REPORT} clubs`, async () => {
+    const box = await createBox(sql());
+    const response = await sync(box.token, { clubs: clubList('cap', MAX_CLUBS_PER_REPORT) });
+    expect(response.status).toBe(200);
+    expect((await response.json()).added).toBe(MAX_CLUBS_PER_REPORT);
+  });
+
+  it('50 overlapping reports of one box all succeed and leave exactly one complete report', async () => {
+    const box = await createBox(sql());
+    await sync(box.token, { clubs: clubList('start', 30) });
+    // Overlapping lists: report i holds numbers i..i+29, so consecutive reports share most rows.
+    const reports = Array.from({ length: 50 }, (_, i) => clubList('o', 30, i));
+    const responses = await Promise.all(reports.map((clubs) => sync(box.token, { clubs })));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+
+    const active = await activeVereinsIds(sql(), box.clubId);
+    const matching = reports.filter((clubs) => sameSet(clubs.map((club) => club.vereinsId), active));
+    expect(matching).toHaveLength(1);
+    const rows = await knownRows(sql(), box.clubId);
+    const names = new Map(matching[0]!.map((club) => [club.vereinsId, club.name]));
+    expect(rows.filter((row) => !row.sourceDeleted).every((row) => names.get(row.vereinsId) === row.name)).toBe(true);
+  });
+});
+
+function sameSet(a: string[], b: string[]): boolean {
+  const left = [...a].sort();
+  const right = [...b].sort();
+  return left.length === right.length && left.every((value, i) => value === right[i]);
+}

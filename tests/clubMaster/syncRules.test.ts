@@ -1,0 +1,45 @@
+import { duplicateVereinsIdErrors, knownClubTransition, tallySync, type PreviousState } from '../../shared/clubMaster/syncRules';
+
+describe('knownClubTransition: the "Known-club rows" state table', () => {
+  it.each<[PreviousState, boolean, PreviousState, string, boolean]>([
+    // from, in report, to, counter, lastSeenAt refreshed
+    ['absent', true, 'active', 'added', true],
+    ['deleted', true, 'active', 'restored', true],
+    ['active', true, 'active', 'refreshed', true],
+    ['active', false, 'deleted', 'markedDeleted', false],
+    ['deleted', false, 'deleted', 'none', false],
+    ['absent', false, 'absent', 'none', false],
+  ])('%s, in report %s -> %s (%s)', (previous, inReport, next, counter, touchesLastSeen) => {
+    expect(knownClubTransition(previous, inReport)).toEqual({ next, counter, touchesLastSeen });
+  });
+});
+
+describe('tallySync', () => {
+  it.each([
+    [{}, 0, { reported: 0, added: 0, restored: 0, refreshed: 0, markedDeleted: 0 }],
+    [{ absent: 3 }, 0, { reported: 3, added: 3, restored: 0, refreshed: 0, markedDeleted: 0 }],
+    [{ absent: 1, deleted: 2, active: 4 }, 5, { reported: 7, added: 1, restored: 2, refreshed: 4, markedDeleted: 5 }],
+    [{}, 9, { reported: 0, added: 0, restored: 0, refreshed: 0, markedDeleted: 9 }],
+  ])('%j with %d marked deleted', (byPrevious, marked, expected) => {
+    expect(tallySync(byPrevious, marked)).toEqual(expected);
+  });
+});
+
+describe('duplicateVereinsIdErrors', () => {
+  const club = (vereinsId: string) => ({ vereinsId, name: `Club ${vereinsId}` });
+  it.each([
+    ['no clubs', [], []],
+    ['distinct numbers', [club('1'), club('2')], []],
+    ['numbers differing only in case are distinct', [club('a1'), club('A1')], []],
+    [
+      'each repeat after the first is named',
+      [club('7'), club('8'), club('7'), club('7')],
+      [
+        { path: 'body.clubs.2.vereinsId', message: 'repeats the club number of body.clubs.0' },
+        { path: 'body.clubs.3.vereinsId', message: 'repeats the club number of body.clubs.0' },
+      ],
+    ],
+  ])('%s', (_label, clubs, expected) => {
+    expect(duplicateVereinsIdErrors(clubs)).toEqual(expected);
+  });
+});
