@@ -1,45 +1,23 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import * as v from 'valibot';
+import { flag, optionalText, wholeNumber as integer } from '../shared/config/envValues';
 
 /**
  * Settings of the on-site agent, from its own .env (edge/.env) and the environment. Only this
  * module reads them; the agent itself receives a parsed EdgeConfig.
  */
 
-const flag = (fallback: boolean) =>
-  v.optional(
-    v.pipe(
-      v.picklist(['true', 'false', '1', '0'], 'must be true or false'),
-      v.transform((value) => value === 'true' || value === '1'),
-    ),
-    fallback ? 'true' : 'false',
-  );
-
-const integer = (fallback: number, min: number, max: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+$/, 'must be a whole number'),
-      v.transform(Number),
-      v.minValue(min, `must be at least ${min}`),
-      v.maxValue(max, `must be at most ${max}`),
-    ),
-    String(fallback),
-  );
-
-const emptyAsUnset = v.pipe(v.string(), v.trim(), v.transform((value) => value || undefined));
-
 export const EdgeConfigSchema = v.pipe(
   v.object({
     /** The box's edge API token (from `npm run edge:token`). */
-    SVC_EDGE_API_TOKEN: v.optional(emptyAsUnset),
+    SVC_EDGE_API_TOKEN: optionalText,
     /** Base URL of the cloud backend; the sync call goes to {base}/api/edge/clubs/sync. */
     SVC_CLOUD_BASE_URL: v.optional(v.pipe(v.string(), v.trim(), v.url('must be a URL')), 'http://127.0.0.1:7071'),
     SVC_CLUB_MASTER_SYNC_ENABLED: flag(false),
     SVC_CLUB_MASTER_SYNC_SECONDS: integer(21_600, 10, 604_800),
     /** The box's mirror PostgreSQL; unset means the local embedded one (database box_mirror). */
-    SVC_MIRROR_DATABASE_URL: v.optional(emptyAsUnset),
+    SVC_MIRROR_DATABASE_URL: optionalText,
     SVC_EDGE_HOST: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '127.0.0.1'),
     SVC_EDGE_PORT: integer(7072, 0, 65_535),
     /** Timeout of one call to the cloud. */

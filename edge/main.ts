@@ -1,6 +1,7 @@
 import path from 'node:path';
 import postgres from 'postgres';
 import { createDatabaseIfMissing, embeddedServerUrl, ensureDatabase, type RunningDatabase } from '../scripts/local/embeddedPostgres';
+import { stopOnSignals } from '../scripts/local/shutdown';
 import { createLogger } from '../shared/log/logger';
 import { parseEdgeConfig, withEnvFile } from './config';
 import { MIRROR_CLUB_TABLE_DDL } from './mirror';
@@ -36,17 +37,10 @@ async function main(): Promise<void> {
     `Push:      ${config.syncEnabled ? `enabled, every ${config.syncIntervalSeconds} s` : 'disabled (SVC_CLUB_MASTER_SYNC_ENABLED=false)'}`,
   );
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal}: stopping`);
+  stopOnSignals(async () => {
     await agent.close();
     await embedded?.release();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  });
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import { closeSql, getSql } from '../shared/db/client';
 import { migrate } from '../shared/db/migrate';
 import { prepareLocalEnvironment } from './local/environment';
+import { stopOnSignals } from './local/shutdown';
 
 /**
  * `npm run services`: only the local backing services (PostgreSQL, Azurite), migrated and kept
@@ -14,12 +15,7 @@ async function main(): Promise<void> {
   console.log(`Storage:  ${environment.storage?.description}`);
   console.log(`For func start, set in local.settings.json: "DATABASE_URL": "${environment.database.url}"`);
   console.log('Ctrl-C stops them.');
-  const stop = async () => {
-    await environment.release();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  stopOnSignals(() => environment.release());
   setInterval(() => undefined, 1 << 30);
 }
 

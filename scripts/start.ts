@@ -4,6 +4,7 @@ import { migrate } from '../shared/db/migrate';
 import { getSettings } from '../shared/config/settings';
 import { startDevHost } from './devhost/host';
 import { prepareLocalEnvironment } from './local/environment';
+import { stopOnSignals } from './local/shutdown';
 
 /**
  * `npm start`: settings from local.settings(.sample).json, PostgreSQL (DATABASE_URL or embedded),
@@ -25,18 +26,11 @@ async function main(): Promise<void> {
   console.log(`Functions: ${functionDefinitions.map((d) => `${d.name} [${d.kind}]`).join(', ')}`);
   console.log(`Listening: ${host.url}  (try ${host.url}/healthz)`);
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal}: stopping`);
+  stopOnSignals(async () => {
     await host.close();
     await closeSql();
     await environment.release();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  });
 }
 
 main().catch((error: unknown) => {

@@ -1,23 +1,10 @@
 import * as v from 'valibot';
+import { optionalText, wholeNumber as integer } from './envValues';
 
 /**
  * Every app setting the code reads, parsed once. Nothing else in the app reads `process.env`:
  * a new setting is added here and to local.settings.sample.json (a test enforces the latter).
  */
-
-const integer = (fallback: number, min: number, max: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+$/, 'must be a whole number'),
-      v.transform(Number),
-      v.minValue(min, `must be at least ${min}`),
-      v.maxValue(max, `must be at most ${max}`),
-    ),
-    String(fallback),
-  );
-
-const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.transform((value) => value || undefined)));
 
 const url = v.optional(
   v.pipe(v.string(), v.trim(), v.transform((value) => value || undefined), v.optional(v.pipe(v.string(), v.url('must be a URL')))),

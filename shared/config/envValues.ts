@@ -1,0 +1,29 @@
+import * as v from 'valibot';
+
+/** valibot pieces for settings that arrive as environment strings; shared by the app and the box agent. */
+
+/** `true`/`false` (or 1/0) into a boolean, with a default when unset. */
+export const flag = (fallback: boolean) =>
+  v.optional(
+    v.pipe(
+      v.picklist(['true', 'false', '1', '0'], 'must be true or false'),
+      v.transform((value) => value === 'true' || value === '1'),
+    ),
+    fallback ? 'true' : 'false',
+  );
+
+/** A whole number within bounds, with a default when unset. */
+export const wholeNumber = (fallback: number, min: number, max: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number'),
+      v.transform(Number),
+      v.minValue(min, `must be at least ${min}`),
+      v.maxValue(max, `must be at most ${max}`),
+    ),
+    String(fallback),
+  );
+
+/** Trimmed text where an empty value counts as unset (as local.settings files write them). */
+export const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.transform((value) => value || undefined)));
