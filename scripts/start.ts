@@ -2,7 +2,7 @@ import { functionDefinitions } from '../functions/definitions';
 import { closeSql, getSql } from '../shared/db/client';
 import { migrate } from '../shared/db/migrate';
 import { getSettings } from '../shared/config/settings';
-import { startDevHost } from './devhost/host';
+import { startDevHost, type DevHost } from './devhost/host';
 import { prepareLocalEnvironment } from './local/environment';
 import { stopOnSignals } from './local/shutdown';
 
@@ -12,24 +12,31 @@ import { stopOnSignals } from './local/shutdown';
  */
 async function main(): Promise<void> {
   const environment = await prepareLocalEnvironment({ storage: true });
-  const { log } = environment;
-  const migrations = await migrate(getSql());
-  const settings = getSettings();
-  const host = await startDevHost(functionDefinitions, {
-    port: settings.PORT,
-    log,
-    setting: (name) => process.env[name],
-  });
-  console.log(`Settings:  ${environment.settingsFile}`);
-  console.log(`Database:  ${environment.database.description} (${migrations.applied.length} migration(s) applied)`);
-  console.log(`Storage:   ${environment.storage?.description}`);
-  console.log(`Functions: ${functionDefinitions.map((d) => `${d.name} [${d.kind}]`).join(', ')}`);
-  console.log(`Listening: ${host.url}  (try ${host.url}/healthz)`);
-
-  stopOnSignals(async () => {
-    await host.close();
+  const shutdown = async () => {
     await closeSql();
     await environment.release();
+  };
+  let host: DevHost;
+  try {
+    const migrations = await migrate(getSql());
+    host = await startDevHost(functionDefinitions, {
+      port: getSettings().PORT,
+      log: environment.log,
+      setting: (name) => process.env[name],
+    });
+    console.log(`Settings:  ${environment.settingsFile}`);
+    console.log(`Database:  ${environment.database.description} (${migrations.applied.length} migration(s) applied)`);
+    console.log(`Storage:   ${environment.storage?.description}`);
+    console.log(`Functions: ${functionDefinitions.map((d) => `${d.name} [${d.kind}]`).join(', ')}`);
+    console.log(`Listening: ${host.url}  (try ${host.url}/healthz)`);
+  } catch (error) {
+    // Whatever this run started (embedded PostgreSQL, Azurite) must not outlive a failed start.
+    await shutdown();
+    throw error;
+  }
+  stopOnSignals(async () => {
+    await host.close();
+    await shutdown();
   });
 }
 

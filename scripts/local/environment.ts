@@ -39,7 +39,12 @@ export async function prepareLocalEnvironment(options: { storage: boolean }): Pr
   process.env['DATABASE_URL'] = database.url;
   let storage: RunningStorage | undefined;
   if (options.storage) {
-    storage = await ensureStorage(process.env['AzureWebJobsStorage']);
+    try {
+      storage = await ensureStorage(process.env['AzureWebJobsStorage']);
+    } catch (error) {
+      await database.release();
+      throw error;
+    }
     process.env['AzureWebJobsStorage'] = storage.connectionString;
   }
   return {

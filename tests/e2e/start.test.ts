@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import { freePort, isListening } from '../../scripts/local/net';
 
@@ -39,4 +40,25 @@ describe('npm start', () => {
     expect(output).toContain('SIGINT: stopping');
     expect(await isListening(port)).toBe(false);
   }, 45_000);
+
+  it('exits with a clear message when the port is taken', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const failed = spawn(process.execPath, [require.resolve('tsx/cli'), 'scripts/start.ts'], {
+        cwd: root,
+        env: { ...process.env, PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      failed.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => failed.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/Start-up failed: .*EADDRINUSE/);
+    } finally {
+      blocker.close();
+    }
+  }, 45_000);
 });
+
