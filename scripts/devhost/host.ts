@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { HttpRequest, HttpResponse, InvocationContext, type HttpResponseInit, type Timer } from '@azure/functions';
 import { Cron } from 'croner';
 import type { FunctionDefinition } from '../../shared/functions/definition';
+import { REQUEST_ID_HEADER } from '../../shared/http/dispatch';
 import { HttpProblem, PROBLEM_CONTENT_TYPE, problemBody } from '../../shared/http/problem';
 import { compileTemplate } from '../../shared/http/pathTemplate';
 import type { Logger } from '../../shared/log/logger';
@@ -34,6 +35,8 @@ type HttpDefinition = Extract<FunctionDefinition, { kind: 'http' }>;
 
 const ADMIN_ROUTE = compileTemplate('admin/functions/{name}');
 const MAX_ADMIN_BODY = 10 * 1024 * 1024;
+// The Azure host refuses request bodies over 100 MB; so does this one.
+const MAX_HTTP_BODY = 100 * 1024 * 1024;
 
 export async function startDevHost(definitions: readonly FunctionDefinition[], options: DevHostOptions): Promise<DevHost> {
   const host = options.host ?? '127.0.0.1';
@@ -76,7 +79,12 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
       return sendProblem(res, new HttpProblem(405, 'Method Not Allowed', `${req.method} is not supported.`));
     }
 
-    const body = await readBody(req, Number.MAX_SAFE_INTEGER);
+    let body: Buffer;
+    try {
+      body = await readBody(req, MAX_HTTP_BODY);
+    } catch {
+      return sendProblem(res, new HttpProblem(413, 'Payload Too Large', 'The body is larger than the host accepts.'));
+    }
     const request = new HttpRequest({
       method: req.method ?? 'GET',
       url: `http://${req.headers.host ?? host}${req.url ?? '/'}`,
@@ -202,6 +210,7 @@ async function writeResponse(res: http.ServerResponse, response: HttpResponse): 
 }
 
 function sendProblem(res: http.ServerResponse, problem: HttpProblem): void {
-  res.writeHead(problem.status, { 'content-type': PROBLEM_CONTENT_TYPE, ...problem.headers });
-  res.end(JSON.stringify(problemBody(problem, randomUUID())));
+  const requestId = randomUUID();
+  res.writeHead(problem.status, { 'content-type': PROBLEM_CONTENT_TYPE, [REQUEST_ID_HEADER]: requestId, ...problem.headers });
+  res.end(JSON.stringify(problemBody(problem, requestId)));
 }

@@ -74,7 +74,10 @@ describe('local host', () => {
   });
 
   it('404 for an unknown function, 400 for an HTTP function or a body that is not JSON, 405 for GET', async () => {
-    expect((await invoke('nope', { input: '' })).status).toBe(404);
+    const unknown = await invoke('nope', { input: '' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toBe('application/problem+json');
+    expect(unknown.headers.get('x-request-id')).toBe((await unknown.json()).requestId);
     expect((await invoke('hello', { input: '' })).status).toBe(400);
     expect((await host.request('POST', '/admin/functions/recordTick', { body: '{oops', headers: { 'content-type': 'application/json' } })).status).toBe(400);
     expect((await host.request('GET', '/admin/functions/recordTick')).status).toBe(405);
