@@ -80,13 +80,35 @@ async function handle(
   const errors: FieldError[] = [];
   const params = route.params ? validate(route.params, chosen.params, 'params', errors) : chosen.params;
   const query = route.query ? validate(route.query, Object.fromEntries(request.query), 'query', errors) : undefined;
-  const body = route.body ? validate(route.body, await readJsonBody(request, route), 'body', errors) : undefined;
+  let body: unknown;
+  if (route.body) {
+    const { value, bytes } = await readJsonBody(request, route);
+    body = validate(route.body, value, 'body', errors, bytes > FULL_REPORT_MAX_BYTES);
+  }
+  if (errors.length > MAX_REPORTED_ERRORS) {
+    throw badRequest(
+      `The request did not pass validation; the first ${MAX_REPORTED_ERRORS} of ${errors.length} errors are listed.`,
+      errors.slice(0, MAX_REPORTED_ERRORS),
+    );
+  }
   if (errors.length) throw badRequest('The request did not pass validation.', errors);
   return route.handle({ request, requestId, log, caller, params, query, body });
 }
 
-function validate(schema: v.GenericSchema, input: unknown, where: 'params' | 'query' | 'body', errors: FieldError[]): unknown {
-  const result = v.safeParse(schema, input);
+/** More field errors than this are counted, not listed. */
+export const MAX_REPORTED_ERRORS = 100;
+// A large invalid body could yield an issue per byte or two; beyond this size validation stops
+// at the first issue so that a small request cannot make a huge error report.
+const FULL_REPORT_MAX_BYTES = 64 * 1024;
+
+function validate(
+  schema: v.GenericSchema,
+  input: unknown,
+  where: 'params' | 'query' | 'body',
+  errors: FieldError[],
+  abortEarly = false,
+): unknown {
+  const result = v.safeParse(schema, input, { abortEarly });
   if (result.success) return result.output;
   for (const issue of result.issues) {
     const dotPath = v.getDotPath(issue);
@@ -95,7 +117,7 @@ function validate(schema: v.GenericSchema, input: unknown, where: 'params' | 'qu
   return undefined;
 }
 
-async function readJsonBody(request: HttpRequest, route: Route): Promise<unknown> {
+async function readJsonBody(request: HttpRequest, route: Route): Promise<{ value: unknown; bytes: number }> {
   const limit = route.maxBodyBytes ?? getSettings().HTTP_MAX_BODY_BYTES;
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(`The body may be at most ${limit} bytes.`);
@@ -108,7 +130,7 @@ async function readJsonBody(request: HttpRequest, route: Route): Promise<unknown
   if (bytes.byteLength > limit) throw payloadTooLarge(`The body may be at most ${limit} bytes.`);
   if (bytes.byteLength === 0) throw badRequest('A JSON body is required.', [{ path: 'body', message: 'is empty' }]);
   try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    return { value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)), bytes: bytes.byteLength };
   } catch {
     throw badRequest('The body is not valid JSON.', [{ path: 'body', message: 'malformed JSON' }]);
   }

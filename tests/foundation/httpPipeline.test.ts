@@ -13,6 +13,7 @@ const Member = v.object({
 });
 
 const received: unknown[] = [];
+const Batch = v.object({ items: v.array(v.object({ n: v.number() })) });
 
 const routes = [
   defineRoute({
@@ -38,6 +39,14 @@ const routes = [
   }),
   defineRoute({ method: 'DELETE', path: '/pipeline/members/{id}', summary: 'delete', guard: publicAccess, handle: async () => noContent() }),
   defineRoute({ method: 'GET', path: '/pipeline/members/special', summary: 'literal beats parameter', guard: publicAccess, handle: async () => json({ special: true }) }),
+  defineRoute({
+    method: 'POST',
+    path: '/pipeline/batch',
+    summary: 'a list body',
+    guard: publicAccess,
+    body: Batch,
+    handle: async ({ body }) => json({ count: body.items.length }),
+  }),
   defineRoute({
     method: 'GET',
     path: '/pipeline/explode',
@@ -165,4 +174,26 @@ describe('HTTP conventions', () => {
     const replaced = await host.request('DELETE', '/pipeline/members/1', { headers: { 'x-request-id': 'bad id with spaces' } });
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it('lists at most 100 field errors and says how many there were', async () => {
+    const items = Array.from({ length: 500 }, () => ({}));
+    const body = await problem(await host.request('POST', '/pipeline/batch', { json: { items } }), 400);
+    expect(body.errors).toHaveLength(100);
+    expect(body.errors[0]).toEqual({ path: 'body.items.0.n', message: expect.any(String) });
+    expect(body.detail).toMatch(/first 100 of 500 errors/);
+  });
+
+  it('stops at the first error of a large invalid body, so a small request cannot cause a huge report', async () => {
+    const items = Array.from({ length: 100_000 }, () => ({}));
+    const response = await host.request('POST', '/pipeline/batch', { json: { items } });
+    const body = await problem(response, 400);
+    expect(body.errors).toEqual([{ path: 'body.items.0.n', message: expect.any(String) }]);
+  });
+
+  it('accepts a large valid body', async () => {
+    const items = Array.from({ length: 20_000 }, (_, n) => ({ n }));
+    const response = await host.request('POST', '/pipeline/batch', { json: { items } });
+    expect(await response.json()).toEqual({ count: 20_000 });
+  });
 });
+
