@@ -144,6 +144,11 @@ export function errorResponse(error: unknown, requestId: string, instance: strin
   } else if (isPostgresError(error) && (error.code === '23505' || error.code === '23503')) {
     log.warn('http_conflict', { code: error.code, constraint: error.constraint_name });
     problem = conflict('The request conflicts with the current state of the resource.');
+  } else if (isPostgresError(error) && error.code.startsWith('22')) {
+    // Class 22 (data exception): a value that passed validation but the database cannot take,
+    // such as a NUL character or an impossible date. The caller's input, so a 400, not a 500.
+    log.warn('http_data_exception', { code: error.code });
+    problem = badRequest('The request contains a value that cannot be stored or compared.');
   } else {
     log.error('http_unhandled_error', { error });
     problem = new HttpProblem(500, 'Internal Server Error', `Something went wrong; quote request id ${requestId}.`);

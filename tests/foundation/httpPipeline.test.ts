@@ -40,6 +40,13 @@ const routes = [
   defineRoute({ method: 'DELETE', path: '/pipeline/members/{id}', summary: 'delete', guard: publicAccess, handle: async () => noContent() }),
   defineRoute({ method: 'GET', path: '/pipeline/members/special', summary: 'literal beats parameter', guard: publicAccess, handle: async () => json({ special: true }) }),
   defineRoute({
+    method: 'GET',
+    path: '/pipeline/lookup/{key}',
+    summary: 'passes the raw parameter to PostgreSQL',
+    guard: publicAccess,
+    handle: async ({ params }) => json(await getSql()`select ${params['key'] ?? ''}::text as key`),
+  }),
+  defineRoute({
     method: 'POST',
     path: '/pipeline/batch',
     summary: 'a list body',
@@ -194,6 +201,11 @@ describe('HTTP conventions', () => {
     const items = Array.from({ length: 20_000 }, (_, n) => ({ n }));
     const response = await host.request('POST', '/pipeline/batch', { json: { items } });
     expect(await response.json()).toEqual({ count: 20_000 });
+  });
+
+  it('answers 400, not 500, when PostgreSQL refuses a value as a data exception', async () => {
+    const body = await problem(await host.request('GET', '/pipeline/lookup/a%00b'), 400);
+    expect(body.detail).toMatch(/cannot be stored/);
   });
 });
 
