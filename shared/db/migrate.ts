@@ -45,6 +45,11 @@ export async function readMigrations(dir: string): Promise<MigrationFile[]> {
     if (seen.has(version)) throw new MigrationError(`Two migration files share version ${version}`);
     seen.add(version);
     const sql = await readFile(path.join(dir, fileName), 'utf8');
+    // The runner wraps each file in its own transaction; a file that commits by itself would
+    // leave a half-applied migration recorded as not applied.
+    if (/^\s*(begin|commit|rollback|start\s+transaction)\s*(transaction|work)?\s*;/im.test(sql)) {
+      throw new MigrationError(`Migration ${fileName} controls its own transaction; the runner already wraps each file in one`);
+    }
     files.push({ version, name, sql, checksum: createHash('sha256').update(sql).digest('hex') });
   }
   return files;

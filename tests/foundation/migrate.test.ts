@@ -90,6 +90,16 @@ describe('migrations', () => {
     expect(row?.count).toBe(1);
   });
 
+  it('rejects a file that controls its own transaction', async () => {
+    await expect(readMigrations(folder({ '001_a.sql': 'begin;\ncreate table x (id int);\ncommit;\n' }))).rejects.toThrow(
+      /controls its own transaction/,
+    );
+    // PL/pgSQL blocks say BEGIN ... END; inside function bodies, which is not transaction control.
+    await expect(
+      readMigrations(folder({ '001_a.sql': 'create function f() returns int language plpgsql as $$\nbegin\n  return 1;\nend;\n$$;\n' })),
+    ).resolves.toHaveLength(1);
+  });
+
   it('rejects badly named files and duplicate versions', async () => {
     await expect(readMigrations(folder({ 'first.sql': '' }))).rejects.toThrow(MigrationError);
     await expect(readMigrations(folder({ '001_a.sql': '', '001_b.sql': '' }))).rejects.toThrow(/share version 001/);
