@@ -48,6 +48,10 @@ export interface Agent {
  * and the next attempt backs off (see nextRunDelaySeconds).
  */
 export function createAgent(config: EdgeConfig, mirror: postgres.Sql, log: Logger): Agent {
+  // parseEdgeConfig already refuses this; checked here too so that a run never lacks a token.
+  if (config.syncEnabled && config.edgeApiToken === undefined) {
+    throw new Error('SVC_EDGE_API_TOKEN is required when SVC_CLUB_MASTER_SYNC_ENABLED is true.');
+  }
   const state: AgentStatus = {
     enabled: config.syncEnabled,
     intervalSeconds: config.syncIntervalSeconds,
@@ -63,18 +67,25 @@ export function createAgent(config: EdgeConfig, mirror: postgres.Sql, log: Logge
   let timer: NodeJS.Timeout | undefined;
   let looping = false;
 
-  async function attempt(): Promise<RunOutcome> {
+  async function attempt(token: string): Promise<RunOutcome> {
     const at = new Date().toISOString();
     state.running = true;
     state.lastRunAt = at;
     try {
-      if (!config.edgeApiToken) throw new SyncFailure('token_missing', 'SVC_EDGE_API_TOKEN is not set.');
       const rows = await readMirrorClubs(mirror).catch((error: unknown) => {
         throw new SyncFailure('mirror_unavailable', `The mirror database could not be read: ${errorMessage(error)}.`);
       });
       const { clubs, skipped } = prepareReport(rows);
+      // An empty mirror is a decommission and is pushed as []; rows that all failed the checks are
+      // not: pushing [] would mark every club of the box deleted because of a broken mirror.
+      if (rows.length > 0 && clubs.length === 0) {
+        throw new SyncFailure(
+          'mirror_rows_invalid',
+          `All ${rows.length} mirror rows failed the checks, so nothing was sent; first: ${skipped[0]!.vereinsId} ${skipped[0]!.reason}.`,
+        );
+      }
       const result = await pushKnownClubs(
-        { baseUrl: config.cloudBaseUrl, token: config.edgeApiToken, timeoutSeconds: config.cloudTimeoutSeconds },
+        { baseUrl: config.cloudBaseUrl, token, timeoutSeconds: config.cloudTimeoutSeconds },
         clubs,
       );
       state.lastSuccessAt = at;
@@ -101,7 +112,9 @@ export function createAgent(config: EdgeConfig, mirror: postgres.Sql, log: Logge
   }
 
   function runOnce(): Promise<RunOutcome> {
-    if (!config.syncEnabled) {
+    // The token check only narrows the type: createAgent refuses an enabled push without one.
+    const token = config.edgeApiToken;
+    if (!config.syncEnabled || token === undefined) {
       // The operator releases club master data by enabling the push; a manual run does not bypass that.
       const error: RunError = {
         reason: 'sync_disabled',
@@ -110,14 +123,18 @@ export function createAgent(config: EdgeConfig, mirror: postgres.Sql, log: Logge
       };
       return Promise.resolve({ ok: false, error });
     }
-    inFlight ??= attempt().finally(() => {
+    inFlight ??= attempt(token).finally(() => {
       inFlight = undefined;
+      // Manual runs count like loop runs: a failure backs off, a success waits the full interval.
+      scheduleNext();
     });
     return inFlight;
   }
 
+  /** (Re)schedules the loop's next run after an attempt, replacing any earlier schedule. */
   function scheduleNext(): void {
     if (!looping) return;
+    if (timer) clearTimeout(timer);
     const delaySeconds = nextRunDelaySeconds(config.syncIntervalSeconds, state.consecutiveFailures);
     state.nextRunAt = new Date(Date.now() + delaySeconds * 1000).toISOString();
     timer = setTimeout(() => void tick(), delaySeconds * 1000);
@@ -127,7 +144,6 @@ export function createAgent(config: EdgeConfig, mirror: postgres.Sql, log: Logge
     timer = undefined;
     state.nextRunAt = null;
     await runOnce();
-    scheduleNext();
   }
 
   return {

@@ -6,8 +6,8 @@ export const SYNC_PATH = '/api/edge/clubs/sync';
 /** Why a run failed, as the status endpoint reports it. */
 export type FailureReason =
   | 'sync_disabled'
-  | 'token_missing'
   | 'mirror_unavailable'
+  | 'mirror_rows_invalid'
   | 'cloud_unreachable'
   | 'cloud_endpoint_missing'
   | 'token_rejected'

@@ -8,12 +8,37 @@ import { flag, optionalText, wholeNumber as integer } from '../shared/config/env
  * module reads them; the agent itself receives a parsed EdgeConfig.
  */
 
+/**
+ * The edge token travels in every call, so it may go in clear text only to this machine itself:
+ * https anywhere, http only to a loopback host.
+ */
+export function isSafeCloudUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return true; // not a URL at all: v.url reports that
+  }
+  if (url.protocol === 'https:') return true;
+  if (url.protocol !== 'http:') return false;
+  // URL normalises IPv4 forms (127.1, 0x7f.0.0.1) to dotted decimal and keeps IPv6 in brackets.
+  return url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(url.hostname);
+}
+
 export const EdgeConfigSchema = v.pipe(
   v.object({
     /** The box's edge API token (from `npm run edge:token`). */
     SVC_EDGE_API_TOKEN: optionalText,
     /** Base URL of the cloud backend; the sync call goes to {base}/api/edge/clubs/sync. */
-    SVC_CLOUD_BASE_URL: v.optional(v.pipe(v.string(), v.trim(), v.url('must be a URL')), 'http://127.0.0.1:7071'),
+    SVC_CLOUD_BASE_URL: v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.url('must be a URL'),
+        v.check(isSafeCloudUrl, 'must be https (http only for a loopback host: 127.0.0.0/8, ::1, localhost)'),
+      ),
+      'http://127.0.0.1:7071',
+    ),
     SVC_CLUB_MASTER_SYNC_ENABLED: flag(false),
     SVC_CLUB_MASTER_SYNC_SECONDS: integer(21_600, 10, 604_800),
     /** The box's mirror PostgreSQL; unset means the local embedded one (database box_mirror). */

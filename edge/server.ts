@@ -36,7 +36,8 @@ export async function startAgentServer(agent: Agent, options: { host: string; po
     };
     // The request body is not used; drain it so keep-alive connections stay usable.
     req.resume();
-    const path = new URL(req.url ?? '/', 'http://box').pathname.replace(/\/+$/, '');
+    const path = requestPath(req.url);
+    if (path === undefined) return send(400, { error: 'bad_request', message: 'The request target must be a path.' });
     const route = routes[path];
     if (!route) return send(404, { error: 'not_found', message: `No endpoint at ${path || '/'}.` });
     if ((req.method ?? 'GET').toUpperCase() !== route.method) {
@@ -63,4 +64,16 @@ export async function startAgentServer(agent: Agent, options: { host: string; po
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The path of an origin-form request target (`/api/...?query`), without trailing slashes; undefined
+ * for any other form. Not parsed with `new URL`: it throws on targets such as `//[`, and inside
+ * the request listener that would be an uncaught exception that ends the agent; it also reads
+ * `//host/path` as a host.
+ */
+export function requestPath(target: string | undefined): string | undefined {
+  if (!target?.startsWith('/')) return undefined;
+  const end = target.search(/[?#]/);
+  return (end === -1 ? target : target.slice(0, end)).replace(/\/+$/, '');
 }

@@ -2,24 +2,37 @@ import { getSettings } from '../shared/config/settings';
 import { getSql } from '../shared/db/client';
 import { httpGroup, timerFunction } from '../shared/functions/definition';
 import { platformAdmin } from '../shared/http/guards';
-import { badRequest, payloadTooLarge } from '../shared/http/problem';
+import { HttpProblem } from '../shared/http/problem';
 import { defineRoute, json } from '../shared/http/route';
 import { adoptClub } from '../shared/clubMaster/adopt';
 import { listClubCatalog } from '../shared/clubMaster/catalog';
 import { runClubMasterCleanup } from '../shared/clubMaster/cleanup';
 import { edgeBox } from '../shared/clubMaster/edgeAuth';
-import { syncKnownClubs } from '../shared/clubMaster/knownClubSync';
+import { isLockTimeout, syncKnownClubs } from '../shared/clubMaster/knownClubSync';
+import { parseReportedClubs } from '../shared/clubMaster/reportValidation';
 import {
   AdoptBodySchema,
   AdoptResultSchema,
   CatalogPageSchema,
   CatalogQuerySchema,
-  MAX_CLUBS_PER_REPORT,
   MAX_REPORT_BYTES,
-  SyncReportSchema,
+  SyncReportEnvelopeSchema,
   SyncResultSchema,
 } from '../shared/clubMaster/schemas';
-import { duplicateVereinsIdErrors } from '../shared/clubMaster/syncRules';
+
+/** Seconds a box is asked to wait when its report could not get the box's lock in time. */
+export const SYNC_BUSY_RETRY_AFTER_SECONDS = 60;
+
+/** 503 for a report that waited out lock_timeout behind other reports of the same box. */
+function syncBusy(): HttpProblem {
+  return new HttpProblem(
+    503,
+    'Service Unavailable',
+    'Other reports of this box are still being written; send the report again later.',
+    undefined,
+    { 'retry-after': String(SYNC_BUSY_RETRY_AFTER_SECONDS) },
+  );
+}
 
 /** Club master-data channel: the box's sync endpoint, the admin catalog and adopt, the cleanup timer. */
 export const clubMasterFunctions = [
@@ -29,16 +42,16 @@ export const clubMasterFunctions = [
       path: '/api/edge/clubs/sync',
       summary: 'A box reports the complete list of clubs its club software knows (replaces its previous report)',
       guard: edgeBox,
-      body: SyncReportSchema,
+      // The dispatcher checks only the envelope; the cap and then the entries are checked in the
+      // handler (parseReportedClubs) so an oversized list costs nothing per entry.
+      body: SyncReportEnvelopeSchema,
       response: SyncResultSchema,
       maxBodyBytes: MAX_REPORT_BYTES,
       async handle({ caller, body, log }) {
-        if (body.clubs.length > MAX_CLUBS_PER_REPORT) {
-          throw payloadTooLarge(`A report may list at most ${MAX_CLUBS_PER_REPORT} clubs; it listed ${body.clubs.length}.`);
-        }
-        const duplicates = duplicateVereinsIdErrors(body.clubs);
-        if (duplicates.length) throw badRequest('Each club number may appear once per report.', duplicates);
-        const result = await syncKnownClubs(getSql(), caller.clubId, body.clubs);
+        const clubs = parseReportedClubs(body.clubs);
+        const result = await syncKnownClubs(getSql(), caller.clubId, clubs).catch((error: unknown) => {
+          throw isLockTimeout(error) ? syncBusy() : error;
+        });
         log.info('club_master_sync', { reportedByClubId: caller.clubId, ...result });
         return json(result);
       },

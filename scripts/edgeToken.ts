@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
+import * as v from 'valibot';
 import { closeSql, getSql } from '../shared/db/client';
 import { createEdgeToken, listEdgeTokens, revokeEdgeToken } from '../shared/clubMaster/edgeTokens';
+import { VereinsIdSchema } from '../shared/clubMaster/schemas';
 import { prepareLocalEnvironment } from './local/environment';
 
 const USAGE = `Usage:
@@ -27,8 +29,12 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  const vereinsId = values['vereins-id'] === undefined ? null : parseVereinsId(values['vereins-id']);
   const environment = await prepareLocalEnvironment({ storage: false });
   try {
+    // Which database the command changes, so a token is not created in the wrong one unnoticed
+    // (the description hides the password).
+    console.log(`Database: ${environment.database.description}`);
     const sql = getSql();
     if (values.revoke) {
       const revoked = await revokeEdgeToken(sql, values.revoke);
@@ -49,7 +55,7 @@ async function main(): Promise<void> {
     if (values['create-club']) {
       if (!values.name) throw new Error('--create-club needs --name <club name>');
       await sql`
-        insert into club (id, name, vereins_id) values (${values.club}, ${values.name}, ${values['vereins-id'] ?? null})
+        insert into club (id, name, vereins_id) values (${values.club}, ${values.name}, ${vereinsId})
         on conflict (id) do nothing`;
     }
     const [club] = await sql<{ id: string }[]>`select id from club where id = ${values.club}`;
@@ -61,6 +67,13 @@ async function main(): Promise<void> {
     await closeSql();
     await environment.release();
   }
+}
+
+/** The club number under the same rules as the box's report, so adopt and the sync can find it. */
+function parseVereinsId(value: string): string {
+  const parsed = v.safeParse(VereinsIdSchema, value);
+  if (!parsed.success) throw new Error(`--vereins-id ${parsed.issues[0].message}`);
+  return parsed.output;
 }
 
 main().catch((error: unknown) => {

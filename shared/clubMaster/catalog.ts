@@ -20,7 +20,9 @@ interface CatalogRow {
  * anywhere in the text. Offset pagination in a stable order: name, club number, club id.
  */
 export async function listClubCatalog(sql: Queryable, query: CatalogQuery): Promise<CatalogPage> {
-  const search = (query.q ?? '').toLowerCase();
+  // Lower-cased by PostgreSQL on both sides: JavaScript's toLowerCase differs for some letters
+  // ('İ' becomes 'i' + U+0307 in JavaScript, 'i' in PostgreSQL), and such a search would miss.
+  const search = query.q ?? '';
   const status = query.status ?? null;
   const rows = await sql<CatalogRow[]>`
     with known as (
@@ -30,6 +32,7 @@ export async function listClubCatalog(sql: Queryable, query: CatalogQuery): Prom
              max("lastSeenAt") as last_seen
       from "ClubDataKnownClub" where not "sourceDeleted" group by "vereinsId"
     ),
+    -- Every token counts, revoked ones too: diagnostics want the box's last contact.
     token_use as (
       select club_id, max(last_used_at) as last_used from edge_token group by club_id
     ),
@@ -47,8 +50,8 @@ export async function listClubCatalog(sql: Queryable, query: CatalogQuery): Prom
     select e.*, count(*) over ()::int as total
     from entries e
     where (${search} = ''
-           or strpos(lower(e.name), ${search}) > 0
-           or strpos(lower(coalesce(e."vereinsId", '')), ${search}) > 0)
+           or strpos(lower(e.name), lower(${search})) > 0
+           or strpos(lower(coalesce(e."vereinsId", '')), lower(${search})) > 0)
       and (${status}::text is null or e.status = ${status}::text)
     order by lower(e.name), e."vereinsId" nulls last, e."clubId" nulls last
     limit ${query.limit} offset ${query.offset}`;

@@ -75,9 +75,3 @@ export async function listEdgeTokens(sql: Queryable, clubId: string): Promise<Ed
     select id, created_at as "createdAt", revoked_at as "revokedAt", last_used_at as "lastUsedAt"
     from edge_token where club_id = ${clubId} order by created_at desc, id`;
 }
-
-/** edgeTokenLastUsedAt of a club: the latest use of any of its tokens, or null. */
-export async function edgeTokenLastUsedAt(sql: Queryable, clubId: string): Promise<Date | null> {
-  const [row] = await sql<{ at: Date | null }[]>`select max(last_used_at) as at from edge_token where club_id = ${clubId}`;
-  return row?.at ?? null;
-}

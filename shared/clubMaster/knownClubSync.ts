@@ -9,7 +9,12 @@ import { tallySync, type PreviousState } from './syncRules';
  */
 export const KNOWN_CLUB_LOCK_CLASS = 0x434d_5359;
 
+/** How long a report waits for the box's lock before giving up (lock_not_available, 55P03). */
+export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
+
 export interface SyncOptions {
+  /** lock_timeout of the transaction; default DEFAULT_LOCK_TIMEOUT_MS (tests shorten it). */
+  lockTimeoutMs?: number;
   /** Runs inside the transaction between the two writes (failure injection in tests). */
   betweenWrites?: (tx: TransactionSql) => Promise<void>;
 }
@@ -28,7 +33,12 @@ export async function syncKnownClubs(
 ): Promise<SyncResult> {
   const vereinsIds = clubs.map((club) => club.vereinsId);
   const names = clubs.map((club) => club.name);
+  const lockTimeout = `${options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS}ms`;
   return sql.begin(async (tx) => {
+    // Reports of one box queue on the advisory lock, each holding a pool connection while it
+    // waits; lock_timeout (which covers advisory locks too) bounds that wait. set_config(..., true)
+    // is `set local` with a bound parameter.
+    await tx`select set_config('lock_timeout', ${lockTimeout}, true)`;
     await tx`select pg_advisory_xact_lock(${KNOWN_CLUB_LOCK_CLASS}, hashtext(${reportedByClubId}))`;
     const reportedByPrevious = await upsertReported(tx, reportedByClubId, vereinsIds, names);
     await options.betweenWrites?.(tx);
@@ -37,6 +47,16 @@ export async function syncKnownClubs(
     await recordReport(tx, reportedByClubId, result);
     return result;
   });
+}
+
+/** True for PostgreSQL's lock_not_available (55P03): a lock wait ran into lock_timeout. */
+export function isLockTimeout(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { name?: unknown }).name === 'PostgresError' &&
+    (error as { code?: unknown }).code === '55P03'
+  );
 }
 
 /** Inserts or reactivates every reported club; counts them by the state they were in before. */

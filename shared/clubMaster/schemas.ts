@@ -1,3 +1,4 @@
+import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 
 /** Most clubs one report may carry; a longer list is answered with 413. */
@@ -17,20 +18,56 @@ export const VereinsIdSchema = v.pipe(
 // C0 and C1 control characters, DEL, and the Unicode line/paragraph separators.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
-/** Club name: trimmed, 1 to 200 characters, no control characters. */
+// Invisible characters that make a name display differently from what it is: bidi embeddings,
+// overrides and isolates (U+202A–U+202E, U+2066–U+2069), zero-width characters and the marks
+// LRM/RLM (U+200B–U+200F), and the BOM / zero-width no-break space (U+FEFF).
+const INVISIBLE_FORMAT_CHARACTERS = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+
+// String.prototype.isWellFormed exists in Node 20 but is newer than the ES2022 lib we compile against.
+const isWellFormed = (value: string): boolean => (value as string & { isWellFormed(): boolean }).isWellFormed();
+
+/** True when the text has no control characters (the catalog search and names share this rule). */
+export const hasNoControlCharacters = (value: string): boolean => !CONTROL_CHARACTERS.test(value);
+
+/**
+ * Club name: trimmed, 1 to 200 characters, no control characters, no lone surrogates (they are
+ * not text and would be stored as U+FFFD), no invisible bidi or zero-width characters.
+ */
 export const ClubNameSchema = v.pipe(
   v.string('must be a string'),
   v.trim(),
   v.minLength(1, 'must not be empty'),
   v.maxLength(200, 'must be at most 200 characters'),
-  v.check((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters'),
+  v.check(hasNoControlCharacters, 'must not contain control characters'),
+  v.check(isWellFormed, 'must be well-formed Unicode (no lone surrogates)'),
+  v.check((value) => !INVISIBLE_FORMAT_CHARACTERS.test(value), 'must not contain bidi control or zero-width characters'),
 );
 
 export const ReportedClubSchema = v.object({ vereinsId: VereinsIdSchema, name: ClubNameSchema });
 export type ReportedClub = v.InferOutput<typeof ReportedClubSchema>;
 
-/** Body of POST /api/edge/clubs/sync: the complete list of clubs known to the box. */
-export const SyncReportSchema = v.object({ clubs: v.array(ReportedClubSchema, 'must be an array') });
+/** Same JSON Schema options as the OpenAPI builder, so the item schema reads like every other. */
+const itemJsonSchema = (): Record<string, unknown> => {
+  const { $schema: _ignored, ...rest } = toJsonSchema(ReportedClubSchema, {
+    target: 'draft-2020-12',
+    typeMode: 'input',
+    errorMode: 'ignore',
+  }) as Record<string, unknown>;
+  return rest;
+};
+
+/**
+ * What the dispatcher validates for the sync route: only the envelope. Validating the items here
+ * would let `{"clubs":[{},{},…]}` with millions of entries produce millions of issues before the
+ * cap is looked at; the handler checks the cap first and then the items (parseReportedClubs).
+ * The metadata gives the OpenAPI document the real item schema and the cap.
+ */
+export const SyncReportEnvelopeSchema = v.object({
+  clubs: v.pipe(
+    v.array(v.unknown(), 'must be an array'),
+    v.metadata({ items: itemJsonSchema(), maxItems: MAX_CLUBS_PER_REPORT }),
+  ),
+});
 
 export const SyncResultSchema = v.object({
   reported: v.number(),
@@ -58,7 +95,15 @@ export type CatalogStatus = (typeof CATALOG_STATUSES)[number];
 
 /** Query of GET /api/admin/clubs. */
 export const CatalogQuerySchema = v.object({
-  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'must be at most 100 characters'))),
+  // Control characters are refused here: PostgreSQL cannot take NUL in a text parameter at all.
+  q: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.maxLength(100, 'must be at most 100 characters'),
+      v.check(hasNoControlCharacters, 'must not contain control characters'),
+    ),
+  ),
   status: v.optional(v.picklist(CATALOG_STATUSES, 'must be active, inactive or imported_only')),
   limit: wholeNumber(50, 1, 200),
   offset: wholeNumber(0, 0, 1_000_000),

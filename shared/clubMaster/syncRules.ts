@@ -7,25 +7,14 @@ export type PreviousState = 'absent' | 'active' | 'deleted';
 /** Which counter of the sync result a row's transition adds to (none when the row is untouched). */
 export type SyncCounter = 'added' | 'restored' | 'refreshed' | 'markedDeleted' | 'none';
 
-export interface Transition {
-  /** State of the row after the report; `absent` means there is still no row. */
-  next: PreviousState;
-  counter: SyncCounter;
-  /** lastSeenAt is set to the report time. */
-  touchesLastSeen: boolean;
-}
-
 /**
- * The "Known-club rows" state table for one club number of one box. A report is complete, so a
- * club missing from it is gone from the club software.
+ * The "counted as" column of the "Known-club rows" state table: which counter one club number of
+ * one box adds to. The row changes themselves (states, timestamps) are made by the SQL in
+ * knownClubSync.ts. A report is complete, so a club missing from it is gone from the club software.
  */
-export function knownClubTransition(previous: PreviousState, inReport: boolean): Transition {
-  if (inReport) {
-    const counter = previous === 'absent' ? 'added' : previous === 'deleted' ? 'restored' : 'refreshed';
-    return { next: 'active', counter, touchesLastSeen: true };
-  }
-  if (previous === 'active') return { next: 'deleted', counter: 'markedDeleted', touchesLastSeen: false };
-  return { next: previous, counter: 'none', touchesLastSeen: false };
+export function transitionCounter(previous: PreviousState, inReport: boolean): SyncCounter {
+  if (inReport) return previous === 'absent' ? 'added' : previous === 'deleted' ? 'restored' : 'refreshed';
+  return previous === 'active' ? 'markedDeleted' : 'none';
 }
 
 /**
@@ -35,7 +24,7 @@ export function knownClubTransition(previous: PreviousState, inReport: boolean):
 export function tallySync(reportedByPrevious: Partial<Record<PreviousState, number>>, markedDeleted: number): SyncResult {
   const result: SyncResult = { reported: 0, added: 0, restored: 0, refreshed: 0, markedDeleted };
   for (const [previous, count] of Object.entries(reportedByPrevious) as [PreviousState, number][]) {
-    const { counter } = knownClubTransition(previous, true);
+    const counter = transitionCounter(previous, true);
     if (counter === 'none' || counter === 'markedDeleted') continue;
     result[counter] += count;
     result.reported += count;

@@ -103,6 +103,26 @@ describe('club catalog and adopt through the local host', () => {
       const response = await host.request('GET', '/api/admin/clubs?limit=500', { headers: admin });
       expect(response.status).toBe(400);
     });
+
+    it.each(['%00', 'a%00b', '%1B', '%C2%85'])('rejects control characters in q (%s) with 400 naming query.q', async (q) => {
+      const response = await host.request('GET', `/api/admin/clubs?q=${q}`, { headers: admin });
+      expect(response.status).toBe(400);
+      expect((await response.json()).errors).toEqual([{ path: 'query.q', message: 'must not contain control characters' }]);
+    });
+
+    it('lower-cases the search as PostgreSQL lower-cases names (İzmir)', async () => {
+      const izmirTag = uniqueTag();
+      const name = `İzmir Spor ${izmirTag}`;
+      await createServiceClub(sql(), { name });
+      const search = async (q: string) =>
+        (await catalog(`q=${encodeURIComponent(q)}`)).items.map((item: { name: string }) => item.name);
+      // Searching with the name's own spelling always finds it, whatever the collation does to 'İ'.
+      expect(await search(`İzmir Spor ${izmirTag}`)).toEqual([name]);
+      expect(await search(`İZMİR SPOR ${izmirTag}`)).toEqual([name]);
+      // 'izmir' finds it exactly when the database's lower() maps 'İ' to a plain 'i' (libc, ICU do; C does not).
+      const [lowered] = await sql()<{ lowered: string }[]>`select lower(${'İzmir'}) as lowered`;
+      expect(await search(`izmir spor ${izmirTag}`)).toEqual(lowered!.lowered === 'izmir' ? [name] : []);
+    });
   });
 
   describe('POST /api/admin/clubs/adopt', () => {

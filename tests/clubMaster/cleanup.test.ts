@@ -1,5 +1,5 @@
 import { getSql } from '../../shared/db/client';
-import { runClubMasterCleanup } from '../../shared/clubMaster/cleanup';
+import { purgeDeletedKnownClubs, runClubMasterCleanup } from '../../shared/clubMaster/cleanup';
 import { createEdgeToken } from '../../shared/clubMaster/edgeTokens';
 import { syncKnownClubs } from '../../shared/clubMaster/knownClubSync';
 import { createLogger, type LogLevel } from '../../shared/log/logger';
@@ -28,16 +28,37 @@ describe('club master cleanup', () => {
     const box = await createServiceClub(sql());
     await syncKnownClubs(sql(), box, clubList('c', 4));
     await syncKnownClubs(sql(), box, clubList('c', 1));
+    // Only this file ages rows; purging first clears what an interrupted earlier run may have left.
+    await purgeDeletedKnownClubs(sql(), settings.retentionDays);
     await ageDeletion(box, ['c-1'], 91);
     await ageDeletion(box, ['c-2'], 89);
     const { log } = capturingLogger();
     const outcome = await runClubMasterCleanup(sql(), settings, log);
-    expect(outcome.purged).toBeGreaterThanOrEqual(1);
+    expect(outcome.purged).toBe(1);
     expect((await knownRows(sql(), box)).map((row) => [row.vereinsId, row.sourceDeleted])).toEqual([
       ['c-0', false],
       ['c-2', true],
       ['c-3', true],
     ]);
+  });
+
+  it('keeps a row deleted exactly the retention ago and purges one a second older', async () => {
+    const box = await createServiceClub(sql());
+    await syncKnownClubs(sql(), box, clubList('b', 3));
+    await syncKnownClubs(sql(), box, []);
+    // now() is fixed within a transaction, so the ages are exact relative to the purge's own now().
+    const purged = await sql().begin(async (tx) => {
+      await purgeDeletedKnownClubs(tx, settings.retentionDays);
+      await tx`
+        update "ClubDataKnownClub" set "sourceDeletedAt" = case "vereinsId"
+          when 'b-0' then now() - make_interval(days => 90)
+          when 'b-1' then now() - make_interval(days => 90, secs => 1)
+          else now() - make_interval(days => 89, hours => 23, mins => 59) end
+        where "reportedByClubId" = ${box}`;
+      return purgeDeletedKnownClubs(tx, settings.retentionDays);
+    });
+    expect(purged).toBe(1);
+    expect((await knownRows(sql(), box)).map((row) => row.vereinsId)).toEqual(['b-0', 'b-2']);
   });
 
   it('warns about boxes that stopped reporting, not about silent-by-design ones', async () => {

@@ -1,4 +1,6 @@
+import net from 'node:net';
 import postgres from 'postgres';
+import { nextRunDelaySeconds } from '../../edge/backoff';
 import { functionDefinitions } from '../../functions/definitions';
 import { getSql } from '../../shared/db/client';
 import { createLogger } from '../../shared/log/logger';
@@ -122,10 +124,13 @@ describe('box agent against the cloud served by the local host', () => {
     const status = await getStatus(agent);
     expect(status.lastError.reason).toBe('cloud_endpoint_missing');
     expect(status.consecutiveFailures).toBeGreaterThanOrEqual(1);
-    // The loop is still scheduled, with the first back-off step (60 s) rather than the hour.
+    // The loop is still scheduled with a back-off step (60 s, or 120 s when the manual run was a
+    // second attempt after the start-up run) rather than the hour.
     const untilNext = Date.parse(status.nextRunAt) - Date.now();
-    expect(untilNext).toBeGreaterThan(0);
-    expect(untilNext).toBeLessThanOrEqual(60_000);
+    const backoffMs = nextRunDelaySeconds(3600, status.consecutiveFailures) * 1000;
+    expect(backoffMs).toBeLessThanOrEqual(120_000);
+    expect(untilNext).toBeGreaterThan(backoffMs - 10_000);
+    expect(untilNext).toBeLessThanOrEqual(backoffMs);
     expect(await activeVereinsIds(getSql(), box.clubId)).toEqual([]);
 
     // A further run fails the same way instead of crashing the agent.
@@ -158,6 +163,56 @@ describe('box agent against the cloud served by the local host', () => {
     expect((await response.json()).error.reason).toBe('sync_disabled');
     expect(await getStatus(agent)).toMatchObject({ enabled: false, lastRunAt: null, nextRunAt: null });
     expect(await knownRows(getSql(), box.clubId)).toEqual([]);
+  });
+
+  it('does not push when every mirror row fails the checks (mirror_rows_invalid), keeping the cloud state', async () => {
+    const box = await createBox(getSql());
+    await mirror`delete from club_software_club`;
+    await mirror`insert into club_software_club (vereins_id, name) values ('3001', 'SV Gut')`;
+    const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: cloud.url, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
+    expect((await post(agent)).status).toBe(200);
+
+    await mirror`delete from club_software_club`;
+    await mirror`insert into club_software_club (vereins_id, name) values ('bad id', 'SV Kaputt'), ('3002', ${'\u202eSV'})`;
+    const response = await post(agent);
+    expect(response.status).toBe(502);
+    const body = await response.json();
+    expect(body.error.reason).toBe('mirror_rows_invalid');
+    expect(body.error.message).toContain('All 2 mirror rows');
+    expect(await activeVereinsIds(getSql(), box.clubId)).toEqual(['3001']);
+  });
+
+  it('pushes [] for an empty mirror table (decommission), marking the box\'s clubs deleted', async () => {
+    const box = await createBox(getSql());
+    await mirror`delete from club_software_club`;
+    await mirror`insert into club_software_club (vereins_id, name) values ('4001', 'SV Ende')`;
+    const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: cloud.url, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
+    expect((await post(agent)).status).toBe(200);
+    await mirror`delete from club_software_club`;
+    const response = await post(agent);
+    expect(response.status).toBe(200);
+    expect((await response.json()).result).toEqual({ reported: 0, added: 0, restored: 0, refreshed: 0, markedDeleted: 1 });
+    expect(await activeVereinsIds(getSql(), box.clubId)).toEqual([]);
+  });
+
+  it.each([
+    ['GET //[ HTTP/1.1', 404],
+    ['GET // HTTP/1.1', 404],
+    ['GET //box/api/club-master-sync/status HTTP/1.1', 404],
+    ['GET * HTTP/1.1', 400],
+  ])('answers a raw "%s" with %d and keeps serving', async (requestLine, expected) => {
+    const agent = await agentFor({});
+    const { port } = new URL(agent.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(`${requestLine}\r\nHost: x\r\nConnection: close\r\n\r\n`));
+      let received = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (received += chunk));
+      socket.on('end', () => resolve(received));
+      socket.on('error', reject);
+    });
+    expect(answer.split('\r\n')[0]).toBe(`HTTP/1.1 ${expected} ${expected === 404 ? 'Not Found' : 'Bad Request'}`);
+    expect((await fetch(agent.url + STATUS)).status).toBe(200);
   });
 
   it('answers 404 for unknown paths and 405 for wrong methods', async () => {

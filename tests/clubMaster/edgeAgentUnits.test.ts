@@ -1,7 +1,13 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type postgres from 'postgres';
+import { createAgent } from '../../edge/agent';
 import { nextRunDelaySeconds } from '../../edge/backoff';
 import { parseEdgeConfig, withEnvFile } from '../../edge/config';
 import { prepareReport } from '../../edge/mirror';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { requestPath } from '../../edge/server';
+import { createLogger } from '../../shared/log/logger';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -63,6 +69,20 @@ describe('parseEdgeConfig', () => {
     expect(() => parseEdgeConfig(env)).toThrow(message);
   });
 
+  it.each(['http://127.0.0.1:7071', 'http://127.8.9.10', 'http://127.1:7071', 'http://localhost:7071', 'http://[::1]:7071', 'https://cloud.example'])(
+    'accepts %s as the cloud',
+    (url) => {
+      expect(() => parseEdgeConfig({ SVC_CLOUD_BASE_URL: url })).not.toThrow();
+    },
+  );
+
+  it.each(['http://cloud.example', 'http://10.0.0.1:7071', 'http://127.0.0.1.cloud.example', 'http://localhost.cloud.example', 'http://[::2]', 'ftp://127.0.0.1'])(
+    'refuses %s as the cloud: the token would travel in clear text',
+    (url) => {
+      expect(() => parseEdgeConfig({ SVC_CLOUD_BASE_URL: url })).toThrow('SVC_CLOUD_BASE_URL must be https');
+    },
+  );
+
   it('never repeats the token in its error', () => {
     expect(() => parseEdgeConfig({ SVC_EDGE_API_TOKEN: 'edge_secret', SVC_CLUB_MASTER_SYNC_SECONDS: 'x' })).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('edge_secret') }),
@@ -94,5 +114,87 @@ describe('prepareReport', () => {
       { vereinsId: '300', name: 'SV C' },
     ]);
     expect(skipped.map((entry) => entry.vereinsId)).toEqual(['100', 'bad id', '200']);
+  });
+});
+
+describe('requestPath', () => {
+  it.each<[string | undefined, string | undefined]>([
+    ['/api/club-master-sync/status', '/api/club-master-sync/status'],
+    ['/api/club-master-sync/status/?x=1#f', '/api/club-master-sync/status'],
+    ['//[', '//['],
+    ['//', ''],
+    ['//box/api/club-master-sync/status', '//box/api/club-master-sync/status'],
+    ['*', undefined],
+    ['http://box/api/club-master-sync/status', undefined],
+    [undefined, undefined],
+  ])('%j -> %j', (target, expected) => {
+    expect(requestPath(target)).toBe(expected);
+  });
+});
+
+describe('createAgent scheduling', () => {
+  const quiet = createLogger({ minLevel: 'error', sink: () => undefined });
+  // readMirrorClubs awaits a tagged-template call; a function returning the rows stands in for it.
+  const mirror = (async () => [{ vereinsId: '1', name: 'SV Eins' }]) as unknown as postgres.Sql;
+  let cloud: http.Server;
+  let cloudUrl: string;
+  let cloudFails = false;
+
+  beforeAll(async () => {
+    cloud = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(cloudFails ? 500 : 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(cloudFails ? {} : { reported: 1, added: 0, restored: 0, refreshed: 1, markedDeleted: 0 }));
+    });
+    await new Promise<void>((resolve) => cloud.listen(0, '127.0.0.1', resolve));
+    cloudUrl = `http://127.0.0.1:${(cloud.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => cloud.close(() => resolve())));
+
+  const secondsUntilNextRun = (nextRunAt: string | null) => Math.round((Date.parse(nextRunAt!) - Date.now()) / 1000);
+
+  it('refuses an enabled push without a token', () => {
+    const config = { ...parseEdgeConfig({}), syncEnabled: true };
+    expect(() => createAgent(config, mirror, quiet)).toThrow('SVC_EDGE_API_TOKEN is required');
+  });
+
+  it('reschedules the loop after manual runs: back-off after a failure, the full interval after a success', async () => {
+    cloudFails = false;
+    const config = parseEdgeConfig({
+      SVC_EDGE_API_TOKEN: 'edge_' + 'A'.repeat(43),
+      SVC_CLOUD_BASE_URL: cloudUrl,
+      SVC_CLUB_MASTER_SYNC_ENABLED: 'true',
+      SVC_CLUB_MASTER_SYNC_SECONDS: '3600',
+    });
+    const agent = createAgent(config, mirror, quiet);
+    try {
+      agent.start();
+      const deadline = Date.now() + 5_000;
+      while (agent.status().nextRunAt === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(agent.status().lastError).toBeNull();
+      expect(secondsUntilNextRun(agent.status().nextRunAt)).toBe(3600);
+
+      cloudFails = true;
+      expect((await agent.runOnce()).ok).toBe(false);
+      expect(agent.status().consecutiveFailures).toBe(1);
+      expect(secondsUntilNextRun(agent.status().nextRunAt)).toBe(60);
+      expect((await agent.runOnce()).ok).toBe(false);
+      expect(secondsUntilNextRun(agent.status().nextRunAt)).toBe(120);
+
+      cloudFails = false;
+      expect((await agent.runOnce()).ok).toBe(true);
+      expect(secondsUntilNextRun(agent.status().nextRunAt)).toBe(3600);
+    } finally {
+      await agent.stop();
+    }
+    expect(agent.status().nextRunAt).toBeNull();
+  });
+
+  it('a manual run leaves the schedule alone while the loop is not running', async () => {
+    const config = parseEdgeConfig({ SVC_EDGE_API_TOKEN: 'edge_' + 'A'.repeat(43), SVC_CLOUD_BASE_URL: cloudUrl, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
+    const agent = createAgent(config, mirror, quiet);
+    cloudFails = true;
+    expect((await agent.runOnce()).ok).toBe(false);
+    expect(agent.status().nextRunAt).toBeNull();
   });
 });

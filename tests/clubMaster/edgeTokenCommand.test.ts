@@ -10,10 +10,14 @@ const root = path.resolve(__dirname, '..', '..');
 
 /** `npm run edge:token` as an operator runs it, against the test database. */
 async function edgeToken(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  return edgeTokenWith(process.env, ...args);
+}
+
+async function edgeTokenWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/edgeToken.ts', ...args], {
       cwd: root,
-      env: { ...process.env },
+      env: { ...env },
     });
     return { stdout, stderr, code: 0 };
   } catch (error) {
@@ -33,8 +37,12 @@ describe('npm run edge:token', () => {
     const rows = await getSql()<{ id: string; token_hash: string }[]>`select id, token_hash from edge_token where club_id = ${clubId}`;
     expect(rows).toHaveLength(1);
     expect(rows[0]!.token_hash).toBe(hashEdgeToken(token));
-    const [stored] = await getSql()`select count(*)::int as count from edge_token where token_hash = ${token}`;
+    // The token itself is in no column: the whole row as text does not contain it, nor its random part.
+    const [stored] = await getSql()`
+      select count(*)::int as count from edge_token e
+      where e.club_id = ${clubId} and (strpos(e::text, ${token}) > 0 or strpos(e::text, ${token.slice('edge_'.length)}) > 0)`;
     expect(stored!['count']).toBe(0);
+    expect(created.stdout.split(token)).toHaveLength(2);
 
     const listed = await edgeToken('--list', '--club', clubId);
     expect(listed.stdout).toContain(rows[0]!.id);
@@ -45,6 +53,35 @@ describe('npm run edge:token', () => {
     const [row] = await getSql()`select revoked_at from edge_token where id = ${rows[0]!.id}`;
     expect(row!['revoked_at']).toBeInstanceOf(Date);
     expect((await edgeToken('--revoke', rows[0]!.id)).code).not.toBe(0);
+  });
+
+  it('names the database it used, without its password', async () => {
+    const url = new URL(process.env['DATABASE_URL']!);
+    url.password = 'not-shown-anywhere';
+    const clubId = await createServiceClub(getSql());
+    const result = await edgeTokenWith({ ...process.env, DATABASE_URL: url.toString() }, '--list', '--club', clubId);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Database: PostgreSQL from DATABASE_URL (`);
+    expect(result.stdout).toContain(`${url.hostname}:${url.port}`);
+    expect(result.stdout + result.stderr).not.toContain('not-shown-anywhere');
+  });
+
+  it.each(['bad id', '', 'x'.repeat(33)])('refuses --vereins-id %j with the rules of the sync', async (vereinsId) => {
+    const clubId = `cli-${Date.now()}-${Math.random().toString(16).slice(2)}`;
+    const result = await edgeToken('--club', clubId, '--create-club', '--name', 'SV Kommando', '--vereins-id', vereinsId);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('--vereins-id');
+    const [club] = await getSql()`select id from club where id = ${clubId}`;
+    expect(club).toBeUndefined();
+  });
+
+  it('stores --vereins-id trimmed, as the sync would', async () => {
+    const clubId = `cli-${Date.now()}-${Math.random().toString(16).slice(2)}`;
+    const vereinsId = `v${Date.now()}`;
+    const result = await edgeToken('--club', clubId, '--create-club', '--name', 'SV Kommando', '--vereins-id', ` ${vereinsId} `);
+    expect(result.code).toBe(0);
+    const [club] = await getSql()`select vereins_id from club where id = ${clubId}`;
+    expect(club!['vereins_id']).toBe(vereinsId);
   });
 
   it('refuses a club that does not exist', async () => {

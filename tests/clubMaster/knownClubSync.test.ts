@@ -1,5 +1,5 @@
 import { getSql } from '../../shared/db/client';
-import { syncKnownClubs } from '../../shared/clubMaster/knownClubSync';
+import { isLockTimeout, KNOWN_CLUB_LOCK_CLASS, syncKnownClubs } from '../../shared/clubMaster/knownClubSync';
 import { activeVereinsIds, clubList, createServiceClub, knownRows, uniqueTag } from './fixtures';
 
 /** The sync service against real PostgreSQL: every row transition, decommission, atomicity. */
@@ -131,6 +131,38 @@ describe('syncKnownClubs', () => {
       await sql().unsafe(`drop trigger ${trigger} on "ClubDataKnownClub"; drop function ${trigger}();`);
     }
     expect(await knownRows(sql(), box)).toEqual(before);
+  });
+
+  it('gives up waiting for the box lock after lock_timeout with lock_not_available (55P03)', async () => {
+    const box = await createServiceClub(sql());
+    await syncKnownClubs(sql(), box, [{ vereinsId: '100', name: 'SV Eins' }]);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = sql().begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(${KNOWN_CLUB_LOCK_CLASS}, hashtext(${box}))`;
+      locked();
+      await released;
+    });
+    await isLocked;
+    const started = Date.now();
+    const error = await syncKnownClubs(sql(), box, [], { lockTimeoutMs: 150 }).catch((caught: unknown) => caught);
+    release();
+    await holder;
+    expect(error).toMatchObject({ name: 'PostgresError', code: '55P03' });
+    expect(isLockTimeout(error)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await activeVereinsIds(sql(), box)).toEqual(['100']);
+    // The timeout was local to that transaction: the pool's sessions keep the server default.
+    const [setting] = await sql()`show lock_timeout`;
+    expect(setting!['lock_timeout']).toBe('0');
+  });
+
+  it('isLockTimeout is true only for PostgreSQL errors with code 55P03', () => {
+    expect(isLockTimeout(Object.assign(new Error('x'), { name: 'PostgresError', code: '40P01' }))).toBe(false);
+    expect(isLockTimeout({ code: '55P03' })).toBe(false);
+    expect(isLockTimeout(undefined)).toBe(false);
   });
 
   it('records the last report of the box for the cleanup timer', async () => {

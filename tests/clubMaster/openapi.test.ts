@@ -12,7 +12,17 @@ describe('club master routes in the OpenAPI document', () => {
     expect(response.status).toBe(200);
     const document = await response.json();
     expect(document.paths['/api/edge/clubs/sync'].post.security).toEqual([{ edgeToken: [] }]);
-    expect(document.paths['/api/edge/clubs/sync'].post.requestBody).toBeDefined();
+    // The dispatcher validates only the envelope, but the document shows the real entries and the cap.
+    const clubs = document.paths['/api/edge/clubs/sync'].post.requestBody.content['application/json'].schema.properties.clubs;
+    expect(clubs).toMatchObject({
+      type: 'array',
+      maxItems: 10_000,
+      items: {
+        type: 'object',
+        required: ['vereinsId', 'name'],
+        properties: { vereinsId: { type: 'string', maxLength: 32 }, name: { type: 'string', maxLength: 200 } },
+      },
+    });
     expect(document.paths['/api/admin/clubs'].get.security).toEqual([{ bearerAuth: [] }]);
     expect(document.paths['/api/admin/clubs/adopt'].post.security).toEqual([{ bearerAuth: [] }]);
   });

@@ -1,5 +1,8 @@
 import { getSql } from '../../shared/db/client';
 import { createEdgeToken, generateEdgeToken } from '../../shared/clubMaster/edgeTokens';
+import * as knownClubSync from '../../shared/clubMaster/knownClubSync';
+import { KNOWN_CLUB_LOCK_CLASS } from '../../shared/clubMaster/knownClubSync';
+import { MAX_LISTED_ERRORS } from '../../shared/clubMaster/reportValidation';
 import { MAX_CLUBS_PER_REPORT } from '../../shared/clubMaster/schemas';
 import { bearer } from '../support/tokens';
 import { startTestHost, type TestHost } from '../support/testHost';
@@ -41,6 +44,22 @@ describe('POST /api/edge/clubs/sync through the local host', () => {
     await sync(box.token, { clubs: [] });
     const [token] = await sql()`select last_used_at from edge_token where id = ${box.tokenId}`;
     expect(token!['last_used_at']).toBeInstanceOf(Date);
+  });
+
+  it('writes last_used_at at most once a minute per token', async () => {
+    const box = await createBox(sql());
+    const lastUsed = async () =>
+      ((await sql()`select last_used_at from edge_token where id = ${box.tokenId}`)[0]!['last_used_at'] as Date).getTime();
+    await sync(box.token, { clubs: [] });
+    const first = await lastUsed();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sync(box.token, { clubs: [] });
+    expect(await lastUsed()).toBe(first);
+
+    await sql()`update edge_token set last_used_at = last_used_at - interval '2 minutes' where id = ${box.tokenId}`;
+    const aged = await lastUsed();
+    await sync(box.token, { clubs: [] });
+    expect(await lastUsed()).toBeGreaterThan(aged + 60_000);
   });
 
   it('takes the club from the token: box A cannot change box B, whatever the payload says', async () => {
@@ -97,6 +116,10 @@ describe('POST /api/edge/clubs/sync through the local host', () => {
       ['a number too long', { clubs: [{ vereinsId: '9'.repeat(33), name: 'x' }] }, 'body.clubs.0.vereinsId'],
       ['a name too long', { clubs: [{ vereinsId: '2', name: 'n'.repeat(201) }] }, 'body.clubs.0.name'],
       ['a name with a control character', { clubs: [{ vereinsId: '2', name: 'a\tb' }] }, 'body.clubs.0.name'],
+      ['a name with a lone surrogate', { clubs: [{ vereinsId: '2', name: 'SV \ud800 Eins' }] }, 'body.clubs.0.name'],
+      ['a name with a bidi override', { clubs: [{ vereinsId: '2', name: 'SV \u202eEins' }] }, 'body.clubs.0.name'],
+      ['a name with a zero-width space', { clubs: [{ vereinsId: '2', name: 'SV\u200bEins' }] }, 'body.clubs.0.name'],
+      ['an entry that is not an object', { clubs: [{ vereinsId: '2', name: 'a' }, 5] }, 'body.clubs.1'],
       [
         'a repeated club number',
         { clubs: [{ vereinsId: '2', name: 'a' }, { vereinsId: '3', name: 'b' }, { vereinsId: ' 2', name: 'c' }] },
@@ -132,6 +155,34 @@ describe('POST /api/edge/clubs/sync through the local host', () => {
       expect(response.status).toBe(413);
       expect(await activeVereinsIds(sql(), box.clubId)).toEqual(['1']);
     });
+
+    it(`more than ${MAX_CLUBS_PER_REPORT} clubs, one of them invalid: 413, the cap is checked before the entries`, async () => {
+      const clubs: unknown[] = clubList('big', MAX_CLUBS_PER_REPORT + 1);
+      clubs[17] = { vereinsId: 'bad id', name: '' };
+      const response = await sync(box.token, { clubs });
+      expect(response.status).toBe(413);
+      expect(await activeVereinsIds(sql(), box.clubId)).toEqual(['1']);
+    });
+
+    it('50,000 empty entries: a small 413 without validating a single entry', async () => {
+      const started = performance.now();
+      const response = await sync(box.token, { clubs: Array.from({ length: 50_000 }, () => ({})) });
+      const text = await response.text();
+      expect(response.status).toBe(413);
+      expect(text.length).toBeLessThan(1_000);
+      expect(performance.now() - started).toBeLessThan(2_000);
+    });
+
+    it(`lists at most ${MAX_LISTED_ERRORS} errors and says how many there were`, async () => {
+      const response = await sync(box.token, { clubs: Array.from({ length: 150 }, () => ({})) });
+      expect(response.status).toBe(400);
+      const problem = await response.json();
+      expect(problem.errors).toHaveLength(MAX_LISTED_ERRORS);
+      expect(problem.errors[0]).toEqual({ path: 'body.clubs.0.vereinsId', message: expect.any(String) });
+      expect(problem.errors[1]).toEqual({ path: 'body.clubs.0.name', message: expect.any(String) });
+      expect(problem.detail).toContain('300 errors');
+      expect(await activeVereinsIds(sql(), box.clubId)).toEqual(['1']);
+    });
   });
 
   it(`accepts exactly ${MAX_CLUBS_PER_REPORT} clubs`, async () => {
@@ -139,6 +190,41 @@ describe('POST /api/edge/clubs/sync through the local host', () => {
     const response = await sync(box.token, { clubs: clubList('cap', MAX_CLUBS_PER_REPORT) });
     expect(response.status).toBe(200);
     expect((await response.json()).added).toBe(MAX_CLUBS_PER_REPORT);
+  });
+
+  describe('a report that cannot get the box lock in time', () => {
+    afterEach(() => jest.restoreAllMocks());
+
+    it('is answered 503 with Retry-After and changes nothing', async () => {
+      const box = await createBox(sql());
+      await sync(box.token, { clubs: [{ vereinsId: '1', name: 'SV Eins' }] });
+      // The route's lock_timeout is 30 s; the same code path with a short one keeps the test fast.
+      const original = knownClubSync.syncKnownClubs;
+      jest
+        .spyOn(knownClubSync, 'syncKnownClubs')
+        .mockImplementation((db, clubId, clubs) => original(db, clubId, clubs, { lockTimeoutMs: 100 }));
+
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const holder = sql().begin(async (tx) => {
+        await tx`select pg_advisory_xact_lock(${KNOWN_CLUB_LOCK_CLASS}, hashtext(${box.clubId}))`;
+        locked();
+        await released;
+      });
+      await isLocked;
+      try {
+        const response = await sync(box.token, { clubs: [] });
+        expect(response.status).toBe(503);
+        expect(response.headers.get('retry-after')).toBe('60');
+        expect(response.headers.get('content-type')).toContain('application/problem+json');
+      } finally {
+        release();
+        await holder;
+      }
+      expect(await activeVereinsIds(sql(), box.clubId)).toEqual(['1']);
+    });
   });
 
   it('50 overlapping reports of one box all succeed and leave exactly one complete report', async () => {
