@@ -1,16 +1,13 @@
 import * as v from 'valibot';
-import { badRequest, payloadTooLarge, type FieldError } from '../http/problem';
+import { invalidInput, payloadTooLarge, type FieldError } from '../http/problem';
 import { MAX_CLUBS_PER_REPORT, ReportedClubSchema, type ReportedClub } from './schemas';
 import { duplicateVereinsIdErrors } from './syncRules';
-
-/** Most field errors one 400 lists; the detail still says how many there were. */
-export const MAX_LISTED_ERRORS = 100;
 
 /**
  * The clubs of a sync report whose envelope has been validated. Order matters for the cost: the
  * cap is checked first (413), so an oversized list is refused without looking at a single entry;
  * then each entry is validated (400, paths `body.clubs.N.field`), then club numbers must be unique.
- * At most MAX_LISTED_ERRORS errors are listed, so a bad report cannot produce a huge answer.
+ * At most MAX_LISTED_ERRORS errors are listed (see invalidInput).
  */
 export function parseReportedClubs(entries: readonly unknown[]): ReportedClub[] {
   if (entries.length > MAX_CLUBS_PER_REPORT) {
@@ -23,18 +20,13 @@ export function parseReportedClubs(entries: readonly unknown[]): ReportedClub[] 
     if (parsed.success) clubs.push(parsed.output);
     else for (const issue of parsed.issues) errors.push(entryError(index, issue));
   });
-  if (errors.length) throw invalidReport('The report did not pass validation.', errors);
+  if (errors.length) throw invalidInput('The report did not pass validation.', errors);
   const duplicates = duplicateVereinsIdErrors(clubs);
-  if (duplicates.length) throw invalidReport('Each club number may appear once per report.', duplicates);
+  if (duplicates.length) throw invalidInput('Each club number may appear once per report.', duplicates);
   return clubs;
 }
 
 function entryError(index: number, issue: v.BaseIssue<unknown>): FieldError {
   const field = v.getDotPath(issue);
   return { path: field ? `body.clubs.${index}.${field}` : `body.clubs.${index}`, message: issue.message };
-}
-
-function invalidReport(detail: string, errors: FieldError[]) {
-  if (errors.length <= MAX_LISTED_ERRORS) return badRequest(detail, errors);
-  return badRequest(`${detail} ${errors.length} errors; the first ${MAX_LISTED_ERRORS} are listed.`, errors.slice(0, MAX_LISTED_ERRORS));
 }

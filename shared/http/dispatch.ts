@@ -8,6 +8,7 @@ import {
   badRequest,
   conflict,
   HttpProblem,
+  invalidInput,
   notFound,
   payloadTooLarge,
   PROBLEM_CONTENT_TYPE,
@@ -85,18 +86,10 @@ async function handle(
     const { value, bytes } = await readJsonBody(request, route);
     body = validate(route.body, value, 'body', errors, bytes > FULL_REPORT_MAX_BYTES);
   }
-  if (errors.length > MAX_REPORTED_ERRORS) {
-    throw badRequest(
-      `The request did not pass validation; the first ${MAX_REPORTED_ERRORS} of ${errors.length} errors are listed.`,
-      errors.slice(0, MAX_REPORTED_ERRORS),
-    );
-  }
-  if (errors.length) throw badRequest('The request did not pass validation.', errors);
+  if (errors.length) throw invalidInput('The request did not pass validation.', errors);
   return route.handle({ request, requestId, log, caller, params, query, body });
 }
 
-/** More field errors than this are counted, not listed. */
-export const MAX_REPORTED_ERRORS = 100;
 // A large invalid body could yield an issue per byte or two; beyond this size validation stops
 // at the first issue so that a small request cannot make a huge error report.
 const FULL_REPORT_MAX_BYTES = 64 * 1024;

@@ -26,6 +26,18 @@ export class HttpProblem extends Error {
 export const badRequest = (detail: string, errors?: FieldError[]) =>
   new HttpProblem(400, 'Bad Request', detail, errors);
 
+/** More field errors than this are counted, not listed, so a bad request cannot produce a huge answer. */
+export const MAX_LISTED_ERRORS = 100;
+
+/** 400 for input that failed validation, listing at most MAX_LISTED_ERRORS of its field errors. */
+export function invalidInput(detail: string, errors: FieldError[]): HttpProblem {
+  if (errors.length <= MAX_LISTED_ERRORS) return badRequest(detail, errors);
+  return badRequest(
+    `${detail} The first ${MAX_LISTED_ERRORS} of ${errors.length} errors are listed.`,
+    errors.slice(0, MAX_LISTED_ERRORS),
+  );
+}
+
 export const unauthorized = (detail: string) =>
   new HttpProblem(401, 'Unauthorized', detail, undefined, { 'www-authenticate': 'Bearer error="invalid_token"' });
 

@@ -146,13 +146,11 @@ describe('syncKnownClubs', () => {
       await released;
     });
     await isLocked;
-    const started = Date.now();
     const error = await syncKnownClubs(sql(), box, [], { lockTimeoutMs: 150 }).catch((caught: unknown) => caught);
     release();
     await holder;
     expect(error).toMatchObject({ name: 'PostgresError', code: '55P03' });
     expect(isLockTimeout(error)).toBe(true);
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(await activeVereinsIds(sql(), box)).toEqual(['100']);
     // The timeout was local to that transaction: the pool's sessions keep the server default.
     const [setting] = await sql()`show lock_timeout`;

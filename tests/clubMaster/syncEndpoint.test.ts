@@ -2,7 +2,7 @@ import { getSql } from '../../shared/db/client';
 import { createEdgeToken, generateEdgeToken } from '../../shared/clubMaster/edgeTokens';
 import * as knownClubSync from '../../shared/clubMaster/knownClubSync';
 import { KNOWN_CLUB_LOCK_CLASS } from '../../shared/clubMaster/knownClubSync';
-import { MAX_LISTED_ERRORS } from '../../shared/clubMaster/reportValidation';
+import { MAX_LISTED_ERRORS } from '../../shared/http/problem';
 import { MAX_CLUBS_PER_REPORT } from '../../shared/clubMaster/schemas';
 import { bearer } from '../support/tokens';
 import { startTestHost, type TestHost } from '../support/testHost';
@@ -165,12 +165,10 @@ describe('POST /api/edge/clubs/sync through the local host', () => {
     });
 
     it('50,000 empty entries: a small 413 without validating a single entry', async () => {
-      const started = performance.now();
       const response = await sync(box.token, { clubs: Array.from({ length: 50_000 }, () => ({})) });
       const text = await response.text();
       expect(response.status).toBe(413);
       expect(text.length).toBeLessThan(1_000);
-      expect(performance.now() - started).toBeLessThan(2_000);
     });
 
     it(`lists at most ${MAX_LISTED_ERRORS} errors and says how many there were`, async () => {

@@ -187,7 +187,7 @@ describe('HTTP conventions', () => {
     const body = await problem(await host.request('POST', '/pipeline/batch', { json: { items } }), 400);
     expect(body.errors).toHaveLength(100);
     expect(body.errors[0]).toEqual({ path: 'body.items.0.n', message: expect.any(String) });
-    expect(body.detail).toMatch(/first 100 of 500 errors/);
+    expect(body.detail).toMatch(/first 100 of 500 errors are listed/);
   });
 
   it('stops at the first error of a large invalid body, so a small request cannot cause a huge report', async () => {
