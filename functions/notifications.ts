@@ -48,6 +48,8 @@ const ListQuerySchema = v.object({
   unread: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
 });
 
+// Any string: an id that cannot be an inbox id answers 404 in the service (isInboxId), as every
+// id that is not the caller's does, rather than 400.
 const IdParamsSchema = v.object({ id: v.pipe(v.string(), v.nonEmpty()) });
 
 // Primary and compatibility routes share these handlers, so their behaviour cannot drift apart.
@@ -133,7 +135,7 @@ const settingsRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/api/user/settings',
-    summary: 'Your settings: the canonical notifications block (version 1) and the legacy flat mirror',
+    summary: 'Your settings: the canonical notifications block (version 1), your time zone and the legacy flat mirror',
     guard: authenticatedUser,
     response: UserSettingsSchema,
     async handle({ caller }) {
@@ -143,23 +145,23 @@ const settingsRoutes: Route[] = [
   defineRoute({
     method: 'PUT',
     path: '/api/user/settings',
-    summary: 'Replace the notifications block (or map legacy flat fields onto it); the block wins over flat fields',
+    summary: 'Replace the notifications block (legacy flat fields are ignored next to a block, mapped onto the stored one without); optional timeZone',
     guard: authenticatedUser,
     body: ReplaceSettingsBodySchema,
     response: UserSettingsSchema,
     async handle({ caller, body }) {
-      return json(await replaceUserSettings(getSql(), caller.userId, body));
+      return json(await replaceUserSettings(getSql(), caller.userId, body), 200, { 'cache-control': 'no-store' });
     },
   }),
   defineRoute({
     method: 'PATCH',
     path: '/api/user/settings',
-    summary: 'Deep-merge a partial notifications block (or legacy flat fields); the block wins over flat fields',
+    summary: 'Deep-merge legacy flat fields, then a partial notifications block over them (the block wins per field); optional timeZone',
     guard: authenticatedUser,
     body: PatchSettingsBodySchema,
     response: UserSettingsSchema,
     async handle({ caller, body }) {
-      return json(await patchUserSettings(getSql(), caller.userId, body));
+      return json(await patchUserSettings(getSql(), caller.userId, body), 200, { 'cache-control': 'no-store' });
     },
   }),
 ];

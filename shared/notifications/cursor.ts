@@ -9,6 +9,17 @@ export interface InboxPosition {
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
+/**
+ * Whether the timestamp names a real instant PostgreSQL accepts. Date.parse rolls impossible
+ * dates over (2026-02-30 is read as 2 March) where PostgreSQL rejects them, so the date-time
+ * part must survive a round trip unchanged; year 0000 does not exist in PostgreSQL.
+ */
+function isPossibleTimestamp(value: string): boolean {
+  if (!TIMESTAMP.test(value) || Number(value.slice(0, 4)) < 1) return false;
+  const parsed = new Date(value);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 19) === value.slice(0, 19);
+}
+
 export function encodeCursor(position: InboxPosition): string {
   return Buffer.from(JSON.stringify([position.createdAt, position.seq]), 'utf8').toString('base64url');
 }
@@ -20,7 +31,7 @@ export function decodeCursor(cursor: string): InboxPosition | undefined {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (!Array.isArray(value) || value.length !== 2) return undefined;
     const [createdAt, seq] = value as unknown[];
-    if (typeof createdAt !== 'string' || !TIMESTAMP.test(createdAt) || Number.isNaN(Date.parse(createdAt))) return undefined;
+    if (typeof createdAt !== 'string' || !isPossibleTimestamp(createdAt)) return undefined;
     if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) return undefined;
     return { createdAt, seq };
   } catch {

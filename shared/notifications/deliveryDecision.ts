@@ -1,10 +1,12 @@
 import type { NotificationPreferences, SummaryMode } from './preferences';
 import type { Category } from './record';
+import { instantOfWall, MINUTE, wallClock } from './timeZone';
 
 /**
  * Which email and push deliveries one notification gets, from the recipient's preferences.
- * Pure, so every rule is a table-driven test. All clock times are UTC: the preferences carry
- * no time zone.
+ * Pure, so every rule is a table-driven test. Clock times (quiet hours, summary time) and summary
+ * days are wall-clock times in the user's IANA time zone, which the caller passes in; daylight
+ * saving time is honoured (22:00 stays 22:00 local in summer and in winter).
  */
 
 export const NOTIFICATION_KINDS = [
@@ -42,6 +44,12 @@ export interface DeliverySubject {
    * rules. The user's global email and push switches still apply.
    */
   critical?: boolean;
+  /**
+   * When the notification stops being useful (a reminder: the event's start). A delivery that
+   * quiet hours or a summary would hold until after this instant goes out now instead, and
+   * never as part of a digest: late is worse than during quiet hours for something time-bound.
+   */
+  expiresAt?: Date;
 }
 
 export interface Delivery {
@@ -52,11 +60,8 @@ export interface Delivery {
   digest: Digest | null;
 }
 
-/** Summary emails go out at this UTC time when the user chose a mode but no time. */
+/** Summary emails go out at this local time when the user chose a mode but no time. */
 export const DEFAULT_SUMMARY_TIME = '08:00';
-
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
 
 /**
  * The deliveries for one notification. Precedence: the producer's channels, then the user's
@@ -67,16 +72,24 @@ export function decideDeliveries(
   preferences: NotificationPreferences,
   subject: DeliverySubject,
   now: Date,
+  timeZone: string,
 ): Delivery[] {
   const wanted = subject.channels ?? CHANNELS;
   const deliveries: Delivery[] = [];
   if (wanted.includes('email') && emailAllowed(preferences, subject)) {
-    deliveries.push(emailTiming(preferences, subject, now));
+    deliveries.push(withinExpiry(emailTiming(preferences, subject, now, timeZone), subject, now));
   }
   if (wanted.includes('push') && pushAllowed(preferences, subject)) {
-    deliveries.push({ channel: 'push', deliverAfter: pushTime(preferences, subject, now), digest: null });
+    const push: Delivery = { channel: 'push', deliverAfter: pushTime(preferences, subject, now, timeZone), digest: null };
+    deliveries.push(withinExpiry(push, subject, now));
   }
   return deliveries;
+}
+
+/** A delivery held past the subject's expiry goes out now, as a single message. */
+function withinExpiry(delivery: Delivery, subject: DeliverySubject, now: Date): Delivery {
+  if (!subject.expiresAt || delivery.deliverAfter.getTime() <= subject.expiresAt.getTime()) return delivery;
+  return { channel: delivery.channel, deliverAfter: now, digest: null };
 }
 
 function emailAllowed(preferences: NotificationPreferences, subject: DeliverySubject): boolean {
@@ -103,7 +116,7 @@ function topicAllowed(preferences: NotificationPreferences, subject: DeliverySub
   return true;
 }
 
-function emailTiming(preferences: NotificationPreferences, subject: DeliverySubject, now: Date): Delivery {
+function emailTiming(preferences: NotificationPreferences, subject: DeliverySubject, now: Date, timeZone: string): Delivery {
   const mode = preferences.summary.mode;
   // A reminder is about a moment; folded into a later summary it would arrive too late.
   if (mode === 'off' || subject.critical || subject.kind === 'reminder') {
@@ -111,16 +124,16 @@ function emailTiming(preferences: NotificationPreferences, subject: DeliverySubj
   }
   return {
     channel: 'email',
-    deliverAfter: nextSummaryTime(mode, preferences.summary.time ?? DEFAULT_SUMMARY_TIME, now),
+    deliverAfter: nextSummaryTime(mode, preferences.summary.time ?? DEFAULT_SUMMARY_TIME, now, timeZone),
     digest: mode,
   };
 }
 
-function pushTime(preferences: NotificationPreferences, subject: DeliverySubject, now: Date): Date {
+function pushTime(preferences: NotificationPreferences, subject: DeliverySubject, now: Date, timeZone: string): Date {
   if (subject.critical) return now;
   const { dnd } = preferences;
   if (!dnd.enabled || dnd.from === null || dnd.to === null) return now;
-  return quietHoursEnd(dnd.from, dnd.to, now) ?? now;
+  return quietHoursEnd(dnd.from, dnd.to, now, timeZone) ?? now;
 }
 
 /** Minutes after midnight of "HH:MM". */
@@ -129,43 +142,45 @@ function minutesOf(clock: string): number {
   return hours * 60 + minutes;
 }
 
-/** The UTC midnight that starts `now`'s day. */
-function startOfDay(now: Date): number {
-  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+/** The local date `days` after the wall clock's date, at `minutes` after local midnight, as an instant. */
+function localTime(wall: { year: number; month: number; day: number }, days: number, minutes: number, timeZone: string): Date {
+  return instantOfWall(Date.UTC(wall.year, wall.month, wall.day + days) + minutes * MINUTE, timeZone);
 }
 
 /**
- * When `now` falls inside the quiet hours [from, to), the instant they end; otherwise
- * undefined. A window whose end is before its start crosses midnight (22:00 to 07:00).
+ * When `now` falls inside the quiet hours [from, to) of the wall clock in `timeZone`, the
+ * instant they end; otherwise undefined. A window whose end is before its start crosses
+ * midnight (22:00 to 07:00). The end is found on the local calendar, so a window spanning a
+ * DST change still ends at its local time (07:00 CET after a night that started in CEST).
  */
-export function quietHoursEnd(from: string, to: string, now: Date): Date | undefined {
+export function quietHoursEnd(from: string, to: string, now: Date, timeZone: string): Date | undefined {
   const start = minutesOf(from);
   const end = minutesOf(to);
-  const current = now.getUTCHours() * 60 + now.getUTCMinutes();
+  const wall = wallClock(now, timeZone);
+  const current = wall.hour * 60 + wall.minute;
   const inside = start < end ? current >= start && current < end : current >= start || current < end;
   if (!inside) return undefined;
-  const endToday = startOfDay(now) + end * MINUTE;
-  return new Date(endToday > now.getTime() ? endToday : endToday + DAY);
+  // Inside the window and before its end on the clock: the end is today; otherwise tomorrow.
+  return localTime(wall, current < end ? 0 : 1, end, timeZone);
 }
 
 /**
  * The first send time of the user's summary strictly after `now`: daily at `time`, weekly on
- * Monday at `time`, monthly on the 1st at `time` (all UTC).
+ * Monday at `time`, monthly on the 1st at `time`, all on the wall clock and calendar of
+ * `timeZone` (a Monday is the local Monday).
  */
-export function nextSummaryTime(mode: Digest, time: string, now: Date): Date {
-  const at = minutesOf(time) * MINUTE;
-  const today = startOfDay(now);
+export function nextSummaryTime(mode: Digest, time: string, now: Date, timeZone: string): Date {
+  const at = minutesOf(time);
+  const wall = wallClock(now, timeZone);
+  const after = (candidate: Date, otherwise: () => Date) => (candidate.getTime() > now.getTime() ? candidate : otherwise());
   if (mode === 'daily') {
-    const candidate = today + at;
-    return new Date(candidate > now.getTime() ? candidate : candidate + DAY);
+    return after(localTime(wall, 0, at, timeZone), () => localTime(wall, 1, at, timeZone));
   }
   if (mode === 'weekly') {
-    const daysToMonday = (8 - now.getUTCDay()) % 7;
-    const candidate = today + daysToMonday * DAY + at;
-    return new Date(candidate > now.getTime() ? candidate : candidate + 7 * DAY);
+    const weekday = new Date(Date.UTC(wall.year, wall.month, wall.day)).getUTCDay();
+    const daysToMonday = (8 - weekday) % 7;
+    return after(localTime(wall, daysToMonday, at, timeZone), () => localTime(wall, daysToMonday + 7, at, timeZone));
   }
-  const firstOfMonth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) + at;
-  return new Date(
-    firstOfMonth > now.getTime() ? firstOfMonth : Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) + at,
-  );
+  const first = { year: wall.year, month: wall.month, day: 1 };
+  return after(localTime(first, 0, at, timeZone), () => localTime({ ...first, month: first.month + 1 }, 0, at, timeZone));
 }

@@ -74,11 +74,16 @@ export async function countUnread(sql: Queryable, userId: string): Promise<numbe
   return row?.unread ?? 0;
 }
 
-/** Inserts one entry and answers its id. */
+/**
+ * Inserts one entry and answers its id. created_at is the statement's wall-clock time, not the
+ * column default now() (the transaction's start): notify takes the user's lock first and may
+ * wait for it, and an entry stamped before that wait could commit after a newer-stamped one and
+ * appear below entries a client has already seen.
+ */
 export async function insertInboxEntry(sql: Queryable, entry: NewInboxEntry): Promise<{ id: string; createdAt: Date }> {
   const [row] = await sql<{ id: string; createdAt: Date }[]>`
-    insert into notification (user_id, title, body, tone, kind, category, source)
-    values (${entry.userId}, ${entry.title}, ${entry.body ?? null}, ${entry.tone}, ${entry.kind}, ${entry.category ?? null}, ${entry.source})
+    insert into notification (user_id, title, body, tone, kind, category, source, created_at)
+    values (${entry.userId}, ${entry.title}, ${entry.body ?? null}, ${entry.tone}, ${entry.kind}, ${entry.category ?? null}, ${entry.source}, clock_timestamp())
     returning id, created_at as "createdAt"`;
   return row!;
 }
@@ -86,17 +91,21 @@ export async function insertInboxEntry(sql: Queryable, entry: NewInboxEntry): Pr
 /**
  * Marks one of the user's entries read; an entry already read keeps its first read time.
  * Answers false when the user has no entry with that id (absent, or someone else's).
+ *
+ * `read_at is null` sits in the UPDATE's own WHERE: when a concurrent call holds the row and
+ * commits first, PostgreSQL re-checks exactly those conditions on the new row version and skips
+ * it. (A condition from a CTE snapshot would still say "unread" and overwrite the first read
+ * time.) Whether the entry exists is a separate read in the same statement, for the 404.
  */
 export async function markEntryRead(sql: Queryable, userId: string, id: string): Promise<boolean> {
-  const [row] = await sql<{ found: number }[]>`
-    with target as (
-      select id, read_at from notification where id = ${id} and user_id = ${userId}
-    ), updated as (
+  // A data-modifying CTE runs whether or not the outer query reads it.
+  const [row] = await sql<{ found: boolean }[]>`
+    with updated as (
       update notification set read_at = now()
-      where id in (select id from target where read_at is null)
+      where id = ${id} and user_id = ${userId} and read_at is null
     )
-    select count(*) as found from target`;
-  return (row?.found ?? 0) > 0;
+    select exists (select 1 from notification where id = ${id} and user_id = ${userId}) as found`;
+  return row?.found ?? false;
 }
 
 /** Marks every unread entry of the user read in one statement; answers how many changed. */

@@ -52,9 +52,21 @@ function toRecord(row: InboxRow): NotificationRecord {
   };
 }
 
+const INBOX_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Whether `id` can be an inbox id at all: the database makes them (gen_random_uuid, lower-case
+ * text). Anything else (a NUL byte, which PostgreSQL text cannot hold, a path fragment, an
+ * upper-case UUID) names no entry, so it answers 404 like any id that is not yours, without a
+ * query and without explaining the format.
+ */
+export function isInboxId(id: string): boolean {
+  return INBOX_ID.test(id);
+}
+
 /** Marks one of the user's entries read; 404 when the user has no such entry. Repeats are no-ops. */
 export async function markRead(sql: Queryable, userId: string, id: string): Promise<void> {
-  if (!(await markEntryRead(sql, userId, id))) throw notFound('No such notification.');
+  if (!isInboxId(id) || !(await markEntryRead(sql, userId, id))) throw notFound('No such notification.');
 }
 
 /** Marks the whole inbox read (one statement); an empty or fully read inbox is fine. */
@@ -62,9 +74,12 @@ export async function markAllRead(sql: Queryable, userId: string): Promise<numbe
   return markAllEntriesRead(sql, userId);
 }
 
-/** Removes one of the user's entries; 404 when the user has no such entry (including a repeat). */
+/**
+ * Removes one of the user's entries; 404 when the user has no such entry, including a repeat:
+ * a client retrying a delete whose answer it lost should take 404 as done.
+ */
 export async function removeNotification(sql: Queryable, userId: string, id: string): Promise<void> {
-  if (!(await deleteEntry(sql, userId, id))) throw notFound('No such notification.');
+  if (!isInboxId(id) || !(await deleteEntry(sql, userId, id))) throw notFound('No such notification.');
 }
 
 /** Empties the user's inbox (one statement). */

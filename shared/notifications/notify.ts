@@ -2,7 +2,7 @@ import type { Sql } from '../db/client';
 import { decideDeliveries, type Delivery, type DeliverySubject } from './deliveryDecision';
 import { insertInboxEntry, pruneToNewest } from './inboxRepository';
 import { enqueueDeliveries } from './outboxRepository';
-import { loadPreferences } from './preferencesRepository';
+import { loadSettings } from './preferencesRepository';
 import type { Tone } from './record';
 
 /**
@@ -12,7 +12,7 @@ import type { Tone } from './record';
 export const INBOX_CAP = 1000;
 
 // Two-key advisory locks live in their own key space; this first key names "one user's inbox".
-const INBOX_LOCK_NAMESPACE = 4_110_001;
+export const INBOX_LOCK_NAMESPACE = 4_110_001;
 
 export interface NotifyInput extends DeliverySubject {
   userId: string;
@@ -35,13 +35,15 @@ export interface NotifyResult {
 /**
  * The one way to notify a user. In one transaction: trims the inbox so the new entry fits
  * within INBOX_CAP, writes the inbox entry (always), and queues the email/push deliveries the
- * user's preferences allow in notification_outbox for the delivery worker. Producers never
- * write these tables themselves.
+ * user's preferences allow in notification_outbox for the delivery worker, each with its own
+ * copy of title, body and tone. Producers never write these tables themselves.
  */
 export async function notify(sql: Sql, input: NotifyInput, now: Date = new Date()): Promise<NotifyResult> {
   return sql.begin(async (tx) => {
     // Serialises notify calls for one user, so concurrent producers cannot overshoot the cap.
     await tx`select pg_advisory_xact_lock(${INBOX_LOCK_NAMESPACE}, hashtext(${input.userId}))`;
+    // The entry's created_at is taken after this lock (insertInboxEntry), so for one user the
+    // entry that commits later always carries the later time and lands above the ones before.
     // Trimming before the insert makes room for the new entry, and takes row locks before the
     // unread counter's lock, in the same order as every other inbox statement.
     const pruned = await pruneToNewest(tx, input.userId, INBOX_CAP - 1);
@@ -54,8 +56,14 @@ export async function notify(sql: Sql, input: NotifyInput, now: Date = new Date(
       category: input.category,
       source: input.source,
     });
-    const deliveries = decideDeliveries(await loadPreferences(tx, input.userId), input, now);
-    await enqueueDeliveries(tx, entry.id, input.userId, deliveries, input.cancelKey ?? null);
+    const { preferences, timeZone } = await loadSettings(tx, input.userId);
+    const deliveries = decideDeliveries(preferences, input, now, timeZone);
+    await enqueueDeliveries(
+      tx,
+      { notificationId: entry.id, userId: input.userId, title: input.title, body: input.body ?? null, tone: input.tone },
+      deliveries,
+      input.cancelKey ?? null,
+    );
     return { id: entry.id, deliveries, pruned };
   });
 }

@@ -1,24 +1,40 @@
 import type { Queryable } from '../db/client';
 import type { Delivery } from './deliveryDecision';
+import type { Tone } from './record';
 
-/** Queues the deliveries of one inbox entry for the delivery worker. */
+/** What every delivery of one notification carries. */
+export interface OutboxMessage {
+  notificationId: string;
+  userId: string;
+  title: string;
+  body: string | null;
+  tone: Tone;
+}
+
+/**
+ * Queues the deliveries of one inbox entry for the delivery worker. Each row keeps its own copy
+ * of title, body and tone: the inbox entry may be deleted (by the user, by clear, by the cap)
+ * before the delivery is due, and the delivery must still go out, critical or digest alike.
+ */
 export async function enqueueDeliveries(
   sql: Queryable,
-  notificationId: string,
-  userId: string,
+  message: OutboxMessage,
   deliveries: readonly Delivery[],
   cancelKey: string | null,
 ): Promise<void> {
   if (deliveries.length === 0) return;
   const rows = deliveries.map((delivery) => ({
-    notification_id: notificationId,
-    user_id: userId,
+    notification_id: message.notificationId,
+    user_id: message.userId,
+    title: message.title,
+    body: message.body,
+    tone: message.tone,
     channel: delivery.channel,
     deliver_after: delivery.deliverAfter,
     digest: delivery.digest,
     cancel_key: cancelKey,
   }));
-  await sql`insert into notification_outbox ${sql(rows, 'notification_id', 'user_id', 'channel', 'deliver_after', 'digest', 'cancel_key')}`;
+  await sql`insert into notification_outbox ${sql(rows, 'notification_id', 'user_id', 'title', 'body', 'tone', 'channel', 'deliver_after', 'digest', 'cancel_key')}`;
 }
 
 /**

@@ -26,28 +26,52 @@ const reminderEntries = { minutes15: flag, hour1: flag, hours24: flag, viaEmail:
 const updateEntries = { acceptDecline: flag, edits: flag, cancel: flag };
 const version = v.literal(1, 'must be 1');
 const OBJECT = 'must be a JSON object';
+const UNKNOWN_KEY = 'is not a known key';
+
+/**
+ * The message of an object schema's own issues. valibot reports a missing key (expected `"key"`)
+ * and an unknown key (expected `never`) with the object's message, so each gets its own words.
+ */
+const objectMessage = (issue: v.BaseIssue<unknown>): string =>
+  issue.expected === 'never' ? UNKNOWN_KEY : issue.expected?.startsWith('"') ? 'is required' : OBJECT;
+
+const arrayRejected = v.custom<never>(() => false, OBJECT);
+
+/**
+ * The object schema, refusing arrays. valibot's object schemas accept an array (its indices are
+ * keys), so with every key optional `{ email: [] }` would pass as an empty patch; this runs the
+ * array through a schema that always fails instead. Everything else (entries, kind, type, for
+ * the OpenAPI document too) is the wrapped schema's own.
+ */
+function noArrays<const TSchema extends v.GenericSchema>(schema: TSchema): TSchema {
+  return {
+    ...schema,
+    '~run'(dataset: v.UnknownDataset, config: v.Config<v.BaseIssue<unknown>>) {
+      return Array.isArray(dataset.value) ? arrayRejected['~run'](dataset, config) : schema['~run'](dataset, config);
+    },
+  } as TSchema;
+}
+
+/** Every key required, unknown keys rejected, arrays rejected. */
+function section<const TEntries extends v.ObjectEntries>(entries: TEntries) {
+  return noArrays(v.strictObject(entries, objectMessage));
+}
 
 /** The full block: every key required, unknown keys rejected. */
-export const NotificationPreferencesSchema = v.strictObject(
-  {
-    version,
-    email: v.strictObject(
-      { enabled: flag, events: flag, invites: flag, categories: v.strictObject(categoryEntries, OBJECT) },
-      OBJECT,
-    ),
-    push: v.strictObject(pushEntries, OBJECT),
-    summary: v.strictObject(summaryEntries, OBJECT),
-    dnd: v.strictObject(dndEntries, OBJECT),
-    reminders: v.strictObject(reminderEntries, OBJECT),
-    updates: v.strictObject(updateEntries, OBJECT),
-  },
-  OBJECT,
-);
+export const NotificationPreferencesSchema = section({
+  version,
+  email: section({ enabled: flag, events: flag, invites: flag, categories: section(categoryEntries) }),
+  push: section(pushEntries),
+  summary: section(summaryEntries),
+  dnd: section(dndEntries),
+  reminders: section(reminderEntries),
+  updates: section(updateEntries),
+});
 export type NotificationPreferences = v.InferOutput<typeof NotificationPreferencesSchema>;
 
-/** Any subset of the given keys, unknown keys rejected. */
+/** Any subset of the given keys, unknown keys and arrays rejected. */
 function partialSection<const TEntries extends v.ObjectEntries>(entries: TEntries) {
-  return v.partial(v.strictObject(entries, OBJECT));
+  return noArrays(v.partial(v.strictObject(entries, objectMessage)));
 }
 
 /** A partial block for PATCH: any subset of keys at any depth, unknown keys still rejected. */
@@ -170,10 +194,48 @@ export function preferenceConflicts(preferences: NotificationPreferences): Field
   return conflicts;
 }
 
+/** The sections of the block, in the order of the schema. */
+const SECTIONS = Object.keys(NotificationPreferencesSchema.entries) as (keyof NotificationPreferences)[];
+
+export interface StoredPreferences {
+  preferences: NotificationPreferences;
+  /**
+   * Sections of the stored block that did not validate (a value from an older revision, a
+   * hand-edited row) and were replaced by their defaults. Names only, never values.
+   */
+  drifted: string[];
+}
+
 /**
  * A stored block read back: laid over the defaults, so keys added in a later revision of
- * version 1 get their default instead of being missing.
+ * version 1 get their default instead of being missing, then validated section by section, so a
+ * drifted section falls back to its defaults without discarding the user's other choices and
+ * without ever handing an invalid block to the delivery rules.
  */
+export function readStored(stored: unknown): StoredPreferences {
+  const defaults = defaultPreferences();
+  if (!isPlain(stored)) return { preferences: defaults, drifted: stored === undefined || stored === null ? [] : ['(block)'] };
+  const merged = mergeInto(defaults, stored);
+  const preferences: Plain = {};
+  const drifted: string[] = [];
+  for (const key of SECTIONS) {
+    const result = v.safeParse(NotificationPreferencesSchema.entries[key], merged[key]);
+    if (result.success) preferences[key] = result.output;
+    else {
+      preferences[key] = defaults[key];
+      drifted.push(key);
+    }
+  }
+  // A single preference may be fine on its own yet break a rule spanning keys (quiet hours on
+  // without times): the delivery rules expect consistent quiet hours.
+  if (preferenceConflicts(preferences as NotificationPreferences).length > 0) {
+    preferences['dnd'] = defaults.dnd;
+    drifted.push('dnd');
+  }
+  return { preferences: preferences as NotificationPreferences, drifted };
+}
+
+/** As readStored, without the drift report. */
 export function fromStored(stored: unknown): NotificationPreferences {
-  return isPlain(stored) ? (mergeInto(defaultPreferences(), stored) as NotificationPreferences) : defaultPreferences();
+  return readStored(stored).preferences;
 }

@@ -1,29 +1,66 @@
 import type { Queryable } from '../db/client';
-import { fromStored, type NotificationPreferences } from './preferences';
+import { createLogger } from '../log/logger';
+import { readStored, type NotificationPreferences } from './preferences';
+import { DEFAULT_TIME_ZONE } from './timeZone';
 
-/** The user's stored block laid over the defaults; defaults when nothing is stored. */
+/** What the notification rules need from user_settings. */
+export interface StoredSettings {
+  preferences: NotificationPreferences;
+  /** IANA name; DEFAULT_TIME_ZONE for a user without a row. */
+  timeZone: string;
+}
+
+const log = createLogger({ fields: { area: 'notifications' } });
+
+type SettingsRow = { notifications: unknown; timeZone: string };
+
+function fromRow(row: SettingsRow | undefined): StoredSettings {
+  const { preferences, drifted } = readStored(row?.notifications);
+  // Section names only: neither the user nor the stored values go into the log.
+  if (drifted.length > 0) log.warn('notifications.preferences_drift', { sections: drifted });
+  return { preferences, timeZone: row?.timeZone ?? DEFAULT_TIME_ZONE };
+}
+
+/** The user's stored block laid over the defaults, and their time zone; defaults when nothing is stored. */
+export async function loadSettings(sql: Queryable, userId: string): Promise<StoredSettings> {
+  const [row] = await sql<SettingsRow[]>`
+    select notifications, time_zone as "timeZone" from user_settings where user_id = ${userId}`;
+  return fromRow(row);
+}
+
+/** The user's preferences alone (see loadSettings). */
 export async function loadPreferences(sql: Queryable, userId: string): Promise<NotificationPreferences> {
-  const [row] = await sql<{ notifications: unknown }[]>`
-    select notifications from user_settings where user_id = ${userId}`;
-  return fromStored(row?.notifications);
+  return (await loadSettings(sql, userId)).preferences;
 }
 
 /**
- * As loadPreferences, holding the row lock until the transaction ends, so concurrent partial
+ * As loadSettings, holding the row lock until the transaction ends, so concurrent partial
  * updates of one user apply one after the other instead of losing each other's keys.
  */
-export async function loadPreferencesForUpdate(sql: Queryable, userId: string): Promise<NotificationPreferences> {
+export async function loadSettingsForUpdate(sql: Queryable, userId: string): Promise<StoredSettings> {
   await sql`
     insert into user_settings (user_id, notifications) values (${userId}, ${sql.json({})})
     on conflict (user_id) do nothing`;
-  const [row] = await sql<{ notifications: unknown }[]>`
-    select notifications from user_settings where user_id = ${userId} for update`;
-  return fromStored(row?.notifications);
+  const [row] = await sql<SettingsRow[]>`
+    select notifications, time_zone as "timeZone" from user_settings where user_id = ${userId} for update`;
+  return fromRow(row);
 }
 
-/** Stores the whole block. */
-export async function savePreferences(sql: Queryable, userId: string, preferences: NotificationPreferences): Promise<void> {
+/** Stores the whole block, and the time zone when given (else the stored one, or the column default, stays). */
+export async function savePreferences(
+  sql: Queryable,
+  userId: string,
+  preferences: NotificationPreferences,
+  timeZone?: string,
+): Promise<void> {
+  if (timeZone === undefined) {
+    await sql`
+      insert into user_settings (user_id, notifications) values (${userId}, ${sql.json(preferences)})
+      on conflict (user_id) do update set notifications = excluded.notifications, updated_at = now()`;
+    return;
+  }
   await sql`
-    insert into user_settings (user_id, notifications) values (${userId}, ${sql.json(preferences)})
-    on conflict (user_id) do update set notifications = excluded.notifications, updated_at = now()`;
+    insert into user_settings (user_id, notifications, time_zone) values (${userId}, ${sql.json(preferences)}, ${timeZone})
+    on conflict (user_id) do update
+    set notifications = excluded.notifications, time_zone = excluded.time_zone, updated_at = now()`;
 }

@@ -14,27 +14,42 @@ import {
   type LegacyMirror,
   type NotificationPreferences,
 } from './preferences';
-import { loadPreferences, loadPreferencesForUpdate, savePreferences } from './preferencesRepository';
+import { loadSettings, loadSettingsForUpdate, savePreferences } from './preferencesRepository';
+import { canonicalTimeZone } from './timeZone';
 
 /**
  * /api/user/settings: the canonical `notifications` block plus the legacy flat mirror. Other
  * root fields a client sends are ignored; inside the block unknown keys are rejected.
  */
 
-const needsSomething = <T extends { notifications?: object } & LegacyFields>(input: T): boolean =>
-  input.notifications !== undefined || hasLegacyFields(input);
-const NOTHING_TO_WRITE = 'must contain a notifications block or legacy notification fields';
+/**
+ * The IANA time zone of the user's clock times (`Europe/Berlin`), as its canonical name. Intl
+ * decides what exists, so the service knows the same zones as the runtime that applies them.
+ */
+const TimeZoneSchema = v.pipe(
+  v.string('must be an IANA time zone name such as Europe/Berlin'),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const canonical = canonicalTimeZone(dataset.value);
+    if (canonical) return canonical;
+    addIssue({ message: 'must be an IANA time zone name such as Europe/Berlin' });
+    return NEVER;
+  }),
+);
 
-/** PUT body: a full block, or (older clients) only legacy flat fields. */
+const needsSomething = <T extends { notifications?: object; timeZone?: string } & LegacyFields>(input: T): boolean =>
+  input.notifications !== undefined || input.timeZone !== undefined || hasLegacyFields(input);
+const NOTHING_TO_WRITE = 'must contain a notifications block, a timeZone or legacy notification fields';
+
+/** PUT body: a full block, or (older clients) only legacy flat fields; and/or the time zone. */
 export const ReplaceSettingsBodySchema = v.pipe(
-  v.object({ notifications: v.optional(NotificationPreferencesSchema), ...legacyFieldEntries }),
+  v.object({ notifications: v.optional(NotificationPreferencesSchema), timeZone: v.optional(TimeZoneSchema), ...legacyFieldEntries }),
   v.check(needsSomething, NOTHING_TO_WRITE),
 );
 export type ReplaceSettingsBody = v.InferOutput<typeof ReplaceSettingsBodySchema>;
 
-/** PATCH body: a partial block and/or legacy flat fields. */
+/** PATCH body: a partial block and/or legacy flat fields and/or the time zone. */
 export const PatchSettingsBodySchema = v.pipe(
-  v.object({ notifications: v.optional(NotificationPreferencesPatchSchema), ...legacyFieldEntries }),
+  v.object({ notifications: v.optional(NotificationPreferencesPatchSchema), timeZone: v.optional(TimeZoneSchema), ...legacyFieldEntries }),
   v.check(needsSomething, NOTHING_TO_WRITE),
 );
 export type PatchSettingsBody = v.InferOutput<typeof PatchSettingsBodySchema>;
@@ -42,15 +57,16 @@ export type PatchSettingsBody = v.InferOutput<typeof PatchSettingsBodySchema>;
 /** The response of every settings call. */
 export const UserSettingsSchema = v.object({
   notifications: NotificationPreferencesSchema,
+  timeZone: v.string(),
   emailEnabled: v.boolean(),
   pushEnabled: v.boolean(),
   categories: NotificationPreferencesSchema.entries.email.entries.categories,
   updates: NotificationPreferencesSchema.entries.updates,
 });
-export type UserSettings = { notifications: NotificationPreferences } & LegacyMirror;
+export type UserSettings = { notifications: NotificationPreferences; timeZone: string } & LegacyMirror;
 
-function present(preferences: NotificationPreferences): UserSettings {
-  return { notifications: preferences, ...legacyMirror(preferences) };
+function present(preferences: NotificationPreferences, timeZone: string): UserSettings {
+  return { notifications: preferences, timeZone, ...legacyMirror(preferences) };
 }
 
 function assertConsistent(preferences: NotificationPreferences): void {
@@ -65,32 +81,40 @@ function assertConsistent(preferences: NotificationPreferences): void {
 
 /** The user's settings; defaults for a user who never saved any. */
 export async function getUserSettings(sql: Sql, userId: string): Promise<UserSettings> {
-  return present(await loadPreferences(sql, userId));
+  const { preferences, timeZone } = await loadSettings(sql, userId);
+  return present(preferences, timeZone);
 }
 
 /**
- * PUT: the block replaces the stored one; without a block the legacy fields are mapped onto the
- * stored one. When both are sent the block wins and the flat fields are ignored.
+ * PUT: a block replaces the stored one whole, and legacy flat fields sent next to it are
+ * ignored (every one of them maps into the block, so the block already says what they would).
+ * Without a block the legacy fields are mapped onto the stored one. A timeZone replaces the
+ * stored one; without it the stored one stays.
  */
 export async function replaceUserSettings(sql: Sql, userId: string, body: ReplaceSettingsBody): Promise<UserSettings> {
   return sql.begin(async (tx) => {
-    const next = body.notifications ?? applyLegacyFields(await loadPreferencesForUpdate(tx, userId), body);
+    const current = await loadSettingsForUpdate(tx, userId);
+    const next = body.notifications ?? applyLegacyFields(current.preferences, body);
     assertConsistent(next);
-    await savePreferences(tx, userId, next);
-    return present(next);
+    const timeZone = body.timeZone ?? current.timeZone;
+    await savePreferences(tx, userId, next, timeZone);
+    return present(next, timeZone);
   });
 }
 
 /**
- * PATCH: the partial block is merged into the stored one at every depth; without a block the
- * legacy fields are mapped onto it. When both are sent the block wins and the flat fields are ignored.
+ * PATCH: the legacy flat fields are mapped onto the stored block first, then the partial block
+ * is merged over that at every depth. So the block wins field by field where both name the
+ * same setting (a client echoing a stale mirror next to an edited block cannot undo its edit),
+ * and a legacy field the block does not mention still applies. A timeZone replaces the stored one.
  */
 export async function patchUserSettings(sql: Sql, userId: string, body: PatchSettingsBody): Promise<UserSettings> {
   return sql.begin(async (tx) => {
-    const current = await loadPreferencesForUpdate(tx, userId);
-    const next = body.notifications ? mergePreferences(current, body.notifications) : applyLegacyFields(current, body);
+    const current = await loadSettingsForUpdate(tx, userId);
+    const next = mergePreferences(applyLegacyFields(current.preferences, body), body.notifications ?? {});
     assertConsistent(next);
-    await savePreferences(tx, userId, next);
-    return present(next);
+    const timeZone = body.timeZone ?? current.timeZone;
+    await savePreferences(tx, userId, next, timeZone);
+    return present(next, timeZone);
   });
 }

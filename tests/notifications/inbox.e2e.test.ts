@@ -98,6 +98,7 @@ describe('notification inbox over HTTP', () => {
       expect((await call(user, ...allRead)).status).toBe(204);
       const page = await list(user);
       expect(page.unreadCount).toBe(0);
+      expect(page.items).toHaveLength(3);
       expect(page.items.every((item) => item.read)).toBe(true);
       expect((await call(user, ...allRead)).status).toBe(204);
       expect((await call(newUser(), ...allRead)).status).toBe(204);
@@ -143,6 +144,20 @@ describe('notification inbox over HTTP', () => {
       expect((await call(user, ...oneRead(randomUUID()))).status).toBe(404);
       expect((await call(user, ...deleteOne('not-an-id'))).status).toBe(404);
     });
+
+    it.each(['%00', 'a%00b', `${randomUUID()}%00`, randomUUID().toUpperCase(), '%E2%80%AE', 'x'.repeat(300)])(
+      'an id that cannot be an inbox id (%s) answers 404 on read and delete, and changes nothing',
+      async (id) => {
+        const user = newUser();
+        await seed(user, 1);
+        for (const [method, path] of [oneRead(id), deleteOne(id)]) {
+          const response = await call(user, method, path);
+          expect(response.status).toBe(404);
+          expect(response.headers.get('content-type')).toContain('application/problem+json');
+        }
+        expect((await list(user)).unreadCount).toBe(1);
+      },
+    );
   });
 
   it('describes both endpoint sets and the settings in the OpenAPI document', async () => {
@@ -195,6 +210,7 @@ describe('notification inbox over HTTP', () => {
 
     const unread = await list(user, '?unread=true');
     expect(unread.items.map((item) => item.id)).toEqual([ids[4], ids[2], ids[0]]);
+    expect(unread.items).toHaveLength(3);
     expect(unread.items.every((item) => !item.read)).toBe(true);
 
     const firstUnread = await list(user, '?unread=true&limit=2');
@@ -231,10 +247,19 @@ describe('notification inbox over HTTP', () => {
     ['?cursor=nonsense!', 'query.cursor'],
     [`?cursor=${Buffer.from('["yesterday",1]').toString('base64url')}`, 'query.cursor'],
     ['?unread=yes', 'query.unread'],
+    [`?cursor=${Buffer.from('["2026-02-30T12:00:00.000000Z",1]').toString('base64url')}`, 'query.cursor'],
+    [`?cursor=${Buffer.from('["0000-01-01T00:00:00.000000Z",1]').toString('base64url')}`, 'query.cursor'],
+    [`?cursor=${Buffer.from('["2026-11-18T24:00:00.000000Z",1]').toString('base64url')}`, 'query.cursor'],
+    [`?cursor=${Buffer.from('["2026-04-31T10:00:00.000000Z",1]').toString('base64url')}`, 'query.cursor'],
   ])('answers 400 for %s naming %s', async (query, path) => {
     const response = await call(newUser(), 'GET', `/api/notifications${query}`);
     expect(response.status).toBe(400);
     const problem = (await response.json()) as { errors: { path: string }[] };
-    expect(problem.errors.map((error) => error.path)).toContain(path);
+    expect(problem.errors.map((error) => error.path)).toEqual([path]);
+  });
+
+  it('accepts a leap-day cursor', async () => {
+    const cursor = Buffer.from('["2028-02-29T12:00:00.123456Z",1]').toString('base64url');
+    expect((await list(newUser(), `?cursor=${cursor}`)).items).toEqual([]);
   });
 });

@@ -8,7 +8,9 @@ import {
   NotificationPreferencesPatchSchema,
   NotificationPreferencesSchema,
   preferenceConflicts,
+  readStored,
 } from '../../shared/notifications/preferences';
+import { canonicalTimeZone, instantOfWall } from '../../shared/notifications/timeZone';
 
 const issuePaths = (schema: v.GenericSchema, input: unknown) => {
   const result = v.safeParse(schema, input);
@@ -65,6 +67,34 @@ describe('notification preferences (pure)', () => {
     expect(issuePaths(NotificationPreferencesPatchSchema, patch)).toContain(path);
   });
 
+  it.each([
+    ['email', { email: [] }],
+    ['email.categories', { email: { categories: [] } }],
+    ['push', { push: [true] }],
+    ['dnd', { dnd: [] }],
+    ['updates', { updates: [] }],
+  ])('rejects an array in place of an object at %s', (path, patch) => {
+    const result = v.safeParse(NotificationPreferencesPatchSchema, patch);
+    expect(result.success).toBe(false);
+    const issues = result.success ? [] : result.issues;
+    expect(issues.map((issue) => [v.getDotPath(issue), issue.message])).toEqual([[path, 'must be a JSON object']]);
+  });
+
+  it('rejects arrays in the full block too', () => {
+    expect(issuePaths(NotificationPreferencesSchema, { ...defaultPreferences(), summary: [] })).toEqual(['summary']);
+    expect(issuePaths(NotificationPreferencesSchema, [])).toEqual([null]);
+  });
+
+  it('names an unknown key as such, and a missing key as required', () => {
+    const unknown = v.safeParse(NotificationPreferencesPatchSchema, { push: { vibrate: true } });
+    expect(unknown.success ? [] : unknown.issues.map((issue) => [v.getDotPath(issue), issue.message])).toEqual([
+      ['push.vibrate', 'is not a known key'],
+    ]);
+    const { push: _dropped, ...withoutPush } = defaultPreferences();
+    const missing = v.safeParse(NotificationPreferencesSchema, withoutPush);
+    expect(missing.success ? [] : missing.issues.map((issue) => [v.getDotPath(issue), issue.message])).toEqual([['push', 'is required']]);
+  });
+
   it('requires every key in a full block', () => {
     const { reminders: _dropped, ...withoutReminders } = defaultPreferences();
     expect(issuePaths(NotificationPreferencesSchema, withoutReminders)).toContain('reminders');
@@ -80,5 +110,53 @@ describe('notification preferences (pure)', () => {
   it('reads a stored block over the defaults', () => {
     expect(fromStored(undefined)).toEqual(defaultPreferences());
     expect(fromStored({ version: 1, push: { sound: false } }).push).toEqual({ enabled: true, sound: false });
+  });
+
+  it('falls back to the defaults per section when the stored block drifted, keeping the valid ones', () => {
+    const stored = {
+      version: 1,
+      push: { enabled: false, sound: 'loud' },
+      summary: { mode: 'hourly', time: null },
+      email: [],
+      reminders: { viaEmail: true },
+      dnd: { enabled: true, from: null, to: null },
+      legacyThing: true,
+    };
+    const { preferences, drifted } = readStored(stored);
+    expect(drifted.sort()).toEqual(['dnd', 'email', 'push', 'summary']);
+    expect(preferences.push).toEqual(defaultPreferences().push);
+    expect(preferences.summary).toEqual(defaultPreferences().summary);
+    expect(preferences.email).toEqual(defaultPreferences().email);
+    expect(preferences.dnd).toEqual(defaultPreferences().dnd);
+    expect(preferences.reminders).toEqual({ ...defaultPreferences().reminders, viaEmail: true });
+    expect(v.parse(NotificationPreferencesSchema, preferences)).toEqual(preferences);
+    expect(readStored(['not', 'a', 'block'])).toEqual({ preferences: defaultPreferences(), drifted: ['(block)'] });
+    expect(readStored({ version: 2 }).preferences.version).toBe(1);
+  });
+});
+
+describe('time zones (pure)', () => {
+  it.each([
+    ['Europe/Berlin', 'Europe/Berlin'],
+    ['europe/berlin', 'Europe/Berlin'],
+    ['UTC', 'UTC'],
+    ['America/Port-au-Prince', 'America/Port-au-Prince'],
+    ['Mars/Olympus', undefined],
+    ['+01:00', undefined],
+    ['', undefined],
+    ['Europe/Berlin\u0000', undefined],
+  ])('canonicalTimeZone(%j) is %j', (name, expected) => {
+    expect(canonicalTimeZone(name)).toBe(expected);
+  });
+
+  it.each([
+    // 02:30 happens twice on 2026-10-25 in Berlin: the earlier (CEST) instant.
+    ['2026-10-25T02:30:00.000Z', '2026-10-25T00:30:00.000Z'],
+    // 02:30 does not happen on 2026-03-29 in Berlin: moved forward by the gap, 03:30 CEST.
+    ['2026-03-29T02:30:00.000Z', '2026-03-29T01:30:00.000Z'],
+    ['2026-07-15T22:00:00.000Z', '2026-07-15T20:00:00.000Z'],
+    ['2026-11-18T22:00:00.000Z', '2026-11-18T21:00:00.000Z'],
+  ])('the Berlin wall clock %s is the instant %s', (wall, instant) => {
+    expect(instantOfWall(Date.parse(wall), 'Europe/Berlin').toISOString()).toBe(instant);
   });
 });

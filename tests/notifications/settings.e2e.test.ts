@@ -26,6 +26,7 @@ describe('notification preferences under /api/user/settings', () => {
     const defaults = defaultPreferences();
     expect(await settingsOf(newUser())).toEqual({
       notifications: defaults,
+      timeZone: 'Europe/Berlin',
       emailEnabled: true,
       pushEnabled: true,
       categories: defaults.email.categories,
@@ -51,6 +52,7 @@ describe('notification preferences under /api/user/settings', () => {
     expect(put.status).toBe(200);
     const expected = {
       notifications: block,
+      timeZone: 'Europe/Berlin',
       emailEnabled: false,
       pushEnabled: true,
       categories: block.email.categories,
@@ -98,17 +100,70 @@ describe('notification preferences under /api/user/settings', () => {
     expect(settings.pushEnabled).toBe(false);
   });
 
-  it('lets the block win when both the block and flat fields are sent', async () => {
+  it('PATCH: the block wins per field; legacy fields it does not mention still apply', async () => {
     const user = newUser();
-    await send(user, 'PATCH', { notifications: { email: { enabled: true } }, emailEnabled: false, pushEnabled: false });
-    let settings = await settingsOf(user);
+    const response = await send(user, 'PATCH', {
+      notifications: { email: { enabled: true }, updates: { edits: true } },
+      emailEnabled: false,
+      pushEnabled: false,
+      categories: { youth: false },
+      updates: { edits: false, cancel: false },
+    });
+    expect(response.status).toBe(200);
+    const settings = await settingsOf(user);
+    // Overlapping: the block's value.
     expect(settings.notifications.email.enabled).toBe(true);
-    expect(settings.notifications.push.enabled).toBe(true);
+    expect(settings.notifications.updates.edits).toBe(true);
+    // Not in the block: the legacy value.
+    expect(settings.notifications.push.enabled).toBe(false);
+    expect(settings.notifications.email.categories.youth).toBe(false);
+    expect(settings.notifications.updates.cancel).toBe(false);
+    expect(await response.json()).toEqual(settings);
+  });
 
-    await send(user, 'PUT', { notifications: { ...defaultPreferences(), push: { enabled: false, sound: true } }, pushEnabled: true, emailEnabled: false });
-    settings = await settingsOf(user);
+  it('PUT: a full block replaces everything and legacy fields next to it are ignored', async () => {
+    const user = newUser();
+    await send(user, 'PUT', {
+      notifications: { ...defaultPreferences(), push: { enabled: false, sound: true } },
+      pushEnabled: true,
+      emailEnabled: false,
+      categories: { board: false },
+    });
+    const settings = await settingsOf(user);
     expect(settings.pushEnabled).toBe(false);
     expect(settings.emailEnabled).toBe(true);
+    expect(settings.categories.board).toBe(true);
+  });
+
+  it('stores, validates and returns the time zone', async () => {
+    const user = newUser();
+    let response = await send(user, 'PATCH', { timeZone: 'america/new_york' });
+    expect(response.status).toBe(200);
+    expect((await response.json()).timeZone).toBe('America/New_York');
+    expect((await settingsOf(user)).timeZone).toBe('America/New_York');
+
+    // A PUT without timeZone keeps it; with one, replaces it.
+    response = await send(user, 'PUT', { notifications: defaultPreferences() });
+    expect((await response.json()).timeZone).toBe('America/New_York');
+    response = await send(user, 'PUT', { notifications: defaultPreferences(), timeZone: 'UTC' });
+    expect((await response.json()).timeZone).toBe('UTC');
+
+    for (const [method, timeZone] of [['PATCH', 'Mars/Olympus'], ['PUT', '+01:00'], ['PATCH', 42]] as const) {
+      const bad = await send(user, method, { timeZone });
+      expect(bad.status).toBe(400);
+      const problem = (await bad.json()) as { errors: { path: string }[] };
+      expect(problem.errors.map((error) => error.path)).toEqual(['body.timeZone']);
+    }
+    expect((await settingsOf(user)).timeZone).toBe('UTC');
+  });
+
+  it('answers PUT and PATCH with cache-control: no-store, like GET', async () => {
+    const user = newUser();
+    for (const [method, body] of [['GET', undefined], ['PUT', { notifications: defaultPreferences() }], ['PATCH', { pushEnabled: true }]] as const) {
+      const response = await send(user, method, body);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    }
   });
 
   it('ignores unknown root fields but rejects unknown keys inside the block', async () => {
@@ -131,6 +186,13 @@ describe('notification preferences under /api/user/settings', () => {
     ['PATCH', { notifications: { email: { categories: { youth: 'no' } } } }, 'body.notifications.email.categories.youth'],
     ['PATCH', { categories: { archery: true } }, 'body.categories.archery'],
     ['PATCH', { emailEnabled: 'yes' }, 'body.emailEnabled'],
+    ['PATCH', { notifications: { email: [] } }, 'body.notifications.email'],
+    ['PATCH', { notifications: { email: { categories: [] } } }, 'body.notifications.email.categories'],
+    ['PATCH', { notifications: { dnd: [true] } }, 'body.notifications.dnd'],
+    ['PUT', { notifications: { ...defaultPreferences(), push: [] } }, 'body.notifications.push'],
+    ['PATCH', { categories: [] }, 'body.categories'],
+    ['PATCH', { updates: [false] }, 'body.updates'],
+    ['PATCH', { timeZone: 'Not/AZone' }, 'body.timeZone'],
   ])('%s %j answers 400 naming %s and stores nothing', async (method, body, path) => {
     const user = newUser();
     const response = await send(user, method, body);
@@ -140,14 +202,19 @@ describe('notification preferences under /api/user/settings', () => {
     expect((await settingsOf(user)).notifications).toEqual(defaultPreferences());
   });
 
-  it('answers 400 under body.notifications for an array in place of the block', async () => {
-    // valibot reads the block's `push` key off Array.prototype, so the path names that key.
+  it('answers 400 naming body.notifications for an array in place of the block', async () => {
     for (const method of ['PUT', 'PATCH']) {
       const response = await send(newUser(), method, { notifications: [] });
       expect(response.status).toBe(400);
-      const problem = (await response.json()) as { errors: { path: string }[] };
-      expect(problem.errors.every((error) => error.path.startsWith('body.notifications'))).toBe(true);
+      const problem = (await response.json()) as { errors: { path: string; message: string }[] };
+      expect(problem.errors).toEqual([{ path: 'body.notifications', message: 'must be a JSON object' }]);
     }
+  });
+
+  it('says an unknown key is not a known key', async () => {
+    const response = await send(newUser(), 'PATCH', { notifications: { push: { vibrate: true } } });
+    const problem = (await response.json()) as { errors: { path: string; message: string }[] };
+    expect(problem.errors).toEqual([{ path: 'body.notifications.push.vibrate', message: 'is not a known key' }]);
   });
 
   it('answers 400 for a body that is not JSON', async () => {
