@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import * as v from 'valibot';
-import { flag, optionalText, wholeNumber as integer } from '../shared/config/envValues';
+import { flag, optionalText, readEnvSettings, wholeNumber as integer } from '../shared/config/envValues';
 
 /**
  * Settings of the on-site agent, from its own .env (edge/.env) and the environment. Only this
@@ -69,17 +69,11 @@ export const EDGE_SETTING_NAMES = Object.keys(EdgeConfigSchema.pipe[0].entries);
 
 /** Parses the agent's settings; throws an Error naming every bad setting (never showing values). */
 export function parseEdgeConfig(env: Record<string, string | undefined>): EdgeConfig {
-  const input: Record<string, string> = {};
-  for (const name of EDGE_SETTING_NAMES) {
-    const value = env[name];
-    if (value !== undefined) input[name] = value;
+  const reading = readEnvSettings(EdgeConfigSchema, EDGE_SETTING_NAMES, env);
+  if (!reading.ok) {
+    throw new Error(`Invalid box settings: ${reading.problems.map((p) => `${p.setting} ${p.message}`).join('; ')}`);
   }
-  const result = v.safeParse(EdgeConfigSchema, input);
-  if (!result.success) {
-    const problems = result.issues.map((issue) => `${v.getDotPath(issue) ?? '(settings)'} ${issue.message}`);
-    throw new Error(`Invalid box settings: ${problems.join('; ')}`);
-  }
-  const parsed = result.output;
+  const parsed = reading.value;
   return {
     edgeApiToken: parsed.SVC_EDGE_API_TOKEN,
     cloudBaseUrl: parsed.SVC_CLOUD_BASE_URL.replace(/\/+$/, ''),

@@ -27,3 +27,32 @@ export const wholeNumber = (fallback: number, min: number, max: number) =>
 
 /** Trimmed text where an empty value counts as unset (as local.settings files write them). */
 export const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.transform((value) => value || undefined)));
+
+export interface SettingProblem {
+  setting: string;
+  message: string;
+}
+
+export type EnvReading<T> = { ok: true; value: T } | { ok: false; problems: SettingProblem[] };
+
+/**
+ * Takes the named variables from `env` (unset ones stay absent so defaults apply) and validates
+ * them; a failure names each bad setting and never repeats its value.
+ */
+export function readEnvSettings<S extends v.GenericSchema>(
+  schema: S,
+  names: readonly string[],
+  env: Record<string, string | undefined>,
+): EnvReading<v.InferOutput<S>> {
+  const input: Record<string, string> = {};
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined) input[name] = value;
+  }
+  const result = v.safeParse(schema, input);
+  if (result.success) return { ok: true, value: result.output };
+  return {
+    ok: false,
+    problems: result.issues.map((issue) => ({ setting: v.getDotPath(issue) ?? '(settings)', message: issue.message })),
+  };
+}

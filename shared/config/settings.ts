@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { optionalText, wholeNumber as integer } from './envValues';
+import { optionalText, readEnvSettings, wholeNumber as integer, type SettingProblem } from './envValues';
 
 /**
  * Every app setting the code reads, parsed once. Nothing else in the app reads `process.env`:
@@ -40,7 +40,7 @@ export type Settings = v.InferOutput<typeof SettingsSchema>;
 export const settingNames = Object.keys(SettingsSchema.entries) as (keyof Settings)[];
 
 export class SettingsError extends Error {
-  constructor(readonly problems: { setting: string; message: string }[]) {
+  constructor(readonly problems: SettingProblem[]) {
     super(`Invalid app settings: ${problems.map((p) => `${p.setting} ${p.message}`).join('; ')}`);
     this.name = 'SettingsError';
   }
@@ -48,18 +48,9 @@ export class SettingsError extends Error {
 
 /** Parses settings from an environment map; throws a SettingsError naming each bad setting. */
 export function parseSettings(env: Record<string, string | undefined>): Settings {
-  const input: Record<string, string> = {};
-  for (const name of settingNames) {
-    const value = env[name];
-    if (value !== undefined) input[name] = value;
-  }
-  const result = v.safeParse(SettingsSchema, input);
-  if (!result.success) {
-    throw new SettingsError(
-      result.issues.map((issue) => ({ setting: v.getDotPath(issue) ?? '(settings)', message: issue.message })),
-    );
-  }
-  const settings = result.output;
+  const reading = readEnvSettings(SettingsSchema, settingNames, env);
+  if (!reading.ok) throw new SettingsError(reading.problems);
+  const settings = reading.value;
   if (!settings.AUTH_JWKS_URL && !settings.AUTH_JWT_SECRET) {
     throw new SettingsError([{ setting: 'AUTH_JWT_SECRET', message: 'is required when AUTH_JWKS_URL is not set' }]);
   }
