@@ -42,8 +42,10 @@ async function runCheck(health: HealthCheck, timeoutMs: number): Promise<Compone
     const report = await Promise.race([health.check(), timeout]);
     return { latencyMs: Math.round(performance.now() - started), ...report };
   } catch (error) {
-    // The message of a connection error names host and port at most; never credentials.
-    const detail = error instanceof Error ? error.message : 'check failed';
+    // The message of a connection error names host and port at most; never credentials. A refused
+    // connection can arrive as an AggregateError with an empty message but a code.
+    const code = (error as { code?: unknown } | null)?.code;
+    const detail = (error instanceof Error && error.message) || (typeof code === 'string' && code) || 'check failed';
     return { status: 'down', detail, latencyMs: Math.round(performance.now() - started) };
   } finally {
     clearTimeout(timer);
