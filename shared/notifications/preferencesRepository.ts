@@ -28,11 +28,6 @@ export async function loadSettings(sql: Queryable, userId: string): Promise<Stor
   return fromRow(row);
 }
 
-/** The user's preferences alone (see loadSettings). */
-export async function loadPreferences(sql: Queryable, userId: string): Promise<NotificationPreferences> {
-  return (await loadSettings(sql, userId)).preferences;
-}
-
 /**
  * As loadSettings, holding the row lock until the transaction ends, so concurrent partial
  * updates of one user apply one after the other instead of losing each other's keys.

@@ -1,4 +1,4 @@
-import { TableClient, TableServiceClient } from '@azure/data-tables';
+import { TableServiceClient } from '@azure/data-tables';
 import { getSettings } from '../config/settings';
 
 function connectionString(): string {
@@ -16,9 +16,4 @@ const clientOptions = (connection: string) => ({
 export function tableService(): TableServiceClient {
   const connection = connectionString();
   return TableServiceClient.fromConnectionString(connection, clientOptions(connection));
-}
-
-export function tableClient(tableName: string): TableClient {
-  const connection = connectionString();
-  return TableClient.fromConnectionString(connection, tableName, clientOptions(connection));
 }
