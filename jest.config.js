@@ -1,15 +1,38 @@
+// Transpile only: `npm run typecheck` checks types once for the whole project.
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', moduleResolution: 'node', esModuleInterop: true } }],
+};
+
+/**
+ * Two projects on one axis:
+ * - unit: `*.unit.test.ts`, pure logic; no database, no Azurite, nothing started.
+ * - integration: every other `*.test.ts` (incl. `*.e2e.test.ts` over HTTP) against a fresh
+ *   PostgreSQL database and a private Azurite started once for the run.
+ * `npm test` runs both; `npm run test:unit` only the first.
+ */
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: 'node',
-  roots: ['<rootDir>/tests', '<rootDir>/edge'],
-  testMatch: ['**/*.test.ts'],
-  transform: {
-    // Transpile only: `npm run typecheck` checks types once for the whole project.
-    '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', moduleResolution: 'node', esModuleInterop: true } }],
-  },
-  globalSetup: '<rootDir>/tests/support/globalSetup.ts',
-  globalTeardown: '<rootDir>/tests/support/globalTeardown.ts',
-  setupFilesAfterEnv: ['<rootDir>/tests/support/perFile.ts'],
   maxWorkers: 2,
-  testTimeout: 30000,
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/tests', '<rootDir>/edge'],
+      testMatch: ['**/*.unit.test.ts'],
+      transform,
+      testTimeout: 10000,
+    },
+    {
+      displayName: 'integration',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/tests', '<rootDir>/edge'],
+      testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: ['\\.unit\\.test\\.ts$'],
+      transform,
+      globalSetup: '<rootDir>/tests/support/globalSetup.ts',
+      globalTeardown: '<rootDir>/tests/support/globalTeardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/tests/support/perFile.ts'],
+      testTimeout: 30000,
+    },
+  ],
 };

@@ -26,7 +26,10 @@ const ITERATIONS = 20;
  */
 export default async function clubMasterSync({ sql }: BenchContext) {
   const lists: ReportedClub[][] = ['a', 'b'].map((prefix) =>
-    Array.from({ length: CLUBS }, (_, i) => ({ vereinsId: `${prefix}${100_000 + i}`, name: `Schützenverein ${prefix.toUpperCase()} ${i}` })),
+    Array.from({ length: CLUBS }, (_, i) => ({
+      vereinsId: `${prefix}${100_000 + i}`,
+      name: `Schützenverein ${prefix.toUpperCase()} ${i}`,
+    })),
   );
 
   const replacingBox = await createClub(sql, 'Bench box (replacing)');

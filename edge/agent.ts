@@ -13,9 +13,7 @@ export interface RunError {
   at: string;
 }
 
-export type RunOutcome =
-  | { ok: true; result: SyncResult; skipped: SkippedClub[]; at: string }
-  | { ok: false; error: RunError };
+export type RunOutcome = { ok: true; result: SyncResult; skipped: SkippedClub[]; at: string } | { ok: false; error: RunError };
 
 /** What GET /api/club-master-sync/status shows. */
 export interface AgentStatus {
@@ -84,10 +82,7 @@ export function createAgent(config: EdgeConfig, mirror: postgres.Sql, log: Logge
           `All ${rows.length} mirror rows failed the checks, so nothing was sent; first: ${skipped[0]!.vereinsId} ${skipped[0]!.reason}.`,
         );
       }
-      const result = await pushKnownClubs(
-        { baseUrl: config.cloudBaseUrl, token, timeoutSeconds: config.cloudTimeoutSeconds },
-        clubs,
-      );
+      const result = await pushKnownClubs({ baseUrl: config.cloudBaseUrl, token, timeoutSeconds: config.cloudTimeoutSeconds }, clubs);
       state.lastSuccessAt = at;
       state.lastResult = { ...result, skipped };
       state.lastError = null;
@@ -104,7 +99,11 @@ export function createAgent(config: EdgeConfig, mirror: postgres.Sql, log: Logge
       };
       state.lastError = runError;
       state.consecutiveFailures += 1;
-      log.warn('club_master_sync_failed', { reason: runError.reason, message: runError.message, consecutiveFailures: state.consecutiveFailures });
+      log.warn('club_master_sync_failed', {
+        reason: runError.reason,
+        message: runError.message,
+        consecutiveFailures: state.consecutiveFailures,
+      });
       return { ok: false, error: runError };
     } finally {
       state.running = false;

@@ -45,7 +45,8 @@ export async function pushKnownClubs(options: CloudOptions, clubs: readonly Repo
       signal: AbortSignal.timeout(options.timeoutSeconds * 1000),
     });
   } catch (error) {
-    const detail = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${options.timeoutSeconds} s` : describe(error);
+    const detail =
+      error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${options.timeoutSeconds} s` : describe(error);
     throw new SyncFailure('cloud_unreachable', `The cloud at ${options.baseUrl} could not be reached: ${detail}.`);
   }
   if (response.ok) {

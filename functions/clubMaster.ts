@@ -1,6 +1,6 @@
 import { getSettings } from '../shared/config/settings';
 import { getSql } from '../shared/db/client';
-import { httpGroup, timerFunction } from '../shared/functions/definition';
+import { httpGroup, timerFunction } from '../shared/host/definition';
 import { platformAdmin } from '../shared/http/guards';
 import { HttpProblem } from '../shared/http/problem';
 import { defineRoute, json } from '../shared/http/route';
@@ -83,7 +83,7 @@ export const clubMasterFunctions = [
       },
     }),
   ]),
-  timerFunction('clubMasterCleanup', '%CLUB_MASTER_CLEANUP_SCHEDULE%', async ({ log }) => {
+  timerFunction('clubMasterCleanup', { schedule: '%CLUB_MASTER_CLEANUP_SCHEDULE%' }, async ({ log }) => {
     const settings = getSettings();
     const outcome = await runClubMasterCleanup(
       getSql(),

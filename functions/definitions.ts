@@ -1,5 +1,5 @@
-import type { FunctionDefinition } from '../shared/functions/definition';
-import { httpGroup } from '../shared/functions/definition';
+import type { FunctionDefinition } from '../shared/host/definition';
+import { httpGroup } from '../shared/host/definition';
 import { clubMasterFunctions } from './clubMaster';
 import { healthFunctions } from './health';
 import { notificationFunctions } from './notifications';

@@ -1,6 +1,6 @@
 import { publicAccess } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
-import { httpGroup } from '../shared/functions/definition';
+import { httpGroup } from '../shared/host/definition';
 import { checkServiceHealth, publicHealthView } from '../shared/health/service';
 
 export const healthFunctions = [

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { getSql } from '../shared/db/client';
-import { httpGroup } from '../shared/functions/definition';
+import { httpGroup } from '../shared/host/definition';
 import { authenticatedUser } from '../shared/http/guards';
 import { defineRoute, json, noContent, type Route } from '../shared/http/route';
 import { decodeCursor } from '../shared/notifications/cursor';
@@ -145,7 +145,8 @@ const settingsRoutes: Route[] = [
   defineRoute({
     method: 'PUT',
     path: '/api/user/settings',
-    summary: 'Replace the notifications block (legacy flat fields are ignored next to a block, mapped onto the stored one without); optional timeZone',
+    summary:
+      'Replace the notifications block (legacy flat fields are ignored next to a block, mapped onto the stored one without); optional timeZone',
     guard: authenticatedUser,
     body: ReplaceSettingsBodySchema,
     response: UserSettingsSchema,

@@ -1,7 +1,7 @@
 import { publicAccess } from '../shared/http/guards';
 import { buildOpenApi } from '../shared/http/openapi';
 import { defineRoute, json } from '../shared/http/route';
-import { httpGroup, type FunctionDefinition } from '../shared/functions/definition';
+import { httpGroup, type FunctionDefinition } from '../shared/host/definition';
 
 /** GET /api/openapi.json, generated from the routes of the given functions on first request. */
 export function openApiFunction(documented: () => readonly FunctionDefinition[]): FunctionDefinition {

@@ -48,7 +48,9 @@ async function main(): Promise<void> {
       if (tokens.length === 0) console.log(`Club ${values.club} has no edge tokens`);
       for (const token of tokens) {
         const state = token.revokedAt ? `revoked ${token.revokedAt.toISOString()}` : 'active';
-        console.log(`${token.id}  created ${token.createdAt.toISOString()}  last used ${token.lastUsedAt?.toISOString() ?? 'never'}  ${state}`);
+        console.log(
+          `${token.id}  created ${token.createdAt.toISOString()}  last used ${token.lastUsedAt?.toISOString() ?? 'never'}  ${state}`,
+        );
       }
       return;
     }

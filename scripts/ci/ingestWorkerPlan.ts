@@ -3,9 +3,7 @@
  * STAGING_INGEST_ENABLED and STAGING_INGEST_REPLICAS. Pure, so the rules are tested; the
  * workflow prints the plan and runs its command on the staging host.
  */
-export type IngestWorkerPlan =
-  | { action: 'start'; replicas: number; command: string }
-  | { action: 'stop'; command: string };
+export type IngestWorkerPlan = { action: 'start'; replicas: number; command: string } | { action: 'stop'; command: string };
 
 export function planIngestWorker(enabled: string | undefined, replicas: string | undefined): IngestWorkerPlan {
   const flag = (enabled ?? '').trim().toLowerCase();

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpRequest, HttpResponse, InvocationContext, type HttpResponseInit, type Timer } from '@azure/functions';
 import { Cron } from 'croner';
-import type { FunctionDefinition } from '../../shared/functions/definition';
+import type { FunctionDefinition } from '../../shared/host/definition';
 import { REQUEST_ID_HEADER } from '../../shared/http/dispatch';
 import { HttpProblem, PROBLEM_CONTENT_TYPE, problemBody } from '../../shared/http/problem';
 import { compileTemplate } from '../../shared/http/pathTemplate';

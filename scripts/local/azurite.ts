@@ -24,7 +24,11 @@ export async function ensureStorage(connectionString: string | undefined): Promi
     return { connectionString: configured, description: 'storage from AzureWebJobsStorage', release: async () => undefined };
   }
   if (await isListening(DEFAULT_PORTS.table)) {
-    return { connectionString: configured, description: 'Azurite already running on 127.0.0.1:10000-10002', release: async () => undefined };
+    return {
+      connectionString: configured,
+      description: 'Azurite already running on 127.0.0.1:10000-10002',
+      release: async () => undefined,
+    };
   }
   const child = await startAzurite({ ports: DEFAULT_PORTS, location: path.join(localDataDir, 'azurite') });
   return {
@@ -70,10 +74,20 @@ async function startAzurite(options: {
       '--silent',
       '--skipApiVersionCheck',
       '--disableTelemetry',
-      '--location', options.location,
-      '--blobHost', '127.0.0.1', '--blobPort', String(options.ports.blob),
-      '--queueHost', '127.0.0.1', '--queuePort', String(options.ports.queue),
-      '--tableHost', '127.0.0.1', '--tablePort', String(options.ports.table),
+      '--location',
+      options.location,
+      '--blobHost',
+      '127.0.0.1',
+      '--blobPort',
+      String(options.ports.blob),
+      '--queueHost',
+      '127.0.0.1',
+      '--queuePort',
+      String(options.ports.queue),
+      '--tableHost',
+      '127.0.0.1',
+      '--tablePort',
+      String(options.ports.table),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...options.env } },
   );

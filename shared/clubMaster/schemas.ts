@@ -63,10 +63,7 @@ const itemJsonSchema = (): Record<string, unknown> => {
  * The metadata gives the OpenAPI document the real item schema and the cap.
  */
 export const SyncReportEnvelopeSchema = v.object({
-  clubs: v.pipe(
-    v.array(v.unknown(), 'must be an array'),
-    v.metadata({ items: itemJsonSchema(), maxItems: MAX_CLUBS_PER_REPORT }),
-  ),
+  clubs: v.pipe(v.array(v.unknown(), 'must be an array'), v.metadata({ items: itemJsonSchema(), maxItems: MAX_CLUBS_PER_REPORT })),
 });
 
 export const SyncResultSchema = v.object({

@@ -26,7 +26,13 @@ export const wholeNumber = (fallback: number, min: number, max: number) =>
   );
 
 /** Trimmed text where an empty value counts as unset (as local.settings files write them). */
-export const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.transform((value) => value || undefined)));
+export const optionalText = v.optional(
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.transform((value) => value || undefined),
+  ),
+);
 
 export interface SettingProblem {
   setting: string;

@@ -7,7 +7,12 @@ import { optionalText, readEnvSettings, wholeNumber as integer, type SettingProb
  */
 
 const url = v.optional(
-  v.pipe(v.string(), v.trim(), v.transform((value) => value || undefined), v.optional(v.pipe(v.string(), v.url('must be a URL')))),
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.transform((value) => value || undefined),
+    v.optional(v.pipe(v.string(), v.url('must be a URL'))),
+  ),
 );
 
 export const SettingsSchema = v.object({

@@ -104,9 +104,7 @@ function verifyApplied(rows: AppliedRow[], files: MigrationFile[]): void {
   for (const row of rows) {
     const file = byVersion.get(row.version);
     if (!file) {
-      throw new MigrationError(
-        `Migration ${row.version}_${row.name} is applied to the database but missing from this build`,
-      );
+      throw new MigrationError(`Migration ${row.version}_${row.name} is applied to the database but missing from this build`);
     }
     if (file.checksum !== row.checksum) {
       throw new MigrationError(

@@ -24,9 +24,7 @@ export interface HealthReport {
 }
 
 export async function evaluateHealth(checks: readonly HealthCheck[], timeoutMs = 3_000): Promise<HealthReport> {
-  const entries = await Promise.all(
-    checks.map(async (health) => [health.name, await runCheck(health, timeoutMs)] as const),
-  );
+  const entries = await Promise.all(checks.map(async (health) => [health.name, await runCheck(health, timeoutMs)] as const));
   const components = Object.fromEntries(entries);
   const failing = entries.filter(([, report]) => report.status === 'down').map(([name]) => name);
   return { status: failing.length ? 'down' : 'ok', checkedAt: new Date().toISOString(), components, failing };

@@ -17,8 +17,6 @@ export function checkServiceHealth(): Promise<HealthReport> {
  * and go to the log instead).
  */
 export function publicHealthView(report: HealthReport): HealthReport {
-  const components = Object.fromEntries(
-    Object.entries(report.components).map(([name, { detail: _detail, ...rest }]) => [name, rest]),
-  );
+  const components = Object.fromEntries(Object.entries(report.components).map(([name, { detail: _detail, ...rest }]) => [name, rest]));
   return { ...report, components };
 }

@@ -3,6 +3,8 @@ import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } fr
 import * as v from 'valibot';
 import { getSettings } from '../config/settings';
 import { createLogger, invocationSink, type Logger } from '../log/logger';
+import { isDataException, isForeignKeyViolation, isTransient, isUniqueViolation, sqlState } from '../db/errors';
+import { BusyError, ConflictError, DomainError, InvalidError, NotFoundError, TooLargeError, UpstreamError } from '../errors/domainErrors';
 import { compileTemplate, type CompiledTemplate } from './pathTemplate';
 import {
   badRequest,
@@ -76,7 +78,7 @@ async function handle(
   }
 
   const { route } = chosen;
-  const caller = await route.guard.authorize(request);
+  const caller = await route.guard.authorize(request, chosen.params);
   // Every invalid field of params, query and body is reported at once.
   const errors: FieldError[] = [];
   const params = route.params ? validate(route.params, chosen.params, 'params', errors) : chosen.params;
@@ -131,22 +133,47 @@ async function readJsonBody(request: HttpRequest, route: Route): Promise<{ value
 
 /** The one place thrown values become responses; unknown errors never reveal anything internal. */
 export function errorResponse(error: unknown, requestId: string, instance: string, log: Logger): HttpResponseInit {
-  let problem: HttpProblem;
-  if (error instanceof HttpProblem) {
-    problem = error;
-  } else if (isPostgresError(error) && (error.code === '23505' || error.code === '23503')) {
-    log.warn('http_conflict', { code: error.code, constraint: error.constraint_name });
-    problem = conflict('The request conflicts with the current state of the resource.');
-  } else if (isPostgresError(error) && error.code.startsWith('22')) {
-    // Class 22 (data exception): a value that passed validation but the database cannot take,
-    // such as a NUL character or an impossible date. The caller's input, so a 400, not a 500.
-    log.warn('http_data_exception', { code: error.code });
-    problem = badRequest('The request contains a value that cannot be stored or compared.');
-  } else {
-    log.error('http_unhandled_error', { error });
-    problem = new HttpProblem(500, 'Internal Server Error', `Something went wrong; quote request id ${requestId}.`);
+  return problemResponse(toProblem(error, requestId, log), requestId, instance);
+}
+
+function toProblem(error: unknown, requestId: string, log: Logger): HttpProblem {
+  if (error instanceof HttpProblem) return error;
+  if (error instanceof DomainError) return domainProblem(error);
+  if (isUniqueViolation(error) || isForeignKeyViolation(error)) {
+    log.warn('http_conflict', { code: sqlState(error), constraint: (error as { constraint_name?: string }).constraint_name });
+    return conflict('The request conflicts with the current state of the resource.');
   }
-  return problemResponse(problem, requestId, instance);
+  if (isDataException(error)) {
+    // A value that passed validation but the database cannot take, such as a NUL character or an
+    // impossible date: the caller's input, so a 400, not a 500.
+    log.warn('http_data_exception', { code: sqlState(error) });
+    return badRequest('The request contains a value that cannot be stored or compared.');
+  }
+  if (isTransient(error)) {
+    log.warn('http_transient_failure', { code: sqlState(error) ?? (error as { code?: unknown }).code });
+    return new HttpProblem(503, 'Service Unavailable', 'The service is briefly unable to answer; try again shortly.', undefined, {
+      'retry-after': String(TRANSIENT_RETRY_AFTER_SECONDS),
+    });
+  }
+  log.error('http_unhandled_error', { error });
+  return new HttpProblem(500, 'Internal Server Error', `Something went wrong; quote request id ${requestId}.`);
+}
+
+/** Seconds a caller is asked to wait after a transient database failure (deadlock, lost connection). */
+const TRANSIENT_RETRY_AFTER_SECONDS = 5;
+
+/** How each kind of domain error reads over HTTP. */
+export function domainProblem(error: DomainError): HttpProblem {
+  const { message, code } = error;
+  const problem = (status: number, title: string, errors?: FieldError[], headers: Record<string, string> = {}) =>
+    new HttpProblem(status, title, message, errors, headers, code);
+  if (error instanceof NotFoundError) return problem(404, 'Not Found');
+  if (error instanceof InvalidError) return problem(400, 'Bad Request', error.fieldErrors.length ? [...error.fieldErrors] : undefined);
+  if (error instanceof ConflictError) return problem(409, 'Conflict');
+  if (error instanceof BusyError) return problem(503, 'Service Unavailable', undefined, { 'retry-after': String(error.retryAfterSeconds) });
+  if (error instanceof TooLargeError) return problem(413, 'Payload Too Large');
+  if (error instanceof UpstreamError) return problem(502, 'Bad Gateway');
+  return problem(503, 'Service Unavailable');
 }
 
 export function problemResponse(problem: HttpProblem, requestId: string, instance?: string): HttpResponseInit {
@@ -155,10 +182,6 @@ export function problemResponse(problem: HttpProblem, requestId: string, instanc
     headers: { ...problem.headers, 'content-type': PROBLEM_CONTENT_TYPE },
     body: JSON.stringify(problemBody(problem, requestId, instance)),
   };
-}
-
-function isPostgresError(error: unknown): error is { code: string; constraint_name?: string } {
-  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'PostgresError';
 }
 
 function incomingRequestId(request: HttpRequest): string | undefined {

@@ -1,7 +1,9 @@
 import type { HttpRequest } from '@azure/functions';
 import { createTokenVerifier, TokenRejected, type TokenVerifier, type VerifiedUser } from '../auth/jwt';
 import { capabilitiesOf, type Capability } from '../auth/roles';
+import { findClubRole, roleSatisfies, type ClubRole } from '../clubs/membershipRepository';
 import { getSettings } from '../config/settings';
+import { getSql } from '../db/client';
 import { forbidden, unauthorized } from './problem';
 
 /** Who called: the authenticated user, with capabilities derived from their platform roles. */
@@ -21,7 +23,8 @@ export interface AnonymousCaller {
 export interface Guard<TCaller> {
   readonly description: string;
   readonly security: 'none' | 'bearer' | 'edgeToken';
-  authorize(request: HttpRequest): Promise<TCaller>;
+  /** `params` are the route's path parameters, as matched (before the route's params schema). */
+  authorize(request: HttpRequest, params: Readonly<Record<string, string>>): Promise<TCaller>;
 }
 
 let verifier: TokenVerifier | undefined;
@@ -81,6 +84,34 @@ export function requireCapability(capability: Capability): Guard<UserCaller> {
       const caller = await authenticate(request);
       if (!caller.capabilities.has(capability)) throw forbidden(`This operation needs the ${capability} capability.`);
       return caller;
+    },
+  };
+}
+
+/** A user acting on one club: the club from the path, and the role they hold there (if any). */
+export interface ClubCaller extends UserCaller {
+  clubId: string;
+  clubRole: ClubRole | undefined;
+}
+
+/**
+ * A user holding `role` in the club named by the path parameter `param` (a leader satisfies
+ * `member`), or any user holding the platform capability `orCapability` (platform admins acting
+ * on any club). Anyone else gets 403, whether or not the club exists, so ids cannot be probed.
+ */
+export function clubRole(param: string, role: ClubRole, options: { orCapability?: Capability } = {}): Guard<ClubCaller> {
+  const { orCapability } = options;
+  return {
+    description: `club ${role} of {${param}}${orCapability ? ` or capability ${orCapability}` : ''}`,
+    security: 'bearer',
+    async authorize(request, params) {
+      const caller = await authenticate(request);
+      const clubId = params[param] ?? '';
+      const held = clubId ? await findClubRole(getSql(), clubId, caller.userId) : undefined;
+      if (roleSatisfies(held, role) || (orCapability && caller.capabilities.has(orCapability))) {
+        return { ...caller, clubId, clubRole: held };
+      }
+      throw forbidden(`This operation needs the ${role} role in this club${orCapability ? ` or the ${orCapability} capability` : ''}.`);
     },
   };
 }

@@ -2,11 +2,9 @@
  * RFC 9457 problem details. Handlers throw an HttpProblem; the one error path in
  * shared/http/dispatch.ts turns it into an `application/problem+json` response.
  */
-export interface FieldError {
-  /** Dotted path of the failing field, prefixed with where it was: `body.clubs.3.name`, `query.limit`. */
-  path: string;
-  message: string;
-}
+import { MAX_LISTED_ERRORS, type FieldError } from '../errors/domainErrors';
+
+export type { FieldError };
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -17,25 +15,20 @@ export class HttpProblem extends Error {
     readonly detail?: string,
     readonly errors?: FieldError[],
     readonly headers: Record<string, string> = {},
+    /** A stable machine-readable code (problem extension member `code`). */
+    readonly code?: string,
   ) {
     super(detail ?? title);
     this.name = 'HttpProblem';
   }
 }
 
-export const badRequest = (detail: string, errors?: FieldError[]) =>
-  new HttpProblem(400, 'Bad Request', detail, errors);
-
-/** More field errors than this are counted, not listed, so a bad request cannot produce a huge answer. */
-export const MAX_LISTED_ERRORS = 100;
+export const badRequest = (detail: string, errors?: FieldError[]) => new HttpProblem(400, 'Bad Request', detail, errors);
 
 /** 400 for input that failed validation, listing at most MAX_LISTED_ERRORS of its field errors. */
-export function invalidInput(detail: string, errors: FieldError[]): HttpProblem {
-  if (errors.length <= MAX_LISTED_ERRORS) return badRequest(detail, errors);
-  return badRequest(
-    `${detail} The first ${MAX_LISTED_ERRORS} of ${errors.length} errors are listed.`,
-    errors.slice(0, MAX_LISTED_ERRORS),
-  );
+export function invalidInput(detail: string, errors: readonly FieldError[]): HttpProblem {
+  if (errors.length <= MAX_LISTED_ERRORS) return badRequest(detail, [...errors]);
+  return badRequest(`${detail} The first ${MAX_LISTED_ERRORS} of ${errors.length} errors are listed.`, errors.slice(0, MAX_LISTED_ERRORS));
 }
 
 export const unauthorized = (detail: string) =>
@@ -56,6 +49,7 @@ export interface ProblemBody {
   detail?: string;
   instance?: string;
   requestId: string;
+  code?: string;
   errors?: FieldError[];
 }
 
@@ -67,6 +61,7 @@ export function problemBody(problem: HttpProblem, requestId: string, instance?: 
     ...(problem.detail ? { detail: problem.detail } : {}),
     ...(instance ? { instance } : {}),
     requestId,
+    ...(problem.code ? { code: problem.code } : {}),
     ...(problem.errors?.length ? { errors: problem.errors } : {}),
   };
 }

@@ -9,17 +9,7 @@ import { instantOfWall, MINUTE, wallClock } from './timeZone';
  * saving time is honoured (22:00 stays 22:00 local in summer and in winter).
  */
 
-export const NOTIFICATION_KINDS = [
-  'billing',
-  'member',
-  'reminder',
-  'event',
-  'invite',
-  'update',
-  'report',
-  'duel',
-  'challenge',
-] as const;
+export const NOTIFICATION_KINDS = ['billing', 'member', 'reminder', 'event', 'invite', 'update', 'report', 'duel', 'challenge'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const CHANNELS = ['email', 'push'] as const;
@@ -68,12 +58,7 @@ export const DEFAULT_SUMMARY_TIME = '08:00';
  * channel switches, then (unless critical) category, kind and update/reminder switches, then
  * (unless critical) timing: email into the summary, push out of the quiet hours.
  */
-export function decideDeliveries(
-  preferences: NotificationPreferences,
-  subject: DeliverySubject,
-  now: Date,
-  timeZone: string,
-): Delivery[] {
+export function decideDeliveries(preferences: NotificationPreferences, subject: DeliverySubject, now: Date, timeZone: string): Delivery[] {
   const wanted = subject.channels ?? CHANNELS;
   const deliveries: Delivery[] = [];
   if (wanted.includes('email') && emailAllowed(preferences, subject)) {

@@ -1,14 +1,7 @@
 import type { Queryable } from '../db/client';
 import { notFound } from '../http/problem';
 import { encodeCursor, type InboxPosition } from './cursor';
-import {
-  deleteAllEntries,
-  deleteEntry,
-  markAllEntriesRead,
-  markEntryRead,
-  selectInboxSlice,
-  type InboxRow,
-} from './inboxRepository';
+import { deleteAllEntries, deleteEntry, markAllEntriesRead, markEntryRead, selectInboxSlice, type InboxRow } from './inboxRepository';
 import type { InboxPage, NotificationRecord } from './record';
 
 export const DEFAULT_PAGE_SIZE = 50;

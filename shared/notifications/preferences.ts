@@ -140,10 +140,7 @@ function mergeInto(target: Plain, patch: Plain): Plain {
 }
 
 /** The block with a validated partial block laid over it, at every depth. */
-export function mergePreferences(
-  current: NotificationPreferences,
-  patch: NotificationPreferencesPatch,
-): NotificationPreferences {
+export function mergePreferences(current: NotificationPreferences, patch: NotificationPreferencesPatch): NotificationPreferences {
   return mergeInto(current, patch) as NotificationPreferences;
 }
 
@@ -162,10 +159,7 @@ export function applyLegacyFields(current: NotificationPreferences, legacy: Lega
 /** Whether any legacy flat field was sent. */
 export function hasLegacyFields(legacy: LegacyFields): boolean {
   return (
-    legacy.emailEnabled !== undefined ||
-    legacy.pushEnabled !== undefined ||
-    legacy.categories !== undefined ||
-    legacy.updates !== undefined
+    legacy.emailEnabled !== undefined || legacy.pushEnabled !== undefined || legacy.categories !== undefined || legacy.updates !== undefined
   );
 }
 

@@ -51,7 +51,12 @@ describe('club catalog and adopt through the local host', () => {
 
     it('lists service clubs with their status and channel-only clubs as imported_only', async () => {
       const page = await catalog(`q=${tag}`);
-      const summary = page.items.map((item: Record<string, unknown>) => [item['name'], item['status'], item['vereinsId'], item['reportingBoxes']]);
+      const summary = page.items.map((item: Record<string, unknown>) => [
+        item['name'],
+        item['status'],
+        item['vereinsId'],
+        item['reportingBoxes'],
+      ]);
       expect(summary).toEqual([
         [`Alpha ${tag}`, 'active', `${tag}-1`, 1],
         [`Box A ${tag}`, 'active', null, 0],
@@ -114,8 +119,7 @@ describe('club catalog and adopt through the local host', () => {
       const izmirTag = uniqueTag();
       const name = `İzmir Spor ${izmirTag}`;
       await createServiceClub(sql(), { name });
-      const search = async (q: string) =>
-        (await catalog(`q=${encodeURIComponent(q)}`)).items.map((item: { name: string }) => item.name);
+      const search = async (q: string) => (await catalog(`q=${encodeURIComponent(q)}`)).items.map((item: { name: string }) => item.name);
       // Searching with the name's own spelling always finds it, whatever the collation does to 'İ'.
       expect(await search(`İzmir Spor ${izmirTag}`)).toEqual([name]);
       expect(await search(`İZMİR SPOR ${izmirTag}`)).toEqual([name]);
@@ -144,7 +148,9 @@ describe('club catalog and adopt through the local host', () => {
       expect(await again.json()).toEqual({ created: false, club: created.club });
 
       const page = await catalog(`q=${tag}`);
-      expect(page.items.map((item: { status: string; clubId: string }) => [item.status, item.clubId])).toEqual([['active', created.club.id]]);
+      expect(page.items.map((item: { status: string; clubId: string }) => [item.status, item.clubId])).toEqual([
+        ['active', created.club.id],
+      ]);
     });
 
     it('activates an inactive service club with that number, keeping its name', async () => {
@@ -155,7 +161,10 @@ describe('club catalog and adopt through the local host', () => {
       await addHit(tag);
       const response = await adopt(tag);
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ created: false, club: { id: existing, vereinsId: tag, name: `Golf ${tag}`, status: 'active' } });
+      expect(await response.json()).toEqual({
+        created: false,
+        club: { id: existing, vereinsId: tag, name: `Golf ${tag}`, status: 'active' },
+      });
     });
 
     it.each([

@@ -182,7 +182,7 @@ describe('box agent against the cloud served by the local host', () => {
     expect(await activeVereinsIds(getSql(), box.clubId)).toEqual(['3001']);
   });
 
-  it('pushes [] for an empty mirror table (decommission), marking the box\'s clubs deleted', async () => {
+  it("pushes [] for an empty mirror table (decommission), marking the box's clubs deleted", async () => {
     const box = await createBox(getSql());
     await mirror`delete from club_software_club`;
     await mirror`insert into club_software_club (vereins_id, name) values ('4001', 'SV Ende')`;

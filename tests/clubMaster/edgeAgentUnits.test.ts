@@ -69,19 +69,27 @@ describe('parseEdgeConfig', () => {
     expect(() => parseEdgeConfig(env)).toThrow(message);
   });
 
-  it.each(['http://127.0.0.1:7071', 'http://127.8.9.10', 'http://127.1:7071', 'http://localhost:7071', 'http://[::1]:7071', 'https://cloud.example'])(
-    'accepts %s as the cloud',
-    (url) => {
-      expect(() => parseEdgeConfig({ SVC_CLOUD_BASE_URL: url })).not.toThrow();
-    },
-  );
+  it.each([
+    'http://127.0.0.1:7071',
+    'http://127.8.9.10',
+    'http://127.1:7071',
+    'http://localhost:7071',
+    'http://[::1]:7071',
+    'https://cloud.example',
+  ])('accepts %s as the cloud', (url) => {
+    expect(() => parseEdgeConfig({ SVC_CLOUD_BASE_URL: url })).not.toThrow();
+  });
 
-  it.each(['http://cloud.example', 'http://10.0.0.1:7071', 'http://127.0.0.1.cloud.example', 'http://localhost.cloud.example', 'http://[::2]', 'ftp://127.0.0.1'])(
-    'refuses %s as the cloud: the token would travel in clear text',
-    (url) => {
-      expect(() => parseEdgeConfig({ SVC_CLOUD_BASE_URL: url })).toThrow('SVC_CLOUD_BASE_URL must be https');
-    },
-  );
+  it.each([
+    'http://cloud.example',
+    'http://10.0.0.1:7071',
+    'http://127.0.0.1.cloud.example',
+    'http://localhost.cloud.example',
+    'http://[::2]',
+    'ftp://127.0.0.1',
+  ])('refuses %s as the cloud: the token would travel in clear text', (url) => {
+    expect(() => parseEdgeConfig({ SVC_CLOUD_BASE_URL: url })).toThrow('SVC_CLOUD_BASE_URL must be https');
+  });
 
   it('never repeats the token in its error', () => {
     expect(() => parseEdgeConfig({ SVC_EDGE_API_TOKEN: 'edge_secret', SVC_CLUB_MASTER_SYNC_SECONDS: 'x' })).toThrow(
@@ -191,7 +199,11 @@ describe('createAgent scheduling', () => {
   });
 
   it('a manual run leaves the schedule alone while the loop is not running', async () => {
-    const config = parseEdgeConfig({ SVC_EDGE_API_TOKEN: 'edge_' + 'A'.repeat(43), SVC_CLOUD_BASE_URL: cloudUrl, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
+    const config = parseEdgeConfig({
+      SVC_EDGE_API_TOKEN: 'edge_' + 'A'.repeat(43),
+      SVC_CLOUD_BASE_URL: cloudUrl,
+      SVC_CLUB_MASTER_SYNC_ENABLED: 'true',
+    });
     const agent = createAgent(config, mirror, quiet);
     cloudFails = true;
     expect((await agent.runOnce()).ok).toBe(false);

@@ -15,10 +15,14 @@ async function edgeToken(...args: string[]): Promise<{ stdout: string; stderr: s
 
 async function edgeTokenWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/edgeToken.ts', ...args], {
-      cwd: root,
-      env: { ...env },
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/edgeToken.ts', ...args],
+      {
+        cwd: root,
+        env: { ...env },
+      },
+    );
     return { stdout, stderr, code: 0 };
   } catch (error) {
     const failed = error as { stdout: string; stderr: string; code: number };

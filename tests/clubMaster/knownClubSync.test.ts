@@ -90,7 +90,9 @@ describe('syncKnownClubs', () => {
     await syncKnownClubs(sql(), boxB, [{ vereinsId: '100', name: 'SV Eins (B)' }]);
     await syncKnownClubs(sql(), boxA, []);
     expect(await activeVereinsIds(sql(), boxA)).toEqual([]);
-    expect(await knownRows(sql(), boxB)).toEqual([expect.objectContaining({ vereinsId: '100', name: 'SV Eins (B)', sourceDeleted: false })]);
+    expect(await knownRows(sql(), boxB)).toEqual([
+      expect.objectContaining({ vereinsId: '100', name: 'SV Eins (B)', sourceDeleted: false }),
+    ]);
   });
 
   it('a report that fails after its first write leaves the previous state intact', async () => {

@@ -2,7 +2,7 @@ import { getSql } from '../../shared/db/client';
 import { createEdgeToken, generateEdgeToken } from '../../shared/clubMaster/edgeTokens';
 import * as knownClubSync from '../../shared/clubMaster/knownClubSync';
 import { KNOWN_CLUB_LOCK_CLASS } from '../../shared/clubMaster/knownClubSync';
-import { MAX_LISTED_ERRORS } from '../../shared/http/problem';
+import { MAX_LISTED_ERRORS } from '../../shared/errors/domainErrors';
 import { MAX_CLUBS_PER_REPORT } from '../../shared/clubMaster/schemas';
 import { bearer } from '../support/tokens';
 import { startTestHost, type TestHost } from '../support/testHost';
@@ -22,10 +22,20 @@ describe('POST /api/edge/clubs/sync through the local host', () => {
 
   it('replaces the box state and answers the counts', async () => {
     const box = await createBox(sql());
-    const first = await sync(box.token, { clubs: [{ vereinsId: '100', name: 'SV Eins' }, { vereinsId: '200', name: 'SV Zwei' }] });
+    const first = await sync(box.token, {
+      clubs: [
+        { vereinsId: '100', name: 'SV Eins' },
+        { vereinsId: '200', name: 'SV Zwei' },
+      ],
+    });
     expect(first.status).toBe(200);
     expect(await first.json()).toEqual({ reported: 2, added: 2, restored: 0, refreshed: 0, markedDeleted: 0 });
-    const second = await sync(box.token, { clubs: [{ vereinsId: '200', name: 'SV Zwei' }, { vereinsId: '300', name: 'SV Drei' }] });
+    const second = await sync(box.token, {
+      clubs: [
+        { vereinsId: '200', name: 'SV Zwei' },
+        { vereinsId: '300', name: 'SV Drei' },
+      ],
+    });
     expect(await second.json()).toEqual({ reported: 2, added: 1, restored: 0, refreshed: 1, markedDeleted: 1 });
     expect(await activeVereinsIds(sql(), box.clubId)).toEqual(['200', '300']);
   });
@@ -122,7 +132,13 @@ describe('POST /api/edge/clubs/sync through the local host', () => {
       ['an entry that is not an object', { clubs: [{ vereinsId: '2', name: 'a' }, 5] }, 'body.clubs.1'],
       [
         'a repeated club number',
-        { clubs: [{ vereinsId: '2', name: 'a' }, { vereinsId: '3', name: 'b' }, { vereinsId: ' 2', name: 'c' }] },
+        {
+          clubs: [
+            { vereinsId: '2', name: 'a' },
+            { vereinsId: '3', name: 'b' },
+            { vereinsId: ' 2', name: 'c' },
+          ],
+        },
         'body.clubs.2.vereinsId',
       ],
     ])('%s', async (_label, body, path) => {
@@ -235,7 +251,12 @@ describe('POST /api/edge/clubs/sync through the local host', () => {
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
 
     const active = await activeVereinsIds(sql(), box.clubId);
-    const matching = reports.filter((clubs) => sameSet(clubs.map((club) => club.vereinsId), active));
+    const matching = reports.filter((clubs) =>
+      sameSet(
+        clubs.map((club) => club.vereinsId),
+        active,
+      ),
+    );
     expect(matching).toHaveLength(1);
     const rows = await knownRows(sql(), box.clubId);
     const names = new Map(matching[0]!.map((club) => [club.vereinsId, club.name]));

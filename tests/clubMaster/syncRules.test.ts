@@ -1,4 +1,10 @@
-import { duplicateVereinsIdErrors, tallySync, transitionCounter, type PreviousState, type SyncCounter } from '../../shared/clubMaster/syncRules';
+import {
+  duplicateVereinsIdErrors,
+  tallySync,
+  transitionCounter,
+  type PreviousState,
+  type SyncCounter,
+} from '../../shared/clubMaster/syncRules';
 
 // Counting only: the row changes themselves are checked against PostgreSQL in knownClubSync.test.ts.
 describe('transitionCounter: the "counted as" column of the "Known-club rows" state table', () => {

@@ -26,7 +26,10 @@ describe('npm start', () => {
     const deadline = Date.now() + 30_000;
     let status = 0;
     while (Date.now() < deadline && status !== 200) {
-      status = await fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.status, () => 0);
+      status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (response) => response.status,
+        () => 0,
+      );
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect({ status, output }).toMatchObject({ status: 200 });
@@ -61,4 +64,3 @@ describe('npm start', () => {
     }
   }, 45_000);
 });
-

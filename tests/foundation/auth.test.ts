@@ -3,7 +3,7 @@ import { SignJWT, UnsecuredJWT } from 'jose';
 import * as v from 'valibot';
 import { authenticatedUser, platformAdmin, requireCapability } from '../../shared/http/guards';
 import { defineRoute, json } from '../../shared/http/route';
-import { httpGroup } from '../../shared/functions/definition';
+import { httpGroup } from '../../shared/host/definition';
 import { getSettings } from '../../shared/config/settings';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer, tokenFor } from '../support/tokens';
@@ -18,9 +18,21 @@ const whoAmI = (guard: typeof authenticatedUser) =>
   });
 
 const routes = [
-  defineRoute({ method: 'GET', path: '/probe/user', summary: 'user', guard: authenticatedUser, handle: async ({ caller }) => json({ userId: caller.userId }) }),
+  defineRoute({
+    method: 'GET',
+    path: '/probe/user',
+    summary: 'user',
+    guard: authenticatedUser,
+    handle: async ({ caller }) => json({ userId: caller.userId }),
+  }),
   defineRoute({ method: 'GET', path: '/probe/admin', summary: 'admin', guard: platformAdmin, handle: async () => json({ ok: true }) }),
-  defineRoute({ method: 'GET', path: '/probe/costs', summary: 'costs', guard: requireCapability('costs.read'), handle: async () => json({ ok: true }) }),
+  defineRoute({
+    method: 'GET',
+    path: '/probe/costs',
+    summary: 'costs',
+    guard: requireCapability('costs.read'),
+    handle: async () => json({ ok: true }),
+  }),
   whoAmI(authenticatedUser),
   defineRoute({
     method: 'POST',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { getSql } from '../../shared/db/client';
-import { eventHubFunction, httpGroup, timerFunction } from '../../shared/functions/definition';
+import { eventHubFunction, httpGroup, timerFunction } from '../../shared/host/definition';
 import { publicAccess } from '../../shared/http/guards';
 import { defineRoute, json } from '../../shared/http/route';
 import { startTestHost, type TestHost } from '../support/testHost';
@@ -14,7 +14,7 @@ describe('local host', () => {
   let host: TestHost;
 
   const definitions = [
-    timerFunction('recordTick', '0 */5 * * * *', async (_job, timer) => {
+    timerFunction('recordTick', { schedule: '0 */5 * * * *' }, async (_job, timer) => {
       await getSql()`insert into ${getSql()(table)} (source, payload) values ('timer', ${getSql().json({ isPastDue: timer.isPastDue })})`;
       return { ticked: true };
     }),
@@ -79,7 +79,10 @@ describe('local host', () => {
     expect(unknown.headers.get('content-type')).toBe('application/problem+json');
     expect(unknown.headers.get('x-request-id')).toBe((await unknown.json()).requestId);
     expect((await invoke('hello', { input: '' })).status).toBe(400);
-    expect((await host.request('POST', '/admin/functions/recordTick', { body: '{oops', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect(
+      (await host.request('POST', '/admin/functions/recordTick', { body: '{oops', headers: { 'content-type': 'application/json' } }))
+        .status,
+    ).toBe(400);
     expect((await host.request('GET', '/admin/functions/recordTick')).status).toBe(405);
   });
 });

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { publicAccess } from '../../shared/http/guards';
 import { HttpProblem } from '../../shared/http/problem';
 import { defineRoute, json, noContent } from '../../shared/http/route';
-import { httpGroup } from '../../shared/functions/definition';
+import { httpGroup } from '../../shared/host/definition';
 import { getSql } from '../../shared/db/client';
 import { startTestHost, type TestHost } from '../support/testHost';
 
@@ -37,8 +37,20 @@ const routes = [
     query: v.object({ limit: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a number'))) }),
     handle: async ({ params, query }) => json({ params, query }),
   }),
-  defineRoute({ method: 'DELETE', path: '/pipeline/members/{id}', summary: 'delete', guard: publicAccess, handle: async () => noContent() }),
-  defineRoute({ method: 'GET', path: '/pipeline/members/special', summary: 'literal beats parameter', guard: publicAccess, handle: async () => json({ special: true }) }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/pipeline/members/{id}',
+    summary: 'delete',
+    guard: publicAccess,
+    handle: async () => noContent(),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/pipeline/members/special',
+    summary: 'literal beats parameter',
+    guard: publicAccess,
+    handle: async () => json({ special: true }),
+  }),
   defineRoute({
     method: 'GET',
     path: '/pipeline/lookup/{key}',
@@ -119,7 +131,10 @@ describe('HTTP conventions', () => {
   });
 
   it('400 for malformed JSON', async () => {
-    const response = await host.request('POST', '/pipeline/members', { body: '{"name": ', headers: { 'content-type': 'application/json' } });
+    const response = await host.request('POST', '/pipeline/members', {
+      body: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect((await problem(response, 400)).detail).toMatch(/not valid JSON/);
   });
 
@@ -129,7 +144,10 @@ describe('HTTP conventions', () => {
   });
 
   it('415 for a body that is not JSON', async () => {
-    const response = await host.request('POST', '/pipeline/members', { body: 'name=Ann', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const response = await host.request('POST', '/pipeline/members', {
+      body: 'name=Ann',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     await problem(response, 415);
     expect(received).toEqual([]);
   });
@@ -146,7 +164,10 @@ describe('HTTP conventions', () => {
   });
 
   it('routes parameters and prefers literal segments', async () => {
-    expect(await (await host.request('GET', '/pipeline/members/42?limit=5')).json()).toEqual({ params: { id: '42' }, query: { limit: '5' } });
+    expect(await (await host.request('GET', '/pipeline/members/42?limit=5')).json()).toEqual({
+      params: { id: '42' },
+      query: { limit: '5' },
+    });
     expect(await (await host.request('GET', '/pipeline/members/special')).json()).toEqual({ special: true });
   });
 
@@ -208,4 +229,3 @@ describe('HTTP conventions', () => {
     expect(body.detail).toMatch(/cannot be stored/);
   });
 });
-

@@ -5,7 +5,10 @@ describe('GET /api/openapi.json', () => {
   let host: TestHost;
   let document: {
     openapi: string;
-    paths: Record<string, Record<string, { description: string; security?: unknown[]; requestBody?: { content: Record<string, { schema: unknown }> } }>>;
+    paths: Record<
+      string,
+      Record<string, { description: string; security?: unknown[]; requestBody?: { content: Record<string, { schema: unknown }> } }>
+    >;
   };
 
   beforeAll(async () => {

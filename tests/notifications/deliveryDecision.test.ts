@@ -13,14 +13,32 @@ describe('decideDeliveries', () => {
     ['defaults: email and push now', {}, { kind: 'member' }, NOW, [`email@${NOW}`, `push@${NOW}`]],
     ['email switched off', { email: { enabled: false } }, { kind: 'member' }, NOW, [`push@${NOW}`]],
     ['push switched off', { push: { enabled: false } }, { kind: 'member' }, NOW, [`email@${NOW}`]],
-    ['category off blocks email only', { email: { categories: { youth: false } } }, { kind: 'event', category: 'youth' }, NOW, [`push@${NOW}`]],
-    ['other category unaffected', { email: { categories: { youth: false } } }, { kind: 'event', category: 'board' }, NOW, [`email@${NOW}`, `push@${NOW}`]],
+    [
+      'category off blocks email only',
+      { email: { categories: { youth: false } } },
+      { kind: 'event', category: 'youth' },
+      NOW,
+      [`push@${NOW}`],
+    ],
+    [
+      'other category unaffected',
+      { email: { categories: { youth: false } } },
+      { kind: 'event', category: 'board' },
+      NOW,
+      [`email@${NOW}`, `push@${NOW}`],
+    ],
     ['email.events off', { email: { events: false } }, { kind: 'event' }, NOW, [`push@${NOW}`]],
     ['email.invites off', { email: { invites: false } }, { kind: 'invite' }, NOW, [`push@${NOW}`]],
     ['updates.cancel off blocks both', { updates: { cancel: false } }, { kind: 'update', updateType: 'cancel' }, NOW, []],
     ['updates.edits on', { updates: { cancel: false } }, { kind: 'update', updateType: 'edits' }, NOW, [`email@${NOW}`, `push@${NOW}`]],
     ['reminder by default: push only', {}, { kind: 'reminder', reminderLead: 'hour1' }, NOW, [`push@${NOW}`]],
-    ['reminder viaEmail', { reminders: { viaEmail: true } }, { kind: 'reminder', reminderLead: 'hour1' }, NOW, [`email@${NOW}`, `push@${NOW}`]],
+    [
+      'reminder viaEmail',
+      { reminders: { viaEmail: true } },
+      { kind: 'reminder', reminderLead: 'hour1' },
+      NOW,
+      [`email@${NOW}`, `push@${NOW}`],
+    ],
     ['reminder lead switched off', {}, { kind: 'reminder', reminderLead: 'minutes15' }, NOW, []],
     ['producer restricts channels', {}, { kind: 'billing', channels: ['email'] }, NOW, [`email@${NOW}`]],
     [
@@ -30,7 +48,13 @@ describe('decideDeliveries', () => {
       NOW,
       [`email@${NOW}`, 'push@2026-11-18T13:30:00.000Z'],
     ],
-    ['DND outside the window: push now', { dnd: { enabled: true, from: '13:00', to: '14:00' } }, { kind: 'member' }, NOW, [`email@${NOW}`, `push@${NOW}`]],
+    [
+      'DND outside the window: push now',
+      { dnd: { enabled: true, from: '13:00', to: '14:00' } },
+      { kind: 'member' },
+      NOW,
+      [`email@${NOW}`, `push@${NOW}`],
+    ],
     [
       'DND crossing midnight, late evening: to the next morning',
       { dnd: { enabled: true, from: '22:00', to: '07:00' } },
@@ -52,12 +76,48 @@ describe('decideDeliveries', () => {
       '2026-11-19T07:00:00.000Z',
       ['email@2026-11-19T07:00:00.000Z', 'push@2026-11-19T07:00:00.000Z'],
     ],
-    ['DND disabled ignores its times', { dnd: { enabled: false, from: '00:00', to: '23:59' } }, { kind: 'member' }, NOW, [`email@${NOW}`, `push@${NOW}`]],
-    ['summary daily at 18:00', { summary: { mode: 'daily', time: '18:00' } }, { kind: 'report' }, NOW, ['email@2026-11-18T18:00:00.000Z/daily', `push@${NOW}`]],
-    ['summary daily without a time: 08:00 next day', { summary: { mode: 'daily' } }, { kind: 'report' }, NOW, ['email@2026-11-19T08:00:00.000Z/daily', `push@${NOW}`]],
-    ['summary weekly: next Monday', { summary: { mode: 'weekly', time: '07:30' } }, { kind: 'duel' }, NOW, ['email@2026-11-23T07:30:00.000Z/weekly', `push@${NOW}`]],
-    ['summary monthly: the 1st', { summary: { mode: 'monthly', time: '09:00' } }, { kind: 'challenge' }, NOW, ['email@2026-12-01T09:00:00.000Z/monthly', `push@${NOW}`]],
-    ['reminders are never folded into a summary', { summary: { mode: 'daily' }, reminders: { viaEmail: true } }, { kind: 'reminder' }, NOW, [`email@${NOW}`, `push@${NOW}`]],
+    [
+      'DND disabled ignores its times',
+      { dnd: { enabled: false, from: '00:00', to: '23:59' } },
+      { kind: 'member' },
+      NOW,
+      [`email@${NOW}`, `push@${NOW}`],
+    ],
+    [
+      'summary daily at 18:00',
+      { summary: { mode: 'daily', time: '18:00' } },
+      { kind: 'report' },
+      NOW,
+      ['email@2026-11-18T18:00:00.000Z/daily', `push@${NOW}`],
+    ],
+    [
+      'summary daily without a time: 08:00 next day',
+      { summary: { mode: 'daily' } },
+      { kind: 'report' },
+      NOW,
+      ['email@2026-11-19T08:00:00.000Z/daily', `push@${NOW}`],
+    ],
+    [
+      'summary weekly: next Monday',
+      { summary: { mode: 'weekly', time: '07:30' } },
+      { kind: 'duel' },
+      NOW,
+      ['email@2026-11-23T07:30:00.000Z/weekly', `push@${NOW}`],
+    ],
+    [
+      'summary monthly: the 1st',
+      { summary: { mode: 'monthly', time: '09:00' } },
+      { kind: 'challenge' },
+      NOW,
+      ['email@2026-12-01T09:00:00.000Z/monthly', `push@${NOW}`],
+    ],
+    [
+      'reminders are never folded into a summary',
+      { summary: { mode: 'daily' }, reminders: { viaEmail: true } },
+      { kind: 'reminder' },
+      NOW,
+      [`email@${NOW}`, `push@${NOW}`],
+    ],
     [
       'critical skips category, summary and DND',
       { email: { categories: { club: false } }, summary: { mode: 'weekly' }, dnd: { enabled: true, from: '00:00', to: '23:59' } },
@@ -65,7 +125,13 @@ describe('decideDeliveries', () => {
       NOW,
       [`email@${NOW}`, `push@${NOW}`],
     ],
-    ['critical still honours the channel switches', { email: { enabled: false }, push: { enabled: false } }, { kind: 'billing', critical: true }, NOW, []],
+    [
+      'critical still honours the channel switches',
+      { email: { enabled: false }, push: { enabled: false } },
+      { kind: 'billing', critical: true },
+      NOW,
+      [],
+    ],
   ];
 
   it.each(cases)('%s (UTC)', (_name, patch, subject, now, expected) => {
@@ -73,7 +139,7 @@ describe('decideDeliveries', () => {
   });
 });
 
-describe('decideDeliveries in the user\'s time zone (Europe/Berlin: CET +1, CEST +2)', () => {
+describe("decideDeliveries in the user's time zone (Europe/Berlin: CET +1, CEST +2)", () => {
   const BERLIN = 'Europe/Berlin';
   const QUIET = { dnd: { enabled: true, from: '22:00', to: '07:00' } } as const;
   const cases: [string, NotificationPreferencesPatch, string, string][] = [
@@ -82,7 +148,12 @@ describe('decideDeliveries in the user\'s time zone (Europe/Berlin: CET +1, CEST
     ['winter, 22:00 local: deferred to 07:00 CET', QUIET, '2026-11-18T21:00:00.000Z', '2026-11-19T06:00:00.000Z'],
     ['summer, 21:59 local: before the window', QUIET, '2026-07-15T19:59:00.000Z', '2026-07-15T19:59:00.000Z'],
     ['summer, 22:00 local: deferred to 07:00 CEST', QUIET, '2026-07-15T20:00:00.000Z', '2026-07-16T05:00:00.000Z'],
-    ['crossing midnight: 00:30 local (23:30Z the day before) to the same morning', QUIET, '2026-11-18T23:30:00.000Z', '2026-11-19T06:00:00.000Z'],
+    [
+      'crossing midnight: 00:30 local (23:30Z the day before) to the same morning',
+      QUIET,
+      '2026-11-18T23:30:00.000Z',
+      '2026-11-19T06:00:00.000Z',
+    ],
     ['crossing midnight: 06:59 local', QUIET, '2026-11-19T05:59:00.000Z', '2026-11-19T06:00:00.000Z'],
     ['crossing midnight: 07:00 local is outside', QUIET, '2026-11-19T06:00:00.000Z', '2026-11-19T06:00:00.000Z'],
     // DST ends on 2026-10-25 (03:00 CEST → 02:00 CET): the night starts at +2 and ends at +1.
@@ -95,7 +166,12 @@ describe('decideDeliveries in the user\'s time zone (Europe/Berlin: CET +1, CEST
       '2026-03-29T00:30:00.000Z',
       '2026-03-29T01:30:00.000Z',
     ],
-    ['same-day window in local time', { dnd: { enabled: true, from: '12:00', to: '14:00' } }, '2026-07-15T10:30:00.000Z', '2026-07-15T12:00:00.000Z'],
+    [
+      'same-day window in local time',
+      { dnd: { enabled: true, from: '12:00', to: '14:00' } },
+      '2026-07-15T10:30:00.000Z',
+      '2026-07-15T12:00:00.000Z',
+    ],
   ];
 
   it.each(cases)('push: %s', (_name, patch, now, expectedPush) => {
@@ -104,14 +180,34 @@ describe('decideDeliveries in the user\'s time zone (Europe/Berlin: CET +1, CEST
   });
 
   const summaries: [string, NotificationPreferencesPatch, string, string][] = [
-    ['daily 08:00 across the end of DST is 08:00 CET', { summary: { mode: 'daily', time: '08:00' } }, '2026-10-24T12:00:00.000Z', '2026-10-25T07:00:00.000Z/daily'],
+    [
+      'daily 08:00 across the end of DST is 08:00 CET',
+      { summary: { mode: 'daily', time: '08:00' } },
+      '2026-10-24T12:00:00.000Z',
+      '2026-10-25T07:00:00.000Z/daily',
+    ],
     ['daily 08:00 in summer', { summary: { mode: 'daily', time: '08:00' } }, '2026-07-15T12:00:00.000Z', '2026-07-16T06:00:00.000Z/daily'],
-    ['daily 00:30: already the next local day at 23:15Z', { summary: { mode: 'daily', time: '00:30' } }, '2026-11-18T23:15:00.000Z', '2026-11-18T23:30:00.000Z/daily'],
+    [
+      'daily 00:30: already the next local day at 23:15Z',
+      { summary: { mode: 'daily', time: '00:30' } },
+      '2026-11-18T23:15:00.000Z',
+      '2026-11-18T23:30:00.000Z/daily',
+    ],
     ['daily without a time: 08:00 local', { summary: { mode: 'daily' } }, '2026-11-18T12:00:00.000Z', '2026-11-19T07:00:00.000Z/daily'],
     // 23:30Z on Sunday 22 Nov is Monday 00:30 in Berlin: this Monday's 08:00, not next week's.
-    ['weekly: the local Monday', { summary: { mode: 'weekly', time: '08:00' } }, '2026-11-22T23:30:00.000Z', '2026-11-23T07:00:00.000Z/weekly'],
+    [
+      'weekly: the local Monday',
+      { summary: { mode: 'weekly', time: '08:00' } },
+      '2026-11-22T23:30:00.000Z',
+      '2026-11-23T07:00:00.000Z/weekly',
+    ],
     // 23:30Z on 30 Nov is 1 Dec 00:30 in Berlin: the local 1st has begun.
-    ['monthly: the local 1st', { summary: { mode: 'monthly', time: '00:15' } }, '2026-11-30T23:30:00.000Z', '2026-12-31T23:15:00.000Z/monthly'],
+    [
+      'monthly: the local 1st',
+      { summary: { mode: 'monthly', time: '00:15' } },
+      '2026-11-30T23:30:00.000Z',
+      '2026-12-31T23:15:00.000Z/monthly',
+    ],
   ];
 
   it.each(summaries)('email: %s', (_name, patch, now, expectedEmail) => {
@@ -131,8 +227,16 @@ describe('decideDeliveries with expiresAt', () => {
 
   it.each([
     ['no expiry: deferred to the end of the quiet hours', undefined, ['email@2026-11-18T23:15:00.000Z', 'push@2026-11-19T07:00:00.000Z']],
-    ['expiring before the quiet hours end: sent now', '2026-11-19T00:15:00.000Z', ['email@2026-11-18T23:15:00.000Z', 'push@2026-11-18T23:15:00.000Z']],
-    ['expiring exactly at their end: still deferred', '2026-11-19T07:00:00.000Z', ['email@2026-11-18T23:15:00.000Z', 'push@2026-11-19T07:00:00.000Z']],
+    [
+      'expiring before the quiet hours end: sent now',
+      '2026-11-19T00:15:00.000Z',
+      ['email@2026-11-18T23:15:00.000Z', 'push@2026-11-18T23:15:00.000Z'],
+    ],
+    [
+      'expiring exactly at their end: still deferred',
+      '2026-11-19T07:00:00.000Z',
+      ['email@2026-11-18T23:15:00.000Z', 'push@2026-11-19T07:00:00.000Z'],
+    ],
     ['expiring after their end: deferred', '2026-11-19T09:00:00.000Z', ['email@2026-11-18T23:15:00.000Z', 'push@2026-11-19T07:00:00.000Z']],
   ] as const)('%s', (_name, expiresAt, expected) => {
     expect(summarise(decideDeliveries(QUIET, reminder(expiresAt), at(NIGHT), 'UTC'))).toEqual(expected);

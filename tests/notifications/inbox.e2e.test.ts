@@ -40,7 +40,15 @@ describe('notification inbox over HTTP', () => {
 
   it('lists exactly NotificationRecord fields, newest first, with unreadCount and no next page', async () => {
     const user = newUser();
-    await notify(getSql(), { userId: user, title: 'Invoice paid', body: 'Thanks', tone: 'success', kind: 'billing', source: 'billing', channels: [] });
+    await notify(getSql(), {
+      userId: user,
+      title: 'Invoice paid',
+      body: 'Thanks',
+      tone: 'success',
+      kind: 'billing',
+      source: 'billing',
+      channels: [],
+    });
     await notify(getSql(), { userId: user, title: 'Licence expires', tone: 'warning', kind: 'billing', source: 'billing', channels: [] });
 
     const page = await list(user);
@@ -49,7 +57,14 @@ describe('notification inbox over HTTP', () => {
     expect(page.items.map((item) => item.title)).toEqual(['Licence expires', 'Invoice paid']);
     const [withoutBody, withBody] = page.items;
     expect(Object.keys(withoutBody!).sort()).toEqual(['date', 'id', 'read', 'title', 'tone']);
-    expect(withBody).toEqual({ id: expect.any(String), title: 'Invoice paid', body: 'Thanks', date: expect.any(String), tone: 'success', read: false });
+    expect(withBody).toEqual({
+      id: expect.any(String),
+      title: 'Invoice paid',
+      body: 'Thanks',
+      date: expect.any(String),
+      tone: 'success',
+      read: false,
+    });
     expect(new Date(withBody!.date).toISOString()).toBe(withBody!.date);
   });
 

@@ -7,7 +7,9 @@ const newUser = () => `user-${randomUUID()}`;
 
 async function readAtOf(id: string): Promise<string | null> {
   // As text: a JS Date would drop the microseconds that tell two read times apart.
-  const [row] = await getSql()<{ readAt: string | null }[]>`select (read_at at time zone 'UTC')::text as "readAt" from notification where id = ${id}`;
+  const [row] = await getSql()<
+    { readAt: string | null }[]
+  >`select (read_at at time zone 'UTC')::text as "readAt" from notification where id = ${id}`;
   return row!.readAt;
 }
 

@@ -87,9 +87,7 @@ describe('notify (the producer function)', () => {
     const userId = await withPreferences({ dnd: { enabled: true, from: '22:00', to: '07:00' } }, 'UTC');
     const expiresAt = new Date('2026-11-19T00:30:00.000Z');
     await notify(getSql(), input(userId, { kind: 'reminder', reminderLead: 'hour1', category: undefined, expiresAt }), NOW);
-    expect((await outboxOf(userId)).map((row) => [row.channel, row.deliverAfter.toISOString()])).toEqual([
-      ['push', NOW.toISOString()],
-    ]);
+    expect((await outboxOf(userId)).map((row) => [row.channel, row.deliverAfter.toISOString()])).toEqual([['push', NOW.toISOString()]]);
   });
 
   it('queues no email when the category is off, and still writes the inbox entry', async () => {

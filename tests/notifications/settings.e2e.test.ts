@@ -42,7 +42,12 @@ describe('notification preferences under /api/user/settings', () => {
     const user = newUser();
     const block = {
       ...defaultPreferences(),
-      email: { enabled: false, events: false, invites: true, categories: { training: true, competition: false, board: true, youth: false, club: true } },
+      email: {
+        enabled: false,
+        events: false,
+        invites: true,
+        categories: { training: true, competition: false, board: true, youth: false, club: true },
+      },
       push: { enabled: true, sound: false },
       summary: { mode: 'weekly', time: '18:30' },
       dnd: { enabled: true, from: '22:00', to: '07:00' },
@@ -72,10 +77,15 @@ describe('notification preferences under /api/user/settings', () => {
   it('deep-merges a partial block on PATCH', async () => {
     const user = newUser();
     await send(user, 'PATCH', { notifications: { email: { categories: { youth: false } }, summary: { mode: 'daily' } } });
-    const response = await send(user, 'PATCH', { notifications: { summary: { time: '07:00' }, dnd: { enabled: true, from: '23:00', to: '06:00' } } });
+    const response = await send(user, 'PATCH', {
+      notifications: { summary: { time: '07:00' }, dnd: { enabled: true, from: '23:00', to: '06:00' } },
+    });
     expect(response.status).toBe(200);
     const { notifications } = await settingsOf(user);
-    expect(notifications.email).toEqual({ ...defaultPreferences().email, categories: { ...defaultPreferences().email.categories, youth: false } });
+    expect(notifications.email).toEqual({
+      ...defaultPreferences().email,
+      categories: { ...defaultPreferences().email.categories, youth: false },
+    });
     expect(notifications.summary).toEqual({ mode: 'daily', time: '07:00' });
     expect(notifications.dnd).toEqual({ enabled: true, from: '23:00', to: '06:00' });
     expect(notifications.reminders).toEqual(defaultPreferences().reminders);
@@ -148,7 +158,11 @@ describe('notification preferences under /api/user/settings', () => {
     response = await send(user, 'PUT', { notifications: defaultPreferences(), timeZone: 'UTC' });
     expect((await response.json()).timeZone).toBe('UTC');
 
-    for (const [method, timeZone] of [['PATCH', 'Mars/Olympus'], ['PUT', '+01:00'], ['PATCH', 42]] as const) {
+    for (const [method, timeZone] of [
+      ['PATCH', 'Mars/Olympus'],
+      ['PUT', '+01:00'],
+      ['PATCH', 42],
+    ] as const) {
       const bad = await send(user, method, { timeZone });
       expect(bad.status).toBe(400);
       const problem = (await bad.json()) as { errors: { path: string }[] };
@@ -159,7 +173,11 @@ describe('notification preferences under /api/user/settings', () => {
 
   it('answers PUT and PATCH with cache-control: no-store, like GET', async () => {
     const user = newUser();
-    for (const [method, body] of [['GET', undefined], ['PUT', { notifications: defaultPreferences() }], ['PATCH', { pushEnabled: true }]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', { notifications: defaultPreferences() }],
+      ['PATCH', { pushEnabled: true }],
+    ] as const) {
       const response = await send(user, method, body);
       expect(response.status).toBe(200);
       expect(response.headers.get('cache-control')).toBe('no-store');
@@ -175,7 +193,11 @@ describe('notification preferences under /api/user/settings', () => {
 
   it.each([
     ['PUT', { notifications: { ...defaultPreferences(), summary: { mode: 'hourly', time: null } } }, 'body.notifications.summary.mode'],
-    ['PUT', { notifications: { ...defaultPreferences(), dnd: { enabled: false, from: '25:00', to: null } } }, 'body.notifications.dnd.from'],
+    [
+      'PUT',
+      { notifications: { ...defaultPreferences(), dnd: { enabled: false, from: '25:00', to: null } } },
+      'body.notifications.dnd.from',
+    ],
     ['PUT', { notifications: { ...defaultPreferences(), version: 2 } }, 'body.notifications.version'],
     ['PUT', { notifications: { version: 1 } }, 'body.notifications.email'],
     ['PUT', { notifications: { ...defaultPreferences(), dnd: { enabled: true, from: null, to: '07:00' } } }, 'body.notifications.dnd.from'],

@@ -39,7 +39,5 @@ export default async function globalSetup(): Promise<void> {
 }
 
 declare global {
-  var __testResources:
-    | { serverUrl: string; database: string; releaseServer(): Promise<void>; releaseStorage(): Promise<void> }
-    | undefined;
+  var __testResources: { serverUrl: string; database: string; releaseServer(): Promise<void>; releaseStorage(): Promise<void> } | undefined;
 }

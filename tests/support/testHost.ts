@@ -1,7 +1,7 @@
 import { functionDefinitions } from '../../functions/definitions';
 import { createLogger } from '../../shared/log/logger';
 import { startDevHost, type DevHost } from '../../scripts/devhost/host';
-import type { FunctionDefinition } from '../../shared/functions/definition';
+import type { FunctionDefinition } from '../../shared/host/definition';
 
 export interface TestHost extends DevHost {
   /** fetch() against the host; JSON bodies are encoded and the content type set. */

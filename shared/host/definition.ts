@@ -2,12 +2,14 @@ import type {
   EventHubFunctionOptions,
   HttpFunctionOptions,
   InvocationContext,
+  RetryOptions,
   Timer,
   TimerFunctionOptions,
 } from '@azure/functions';
 import { getSettings } from '../config/settings';
 import { createDispatcher } from '../http/dispatch';
 import type { Route } from '../http/route';
+import { DomainError } from '../errors/domainErrors';
 import { createLogger, invocationSink, type Logger } from '../log/logger';
 
 /**
@@ -48,13 +50,40 @@ function jobLogger(context: InvocationContext, functionName: string): Logger {
 }
 
 /**
- * A timer function. `schedule` is NCRONTAB (`{second} {minute} {hour} {day} {month} {weekday}`)
- * or a `%SETTING%` expression. Failures are logged and rethrown so the host records the
- * invocation as failed (and retries per policy) instead of pretending it succeeded.
+ * The retry policies the app uses. Event Hubs needs one: without a policy the Azure host
+ * checkpoints a batch after the function returns even when it threw, and the batch is lost.
+ * With one, the host re-runs the same batch (and holds the checkpoint) until a run succeeds or
+ * the retries run out. See docs/architecture.md, "Timers and events".
+ */
+export const RETRY_POLICIES = {
+  /** Infrastructure failures of an event batch: 1 s doubling up to 5 min, then again without end. */
+  eventBatch: { strategy: 'exponentialBackoff', maxRetryCount: -1, minimumInterval: { seconds: 1 }, maximumInterval: { minutes: 5 } },
+  /** A timer run that failed on infrastructure: three more tries a minute apart. */
+  timer: { strategy: 'fixedDelay', maxRetryCount: 3, delayInterval: { minutes: 1 } },
+} satisfies Record<string, RetryOptions>;
+
+/**
+ * Whether a failed job should run again. A domain error (bad data, a broken rule) fails the same
+ * way every time, so retrying it would only block the timer or, for Event Hubs, the partition;
+ * anything else (database down, serialization failure) is an infrastructure failure worth retrying.
+ */
+export function isRetryableJobError(error: unknown): boolean {
+  return !(error instanceof DomainError);
+}
+
+export interface TimerOptions {
+  /** NCRONTAB (`{second} {minute} {hour} {day} {month} {weekday}`) or a `%SETTING%` expression. */
+  schedule: string;
+  retry?: RetryOptions;
+}
+
+/**
+ * A timer function. Infrastructure failures are logged and rethrown so the host records the
+ * invocation as failed and retries per policy; a domain error is logged and not retried.
  */
 export function timerFunction(
   name: string,
-  schedule: string,
+  { schedule, retry = RETRY_POLICIES.timer }: TimerOptions,
   run: (job: JobContext, timer: Timer) => Promise<Record<string, unknown> | void>,
 ): FunctionDefinition {
   return {
@@ -62,6 +91,7 @@ export function timerFunction(
     name,
     options: {
       schedule,
+      retry,
       handler: async (timer, context) => {
         const log = jobLogger(context, name);
         const started = performance.now();
@@ -69,29 +99,42 @@ export function timerFunction(
           const outcome = await run({ log, invocationId: context.invocationId }, timer);
           log.info('timer_completed', { durationMs: Math.round(performance.now() - started), ...(outcome ?? {}) });
         } catch (error) {
-          log.error('timer_failed', { durationMs: Math.round(performance.now() - started), error });
-          throw error;
+          const retryable = isRetryableJobError(error);
+          log.error('timer_failed', { durationMs: Math.round(performance.now() - started), retryable, error });
+          if (retryable) throw error;
         }
       },
     },
   };
 }
 
+export interface EventHubOptions {
+  /** Hub name or `%SETTING%` expression. */
+  eventHubName: string;
+  /** Name of the app setting holding the connection (string or identity-based prefix). */
+  connection: string;
+  consumerGroup?: string;
+  retry?: RetryOptions;
+}
+
 /**
- * An Event Hubs function receiving batches (`cardinality: 'many'`). An error is rethrown so the
- * batch is not checkpointed as done.
+ * An Event Hubs function receiving batches (`cardinality: 'many'`). An infrastructure failure is
+ * rethrown and, through the retry policy, the same batch runs again before any checkpoint; a
+ * domain error escaping the area (a poison batch) is logged and dropped so it cannot block the
+ * partition. Areas handle per-event rejects themselves and never throw for them.
  */
 export function eventHubFunction(
   name: string,
-  options: { eventHubName: string; connection: string; consumerGroup?: string },
+  { retry = RETRY_POLICIES.eventBatch, ...binding }: EventHubOptions,
   run: (job: JobContext, messages: unknown[], context: InvocationContext) => Promise<Record<string, unknown> | void>,
 ): FunctionDefinition {
   return {
     kind: 'eventHub',
     name,
     options: {
-      ...options,
+      ...binding,
       cardinality: 'many',
+      retry,
       handler: async (messages, context) => {
         const log = jobLogger(context, name);
         const batch = Array.isArray(messages) ? messages : [messages];
@@ -99,8 +142,13 @@ export function eventHubFunction(
           const outcome = await run({ log, invocationId: context.invocationId }, batch, context);
           log.info('event_batch_completed', { size: batch.length, ...(outcome ?? {}) });
         } catch (error) {
-          log.error('event_batch_failed', { size: batch.length, error });
-          throw error;
+          const retryable = isRetryableJobError(error);
+          log.error(retryable ? 'event_batch_failed' : 'event_batch_dropped', {
+            size: batch.length,
+            retryCount: context.retryContext?.retryCount,
+            error,
+          });
+          if (retryable) throw error;
         }
       },
     },

@@ -12,7 +12,11 @@ describe('staging ingest worker plan', () => {
 
   it('starts one replica by default and scales to the requested count', () => {
     expect(planIngestWorker('true', undefined)).toMatchObject({ action: 'start', replicas: 1 });
-    expect(planIngestWorker('true', '3')).toMatchObject({ action: 'start', replicas: 3, command: expect.stringContaining('--scale ingest-worker=3') });
+    expect(planIngestWorker('true', '3')).toMatchObject({
+      action: 'start',
+      replicas: 3,
+      command: expect.stringContaining('--scale ingest-worker=3'),
+    });
   });
 
   it.each([

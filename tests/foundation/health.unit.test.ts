@@ -5,7 +5,10 @@ describe('health evaluation', () => {
     const up = { name: 'database', check: async () => ({ status: 'up' as const }) };
     const unknown = { name: 'ingest', check: async () => ({ status: 'unknown' as const }) };
     expect((await evaluateHealth([up, unknown])).status).toBe('ok');
-    const failing = { name: 'storage', check: async () => Promise.reject(Object.assign(new AggregateError([], ''), { code: 'ECONNREFUSED' })) };
+    const failing = {
+      name: 'storage',
+      check: async () => Promise.reject(Object.assign(new AggregateError([], ''), { code: 'ECONNREFUSED' })),
+    };
     const report = await evaluateHealth([up, unknown, failing]);
     expect(report).toMatchObject({ status: 'down', failing: ['storage'] });
     expect(report.components['storage']).toMatchObject({ status: 'down', detail: 'ECONNREFUSED' });
