@@ -1,0 +1,27 @@
+// Production. Values that change per deploy come from the workflow's environment (see
+// .github/workflows/infra.yml); everything else is fixed here.
+using '../main.bicep'
+
+param environmentName = 'production'
+param location = 'westeurope'
+param nodeVersion = '24'
+param maximumInstanceCount = 10
+param environmentSettings = loadJsonContent('production.settings.json')
+
+param postgresAdminPassword = readEnvironmentVariable('POSTGRES_ADMIN_PASSWORD')
+param postgresSkuName = 'Standard_B2s'
+
+// On production a serverless function ingests; the dedicated worker is a staging tool.
+param ingestWorkerEnabled = false
+
+// The value the running app has; the rollout check switches it on after the release is live.
+param ingestStatusEnabled = bool(readEnvironmentVariable('INGEST_STATUS_ENABLED_DEPLOYED', 'false'))
+
+param costReaderPrincipalId = readEnvironmentVariable('COST_READER_PRINCIPAL_ID', '')
+param costClientSecret = readEnvironmentVariable('COST_CLIENT_SECRET', '')
+param costClientSecretExpiresOn = readEnvironmentVariable('COST_CLIENT_SECRET_EXPIRES_ON', '')
+
+param deployBudget = true
+param budgetAmount = 150
+param budgetStartDate = '2026-12-01'
+param budgetContactEmails = split(readEnvironmentVariable('BUDGET_CONTACT_EMAILS', 'ops@example.org'), ',')

@@ -1,0 +1,21 @@
+// Staging. Values that change per deploy come from the workflow's environment (see
+// .github/workflows/infra.yml); everything else is fixed here.
+using '../main.bicep'
+
+param environmentName = 'staging'
+param location = 'westeurope'
+param nodeVersion = '24'
+param maximumInstanceCount = 10
+param environmentSettings = loadJsonContent('staging.settings.json')
+
+param postgresAdminPassword = readEnvironmentVariable('POSTGRES_ADMIN_PASSWORD')
+
+// STAGING_INGEST_ENABLED / STAGING_INGEST_REPLICAS, validated by scripts/ci/ingestWorkerParams.ts.
+param ingestWorkerEnabled = bool(readEnvironmentVariable('INGEST_WORKER_ENABLED', 'false'))
+param ingestWorkerReplicas = int(readEnvironmentVariable('INGEST_WORKER_REPLICAS', '1'))
+param ingestWorkerImage = readEnvironmentVariable('INGEST_WORKER_IMAGE', '')
+
+param ingestStatusEnabled = bool(readEnvironmentVariable('INGEST_STATUS_ENABLED_DEPLOYED', 'false'))
+
+// The subscription-wide cost reader role and budget belong to production.
+param deployBudget = false

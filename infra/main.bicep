@@ -1,0 +1,239 @@
+// One environment (staging or production) of the shooting-club backend. Deployed at subscription
+// scope because the budget and the cost reader's role assignment live on the subscription; all
+// other resources go into the environment's resource group.
+targetScope = 'subscription'
+
+@allowed(['staging', 'production'])
+param environmentName string
+
+@description('Azure region of every resource; must offer Flex Consumption.')
+param location string
+
+@description('Short prefix of resource names (lowercase letters and digits).')
+@minLength(2)
+@maxLength(8)
+param namePrefix string = 'scb'
+
+@description('Node.js major version of the function app. Flex Consumption lists what a region offers with `az functionapp list-flexconsumption-runtimes`.')
+@allowed(['22', '24'])
+param nodeVersion string = '24'
+
+@description('Upper bound of Flex Consumption instances; keep instances x DATABASE_POOL_MAX below the server\'s connection limit.')
+@minValue(1)
+@maxValue(1000)
+param maximumInstanceCount int = 10
+
+@description('Values of the app settings marked `env:` in app-settings.json (infra/env/<environment>.settings.json).')
+param environmentSettings object
+
+@description('SVC_INGEST_STATUS_ENABLED as deployed. The production workflow passes the value the running app has, and switches it on only after its rollout check (docs/operations.md).')
+param ingestStatusEnabled bool = false
+
+// PostgreSQL
+param postgresAdminLogin string = 'scbadmin'
+@secure()
+@description('Administrator password of the PostgreSQL server; only used to build the DATABASE_URL secret.')
+param postgresAdminPassword string
+param postgresSkuName string = 'Standard_B1ms'
+param postgresSkuTier string = 'Burstable'
+param postgresStorageSizeGB int = 32
+param databaseName string = 'shooting_club'
+
+// Dedicated ingest worker (staging). STAGING_INGEST_ENABLED / STAGING_INGEST_REPLICAS arrive here.
+@description('STAGING_INGEST_ENABLED: true runs the ingest worker container app; false leaves it out (the workflow then deletes a running one).')
+param ingestWorkerEnabled bool = false
+@minValue(1)
+@maxValue(8)
+@description('STAGING_INGEST_REPLICAS: instances of the ingest worker; start with 1.')
+param ingestWorkerReplicas int = 1
+@description('Container image of the ingest worker, e.g. ghcr.io/<owner>/shooting-club-ingest:<sha>.')
+param ingestWorkerImage string = ''
+
+// Cost reader (service principal of the cost dashboard) and budget: subscription-wide, so only the
+// environment that owns the subscription's cost view deploys them.
+@description('Object id of the cost reader service principal (Enterprise application), not its client id. Empty skips the role assignment.')
+param costReaderPrincipalId string = ''
+@secure()
+@description('Client secret of the cost reader. Empty keeps the secret already in Key Vault (rotation: docs/operations.md).')
+param costClientSecret string = ''
+@description('Expiry of that client secret (ISO 8601, 24 months after creation); stored on the Key Vault secret.')
+param costClientSecretExpiresOn string = ''
+
+param deployBudget bool = false
+@description('Monthly budget of the subscription in its currency (EUR).')
+param budgetAmount int = 100
+@description('First day of the budget\'s first month (YYYY-MM-01). Keep it fixed once the budget exists.')
+param budgetStartDate string = ''
+@description('Recipients of the budget alerts (50/75/90 % actual, 100 % forecast).')
+param budgetContactEmails array = []
+
+@description('Object id of whoever deploys; it may read database-url to run migrations.')
+param deployerPrincipalId string = deployer().objectId
+
+var tags = { app: 'shooting-club', environment: environmentName }
+var token = take(uniqueString(subscription().id, environmentName, location), 6)
+var baseName = '${namePrefix}-${environmentName}'
+var compactName = toLower('${namePrefix}${take(environmentName, 4)}${token}')
+
+resource resourceGroup 'Microsoft.Resources/resourceGroups@2024-03-01' = {
+  name: 'rg-${baseName}'
+  location: location
+  tags: tags
+}
+
+module monitoring 'modules/monitoring.bicep' = {
+  scope: resourceGroup
+  name: 'monitoring'
+  params: {
+    location: location
+    tags: tags
+    workspaceName: 'log-${baseName}'
+    appInsightsName: 'appi-${baseName}'
+  }
+}
+
+module keyVault 'modules/keyVault.bicep' = {
+  scope: resourceGroup
+  name: 'keyVault'
+  params: {
+    location: location
+    tags: tags
+    name: 'kv-${compactName}'
+    costClientSecret: costClientSecret
+    costClientSecretExpiresOn: costClientSecretExpiresOn
+  }
+}
+
+module identities 'modules/identities.bicep' = {
+  scope: resourceGroup
+  name: 'identities'
+  params: {
+    location: location
+    tags: tags
+    functionIdentityName: 'id-func-${baseName}'
+    workerIdentityName: 'id-ingest-${baseName}'
+  }
+}
+
+module storage 'modules/storage.bicep' = {
+  scope: resourceGroup
+  name: 'storage'
+  params: {
+    location: location
+    tags: tags
+    name: 'st${compactName}'
+    keyVaultName: keyVault.outputs.name
+    functionPrincipalId: identities.outputs.functionPrincipalId
+  }
+}
+
+module postgres 'modules/postgres.bicep' = {
+  scope: resourceGroup
+  name: 'postgres'
+  params: {
+    location: location
+    tags: tags
+    name: 'psql-${baseName}-${token}'
+    administratorLogin: postgresAdminLogin
+    administratorPassword: postgresAdminPassword
+    skuName: postgresSkuName
+    skuTier: postgresSkuTier
+    storageSizeGB: postgresStorageSizeGB
+    databaseName: databaseName
+    keyVaultName: keyVault.outputs.name
+  }
+}
+
+module eventHubs 'modules/eventHubs.bicep' = {
+  scope: resourceGroup
+  name: 'eventHubs'
+  params: {
+    location: location
+    tags: tags
+    namespaceName: 'evhns-${baseName}-${token}'
+    keyVaultName: keyVault.outputs.name
+  }
+}
+
+module secretAccess 'modules/keyVaultAccess.bicep' = {
+  scope: resourceGroup
+  name: 'keyVaultAccess'
+  params: {
+    keyVaultName: keyVault.outputs.name
+    principalIds: [identities.outputs.functionPrincipalId, identities.outputs.workerPrincipalId]
+    deployerPrincipalId: deployerPrincipalId
+  }
+}
+
+// Values produced by this deployment that app-settings.json refers to as `resource:<key>`.
+var resourceSettingValues = {
+  appInsightsConnectionString: monitoring.outputs.connectionString
+  ingestStatusEnabled: string(ingestStatusEnabled)
+  eventHubName: eventHubs.outputs.hubName
+  functionConsumerGroup: eventHubs.outputs.functionConsumerGroup
+  tenantId: tenant().tenantId
+  subscriptionId: subscription().subscriptionId
+}
+
+module functionApp 'modules/functionApp.bicep' = {
+  scope: resourceGroup
+  name: 'functionApp'
+  dependsOn: [secretAccess, postgres]
+  params: {
+    location: location
+    tags: tags
+    planName: 'plan-${baseName}'
+    name: 'func-${baseName}-${token}'
+    nodeVersion: nodeVersion
+    maximumInstanceCount: maximumInstanceCount
+    identityId: identities.outputs.functionIdentityId
+    deploymentContainerUrl: storage.outputs.deploymentContainerUrl
+    keyVaultName: keyVault.outputs.name
+    settingSources: loadJsonContent('app-settings.json')
+    environmentSettings: environmentSettings
+    resourceSettingValues: resourceSettingValues
+  }
+}
+
+module ingestWorker 'modules/ingestWorker.bicep' = if (ingestWorkerEnabled) {
+  scope: resourceGroup
+  name: 'ingestWorker'
+  dependsOn: [secretAccess, postgres]
+  params: {
+    location: location
+    tags: tags
+    environmentName: 'cae-${baseName}'
+    name: 'ca-ingest-${environmentName}'
+    image: ingestWorkerImage
+    replicas: ingestWorkerReplicas
+    identityId: identities.outputs.workerIdentityId
+    workspaceName: monitoring.outputs.workspaceName
+    keyVaultUri: keyVault.outputs.uri
+    eventHubName: eventHubs.outputs.hubName
+    consumerGroup: eventHubs.outputs.workerConsumerGroup
+  }
+}
+
+module costReader 'modules/costReader.bicep' = if (!empty(costReaderPrincipalId)) {
+  name: 'costReader'
+  params: {
+    principalId: costReaderPrincipalId
+  }
+}
+
+module budget 'modules/budget.bicep' = if (deployBudget) {
+  name: 'budget'
+  params: {
+    name: 'budget-${namePrefix}-subscription'
+    amount: budgetAmount
+    startDate: budgetStartDate
+    contactEmails: budgetContactEmails
+  }
+}
+
+output resourceGroupName string = resourceGroup.name
+output functionAppName string = functionApp.outputs.name
+output functionAppUrl string = functionApp.outputs.url
+output keyVaultName string = keyVault.outputs.name
+output postgresHost string = postgres.outputs.host
+output ingestWorkerName string = ingestWorkerEnabled ? 'ca-ingest-${environmentName}' : ''

@@ -1,0 +1,96 @@
+// The function app on a Flex Consumption plan. The platform runs the app from the zip package in
+// the deployment container (run-from-package is the only mode on Flex), so no
+// WEBSITE_RUN_FROM_PACKAGE, FUNCTIONS_WORKER_RUNTIME or FUNCTIONS_EXTENSION_VERSION setting is set:
+// functionAppConfig carries the runtime instead.
+param location string
+param tags object
+param planName string
+param name string
+param nodeVersion string
+param maximumInstanceCount int
+param identityId string
+param deploymentContainerUrl string
+param keyVaultName string
+
+@description('infra/app-settings.json: { app: {...}, platform: {...} }, each value a literal or secret:/env:/resource:<key>.')
+param settingSources object
+param environmentSettings object
+param resourceSettingValues object
+
+// Every setting is written in one place: a literal, a Key Vault reference, an environment value
+// from infra/env/<environment>.settings.json, or a value this deployment produced.
+var settingEntries = items(union(settingSources.app, settingSources.platform))
+var appSettings = toObject(
+  settingEntries,
+  entry => entry.key,
+  entry =>
+    startsWith(entry.value, 'secret:')
+      ? '@Microsoft.KeyVault(VaultName=${keyVaultName};SecretName=${substring(entry.value, length('secret:'))})'
+      : startsWith(entry.value, 'env:')
+          ? environmentSettings[substring(entry.value, length('env:'))]
+          : startsWith(entry.value, 'resource:') ? resourceSettingValues[substring(entry.value, length('resource:'))] : entry.value
+)
+
+resource plan 'Microsoft.Web/serverfarms@2024-04-01' = {
+  name: planName
+  location: location
+  tags: tags
+  kind: 'functionapp'
+  sku: {
+    tier: 'FlexConsumption'
+    name: 'FC1'
+  }
+  properties: {
+    reserved: true
+  }
+}
+
+resource site 'Microsoft.Web/sites@2024-04-01' = {
+  name: name
+  location: location
+  tags: tags
+  kind: 'functionapp,linux'
+  identity: {
+    type: 'UserAssigned'
+    userAssignedIdentities: { '${identityId}': {} }
+  }
+  properties: {
+    serverFarmId: plan.id
+    httpsOnly: true
+    keyVaultReferenceIdentity: identityId
+    siteConfig: {
+      minTlsVersion: '1.2'
+      ftpsState: 'Disabled'
+    }
+    functionAppConfig: {
+      deployment: {
+        storage: {
+          type: 'blobContainer'
+          value: deploymentContainerUrl
+          authentication: {
+            type: 'UserAssignedIdentity'
+            userAssignedIdentityResourceId: identityId
+          }
+        }
+      }
+      scaleAndConcurrency: {
+        maximumInstanceCount: maximumInstanceCount
+        instanceMemoryMB: 2048
+      }
+      runtime: {
+        name: 'node'
+        version: nodeVersion
+      }
+    }
+  }
+}
+
+// The complete set: settings not listed in app-settings.json are removed on deploy.
+resource settings 'Microsoft.Web/sites/config@2024-04-01' = {
+  parent: site
+  name: 'appsettings'
+  properties: appSettings
+}
+
+output name string = site.name
+output url string = 'https://${site.properties.defaultHostName}'

@@ -1,0 +1,40 @@
+// The environment's Key Vault (RBAC mode). Modules that own a secret value write their own secret
+// here (database-url, storage-connection, eventhub-*-connection); this module writes the cost
+// reader's client secret, which arrives from outside.
+param location string
+param tags object
+param name string
+
+@secure()
+param costClientSecret string
+@description('ISO 8601 expiry of the cost client secret; empty leaves the secret without an expiry date.')
+param costClientSecretExpiresOn string
+
+resource vault 'Microsoft.KeyVault/vaults@2023-07-01' = {
+  name: name
+  location: location
+  tags: tags
+  properties: {
+    tenantId: tenant().tenantId
+    sku: { family: 'A', name: 'standard' }
+    enableRbacAuthorization: true
+    enableSoftDelete: true
+    softDeleteRetentionInDays: 90
+    enablePurgeProtection: true
+    publicNetworkAccess: 'Enabled'
+  }
+}
+
+// Written only when a value is passed, so a routine deploy never blanks the rotated secret.
+resource costSecret 'Microsoft.KeyVault/vaults/secrets@2023-07-01' = if (!empty(costClientSecret)) {
+  parent: vault
+  name: 'cost-client-secret'
+  properties: {
+    value: costClientSecret
+    contentType: 'client secret of the cost reader app registration (24-month lifetime)'
+    attributes: empty(costClientSecretExpiresOn) ? { enabled: true } : { enabled: true, exp: dateTimeToEpoch(costClientSecretExpiresOn) }
+  }
+}
+
+output name string = vault.name
+output uri string = vault.properties.vaultUri
