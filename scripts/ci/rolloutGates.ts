@@ -57,7 +57,11 @@ export type SwitchAction = 'enable' | 'disable' | 'keep';
  * What the deploy does with SVC_INGEST_STATUS_ENABLED after the release is live. Switching off is
  * always allowed; switching on needs the gate.
  */
-export function ingestStatusSwitch(desired: string | undefined, deployed: string | undefined, gate: GateResult): { action: SwitchAction } | { refuse: string } {
+export function ingestStatusSwitch(
+  desired: string | undefined,
+  deployed: string | undefined,
+  gate: GateResult,
+): { action: SwitchAction } | { refuse: string } {
   const want = parseSwitch(desired, 'SVC_INGEST_STATUS_ENABLED');
   const has = parseSwitch(deployed, 'the deployed SVC_INGEST_STATUS_ENABLED');
   if (want === has) return { action: 'keep' };
@@ -72,7 +76,7 @@ function parseSwitch(value: string | undefined, name: string): boolean {
   throw new Error(`${name} must be true or false, not "${value}"`);
 }
 
-async function probe(method: 'GET' | 'POST', url: string): Promise<Probe> {
+export async function probe(method: 'GET' | 'POST', url: string): Promise<Probe> {
   const response = await fetch(url, {
     method,
     headers: method === 'POST' ? { 'content-type': 'application/json' } : {},

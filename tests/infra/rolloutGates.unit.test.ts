@@ -1,0 +1,82 @@
+import { ingestWorkerParams } from '../../scripts/ci/ingestWorkerParams';
+import { clubMasterSyncGate, ingestStatusGate, ingestStatusSwitch } from '../../scripts/ci/rolloutGates';
+
+const passed = { pass: true, reason: 'the release reports runnerKind "event"' };
+const refused = { pass: false, reason: 'the release does not report runnerKind, so it predates runnerKind event' };
+
+describe('ingest status gate: runnerKind event before SVC_INGEST_STATUS_ENABLED goes on', () => {
+  it.each([
+    ['at the top', { status: 'unknown', runnerKind: 'event' }],
+    ['inside a component block', { status: 'ok', components: { ingest: { status: 'unknown', runnerKind: 'event' } } }],
+  ])('passes when the release reports runnerKind event %s', (_where, body) => {
+    expect(ingestStatusGate({ status: 200, body })).toEqual(passed);
+  });
+
+  it('passes on 503 too: a down ingest still shows the release understands runnerKind', () => {
+    expect(ingestStatusGate({ status: 503, body: { status: 'down', runnerKind: 'event' } }).pass).toBe(true);
+  });
+
+  it.each([
+    [{ status: 200, body: { status: 'unknown' } }, /does not report runnerKind/],
+    [{ status: 200, body: { status: 'up', runnerKind: 'worker' } }, /"worker", not "event"/],
+    [{ status: 404, body: { title: 'Not Found' } }, /404/],
+    [{ status: 500, body: 'Internal Server Error' }, /500/],
+    [{ status: 200, body: 'not json' }, /does not report runnerKind/],
+  ])('refuses %j', (probe, reason) => {
+    const result = ingestStatusGate(probe);
+    expect(result.pass).toBe(false);
+    expect(result.reason).toMatch(reason);
+  });
+});
+
+describe('what the deploy does with SVC_INGEST_STATUS_ENABLED', () => {
+  it('switches on only when the gate passed', () => {
+    expect(ingestStatusSwitch('true', 'false', passed)).toEqual({ action: 'enable' });
+    expect(ingestStatusSwitch('true', '', refused)).toEqual({ refuse: `SVC_INGEST_STATUS_ENABLED stays off: ${refused.reason}` });
+  });
+
+  it('always allows switching off, and leaves an unchanged value alone', () => {
+    expect(ingestStatusSwitch('false', 'true', refused)).toEqual({ action: 'disable' });
+    expect(ingestStatusSwitch(undefined, 'true', refused)).toEqual({ action: 'disable' });
+    expect(ingestStatusSwitch('TRUE', 'true', refused)).toEqual({ action: 'keep' });
+    expect(ingestStatusSwitch('', undefined, refused)).toEqual({ action: 'keep' });
+  });
+
+  it('rejects values that are not true or false', () => {
+    expect(() => ingestStatusSwitch('yes', 'false', passed)).toThrow(/SVC_INGEST_STATUS_ENABLED must be true or false/);
+    expect(() => ingestStatusSwitch('true', 'on', passed)).toThrow(/deployed SVC_INGEST_STATUS_ENABLED/);
+  });
+});
+
+describe('club master sync gate: the endpoint before boxes enable the push', () => {
+  it('refuses while the cloud answers 404', () => {
+    const result = clubMasterSyncGate({ status: 404, body: {} });
+    expect(result.pass).toBe(false);
+    expect(result.reason).toMatch(/keep the push off/);
+  });
+
+  it.each([401, 403, 400])('passes when the unauthenticated probe gets %i', (status) => {
+    expect(clubMasterSyncGate({ status, body: {} }).pass).toBe(true);
+  });
+
+  it('cannot tell on a server error', () => {
+    expect(clubMasterSyncGate({ status: 502, body: '' }).pass).toBe(false);
+  });
+});
+
+describe('staging ingest worker parameters', () => {
+  it('leaves the worker out when STAGING_INGEST_ENABLED is unset or false', () => {
+    expect(ingestWorkerParams(undefined, undefined)).toEqual({ enabled: false, replicas: 1 });
+    expect(ingestWorkerParams('false', '4')).toEqual({ enabled: false, replicas: 1 });
+  });
+
+  it('starts with one replica and takes STAGING_INGEST_REPLICAS', () => {
+    expect(ingestWorkerParams('true', '')).toEqual({ enabled: true, replicas: 1 });
+    expect(ingestWorkerParams('true', '3')).toEqual({ enabled: true, replicas: 3 });
+  });
+
+  it('rejects what the compose plan rejects', () => {
+    expect(() => ingestWorkerParams('maybe', '1')).toThrow(/STAGING_INGEST_ENABLED/);
+    expect(() => ingestWorkerParams('true', '9')).toThrow(/STAGING_INGEST_REPLICAS/);
+  });
+});

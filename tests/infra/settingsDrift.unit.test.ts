@@ -1,0 +1,113 @@
+import { settingNames } from '../../shared/config/settings';
+import { noDrift, settingsDrift } from './settingsDrift';
+import {
+  bicepModules,
+  bicepParamFile,
+  bindingSettings,
+  environments,
+  environmentSettings,
+  infraSettings,
+  localOnlySettings,
+  mainBicep,
+  resourceSettingKeys,
+  sampleSettingNames,
+} from './settingsSources';
+
+const infra = infraSettings();
+const infraApp = Object.keys(infra.app);
+const localOnly = localOnlySettings();
+
+describe('the three lists of app settings agree', () => {
+  it('code schema, local.settings.sample.json and infra/app-settings.json name the same settings', () => {
+    const drift = settingsDrift({
+      code: [...settingNames],
+      sample: sampleSettingNames(),
+      infra: infraApp,
+      localOnly: Object.keys(localOnly),
+      bindingOnly: bindingSettings().connections,
+    });
+    expect(drift).toEqual(noDrift);
+  });
+
+  it('gives every local-only setting a reason', () => {
+    for (const [name, reason] of Object.entries(localOnly)) expect([name, reason.length > 20]).toEqual([name, true]);
+  });
+
+  it('keeps platform settings apart from the app settings', () => {
+    const appNames = new Set([...settingNames, ...sampleSettingNames(), ...infraApp]);
+    expect(Object.keys(infra.platform).filter((name) => appNames.has(name))).toEqual([]);
+  });
+});
+
+describe('the drift check itself', () => {
+  const agreed = { code: ['A', 'PORT'], sample: ['A', 'PORT', 'RUNTIME'], infra: ['A'], localOnly: ['PORT', 'RUNTIME'], bindingOnly: [] };
+
+  it('passes when the lists agree', () => {
+    expect(settingsDrift(agreed)).toEqual(noDrift);
+  });
+
+  it('names what is missing, in each direction', () => {
+    expect(settingsDrift({ ...agreed, code: ['A', 'B', 'PORT'] }).codeMissingFromInfra).toEqual(['B']);
+    expect(settingsDrift({ ...agreed, sample: ['A', 'C', 'PORT', 'RUNTIME'] }).sampleMissingFromInfra).toEqual(['C']);
+    expect(settingsDrift({ ...agreed, infra: ['A', 'D'] })).toMatchObject({ infraMissingFromSample: ['D'], infraReadByNobody: ['D'] });
+    expect(settingsDrift({ ...agreed, infra: ['A', 'PORT'] }).localOnlyButInInfra).toEqual(['PORT']);
+    expect(settingsDrift({ ...agreed, localOnly: ['PORT', 'RUNTIME', 'GONE'] }).localOnlyUnknown).toEqual(['GONE']);
+  });
+
+  it('accepts a setting that only a trigger binding reads', () => {
+    const withConnection = { ...agreed, sample: [...agreed.sample, 'HUB'], infra: ['A', 'HUB'], bindingOnly: ['HUB'] };
+    expect(settingsDrift(withConnection)).toEqual(noDrift);
+  });
+});
+
+describe('every value infra writes can be resolved', () => {
+  const entries = Object.entries({ ...infra.app, ...infra.platform });
+  const referenced = (prefix: string) =>
+    entries.filter(([, source]) => source.startsWith(prefix)).map(([name, source]) => [name, source.slice(prefix.length)] as const);
+
+  it('sets every %SETTING% a trigger uses to a non-empty value in every environment', () => {
+    const { expressions } = bindingSettings();
+    expect(expressions.length).toBeGreaterThan(0);
+    for (const environment of environments) {
+      const values = environmentSettings(environment);
+      const unresolved = expressions.filter((name) => {
+        const source = infra.app[name];
+        if (source === undefined) return true;
+        // Key Vault references and values this deployment produces exist by construction.
+        if (source.startsWith('secret:') || source.startsWith('resource:')) return false;
+        const value = source.startsWith('env:') ? values[source.slice('env:'.length)] : source;
+        return !value?.trim();
+      });
+      expect({ environment, unresolved }).toEqual({ environment, unresolved: [] });
+    }
+  });
+
+  it('has every env: value in each environment file, and nothing else there', () => {
+    const wanted = referenced('env:')
+      .map(([, key]) => key)
+      .sort();
+    for (const environment of environments) {
+      const values = environmentSettings(environment);
+      expect({ environment, keys: Object.keys(values).sort() }).toEqual({ environment, keys: wanted });
+      expect({ environment, empty: Object.entries(values).filter(([, value]) => !value.trim()) }).toEqual({ environment, empty: [] });
+      expect(bicepParamFile(environment)).toContain(`param environmentSettings = loadJsonContent('${environment}.settings.json')`);
+    }
+  });
+
+  it('writes every secret: name into Key Vault from a module', () => {
+    const modules = bicepModules().join('\n');
+    const unwritten = referenced('secret:').filter(([, secret]) => !modules.includes(`'${secret}'`));
+    expect(unwritten).toEqual([]);
+  });
+
+  it('produces every resource: key in main.bicep', () => {
+    const keys = resourceSettingKeys(mainBicep());
+    expect(keys.length).toBeGreaterThan(0);
+    expect(referenced('resource:').filter(([, key]) => !keys.includes(key))).toEqual([]);
+  });
+
+  it('keeps SVC_INGEST_STATUS_ENABLED off unless the deploy passes the live value', () => {
+    expect(infra.app.SVC_INGEST_STATUS_ENABLED ?? 'resource:ingestStatusEnabled').toBe('resource:ingestStatusEnabled');
+    expect(mainBicep()).toMatch(/^param ingestStatusEnabled bool = false$/m);
+  });
+});
