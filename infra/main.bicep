@@ -75,14 +75,14 @@ var token = take(uniqueString(subscription().id, environmentName, location), 6)
 var baseName = '${namePrefix}-${environmentName}'
 var compactName = toLower('${namePrefix}${take(environmentName, 4)}${token}')
 
-resource resourceGroup 'Microsoft.Resources/resourceGroups@2024-03-01' = {
+resource rg 'Microsoft.Resources/resourceGroups@2024-03-01' = {
   name: 'rg-${baseName}'
   location: location
   tags: tags
 }
 
 module monitoring 'modules/monitoring.bicep' = {
-  scope: resourceGroup
+  scope: rg
   name: 'monitoring'
   params: {
     location: location
@@ -93,7 +93,7 @@ module monitoring 'modules/monitoring.bicep' = {
 }
 
 module keyVault 'modules/keyVault.bicep' = {
-  scope: resourceGroup
+  scope: rg
   name: 'keyVault'
   params: {
     location: location
@@ -105,7 +105,7 @@ module keyVault 'modules/keyVault.bicep' = {
 }
 
 module identities 'modules/identities.bicep' = {
-  scope: resourceGroup
+  scope: rg
   name: 'identities'
   params: {
     location: location
@@ -116,7 +116,7 @@ module identities 'modules/identities.bicep' = {
 }
 
 module storage 'modules/storage.bicep' = {
-  scope: resourceGroup
+  scope: rg
   name: 'storage'
   params: {
     location: location
@@ -128,7 +128,7 @@ module storage 'modules/storage.bicep' = {
 }
 
 module postgres 'modules/postgres.bicep' = {
-  scope: resourceGroup
+  scope: rg
   name: 'postgres'
   params: {
     location: location
@@ -145,7 +145,7 @@ module postgres 'modules/postgres.bicep' = {
 }
 
 module eventHubs 'modules/eventHubs.bicep' = {
-  scope: resourceGroup
+  scope: rg
   name: 'eventHubs'
   params: {
     location: location
@@ -156,7 +156,7 @@ module eventHubs 'modules/eventHubs.bicep' = {
 }
 
 module secretAccess 'modules/keyVaultAccess.bicep' = {
-  scope: resourceGroup
+  scope: rg
   name: 'keyVaultAccess'
   params: {
     keyVaultName: keyVault.outputs.name
@@ -176,7 +176,7 @@ var resourceSettingValues = {
 }
 
 module functionApp 'modules/functionApp.bicep' = {
-  scope: resourceGroup
+  scope: rg
   name: 'functionApp'
   dependsOn: [secretAccess, postgres]
   params: {
@@ -196,7 +196,7 @@ module functionApp 'modules/functionApp.bicep' = {
 }
 
 module ingestWorker 'modules/ingestWorker.bicep' = if (ingestWorkerEnabled) {
-  scope: resourceGroup
+  scope: rg
   name: 'ingestWorker'
   dependsOn: [secretAccess, postgres]
   params: {
@@ -231,7 +231,7 @@ module budget 'modules/budget.bicep' = if (deployBudget) {
   }
 }
 
-output resourceGroupName string = resourceGroup.name
+output resourceGroupName string = rg.name
 output functionAppName string = functionApp.outputs.name
 output functionAppUrl string = functionApp.outputs.url
 output keyVaultName string = keyVault.outputs.name

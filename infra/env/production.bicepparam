@@ -24,4 +24,4 @@ param costClientSecretExpiresOn = readEnvironmentVariable('COST_CLIENT_SECRET_EX
 param deployBudget = true
 param budgetAmount = 150
 param budgetStartDate = '2026-12-01'
-param budgetContactEmails = split(readEnvironmentVariable('BUDGET_CONTACT_EMAILS', 'ops@example.org'), ',')
+param budgetContactEmails = split(readEnvironmentVariable('BUDGET_CONTACT_EMAILS'), ',')
