@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { settingNames } from '../../shared/config/settings';
 import { noDrift, settingsDrift } from './settingsDrift';
 import {
@@ -10,6 +12,7 @@ import {
   localOnlySettings,
   mainBicep,
   resourceSettingKeys,
+  root,
   sampleSettingNames,
 } from './settingsSources';
 
@@ -36,6 +39,17 @@ describe('the three lists of app settings agree', () => {
   it('keeps platform settings apart from the app settings', () => {
     const appNames = new Set([...settingNames, ...sampleSettingNames(), ...infraApp]);
     expect(Object.keys(infra.platform).filter((name) => appNames.has(name))).toEqual([]);
+  });
+});
+
+describe('the box settings documented beside them', () => {
+  it('lists every setting of edge/.env.sample in infra/README.md', () => {
+    const boxSettings = [...readFileSync(path.join(root, 'edge', '.env.sample'), 'utf8').matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map(
+      (match) => match[1] ?? '',
+    );
+    const readme = readFileSync(path.join(root, 'infra', 'README.md'), 'utf8');
+    expect(boxSettings.length).toBeGreaterThan(3);
+    expect(boxSettings.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
   });
 });
 
