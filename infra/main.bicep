@@ -18,10 +18,10 @@ param namePrefix string = 'scb'
 @allowed(['22', '24'])
 param nodeVersion string = '24'
 
-@description('Upper bound of Flex Consumption instances; keep instances x DATABASE_POOL_MAX below the server\'s connection limit.')
-@minValue(1)
+@description('Upper bound of Flex Consumption instances (40 is the lowest the plan accepts). Instances x DATABASE_POOL_MAX must stay below the PostgreSQL SKU\'s max_connections: 40 x 5 = 200 < 429 on Standard_B2s.')
+@minValue(40)
 @maxValue(1000)
-param maximumInstanceCount int = 10
+param maximumInstanceCount int = 40
 
 @description('Values of the app settings marked `env:` in app-settings.json (infra/env/<environment>.settings.json).')
 param environmentSettings object
@@ -34,7 +34,7 @@ param postgresAdminLogin string = 'scbadmin'
 @secure()
 @description('Administrator password of the PostgreSQL server; only used to build the DATABASE_URL secret.')
 param postgresAdminPassword string
-param postgresSkuName string = 'Standard_B1ms'
+param postgresSkuName string = 'Standard_B2s'
 param postgresSkuTier string = 'Burstable'
 param postgresStorageSizeGB int = 32
 param databaseName string = 'shooting_club'

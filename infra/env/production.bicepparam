@@ -5,11 +5,10 @@ using '../main.bicep'
 param environmentName = 'production'
 param location = 'westeurope'
 param nodeVersion = '24'
-param maximumInstanceCount = 10
+param maximumInstanceCount = 40
 param environmentSettings = loadJsonContent('production.settings.json')
 
 param postgresAdminPassword = readEnvironmentVariable('POSTGRES_ADMIN_PASSWORD')
-param postgresSkuName = 'Standard_B2s'
 
 // On production a serverless function ingests; the dedicated worker is a staging tool.
 param ingestWorkerEnabled = false
