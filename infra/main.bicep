@@ -57,7 +57,7 @@ param costReaderPrincipalId string = ''
 @description('Client secret of the cost reader. Empty keeps the secret already in Key Vault (rotation: docs/operations.md).')
 param costClientSecret string = ''
 @description('Expiry of that client secret (ISO 8601, 24 months after creation); stored on the Key Vault secret.')
-param costClientSecretExpiresOn string = ''
+param costCredentialExpiresOn string = ''
 
 param deployBudget bool = false
 @description('Monthly budget of the subscription in its currency (EUR).')
@@ -100,7 +100,7 @@ module keyVault 'modules/keyVault.bicep' = {
     tags: tags
     name: 'kv-${compactName}'
     costClientSecret: costClientSecret
-    costClientSecretExpiresOn: costClientSecretExpiresOn
+    costCredentialExpiresOn: costCredentialExpiresOn
   }
 }
 
@@ -202,7 +202,7 @@ module ingestWorker 'modules/ingestWorker.bicep' = if (ingestWorkerEnabled) {
   params: {
     location: location
     tags: tags
-    environmentName: 'cae-${baseName}'
+    managedEnvironmentName: 'cae-${baseName}'
     name: 'ca-ingest-${environmentName}'
     image: ingestWorkerImage
     replicas: ingestWorkerReplicas

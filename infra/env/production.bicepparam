@@ -18,7 +18,7 @@ param ingestStatusEnabled = bool(readEnvironmentVariable('INGEST_STATUS_ENABLED_
 
 param costReaderPrincipalId = readEnvironmentVariable('COST_READER_PRINCIPAL_ID', '')
 param costClientSecret = readEnvironmentVariable('COST_CLIENT_SECRET', '')
-param costClientSecretExpiresOn = readEnvironmentVariable('COST_CLIENT_SECRET_EXPIRES_ON', '')
+param costCredentialExpiresOn = readEnvironmentVariable('COST_CLIENT_SECRET_EXPIRES_ON', '')
 
 param deployBudget = true
 param budgetAmount = 150

@@ -3,7 +3,7 @@
 // partitions instead of reading twice. Secrets come from Key Vault through the worker's identity.
 param location string
 param tags object
-param environmentName string
+param managedEnvironmentName string
 param name string
 @minLength(1)
 param image string
@@ -21,7 +21,7 @@ resource workspace 'Microsoft.OperationalInsights/workspaces@2023-09-01' existin
 }
 
 resource managedEnvironment 'Microsoft.App/managedEnvironments@2024-03-01' = {
-  name: environmentName
+  name: managedEnvironmentName
   location: location
   tags: tags
   properties: {

@@ -8,7 +8,7 @@ param name string
 @secure()
 param costClientSecret string
 @description('ISO 8601 expiry of the cost client secret; empty leaves the secret without an expiry date.')
-param costClientSecretExpiresOn string
+param costCredentialExpiresOn string
 
 resource vault 'Microsoft.KeyVault/vaults@2023-07-01' = {
   name: name
@@ -32,7 +32,7 @@ resource costSecret 'Microsoft.KeyVault/vaults/secrets@2023-07-01' = if (!empty(
   properties: {
     value: costClientSecret
     contentType: 'client secret of the cost reader app registration (24-month lifetime)'
-    attributes: empty(costClientSecretExpiresOn) ? { enabled: true } : { enabled: true, exp: dateTimeToEpoch(costClientSecretExpiresOn) }
+    attributes: empty(costCredentialExpiresOn) ? { enabled: true } : { enabled: true, exp: dateTimeToEpoch(costCredentialExpiresOn) }
   }
 }
 
