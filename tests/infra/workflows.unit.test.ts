@@ -93,6 +93,15 @@ describe('the production deploy follows the rollout orders', () => {
     expect(source).toContain('rolloutGates.ts club-master-sync');
   });
 
+  it('builds and tests on the Node.js version the production app runs', () => {
+    const bicepParams = readFileSync(path.join(root, 'infra', 'env', 'production.bicepparam'), 'utf8');
+    const appVersion = /^param nodeVersion = '(\d+)'$/m.exec(bicepParams)?.[1];
+    const workflowVersions = [...source.matchAll(/node-version: (\d+)/g)].map((match) => match[1]);
+    expect(appVersion).toBeDefined();
+    expect(workflowVersions.length).toBeGreaterThan(0);
+    expect(new Set(workflowVersions)).toEqual(new Set([appVersion]));
+  });
+
   it('runs the Bicep compile and what-if on the hosted runner', () => {
     const infra = workflow('infra.yml');
     expect(source).toContain('uses: ./.github/workflows/infra.yml');
