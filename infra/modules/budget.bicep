@@ -11,17 +11,13 @@ param startDate string
 param contactEmails array
 
 var actualThresholds = [50, 75, 90]
-var actualNotifications = toObject(
-  actualThresholds,
-  threshold => 'actual${threshold}',
-  threshold => {
-    enabled: true
-    operator: 'GreaterThanOrEqualTo'
-    threshold: threshold
-    thresholdType: 'Actual'
-    contactEmails: contactEmails
-  }
-)
+var actualNotifications = toObject(actualThresholds, threshold => 'actual${threshold}', threshold => {
+  enabled: true
+  operator: 'GreaterThanOrEqualTo'
+  threshold: threshold
+  thresholdType: 'Actual'
+  contactEmails: contactEmails
+})
 
 resource budget 'Microsoft.Consumption/budgets@2023-11-01' = {
   name: name

@@ -20,16 +20,16 @@ param resourceSettingValues object
 // Every setting is written in one place: a literal, a Key Vault reference, an environment value
 // from infra/env/<environment>.settings.json, or a value this deployment produced.
 var settingEntries = items(union(settingSources.app, settingSources.platform))
-var appSettings = toObject(
-  settingEntries,
-  entry => entry.key,
-  entry =>
-    startsWith(entry.value, 'secret:')
-      ? '@Microsoft.KeyVault(VaultName=${keyVaultName};SecretName=${substring(entry.value, length('secret:'))})'
-      : startsWith(entry.value, 'env:')
-          ? environmentSettings[substring(entry.value, length('env:'))]
-          : startsWith(entry.value, 'resource:') ? resourceSettingValues[substring(entry.value, length('resource:'))] : entry.value
-)
+var secretEntries = filter(settingEntries, entry => startsWith(entry.value, 'secret:'))
+var environmentEntries = filter(settingEntries, entry => startsWith(entry.value, 'env:'))
+var resourceEntries = filter(settingEntries, entry => startsWith(entry.value, 'resource:'))
+var literalEntries = filter(settingEntries, entry => !startsWith(entry.value, 'secret:') && !startsWith(entry.value, 'env:') && !startsWith(entry.value, 'resource:'))
+
+var secretSettings = toObject(secretEntries, entry => entry.key, entry => '@Microsoft.KeyVault(VaultName=${keyVaultName};SecretName=${substring(entry.value, length('secret:'))})')
+var environmentValues = toObject(environmentEntries, entry => entry.key, entry => environmentSettings[substring(entry.value, length('env:'))])
+var resourceValues = toObject(resourceEntries, entry => entry.key, entry => resourceSettingValues[substring(entry.value, length('resource:'))])
+var literalSettings = toObject(literalEntries, entry => entry.key, entry => entry.value)
+var appSettings = union(literalSettings, secretSettings, environmentValues, resourceValues)
 
 resource plan 'Microsoft.Web/serverfarms@2024-04-01' = {
   name: planName
