@@ -1,7 +1,7 @@
 import path from 'node:path';
 import postgres from 'postgres';
 import { createDatabaseIfMissing, embeddedServerUrl, ensureDatabase, type RunningDatabase } from '../scripts/local/embeddedPostgres';
-import { stopOnSignals } from '../scripts/local/shutdown';
+import { stopOnSignals } from '../shared/process/signals';
 import { createLogger } from '../shared/log/logger';
 import { parseEdgeConfig, withEnvFile } from './config';
 import { MIRROR_CLUB_TABLE_DDL } from './mirror';

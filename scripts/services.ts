@@ -1,7 +1,7 @@
 import { closeSql, getSql } from '../shared/db/client';
 import { migrate } from '../shared/db/migrate';
 import { prepareLocalEnvironment } from './local/environment';
-import { stopOnSignals } from './local/shutdown';
+import { stopOnSignals } from '../shared/process/signals';
 
 /**
  * `npm run services`: only the local backing services (PostgreSQL, Azurite), migrated and kept

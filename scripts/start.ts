@@ -4,7 +4,7 @@ import { migrate } from '../shared/db/migrate';
 import { getSettings } from '../shared/config/settings';
 import { startDevHost, type DevHost } from './devhost/host';
 import { prepareLocalEnvironment } from './local/environment';
-import { stopOnSignals } from './local/shutdown';
+import { stopOnSignals } from '../shared/process/signals';
 
 /**
  * `npm start`: settings from local.settings(.sample).json, PostgreSQL (DATABASE_URL or embedded),
