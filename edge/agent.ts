@@ -2,6 +2,7 @@ import type postgres from 'postgres';
 import type { SyncResult } from '../shared/clubMaster/schemas';
 import type { Logger } from '../shared/log/logger';
 import { nextRunDelaySeconds } from './backoff';
+import { systemClock, type Clock } from './clock';
 import { pushKnownClubs, SyncFailure, type FailureReason } from './cloudClient';
 import type { EdgeConfig } from './config';
 import { prepareReport, readMirrorClubs, type SkippedClub } from './mirror';
@@ -45,7 +46,7 @@ export interface Agent {
  * sends the complete list to the cloud. Failures never stop the loop; they are kept in the status
  * and the next attempt backs off (see nextRunDelaySeconds).
  */
-export function createAgent(config: EdgeConfig, mirror: postgres.Sql, log: Logger): Agent {
+export function createAgent(config: EdgeConfig, mirror: postgres.Sql, log: Logger, clock: Clock = systemClock): Agent {
   // parseEdgeConfig already refuses this; checked here too so that a run never lacks a token.
   if (config.syncEnabled && config.edgeApiToken === undefined) {
     throw new Error('SVC_EDGE_API_TOKEN is required when SVC_CLUB_MASTER_SYNC_ENABLED is true.');
@@ -66,7 +67,7 @@ export function createAgent(config: EdgeConfig, mirror: postgres.Sql, log: Logge
   let looping = false;
 
   async function attempt(token: string): Promise<RunOutcome> {
-    const at = new Date().toISOString();
+    const at = clock.now().toISOString();
     state.running = true;
     state.lastRunAt = at;
     try {
@@ -118,7 +119,7 @@ export function createAgent(config: EdgeConfig, mirror: postgres.Sql, log: Logge
       const error: RunError = {
         reason: 'sync_disabled',
         message: 'The club master push is disabled (SVC_CLUB_MASTER_SYNC_ENABLED=false).',
-        at: new Date().toISOString(),
+        at: clock.now().toISOString(),
       };
       return Promise.resolve({ ok: false, error });
     }
@@ -135,7 +136,7 @@ export function createAgent(config: EdgeConfig, mirror: postgres.Sql, log: Logge
     if (!looping) return;
     if (timer) clearTimeout(timer);
     const delaySeconds = nextRunDelaySeconds(config.syncIntervalSeconds, state.consecutiveFailures);
-    state.nextRunAt = new Date(Date.now() + delaySeconds * 1000).toISOString();
+    state.nextRunAt = new Date(clock.now().getTime() + delaySeconds * 1000).toISOString();
     timer = setTimeout(() => void tick(), delaySeconds * 1000);
   }
 

@@ -41,7 +41,7 @@ export const EdgeConfigSchema = v.pipe(
     ),
     SVC_CLUB_MASTER_SYNC_ENABLED: flag(false),
     SVC_CLUB_MASTER_SYNC_SECONDS: integer(21_600, 10, 604_800),
-    /** The box's mirror PostgreSQL; unset means the local embedded one (database box_mirror). */
+    /** The club software's mirror PostgreSQL: required by the agent bundle; `npm run edge` falls back to the embedded one. */
     SVC_MIRROR_DATABASE_URL: optionalText,
     SVC_EDGE_HOST: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '127.0.0.1'),
     SVC_EDGE_PORT: integer(7072, 0, 65_535),

@@ -1,8 +1,9 @@
 import type { Logger } from '../shared/log/logger';
 import { createAgent, type Agent } from './agent';
+import type { Clock } from './clock';
 import type { EdgeConfig } from './config';
 import { connectMirror } from './mirror';
-import { startAgentServer } from './server';
+import { startAgentServer, type AgentServer } from './server';
 
 export interface RunningAgent extends Pick<Agent, 'runOnce' | 'status'> {
   /** Base URL of the box interface. */
@@ -14,10 +15,14 @@ export interface RunningAgent extends Pick<Agent, 'runOnce' | 'status'> {
  * Starts the box agent in this process: mirror pool, push loop (when enabled) and the box
  * interface on config.host:config.port (port 0 picks a free one).
  */
-export async function startAgent(config: EdgeConfig & { mirrorDatabaseUrl: string }, log: Logger): Promise<RunningAgent> {
+export async function startAgent(
+  config: EdgeConfig & { mirrorDatabaseUrl: string },
+  log: Logger,
+  clock?: Clock,
+): Promise<RunningAgent> {
   const mirror = connectMirror(config.mirrorDatabaseUrl);
-  const agent = createAgent(config, mirror, log);
-  let server;
+  const agent = createAgent(config, mirror, log, clock);
+  let server: AgentServer;
   try {
     server = await startAgentServer(agent, { host: config.host, port: config.port, log });
   } catch (error) {

@@ -1,16 +1,34 @@
-// Bundles the Functions app into one CommonJS file (package.json "main").
+// Bundles every production entry into one self-contained CommonJS file each: dist/<name>.js runs
+// with `node` alone (no tsx, no node_modules). Usage: node scripts/build.mjs [--outdir <dir>]
+import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 
-await build({
-  entryPoints: ['functions/index.ts'],
-  outfile: 'dist/main.js',
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  sourcemap: true,
-  // Provided by the Functions worker at run time.
-  external: ['@azure/functions-core'],
-  logLevel: 'warning',
-});
-console.log('Bundled functions/index.ts -> dist/main.js');
+/**
+ * One line per long-running process. A worker adds its entry here, e.g.
+ * `{ in: 'workers/ingest/main.ts', out: 'ingest-worker' }` (docs/decisions/005-hosting-long-running-processes.md).
+ */
+const entries = [
+  // The Functions app (package.json "main"); the worker provides @azure/functions-core at run time.
+  { in: 'functions/index.ts', out: 'main', external: ['@azure/functions-core'] },
+  // The box agent on each club's on-site box.
+  { in: 'edge/main.ts', out: 'edge-agent' },
+];
+
+const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' } } });
+
+await Promise.all(
+  entries.map((entry) =>
+    build({
+      entryPoints: { [entry.out]: entry.in },
+      outdir: values.outdir,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      sourcemap: true,
+      external: entry.external ?? [],
+      logLevel: 'warning',
+    }),
+  ),
+);
+for (const entry of entries) console.log(`Bundled ${entry.in} -> ${values.outdir}/${entry.out}.js`);

@@ -19,11 +19,13 @@ async function main(): Promise<void> {
   let host: DevHost;
   try {
     const migrations = await migrate(getSql());
-    host = await startDevHost(functionDefinitions, {
-      port: getSettings().PORT,
-      log: environment.log,
-      setting: (name) => process.env[name],
-    });
+    const port = getSettings().PORT;
+    host = await startDevHost(functionDefinitions, { port, log: environment.log, setting: (name) => process.env[name] }).catch(
+      (error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+        throw new Error(`port ${port} is already in use (EADDRINUSE); set PORT to a free port, e.g. PORT=${port + 10} npm start`);
+      },
+    );
     console.log(`Settings:  ${environment.settingsFile}`);
     console.log(`Database:  ${environment.database.description} (${migrations.applied.length} migration(s) applied)`);
     console.log(`Storage:   ${environment.storage?.description}`);

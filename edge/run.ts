@@ -1,0 +1,32 @@
+import { stopOnSignals } from '../shared/process/signals';
+import { createLogger } from '../shared/log/logger';
+import type { EdgeConfig } from './config';
+import { startAgent } from './startAgent';
+
+/**
+ * Runs the box agent as this process's one job: starts it, prints where it answers, and on
+ * SIGINT/SIGTERM closes it, then whatever the caller set up for it (`release`).
+ */
+export async function runBoxAgent(
+  config: EdgeConfig & { mirrorDatabaseUrl: string },
+  options: { mirrorDescription: string; release?: () => Promise<void> },
+): Promise<void> {
+  const log = createLogger({ minLevel: 'info', fields: { component: 'club-master-agent' } });
+  const agent = await startAgent(config, log);
+  console.log(`Box agent: ${agent.url}  (GET ${agent.url}/api/club-master-sync/status)`);
+  console.log(`Cloud:     ${config.cloudBaseUrl}`);
+  console.log(`Mirror:    ${options.mirrorDescription}`);
+  console.log(
+    `Push:      ${config.syncEnabled ? `enabled, every ${config.syncIntervalSeconds} s` : 'disabled (SVC_CLUB_MASTER_SYNC_ENABLED=false)'}`,
+  );
+  stopOnSignals(async () => {
+    await agent.close();
+    await options.release?.();
+  });
+}
+
+/** Ends a failed start-up with one line naming the problem. */
+export function exitOnStartupFailure(error: unknown): never {
+  console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
