@@ -12,7 +12,9 @@ async function main(): Promise<void> {
   const config = parseEdgeConfig(withEnvFile(process.env, path.join(__dirname, '.env')));
   const mirrorDatabaseUrl = config.mirrorDatabaseUrl;
   if (!mirrorDatabaseUrl) {
-    throw new Error("SVC_MIRROR_DATABASE_URL is required: the connection string of the club software's mirror PostgreSQL (set it in .env).");
+    throw new Error(
+      "SVC_MIRROR_DATABASE_URL is required: the connection string of the club software's mirror PostgreSQL (set it in .env).",
+    );
   }
   await runBoxAgent({ ...config, mirrorDatabaseUrl }, { mirrorDescription: 'SVC_MIRROR_DATABASE_URL' });
 }

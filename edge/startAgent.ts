@@ -15,11 +15,7 @@ export interface RunningAgent extends Pick<Agent, 'runOnce' | 'status'> {
  * Starts the box agent in this process: mirror pool, push loop (when enabled) and the box
  * interface on config.host:config.port (port 0 picks a free one).
  */
-export async function startAgent(
-  config: EdgeConfig & { mirrorDatabaseUrl: string },
-  log: Logger,
-  clock?: Clock,
-): Promise<RunningAgent> {
+export async function startAgent(config: EdgeConfig & { mirrorDatabaseUrl: string }, log: Logger, clock?: Clock): Promise<RunningAgent> {
   const mirror = connectMirror(config.mirrorDatabaseUrl);
   const agent = createAgent(config, mirror, log, clock);
   let server: AgentServer;

@@ -27,6 +27,10 @@ describe('box agent against the cloud served by the local host', () => {
   let mirrorDatabase: string;
   const agents: RunningAgent[] = [];
   const quiet = createLogger({ minLevel: 'error', sink: () => undefined });
+  // The agents read this fixed time, so schedules are compared exactly, never against the wall clock.
+  const now = new Date('2026-03-01T12:00:00.000Z');
+  const clock = { now: () => now };
+  const inSeconds = (seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
 
   beforeAll(async () => {
     cloud = await startTestHost();
@@ -53,7 +57,7 @@ describe('box agent against the cloud served by the local host', () => {
 
   async function agentFor(env: Record<string, string>): Promise<RunningAgent> {
     const config = parseEdgeConfig({ SVC_EDGE_PORT: '0', SVC_CLUB_MASTER_SYNC_SECONDS: '3600', ...env });
-    const agent = await startAgent({ ...config, mirrorDatabaseUrl: mirrorUrl }, quiet);
+    const agent = await startAgent({ ...config, mirrorDatabaseUrl: mirrorUrl }, quiet, clock);
     agents.push(agent);
     return agent;
   }
@@ -89,12 +93,12 @@ describe('box agent against the cloud served by the local host', () => {
       enabled: true,
       intervalSeconds: 3600,
       running: false,
-      lastRunAt: expect.any(String),
-      lastSuccessAt: status.lastRunAt,
+      lastRunAt: now.toISOString(),
+      lastSuccessAt: now.toISOString(),
       lastResult: { reported: 2, added: 1, restored: 0, refreshed: 1, markedDeleted: 1, skipped: [] },
       lastError: null,
       consecutiveFailures: 0,
-      nextRunAt: expect.any(String),
+      nextRunAt: inSeconds(3600),
     });
     expect(JSON.stringify(status)).not.toContain(box.token);
   });
@@ -104,12 +108,13 @@ describe('box agent against the cloud served by the local host', () => {
     await mirror`delete from club_software_club`;
     await mirror`insert into club_software_club (vereins_id, name) values ('2001', 'SV Eigenlauf')`;
     const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: cloud.url, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
-    const deadline = Date.now() + 10_000;
-    while (agent.status().lastSuccessAt === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    // The start-up run is in flight when startAgent returns; runOnce joins it rather than pushing again
+    // (a second push would report the club as refreshed, not added).
+    expect(await agent.runOnce()).toMatchObject({ ok: true, result: { reported: 1, added: 1 } });
     expect(agent.status().lastResult).toMatchObject({ reported: 1, added: 1 });
     expect(await activeVereinsIds(getSql(), box.clubId)).toEqual(['2001']);
     // The next push waits for the interval (3600 s here).
-    expect(Date.parse(agent.status().nextRunAt!) - Date.now()).toBeGreaterThan(3_500_000);
+    expect(agent.status().nextRunAt).toBe(inSeconds(3600));
   });
 
   it('reports a cloud without the endpoint as cloud_endpoint_missing and keeps the loop going with backoff', async () => {
@@ -126,11 +131,9 @@ describe('box agent against the cloud served by the local host', () => {
     expect(status.consecutiveFailures).toBeGreaterThanOrEqual(1);
     // The loop is still scheduled with a back-off step (60 s, or 120 s when the manual run was a
     // second attempt after the start-up run) rather than the hour.
-    const untilNext = Date.parse(status.nextRunAt) - Date.now();
-    const backoffMs = nextRunDelaySeconds(3600, status.consecutiveFailures) * 1000;
-    expect(backoffMs).toBeLessThanOrEqual(120_000);
-    expect(untilNext).toBeGreaterThan(backoffMs - 10_000);
-    expect(untilNext).toBeLessThanOrEqual(backoffMs);
+    const backoffSeconds = nextRunDelaySeconds(3600, status.consecutiveFailures);
+    expect(backoffSeconds).toBeLessThanOrEqual(120);
+    expect(status.nextRunAt).toBe(inSeconds(backoffSeconds));
     expect(await activeVereinsIds(getSql(), box.clubId)).toEqual([]);
 
     // A further run fails the same way instead of crashing the agent.

@@ -159,7 +159,10 @@ describe('createAgent scheduling', () => {
   });
   afterAll(() => new Promise<void>((resolve) => cloud.close(() => resolve())));
 
-  const secondsUntilNextRun = (nextRunAt: string | null) => Math.round((Date.parse(nextRunAt!) - Date.now()) / 1000);
+  // The agent reads this fixed time, so the schedule is compared exactly, never against the wall clock.
+  const now = new Date('2026-03-01T12:00:00.000Z');
+  const clock = { now: () => now };
+  const secondsUntilNextRun = (nextRunAt: string | null) => (nextRunAt === null ? null : (Date.parse(nextRunAt) - now.getTime()) / 1000);
 
   it('refuses an enabled push without a token', () => {
     const config = { ...parseEdgeConfig({}), syncEnabled: true };
@@ -174,11 +177,11 @@ describe('createAgent scheduling', () => {
       SVC_CLUB_MASTER_SYNC_ENABLED: 'true',
       SVC_CLUB_MASTER_SYNC_SECONDS: '3600',
     });
-    const agent = createAgent(config, mirror, quiet);
+    const agent = createAgent(config, mirror, quiet, clock);
     try {
       agent.start();
-      const deadline = Date.now() + 5_000;
-      while (agent.status().nextRunAt === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      // start() begins a run at once; runOnce joins it instead of starting a second one.
+      expect((await agent.runOnce()).ok).toBe(true);
       expect(agent.status().lastError).toBeNull();
       expect(secondsUntilNextRun(agent.status().nextRunAt)).toBe(3600);
 
@@ -204,7 +207,7 @@ describe('createAgent scheduling', () => {
       SVC_CLOUD_BASE_URL: cloudUrl,
       SVC_CLUB_MASTER_SYNC_ENABLED: 'true',
     });
-    const agent = createAgent(config, mirror, quiet);
+    const agent = createAgent(config, mirror, quiet, clock);
     cloudFails = true;
     expect((await agent.runOnce()).ok).toBe(false);
     expect(agent.status().nextRunAt).toBeNull();

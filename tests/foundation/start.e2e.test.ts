@@ -59,6 +59,7 @@ describe('npm start', () => {
       const code = await new Promise<number | null>((resolve) => failed.once('exit', resolve));
       expect(code).toBe(1);
       expect(stderr).toMatch(/Start-up failed: .*EADDRINUSE/);
+      expect(stderr).toContain(`port ${port} is already in use (EADDRINUSE); set PORT to a free port`);
     } finally {
       blocker.close();
     }

@@ -6,6 +6,7 @@ import { getSettings } from '../../shared/config/settings';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '..', '..');
+// Each call starts tsx, which takes seconds on a busy machine.
 const token = (...args: string[]) => run(process.execPath, [require.resolve('tsx/cli'), 'scripts/token.ts', ...args], { cwd: root });
 
 describe('npm run token', () => {
@@ -13,10 +14,21 @@ describe('npm run token', () => {
     const { stdout } = await token('--sub', 'u1', '--role', 'platform_admin', '--role', 'ops_admin');
     const user = await createTokenVerifier(getSettings())(stdout.trim());
     expect(user).toEqual({ userId: 'u1', roles: ['platform_admin', 'ops_admin'] });
-  });
+  }, 30_000);
 
   it('refuses unknown roles and a missing subject', async () => {
-    await expect(token('--sub', 'u1', '--role', 'root')).rejects.toMatchObject({ stderr: expect.stringMatching(/Unknown role/) });
+    const unknownRole = token('--sub', 'u1', '--role', 'root');
+    await expect(unknownRole).rejects.toMatchObject({ stderr: expect.stringMatching(/Unknown role/) });
+    await expect(unknownRole).rejects.toMatchObject({
+      stderr: expect.stringContaining('Valid roles: platform_admin, ops_admin, billing_admin, support_admin'),
+    });
     await expect(token('--role', 'ops_admin')).rejects.toMatchObject({ stderr: expect.stringMatching(/--sub/) });
-  });
+  }, 30_000);
+
+  it('prints its usage for --help, without a token', async () => {
+    const { stdout } = await token('--help');
+    expect(stdout).toMatch(/^Usage: npm run token -- --sub <user id>/);
+    expect(stdout).toContain('--role <role>');
+    expect(stdout).not.toMatch(/^ey/m);
+  }, 30_000);
 });
