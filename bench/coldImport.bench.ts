@@ -10,8 +10,9 @@ const bundle = path.join(root, 'dist', 'main.js');
 /** Cold start proxy: a fresh `node` importing the bundled app vs importing @azure/functions alone. */
 export default async function coldImport(_context: BenchContext) {
   if (!existsSync(bundle)) execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root });
-  const importIn = (code: string) => async () => {
+  const importIn = (code: string) => () => {
     execFileSync(process.execPath, ['-e', code], { cwd: root, stdio: 'ignore' });
+    return Promise.resolve();
   };
   return compare({
     title: 'Cold import of the bundled app (dist/main.js) vs @azure/functions alone',

@@ -78,9 +78,10 @@ export function createAgent(config: EdgeConfig, mirror: postgres.Sql, log: Logge
       // An empty mirror is a decommission and is pushed as []; rows that all failed the checks are
       // not: pushing [] would mark every club of the box deleted because of a broken mirror.
       if (rows.length > 0 && clubs.length === 0) {
+        const first = skipped[0];
         throw new SyncFailure(
           'mirror_rows_invalid',
-          `All ${rows.length} mirror rows failed the checks, so nothing was sent; first: ${skipped[0]!.vereinsId} ${skipped[0]!.reason}.`,
+          `All ${rows.length} mirror rows failed the checks, so nothing was sent; first: ${first?.vereinsId} ${first?.reason}.`,
         );
       }
       const result = await pushKnownClubs({ baseUrl: config.cloudBaseUrl, token, timeoutSeconds: config.cloudTimeoutSeconds }, clubs);

@@ -53,7 +53,7 @@ export function prepareReport(rows: readonly MirrorClubRow[]): { clubs: Reported
   for (const row of rows) {
     const parsed = v.safeParse(ReportedClubSchema, { vereinsId: row.vereinsId, name: row.name });
     if (!parsed.success) {
-      const issue = parsed.issues[0]!;
+      const issue = parsed.issues[0];
       skipped.push({ vereinsId: row.vereinsId, reason: `${v.getDotPath(issue) ?? 'row'} ${issue.message}` });
     } else if (seen.has(parsed.output.vereinsId)) {
       skipped.push({ vereinsId: row.vereinsId, reason: 'repeats a club number after trimming' });

@@ -26,7 +26,7 @@ export async function startAgentServer(agent: Agent, options: { host: string; po
         return { status, body: { ...outcome, status: agent.status() } };
       },
     },
-    [STATUS_PATH]: { method: 'GET', handle: async () => ({ status: 200, body: agent.status() }) },
+    [STATUS_PATH]: { method: 'GET', handle: () => Promise.resolve({ status: 200, body: agent.status() }) },
   };
 
   const server = http.createServer((req, res) => {

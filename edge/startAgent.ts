@@ -28,8 +28,8 @@ export async function startAgent(config: EdgeConfig & { mirrorDatabaseUrl: strin
   agent.start();
   return {
     url: server.url,
-    runOnce: agent.runOnce,
-    status: agent.status,
+    runOnce: () => agent.runOnce(),
+    status: () => agent.status(),
     close: async () => {
       await server.close();
       await agent.stop();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpRequest, HttpResponse, InvocationContext, type HttpResponseInit, type Timer } from '@azure/functions';
+import { HttpRequest, HttpResponse, InvocationContext, type Timer } from '@azure/functions';
 import { Cron } from 'croner';
 import type { FunctionDefinition } from '../../shared/host/definition';
 import { REQUEST_ID_HEADER } from '../../shared/http/dispatch';
@@ -24,6 +24,8 @@ export interface DevHostOptions {
   setting(name: string): string | undefined;
   /** Start timers on their schedules (tests switch this off and invoke through the admin route). */
   runTimers?: boolean;
+  /** Where the functions' own log lines go; by default warnings and errors to stderr, the rest to stdout. */
+  functionLog?: (level: string, line: string) => void;
 }
 
 export interface DevHost {
@@ -46,6 +48,9 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
     .map((definition) => ({ definition, template: compileTemplate(definition.options.route ?? definition.name) }))
     .sort((a, b) => b.template.specificity - a.template.specificity);
   const byName = new Map(definitions.map((definition) => [definition.name.toLowerCase(), definition]));
+  const functionLog =
+    options.functionLog ??
+    ((level: string, line: string) => (level === 'error' || level === 'warning' ? process.stderr : process.stdout).write(line + '\n'));
 
   const invocationContext = (functionName: string) =>
     new InvocationContext({
@@ -53,7 +58,7 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
       functionName,
       logHandler: (level, ...args) => {
         const line = args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ');
-        (level === 'error' || level === 'warning' ? process.stderr : process.stdout).write(line + '\n');
+        functionLog(level, line);
       },
     });
 
@@ -93,7 +98,7 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
       ...(body.length ? { body: { bytes: body } } : {}),
     });
     const result = await target.definition.options.handler(request, invocationContext(target.definition.name));
-    await writeResponse(res, result instanceof HttpResponse ? result : new HttpResponse((result ?? {}) as HttpResponseInit));
+    await writeResponse(res, result instanceof HttpResponse ? result : new HttpResponse(result ?? {}));
   }
 
   async function invokeNonHttp(name: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -136,7 +141,7 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
   if (options.runTimers ?? true) {
     for (const definition of definitions) {
       if (definition.kind !== 'timer') continue;
-      const schedule = resolveSchedule(definition.options.schedule, options.setting);
+      const schedule = resolveSchedule(definition.options.schedule, (name) => options.setting(name));
       jobs.push(
         new Cron(schedule, { protect: true, timezone: 'UTC' }, async () => {
           await runNonHttp(definition, undefined, false).catch(() => undefined);

@@ -33,7 +33,7 @@ interface AzuriteInstance {
 export async function ensureStorage(connectionString: string | undefined, options: { location?: string } = {}): Promise<RunningStorage> {
   const configured = connectionString?.trim() || DEV_STORAGE;
   if (!/UseDevelopmentStorage=true/i.test(configured)) {
-    return { connectionString: configured, description: 'storage from AzureWebJobsStorage', release: async () => undefined };
+    return { connectionString: configured, description: 'storage from AzureWebJobsStorage', release: () => Promise.resolve() };
   }
   const location = options.location ?? path.join(localDataDir(), 'azurite');
   const shown = path.relative(process.cwd(), location) || location;
@@ -42,7 +42,7 @@ export async function ensureStorage(connectionString: string | undefined, option
     return {
       connectionString: running.connectionString,
       description: `Azurite on 127.0.0.1:${running.ports.blob}-${running.ports.table} (data in ${shown}; reused the instance already running on it, pid ${running.pid}; its owner stops it)`,
-      release: async () => undefined,
+      release: () => Promise.resolve(),
     };
   }
   const defaultsFree = !(await anyListening(Object.values(DEFAULT_PORTS)));

@@ -46,7 +46,7 @@ export async function ensureDatabase(databaseUrl: string | undefined, options: E
       url: databaseUrl,
       serverUrl: (database = 'postgres') => withDatabase(databaseUrl, database),
       description: `PostgreSQL from DATABASE_URL (${redact(databaseUrl)})`,
-      release: async () => undefined,
+      release: () => Promise.resolve(),
     };
   }
   const dataDir = options.dataDir ?? path.join(localDataDir(), 'postgres');

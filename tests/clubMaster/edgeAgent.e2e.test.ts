@@ -1,6 +1,8 @@
 import net from 'node:net';
 import postgres from 'postgres';
+import type { AgentStatus, RunError } from '../../edge/agent';
 import { nextRunDelaySeconds } from '../../edge/backoff';
+import type { SyncResult } from '../../shared/clubMaster/schemas';
 import { functionDefinitions } from '../../functions/definitions';
 import { getSql } from '../../shared/db/client';
 import { createLogger } from '../../shared/log/logger';
@@ -62,7 +64,10 @@ describe('box agent against the cloud served by the local host', () => {
     return agent;
   }
   const post = (agent: RunningAgent, path = RUN) => fetch(agent.url + path, { method: 'POST' });
-  const getStatus = async (agent: RunningAgent) => (await fetch(agent.url + STATUS)).json();
+  const getStatus = async (agent: RunningAgent) => (await (await fetch(agent.url + STATUS)).json()) as AgentStatus;
+  /** The run endpoint's body: the outcome, with `error` on a failed run, and the status after it. */
+  const answer = async (response: Response) =>
+    (await response.json()) as { ok: boolean; result?: SyncResult; error: RunError; status: AgentStatus };
 
   it('pushes the mirror clubs on run and reports the outcome in status', async () => {
     const box = await createBox(getSql());
@@ -73,14 +78,14 @@ describe('box agent against the cloud served by the local host', () => {
 
     const first = await post(agent);
     expect(first.status).toBe(200);
-    expect((await first.json()).ok).toBe(true);
+    expect((await answer(first)).ok).toBe(true);
     expect(await activeVereinsIds(getSql(), box.clubId)).toEqual(['1001', '1002']);
 
     await mirror`update club_software_club set deleted = true where vereins_id = '1001'`;
     await mirror`insert into club_software_club (vereins_id, name) values ('1004', 'SV Dachs')`;
     const second = await post(agent);
     expect(second.status).toBe(200);
-    const body = await second.json();
+    const body = await answer(second);
     expect(body.result).toEqual({ reported: 2, added: 1, restored: 0, refreshed: 1, markedDeleted: 1 });
     expect((await knownRows(getSql(), box.clubId)).map((row) => [row.vereinsId, row.sourceDeleted])).toEqual([
       ['1001', true],
@@ -122,12 +127,12 @@ describe('box agent against the cloud served by the local host', () => {
     const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: oldCloud.url, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
     const response = await post(agent);
     expect(response.status).toBe(502);
-    const body = await response.json();
+    const body = await answer(response);
     expect(body.error).toMatchObject({ reason: 'cloud_endpoint_missing', httpStatus: 404 });
     expect(body.error.message).toContain('no club master sync endpoint');
 
     const status = await getStatus(agent);
-    expect(status.lastError.reason).toBe('cloud_endpoint_missing');
+    expect(status.lastError?.reason).toBe('cloud_endpoint_missing');
     expect(status.consecutiveFailures).toBeGreaterThanOrEqual(1);
     // The loop is still scheduled with a back-off step (60 s, or 120 s when the manual run was a
     // second attempt after the start-up run) rather than the hour.
@@ -147,7 +152,7 @@ describe('box agent against the cloud served by the local host', () => {
       SVC_CLOUD_BASE_URL: cloud.url,
       SVC_CLUB_MASTER_SYNC_ENABLED: 'true',
     });
-    expect((await (await post(wrongToken)).json()).error.reason).toBe('token_rejected');
+    expect((await answer(await post(wrongToken))).error.reason).toBe('token_rejected');
 
     const box = await createBox(getSql());
     const unreachable = await agentFor({
@@ -155,7 +160,7 @@ describe('box agent against the cloud served by the local host', () => {
       SVC_CLOUD_BASE_URL: `http://127.0.0.1:${await freePort()}`,
       SVC_CLUB_MASTER_SYNC_ENABLED: 'true',
     });
-    expect((await (await post(unreachable)).json()).error.reason).toBe('cloud_unreachable');
+    expect((await answer(await post(unreachable))).error.reason).toBe('cloud_unreachable');
   });
 
   it('does not push while the push is disabled (the default)', async () => {
@@ -163,7 +168,7 @@ describe('box agent against the cloud served by the local host', () => {
     const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: cloud.url });
     const response = await post(agent);
     expect(response.status).toBe(409);
-    expect((await response.json()).error.reason).toBe('sync_disabled');
+    expect((await answer(response)).error.reason).toBe('sync_disabled');
     expect(await getStatus(agent)).toMatchObject({ enabled: false, lastRunAt: null, nextRunAt: null });
     expect(await knownRows(getSql(), box.clubId)).toEqual([]);
   });
@@ -179,7 +184,7 @@ describe('box agent against the cloud served by the local host', () => {
     await mirror`insert into club_software_club (vereins_id, name) values ('bad id', 'SV Kaputt'), ('3002', ${'\u202eSV'})`;
     const response = await post(agent);
     expect(response.status).toBe(502);
-    const body = await response.json();
+    const body = await answer(response);
     expect(body.error.reason).toBe('mirror_rows_invalid');
     expect(body.error.message).toContain('All 2 mirror rows');
     expect(await activeVereinsIds(getSql(), box.clubId)).toEqual(['3001']);
@@ -194,7 +199,7 @@ describe('box agent against the cloud served by the local host', () => {
     await mirror`delete from club_software_club`;
     const response = await post(agent);
     expect(response.status).toBe(200);
-    expect((await response.json()).result).toEqual({ reported: 0, added: 0, restored: 0, refreshed: 0, markedDeleted: 1 });
+    expect((await answer(response)).result).toEqual({ reported: 0, added: 0, restored: 0, refreshed: 0, markedDeleted: 1 });
     expect(await activeVereinsIds(getSql(), box.clubId)).toEqual([]);
   });
 

@@ -92,9 +92,14 @@ describe('parseEdgeConfig', () => {
   });
 
   it('never repeats the token in its error', () => {
-    expect(() => parseEdgeConfig({ SVC_EDGE_API_TOKEN: 'edge_secret', SVC_CLUB_MASTER_SYNC_SECONDS: 'x' })).toThrow(
-      expect.objectContaining({ message: expect.not.stringContaining('edge_secret') }),
-    );
+    let message = '';
+    try {
+      parseEdgeConfig({ SVC_EDGE_API_TOKEN: 'edge_secret', SVC_CLUB_MASTER_SYNC_SECONDS: 'x' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('SVC_CLUB_MASTER_SYNC_SECONDS');
+    expect(message).not.toContain('edge_secret');
   });
 });
 
@@ -143,7 +148,7 @@ describe('requestPath', () => {
 describe('createAgent scheduling', () => {
   const quiet = createLogger({ minLevel: 'error', sink: () => undefined });
   // readMirrorClubs awaits a tagged-template call; a function returning the rows stands in for it.
-  const mirror = (async () => [{ vereinsId: '1', name: 'SV Eins' }]) as unknown as postgres.Sql;
+  const mirror = (() => Promise.resolve([{ vereinsId: '1', name: 'SV Eins' }])) as unknown as postgres.Sql;
   let cloud: http.Server;
   let cloudUrl: string;
   let cloudFails = false;

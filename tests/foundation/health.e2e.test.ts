@@ -12,9 +12,9 @@ describe('GET /healthz through the local host', () => {
     const text = await response.clone().text();
     expect([response.status, text]).toEqual([200, text]);
     expect(response.headers.get('x-request-id')).toBeTruthy();
-    const body = await response.json();
+    const body = (await response.json()) as { status: string; components: Record<string, { status: string }> };
     expect(body.status).toBe('ok');
-    expect(body.components.database.status).toBe('up');
-    expect(body.components.storage.status).toBe('up');
+    expect(body.components['database']?.status).toBe('up');
+    expect(body.components['storage']?.status).toBe('up');
   });
 });
