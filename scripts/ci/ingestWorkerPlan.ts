@@ -1,33 +1,67 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
 /**
  * What the staging deploy does with the dedicated ingest worker, from the deployment variables
- * STAGING_INGEST_ENABLED and STAGING_INGEST_REPLICAS. Pure, so the rules are tested; the
- * workflow prints the plan and runs its command on the staging host.
+ * STAGING_INGEST_ENABLED and STAGING_INGEST_REPLICAS and from what this release contains. Pure, so
+ * the rules are tested; the workflow runs the command on the staging host, or skips with the
+ * plan's reason (green) while there is nothing to run.
  */
-export type IngestWorkerPlan = { action: 'start'; replicas: number; command: string } | { action: 'stop'; command: string };
+export type IngestWorkerPlan =
+  { action: 'start'; replicas: number; command: string } | { action: 'stop'; command: string } | { action: 'skip'; reason: string };
 
-export function planIngestWorker(enabled: string | undefined, replicas: string | undefined): IngestWorkerPlan {
+/** Files of this release the worker's deployment needs. */
+export interface ReleaseFiles {
+  /** compose.yaml, which defines the ingest-worker service. */
+  composeFile: boolean;
+  /** workers/ingest/main.ts, the worker's entry (bundled to dist/ingest-worker.js). */
+  workerEntry: boolean;
+}
+
+export const COMPOSE_FILE = 'compose.yaml';
+export const WORKER_ENTRY = 'workers/ingest/main.ts';
+
+export function planIngestWorker(enabled: string | undefined, replicas: string | undefined, release: ReleaseFiles): IngestWorkerPlan {
   const flag = (enabled ?? '').trim().toLowerCase();
-  if (flag === '' || flag === 'false') {
+  if (flag === '') {
+    return { action: 'skip', reason: 'STAGING_INGEST_ENABLED is not set: the ingest worker is left as it is.' };
+  }
+  if (flag !== 'true' && flag !== 'false') throw new Error(`STAGING_INGEST_ENABLED must be true or false, not "${enabled}"`);
+  if (!release.composeFile) {
+    return { action: 'skip', reason: `This release has no ${COMPOSE_FILE}, so there is no ingest worker to start or stop.` };
+  }
+  if (flag === 'false') {
     // Stopping also removes the old containers so a later start begins from the new image.
     return { action: 'stop', command: 'docker compose rm --stop --force ingest-worker' };
   }
-  if (flag !== 'true') throw new Error(`STAGING_INGEST_ENABLED must be true or false, not "${enabled}"`);
   const raw = (replicas ?? '').trim() || '1';
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 8) {
     throw new Error(`STAGING_INGEST_REPLICAS must be a whole number from 1 to 8, not "${replicas}"`);
+  }
+  if (!release.workerEntry) {
+    return { action: 'skip', reason: `The ingest worker is not in this release yet (no ${WORKER_ENTRY}); nothing was started.` };
   }
   const count = Number(raw);
   return {
     action: 'start',
     replicas: count,
-    command: `docker compose up --detach --remove-orphans --scale ingest-worker=${count} ingest-worker`,
+    command: `docker compose up --detach --build --remove-orphans --scale ingest-worker=${count} ingest-worker`,
   };
+}
+
+/** The plan as GitHub step outputs (`name=value` lines for $GITHUB_OUTPUT). */
+export function stepOutputs(plan: IngestWorkerPlan): string {
+  const lines = [`action=${plan.action}`];
+  if (plan.action === 'skip') lines.push(`reason=${plan.reason}`);
+  else lines.push(`command=${plan.command}`);
+  return lines.join('\n');
 }
 
 if (require.main === module) {
   try {
-    const plan = planIngestWorker(process.argv[2], process.argv[3]);
-    console.log(plan.command);
+    const root = path.resolve(__dirname, '..', '..');
+    const release = { composeFile: existsSync(path.join(root, COMPOSE_FILE)), workerEntry: existsSync(path.join(root, WORKER_ENTRY)) };
+    console.log(stepOutputs(planIngestWorker(process.argv[2], process.argv[3], release)));
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(1);
