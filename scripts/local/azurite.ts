@@ -30,7 +30,11 @@ interface AzuriteInstance {
  * never by a port: when another checkout's Azurite holds the default ports, this one starts on free
  * ports with its own account key, and AzureWebJobsStorage becomes that instance's connection string.
  */
-export async function ensureStorage(connectionString: string | undefined, options: { location?: string } = {}): Promise<RunningStorage> {
+export async function ensureStorage(
+  connectionString: string | undefined,
+  /** defaultPorts: where UseDevelopmentStorage=true points (10000-10002); tests hold other ones to play another instance. */
+  options: { location?: string; defaultPorts?: AzuriteInstance['ports'] } = {},
+): Promise<RunningStorage> {
   const configured = connectionString?.trim() || DEV_STORAGE;
   if (!/UseDevelopmentStorage=true/i.test(configured)) {
     return { connectionString: configured, description: 'storage from AzureWebJobsStorage', release: () => Promise.resolve() };
@@ -45,11 +49,12 @@ export async function ensureStorage(connectionString: string | undefined, option
       release: () => Promise.resolve(),
     };
   }
-  const defaultsFree = !(await anyListening(Object.values(DEFAULT_PORTS)));
+  const defaultPorts = options.defaultPorts ?? DEFAULT_PORTS;
+  const defaultsFree = !(await anyListening(Object.values(defaultPorts)));
   let instance: { child: ChildProcess; ports: AzuriteInstance['ports']; connectionString: string };
-  if (defaultsFree) {
-    const child = await startAzurite({ ports: DEFAULT_PORTS, location });
-    instance = { child, ports: DEFAULT_PORTS, connectionString: DEV_STORAGE };
+  if (defaultsFree && defaultPorts === DEFAULT_PORTS) {
+    const child = await startAzurite({ ports: defaultPorts, location });
+    instance = { child, ports: defaultPorts, connectionString: DEV_STORAGE };
   } else {
     const ports = { blob: await freePort(), queue: await freePort(), table: await freePort() };
     const account = 'devaccount';
@@ -60,7 +65,8 @@ export async function ensureStorage(connectionString: string | undefined, option
   const file = path.join(location, INSTANCE_FILE);
   const record: AzuriteInstance = { pid: instance.child.pid ?? 0, ports: instance.ports, connectionString: instance.connectionString };
   writeFileSync(file, JSON.stringify(record), { mode: 0o600 });
-  const where = defaultsFree ? 'the default ports' : 'free ports: the default ones are held by another instance';
+  const where =
+    instance.connectionString === DEV_STORAGE ? 'the default ports' : 'free ports: the default ones are held by another instance';
   return {
     connectionString: instance.connectionString,
     description: `Azurite on 127.0.0.1:${instance.ports.blob}-${instance.ports.table} (data in ${shown}; started on ${where})`,

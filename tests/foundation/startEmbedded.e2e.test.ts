@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../scripts/local/net';
+import net from 'node:net';
+import { PREFERRED_POSTGRES_PORT as PREFERRED_PORT } from '../../scripts/local/defaults';
+import { freePort, isListening } from '../../scripts/local/net';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -70,11 +72,30 @@ describe('npm start with the embedded defaults', () => {
     await exited;
   }
 
+  /** Plays another checkout's server on the preferred port, unless something holds it already. */
+  async function holdPreferredPort(): Promise<() => Promise<void>> {
+    if (await isListening(PREFERRED_PORT)) return () => Promise.resolve();
+    const other = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve, reject) => {
+      other.once('error', reject);
+      other.listen(PREFERRED_PORT, '127.0.0.1', resolve);
+    });
+    return () => new Promise((resolve) => other.close(() => resolve()));
+  }
+
   it('serves /healthz with the database and storage up, and a second start reuses them without stopping them', async () => {
-    const first = await start();
-    expect(first.output()).toMatch(
-      /Database: +embedded PostgreSQL postgres:\/\/postgres@127\.0\.0\.1:\d+\/shooting_club \(data in .*; started\)/,
-    );
+    const releasePort = await holdPreferredPort();
+    let first: Started;
+    try {
+      first = await start();
+    } finally {
+      await releasePort();
+    }
+    // Another server held the preferred port: this data folder's server moved to a free one.
+    const databaseLine =
+      /Database: +embedded PostgreSQL postgres:\/\/postgres@127\.0\.0\.1:(\d+)\/shooting_club \(data in .*; started\)/.exec(first.output());
+    expect(databaseLine?.[1]).toBeDefined();
+    expect(Number(databaseLine?.[1])).not.toBe(PREFERRED_PORT);
     expect(first.output()).toMatch(/Storage: +Azurite on 127\.0\.0\.1:\d+-\d+ \(data in .*; started on/);
     const firstHealth = await health(first.port);
     expect(firstHealth).toMatchObject({ status: 200, body: { components: { database: { status: 'up' }, storage: { status: 'up' } } } });
