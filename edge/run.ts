@@ -12,7 +12,10 @@ export async function runBoxAgent(
   options: { mirrorDescription: string; release?: () => Promise<void> },
 ): Promise<void> {
   const log = createLogger({ minLevel: 'info', fields: { component: 'club-master-agent' } });
-  const agent = await startAgent(config, log);
+  const agent = await startAgent(config, log).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    throw new Error(`${config.host}:${config.port} is already in use (EADDRINUSE); set SVC_EDGE_PORT to a free port`);
+  });
   console.log(`Box agent: ${agent.url}  (GET ${agent.url}/api/club-master-sync/status)`);
   console.log(`Cloud:     ${config.cloudBaseUrl}`);
   console.log(`Mirror:    ${options.mirrorDescription}`);

@@ -14,6 +14,10 @@ async function main(): Promise<void> {
   console.log(`Database: ${environment.database.description}`);
   console.log(`Storage:  ${environment.storage?.description}`);
   console.log(`For func start, set in local.settings.json: "DATABASE_URL": "${environment.database.url}"`);
+  if (environment.storage && environment.storage.connectionString !== 'UseDevelopmentStorage=true') {
+    // Not printed: it carries the instance's account key.
+    console.log('and "AzureWebJobsStorage": the connectionString in .data/azurite/instance.json');
+  }
   console.log('Ctrl-C stops them.');
   stopOnSignals(() => environment.release());
   setInterval(() => undefined, 1 << 30);

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -80,13 +80,19 @@ describe('the box agent bundle', () => {
     const box = await createBox(getSql());
     await mirror`insert into club_software_club (vereins_id, name) values ('5001', 'SV Bündel'), ('5002', 'SV Paket')`;
     const port = await freePort();
-    const agent = startBundle({
-      SVC_MIRROR_DATABASE_URL: mirrorUrl,
-      SVC_EDGE_API_TOKEN: box.token,
-      SVC_CLOUD_BASE_URL: cloud.url,
-      SVC_CLUB_MASTER_SYNC_ENABLED: 'true',
-      SVC_EDGE_PORT: String(port),
-    });
+    // As on a box: the settings in the .env next to the bundle, the environment overriding one.
+    const envFile = path.join(outdir, '.env');
+    writeFileSync(
+      envFile,
+      [
+        `SVC_MIRROR_DATABASE_URL=${mirrorUrl}`,
+        `SVC_EDGE_API_TOKEN=${box.token}`,
+        `SVC_CLOUD_BASE_URL=${cloud.url}`,
+        'SVC_CLUB_MASTER_SYNC_ENABLED=true',
+        'SVC_EDGE_PORT=1',
+      ].join('\n'),
+    );
+    const agent = startBundle({ SVC_EDGE_PORT: String(port) });
     await outputContains(agent, 'Box agent:');
 
     // Joins the start-up push when it is still running, else pushes again: either way the clubs landed.
@@ -100,6 +106,7 @@ describe('the box agent bundle', () => {
     expect(await agent.exited).toBe(0);
     expect(agent.output()).toContain('SIGTERM: stopping');
     expect(agent.output()).not.toContain(box.token);
+    rmSync(envFile);
   }, 60_000);
 
   it('refuses to start without the mirror database, naming the setting', async () => {
