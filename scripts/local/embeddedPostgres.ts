@@ -70,7 +70,12 @@ export async function ensureDatabase(databaseUrl: string | undefined, options: E
   }
   const port = running.port;
   const serverUrl = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
-  await createDatabaseIfMissing(EMBEDDED_DATABASE, serverUrl());
+  try {
+    await createDatabaseIfMissing(EMBEDDED_DATABASE, serverUrl());
+  } catch (error) {
+    await server?.stop();
+    throw error;
+  }
   const url = serverUrl(EMBEDDED_DATABASE);
   const how = server ? 'started' : `reused the server already running on it (pid ${running.pid}; its owner stops it)`;
   return {
