@@ -1,4 +1,4 @@
-// Transpile only: `npm run typecheck` checks types once for the whole project.
+// Transpile only: `npm run build` checks types once for the whole project.
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', moduleResolution: 'node', esModuleInterop: true } }],
 };
@@ -13,6 +13,8 @@ const transform = {
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
+  // A project-level testTimeout is ignored by jest 29: the one value for both projects lives here.
+  testTimeout: 30000,
   projects: [
     {
       displayName: 'unit',
@@ -20,7 +22,6 @@ module.exports = {
       roots: ['<rootDir>/tests', '<rootDir>/edge'],
       testMatch: ['**/*.unit.test.ts'],
       transform,
-      testTimeout: 10000,
     },
     {
       displayName: 'integration',
@@ -32,7 +33,6 @@ module.exports = {
       globalSetup: '<rootDir>/tests/support/globalSetup.ts',
       globalTeardown: '<rootDir>/tests/support/globalTeardown.ts',
       setupFilesAfterEnv: ['<rootDir>/tests/support/perFile.ts'],
-      testTimeout: 30000,
     },
   ],
 };

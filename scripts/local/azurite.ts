@@ -16,6 +16,7 @@ const DEFAULT_PORTS = { blob: 10000, queue: 10001, table: 10002 };
 const DEV_STORAGE = 'UseDevelopmentStorage=true';
 /** Written next to the data while this checkout's Azurite runs: who runs it, where, and how to reach it. */
 const INSTANCE_FILE = 'instance.json';
+const AZURITE_START_SECONDS = 90;
 
 interface AzuriteInstance {
   pid: number;
@@ -154,12 +155,13 @@ async function startAzurite(options: {
   );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const deadline = Date.now() + 20_000;
+  // Generous: on a busy machine (a test run starting several at once) Azurite takes its time.
+  const deadline = Date.now() + AZURITE_START_SECONDS * 1000;
   while (!(await isListening(options.ports.table))) {
     if (child.exitCode !== null) throw new Error(`Azurite exited early: ${stderr.slice(0, 500)}`);
     if (Date.now() > deadline) {
       child.kill();
-      throw new Error('Azurite did not start within 20 s');
+      throw new Error(`Azurite did not start within ${AZURITE_START_SECONDS} s`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
