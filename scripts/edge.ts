@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     await setup.unsafe(MIRROR_CLUB_TABLE_DDL).finally(() => setup.end());
     await runBoxAgent(
       { ...config, mirrorDatabaseUrl },
-      { mirrorDescription: `database ${LOCAL_MIRROR_DATABASE} on the ${embedded.description}`, release: () => embedded.release() },
+      { mirrorDescription: embedded.description.replace(embedded.url, mirrorDatabaseUrl), release: () => embedded.release() },
     );
   } catch (error) {
     await embedded.release();
