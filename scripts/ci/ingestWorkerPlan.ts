@@ -21,7 +21,15 @@ export interface ReleaseFiles {
 export const COMPOSE_FILE = 'compose.yaml';
 export const WORKER_ENTRY = 'workers/ingest/main.ts';
 
-export function planIngestWorker(enabled: string | undefined, replicas: string | undefined, release: ReleaseFiles): IngestWorkerPlan {
+/**
+ * `release` is what the checkout being deployed holds; scripts/ci/ingestWorkerParams.ts (the
+ * container app's parameters) judges the variables alone and leaves it out.
+ */
+export function planIngestWorker(
+  enabled: string | undefined,
+  replicas: string | undefined,
+  release: ReleaseFiles = { composeFile: true, workerEntry: true },
+): IngestWorkerPlan {
   const flag = (enabled ?? '').trim().toLowerCase();
   if (flag === '') {
     return { action: 'skip', reason: 'STAGING_INGEST_ENABLED is not set: the ingest worker is left as it is.' };
