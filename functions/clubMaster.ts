@@ -2,13 +2,14 @@ import { getSettings } from '../shared/config/settings';
 import { getSql } from '../shared/db/client';
 import { httpGroup, timerFunction } from '../shared/host/definition';
 import { platformAdmin } from '../shared/http/guards';
-import { HttpProblem } from '../shared/http/problem';
+import { edgeBox } from '../shared/http/edgeGuard';
 import { defineRoute, json } from '../shared/http/route';
 import { adoptClub } from '../shared/clubMaster/adopt';
 import { listClubCatalog } from '../shared/clubMaster/catalog';
 import { runClubMasterCleanup } from '../shared/clubMaster/cleanup';
-import { edgeBox } from '../shared/clubMaster/edgeAuth';
-import { isLockTimeout, syncKnownClubs } from '../shared/clubMaster/knownClubSync';
+import { syncKnownClubs } from '../shared/clubMaster/knownClubSync';
+import { isLockTimeout } from '../shared/db/errors';
+import { BusyError } from '../shared/errors/domainErrors';
 import { parseReportedClubs } from '../shared/clubMaster/reportValidation';
 import {
   AdoptBodySchema,
@@ -23,15 +24,16 @@ import {
 /** Seconds a box is asked to wait when its report could not get the box's lock in time. */
 export const SYNC_BUSY_RETRY_AFTER_SECONDS = 60;
 
-/** 503 for a report that waited out lock_timeout behind other reports of the same box. */
-function syncBusy(): HttpProblem {
-  return new HttpProblem(
-    503,
-    'Service Unavailable',
-    'Other reports of this box are still being written; send the report again later.',
-    undefined,
-    { 'retry-after': String(SYNC_BUSY_RETRY_AFTER_SECONDS) },
-  );
+/**
+ * A report that waited out lock_timeout behind other reports of the same box. Mapped here, at the
+ * HTTP edge, because only here is "ask again later" the answer: a job running the same sync
+ * would rather retry a transient failure than drop it as a domain error.
+ */
+function syncBusy(cause: unknown): BusyError {
+  return new BusyError('Other reports of this box are still being written; send the report again later.', SYNC_BUSY_RETRY_AFTER_SECONDS, {
+    code: 'box_report_in_progress',
+    cause,
+  });
 }
 
 /** Club master-data channel: the box's sync endpoint, the admin catalog and adopt, the cleanup timer. */
@@ -50,7 +52,7 @@ export const clubMasterFunctions = [
       async handle({ caller, body, log }) {
         const clubs = parseReportedClubs(body.clubs);
         const result = await syncKnownClubs(getSql(), caller.clubId, clubs).catch((error: unknown) => {
-          throw isLockTimeout(error) ? syncBusy() : error;
+          throw isLockTimeout(error) ? syncBusy(error) : error;
         });
         log.info('club_master_sync', { reportedByClubId: caller.clubId, ...result });
         return json(result);

@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { closeSql, getSql } from '../shared/db/client';
-import { createEdgeToken, listEdgeTokens, revokeEdgeToken } from '../shared/clubMaster/edgeTokens';
+import { createClubIfAbsent, findClubId } from '../shared/clubMaster/clubRepository';
+import { listEdgeTokens, revokeEdgeToken } from '../shared/clubMaster/edgeTokenRepository';
+import { createEdgeToken } from '../shared/clubMaster/edgeTokens';
 import { VereinsIdSchema } from '../shared/clubMaster/schemas';
 import { prepareLocalEnvironment } from './local/environment';
 
@@ -56,14 +58,12 @@ async function main(): Promise<void> {
     }
     if (values['create-club']) {
       if (!values.name) throw new Error('--create-club needs --name <club name>');
-      await sql`
-        insert into club (id, name, vereins_id) values (${values.club}, ${values.name}, ${vereinsId})
-        on conflict (id) do nothing`;
+      await createClubIfAbsent(sql, { id: values.club, name: values.name, vereinsId });
     }
-    const [club] = await sql<{ id: string }[]>`select id from club where id = ${values.club}`;
-    if (!club) throw new Error(`No service club with id ${values.club} (use --create-club --name <name> for local setup)`);
-    const { id, token } = await createEdgeToken(sql, club.id);
-    console.log(`Edge token ${id} for club ${club.id}. Put it into the box's .env as SVC_EDGE_API_TOKEN; it is not shown again:`);
+    const clubId = await findClubId(sql, values.club);
+    if (!clubId) throw new Error(`No service club with id ${values.club} (use --create-club --name <name> for local setup)`);
+    const { id, token } = await createEdgeToken(sql, clubId);
+    console.log(`Edge token ${id} for club ${clubId}. Put it into the box's .env as SVC_EDGE_API_TOKEN; it is not shown again:`);
     console.log(token);
   } finally {
     await closeSql();

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { invalidInput, payloadTooLarge, type FieldError } from '../http/problem';
+import { invalid, TooLargeError, type FieldError } from '../errors/domainErrors';
 import { MAX_CLUBS_PER_REPORT, ReportedClubSchema, type ReportedClub } from './schemas';
 import { duplicateVereinsIdErrors } from './syncRules';
 
@@ -7,11 +7,13 @@ import { duplicateVereinsIdErrors } from './syncRules';
  * The clubs of a sync report whose envelope has been validated. Order matters for the cost: the
  * cap is checked first (413), so an oversized list is refused without looking at a single entry;
  * then each entry is validated (400, paths `body.clubs.N.field`), then club numbers must be unique.
- * At most MAX_LISTED_ERRORS errors are listed (see invalidInput).
+ * At most MAX_LISTED_ERRORS errors are listed (see invalid).
  */
 export function parseReportedClubs(entries: readonly unknown[]): ReportedClub[] {
   if (entries.length > MAX_CLUBS_PER_REPORT) {
-    throw payloadTooLarge(`A report may list at most ${MAX_CLUBS_PER_REPORT} clubs; it listed ${entries.length}.`);
+    throw new TooLargeError(`A report may list at most ${MAX_CLUBS_PER_REPORT} clubs; it listed ${entries.length}.`, {
+      code: 'too_many_clubs',
+    });
   }
   const clubs: ReportedClub[] = [];
   const errors: FieldError[] = [];
@@ -20,9 +22,9 @@ export function parseReportedClubs(entries: readonly unknown[]): ReportedClub[] 
     if (parsed.success) clubs.push(parsed.output);
     else for (const issue of parsed.issues) errors.push(entryError(index, issue));
   });
-  if (errors.length) throw invalidInput('The report did not pass validation.', errors);
+  if (errors.length) throw invalid('The report did not pass validation.', errors);
   const duplicates = duplicateVereinsIdErrors(clubs);
-  if (duplicates.length) throw invalidInput('Each club number may appear once per report.', duplicates);
+  if (duplicates.length) throw invalid('Each club number may appear once per report.', duplicates);
   return clubs;
 }
 

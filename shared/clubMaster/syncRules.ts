@@ -1,4 +1,4 @@
-import type { FieldError } from '../http/problem';
+import type { FieldError } from '../errors/domainErrors';
 import type { ReportedClub, SyncResult } from './schemas';
 
 /** What a box's row for one club number looked like before a report. */

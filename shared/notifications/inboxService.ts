@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client';
-import { notFound } from '../http/problem';
+import { NotFoundError } from '../errors/domainErrors';
 import { encodeCursor, type InboxPosition } from './cursor';
 import { deleteAllEntries, deleteEntry, markAllEntriesRead, markEntryRead, selectInboxSlice, type InboxRow } from './inboxRepository';
 import type { InboxPage, NotificationRecord } from './record';
@@ -59,7 +59,8 @@ export function isInboxId(id: string): boolean {
 
 /** Marks one of the user's entries read; 404 when the user has no such entry. Repeats are no-ops. */
 export async function markRead(sql: Queryable, userId: string, id: string): Promise<void> {
-  if (!isInboxId(id) || !(await markEntryRead(sql, userId, id))) throw notFound('No such notification.');
+  if (!isInboxId(id) || !(await markEntryRead(sql, userId, id)))
+    throw new NotFoundError('No such notification.', { code: 'notification_not_found' });
 }
 
 /** Marks the whole inbox read (one statement); an empty or fully read inbox is fine. */
@@ -72,7 +73,8 @@ export async function markAllRead(sql: Queryable, userId: string): Promise<numbe
  * a client retrying a delete whose answer it lost should take 404 as done.
  */
 export async function removeNotification(sql: Queryable, userId: string, id: string): Promise<void> {
-  if (!isInboxId(id) || !(await deleteEntry(sql, userId, id))) throw notFound('No such notification.');
+  if (!isInboxId(id) || !(await deleteEntry(sql, userId, id)))
+    throw new NotFoundError('No such notification.', { code: 'notification_not_found' });
 }
 
 /** Empties the user's inbox (one statement). */

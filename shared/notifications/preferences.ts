@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { FieldError } from '../http/problem';
+import type { FieldError } from '../errors/domainErrors';
 import { CATEGORIES } from './record';
 
 /**

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { Sql } from '../db/client';
-import { badRequest } from '../http/problem';
+import { InvalidError } from '../errors/domainErrors';
 import {
   applyLegacyFields,
   hasLegacyFields,
@@ -72,7 +72,7 @@ function present(preferences: NotificationPreferences, timeZone: string): UserSe
 function assertConsistent(preferences: NotificationPreferences): void {
   const conflicts = preferenceConflicts(preferences);
   if (conflicts.length) {
-    throw badRequest(
+    throw new InvalidError(
       'The notification preferences are inconsistent.',
       conflicts.map((conflict) => ({ ...conflict, path: `body.notifications.${conflict.path}` })),
     );

@@ -1,5 +1,6 @@
 import { getSql } from '../../shared/db/client';
-import { purgeDeletedKnownClubs, runClubMasterCleanup } from '../../shared/clubMaster/cleanup';
+import { runClubMasterCleanup } from '../../shared/clubMaster/cleanup';
+import { purgeDeletedKnownClubs } from '../../shared/clubMaster/knownClubRepository';
 import { createEdgeToken } from '../../shared/clubMaster/edgeTokens';
 import { syncKnownClubs } from '../../shared/clubMaster/knownClubSync';
 import { createLogger, type LogLevel } from '../../shared/log/logger';

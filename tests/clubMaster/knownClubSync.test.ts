@@ -1,5 +1,6 @@
 import { getSql } from '../../shared/db/client';
-import { isLockTimeout, KNOWN_CLUB_LOCK_CLASS, syncKnownClubs } from '../../shared/clubMaster/knownClubSync';
+import { KNOWN_CLUB_LOCK_CLASS, syncKnownClubs } from '../../shared/clubMaster/knownClubSync';
+import { isLockTimeout } from '../../shared/db/errors';
 import { activeVereinsIds, clubList, createServiceClub, knownRows, uniqueTag } from './fixtures';
 
 /** The sync service against real PostgreSQL: every row transition, decommission, atomicity. */
