@@ -25,8 +25,9 @@ describe('syncKnownClubs', () => {
   it('refreshes lastSeenAt and the name of clubs reported again, keeping firstSeenAt', async () => {
     const box = await createServiceClub(sql());
     await syncKnownClubs(sql(), box, [{ vereinsId: '100', name: 'SV Eins' }]);
+    // Dated back rather than waited for: the second report then surely comes later.
+    await sql()`update "ClubDataKnownClub" set "firstSeenAt" = "firstSeenAt" - interval '1 hour', "lastSeenAt" = "lastSeenAt" - interval '1 hour' where "reportedByClubId" = ${box}`;
     const [before] = await knownRows(sql(), box);
-    await new Promise((resolve) => setTimeout(resolve, 20));
     const result = await syncKnownClubs(sql(), box, [{ vereinsId: '100', name: 'SV Eins 1920 e.V.' }]);
     expect(result).toEqual({ reported: 1, added: 0, restored: 0, refreshed: 1, markedDeleted: 0 });
     const [after] = await knownRows(sql(), box);

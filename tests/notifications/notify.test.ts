@@ -150,12 +150,16 @@ describe('notify (the producer function)', () => {
 
   it('stamps the entry with the clock time of its insert, not the transaction start', async () => {
     const userId = newUser();
-    const { start, createdAt } = await getSql().begin(async (tx) => {
-      const [row] = await tx<{ start: Date }[]>`select now() as start, pg_sleep(0.05)`;
-      const { createdAt } = await insertInboxEntry(tx, { userId, title: 'probe', tone: 'info', kind: 'member', source: 'test' });
-      return { start: row!.start, createdAt };
+    // Compared in PostgreSQL at microsecond resolution: now() is the transaction's start, fixed
+    // for the whole transaction, so only a clock time read at the insert comes out later.
+    const { laterThanStart, sameAsStart } = await getSql().begin(async (tx) => {
+      const { id } = await insertInboxEntry(tx, { userId, title: 'probe', tone: 'info', kind: 'member', source: 'test' });
+      const [row]: [{ laterThanStart: boolean; sameAsStart: boolean }?] = await tx`
+        select created_at > now() as "laterThanStart", created_at = now() as "sameAsStart" from notification where id = ${id}`;
+      return row ?? { laterThanStart: false, sameAsStart: true };
     });
-    expect(createdAt.getTime() - start.getTime()).toBeGreaterThanOrEqual(40);
+    expect(sameAsStart).toBe(false);
+    expect(laterThanStart).toBe(true);
   });
 
   it('lists an entry whose producer waited for the user lock above the entry written meanwhile', async () => {
