@@ -12,12 +12,12 @@ export function openApiFunction(documented: () => readonly FunctionDefinition[])
       path: '/api/openapi.json',
       summary: 'OpenAPI 3.1 description of every HTTP endpoint',
       guard: publicAccess,
-      async handle() {
+      handle() {
         document ??= buildOpenApi(
           documented().flatMap((definition) => (definition.kind === 'http' ? definition.routes : [])),
           { title: 'Shooting club backend', version: '1.0.0' },
         );
-        return json(document);
+        return Promise.resolve(json(document));
       },
     }),
   ]);

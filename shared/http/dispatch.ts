@@ -48,7 +48,7 @@ export function createDispatcher(routes: readonly Route[]): HttpHandler {
     } catch (error) {
       response = errorResponse(error, requestId, path, log);
     }
-    const headers = new Headers(response.headers as HeadersInit | undefined);
+    const headers = new Headers(response.headers);
     headers.set(REQUEST_ID_HEADER, requestId);
     log.info('http_request', { status: response.status ?? 200, durationMs: Math.round(performance.now() - started) });
     return { ...response, headers: Object.fromEntries(headers) };
@@ -65,10 +65,9 @@ async function handle(
   const candidates = compiled
     .map(({ route, template }) => ({ route, params: template.match(path) }))
     .filter((candidate): candidate is { route: Route; params: Record<string, string> } => candidate.params !== undefined);
-  if (candidates.length === 0) throw notFound(`No route matches ${path}.`);
-
   // The most specific template that matches decides the resource; methods are checked against it.
-  const resource = candidates[0]!.route.path;
+  const resource = candidates[0]?.route.path;
+  if (resource === undefined) throw notFound(`No route matches ${path}.`);
   const sameResource = candidates.filter((candidate) => candidate.route.path === resource);
   const method = request.method.toUpperCase();
   const chosen = sameResource.find((candidate) => candidate.route.method === method);
@@ -117,7 +116,7 @@ async function readJsonBody(request: HttpRequest, route: Route): Promise<{ value
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(`The body may be at most ${limit} bytes.`);
 
-  const contentType = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const contentType = (request.headers.get('content-type') ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
   if (contentType !== 'application/json' && !contentType.endsWith('+json')) {
     throw new HttpProblem(415, 'Unsupported Media Type', 'The body must be sent as application/json.');
   }

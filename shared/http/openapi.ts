@@ -82,7 +82,7 @@ export function buildOpenApi(routes: readonly Route[], info: OpenApiInfo): JsonO
 }
 
 function pathParameters(route: Route): JsonObject[] {
-  const names = [...route.path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!);
+  const names = [...route.path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1] ?? '');
   const properties = route.params ? ((schemaOf(route.params)['properties'] ?? {}) as Record<string, JsonObject>) : {};
   return names.map((name) => ({ name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' } }));
 }

@@ -61,7 +61,7 @@ export function defineRoute<
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
 >(definition: RouteDefinition<P, Q, B, C>): Route {
-  return definition as unknown as Route;
+  return definition;
 }
 
 /** A JSON response. */

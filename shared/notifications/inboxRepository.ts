@@ -69,7 +69,7 @@ export async function selectInboxSlice(sql: Queryable, userId: string, page: Pag
 
 /** How many of the user's entries are unread (the trigger-maintained counter, not a row count). */
 export async function countUnread(sql: Queryable, userId: string): Promise<number> {
-  const [row] = await sql<{ unread: number }[]>`
+  const [row]: [{ unread: number }?] = await sql`
     select unread from notification_unread_count where user_id = ${userId}`;
   return row?.unread ?? 0;
 }
@@ -81,11 +81,12 @@ export async function countUnread(sql: Queryable, userId: string): Promise<numbe
  * appear below entries a client has already seen.
  */
 export async function insertInboxEntry(sql: Queryable, entry: NewInboxEntry): Promise<{ id: string; createdAt: Date }> {
-  const [row] = await sql<{ id: string; createdAt: Date }[]>`
+  const [row]: [{ id: string; createdAt: Date }?] = await sql`
     insert into notification (user_id, title, body, tone, kind, category, source, created_at)
     values (${entry.userId}, ${entry.title}, ${entry.body ?? null}, ${entry.tone}, ${entry.kind}, ${entry.category ?? null}, ${entry.source}, clock_timestamp())
     returning id, created_at as "createdAt"`;
-  return row!;
+  if (!row) throw new Error('notification insert returned no row');
+  return row;
 }
 
 /**
@@ -99,7 +100,7 @@ export async function insertInboxEntry(sql: Queryable, entry: NewInboxEntry): Pr
  */
 export async function markEntryRead(sql: Queryable, userId: string, id: string): Promise<boolean> {
   // A data-modifying CTE runs whether or not the outer query reads it.
-  const [row] = await sql<{ found: boolean }[]>`
+  const [row]: [{ found: boolean }?] = await sql`
     with updated as (
       update notification set read_at = now()
       where id = ${id} and user_id = ${userId} and read_at is null

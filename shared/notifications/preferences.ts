@@ -49,7 +49,7 @@ function noArrays<const TSchema extends v.GenericSchema>(schema: TSchema): TSche
     '~run'(dataset: v.UnknownDataset, config: v.Config<v.BaseIssue<unknown>>) {
       return Array.isArray(dataset.value) ? arrayRejected['~run'](dataset, config) : schema['~run'](dataset, config);
     },
-  } as TSchema;
+  };
 }
 
 /** Every key required, unknown keys rejected, arrays rejected. */

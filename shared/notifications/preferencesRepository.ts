@@ -23,7 +23,7 @@ function fromRow(row: SettingsRow | undefined): StoredSettings {
 
 /** The user's stored block laid over the defaults, and their time zone; defaults when nothing is stored. */
 export async function loadSettings(sql: Queryable, userId: string): Promise<StoredSettings> {
-  const [row] = await sql<SettingsRow[]>`
+  const [row]: [SettingsRow?] = await sql`
     select notifications, time_zone as "timeZone" from user_settings where user_id = ${userId}`;
   return fromRow(row);
 }
@@ -36,7 +36,7 @@ export async function loadSettingsForUpdate(sql: Queryable, userId: string): Pro
   await sql`
     insert into user_settings (user_id, notifications) values (${userId}, ${sql.json({})})
     on conflict (user_id) do nothing`;
-  const [row] = await sql<SettingsRow[]>`
+  const [row]: [SettingsRow?] = await sql`
     select notifications, time_zone as "timeZone" from user_settings where user_id = ${userId} for update`;
   return fromRow(row);
 }

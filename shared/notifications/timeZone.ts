@@ -63,13 +63,15 @@ export function wallClock(instant: Date, timeZone: string): WallClock {
   for (const part of formatter(timeZone).formatToParts(instant)) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }
+  // The formatter is built with every one of these fields, so each part is present.
+  const field = (name: keyof WallClock): number => parts[name] ?? 0;
   return {
-    year: parts['year']!,
-    month: parts['month']! - 1,
-    day: parts['day']!,
-    hour: parts['hour']!,
-    minute: parts['minute']!,
-    second: parts['second']!,
+    year: field('year'),
+    month: field('month') - 1,
+    day: field('day'),
+    hour: field('hour'),
+    minute: field('minute'),
+    second: field('second'),
   };
 }
 

@@ -1,5 +1,7 @@
 import { getSql } from '../../shared/db/client';
 import { syncKnownClubs } from '../../shared/clubMaster/knownClubSync';
+import type { AdoptResult, CatalogPage } from '../../shared/clubMaster/schemas';
+import { anyOf, readJson, type ProblemJson } from '../support/http';
 import { bearer } from '../support/tokens';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { createServiceClub, uniqueTag } from './fixtures';
@@ -18,7 +20,7 @@ describe('club catalog and adopt through the local host', () => {
   const catalog = async (query: string) => {
     const response = await host.request('GET', `/api/admin/clubs?${query}`, { headers: admin });
     expect(response.status).toBe(200);
-    return response.json();
+    return readJson<CatalogPage>(response);
   };
   const adopt = (vereinsId: string) => host.request('POST', '/api/admin/clubs/adopt', { headers: admin, json: { vereinsId } });
   const addHit = (vereinsId: string) => sql()`insert into club_data_hit (source_club_id) values (${vereinsId})`;
@@ -51,12 +53,7 @@ describe('club catalog and adopt through the local host', () => {
 
     it('lists service clubs with their status and channel-only clubs as imported_only', async () => {
       const page = await catalog(`q=${tag}`);
-      const summary = page.items.map((item: Record<string, unknown>) => [
-        item['name'],
-        item['status'],
-        item['vereinsId'],
-        item['reportingBoxes'],
-      ]);
+      const summary = page.items.map((item) => [item.name, item.status, item.vereinsId, item.reportingBoxes]);
       expect(summary).toEqual([
         [`Alpha ${tag}`, 'active', `${tag}-1`, 1],
         [`Box A ${tag}`, 'active', null, 0],
@@ -65,27 +62,27 @@ describe('club catalog and adopt through the local host', () => {
         [`Charlie ${tag}`, 'imported_only', `${tag}-3`, 1],
         [`Delta ${tag}`, 'imported_only', `${tag}-4`, 2],
       ]);
-      expect(page.items[0].clubId).toBe(activeClub);
-      expect(page.items[3].clubId).toBe(inactiveClub);
-      expect(page.items[4].clubId).toBeNull();
-      expect(page.items[4].lastSeenAt).toEqual(expect.any(String));
+      expect(page.items[0]?.clubId).toBe(activeClub);
+      expect(page.items[3]?.clubId).toBe(inactiveClub);
+      expect(page.items[4]?.clubId).toBeNull();
+      expect(page.items[4]?.lastSeenAt).toEqual(expect.any(String));
       expect(page.total).toBe(6);
       expect(page.nextOffset).toBeNull();
     });
 
     it('searches by club number', async () => {
       const page = await catalog(`q=${tag}-3`);
-      expect(page.items.map((item: { name: string }) => item.name)).toEqual([`Charlie ${tag}`]);
+      expect(page.items.map((item) => item.name)).toEqual([`Charlie ${tag}`]);
     });
 
     it('searches by name, case-insensitively', async () => {
       const page = await catalog(`q=${encodeURIComponent(`DELTA ${tag}`)}`);
-      expect(page.items.map((item: { status: string }) => item.status)).toEqual(['imported_only']);
+      expect(page.items.map((item) => item.status)).toEqual(['imported_only']);
     });
 
     it('filters by status', async () => {
       const page = await catalog(`q=${tag}&status=imported_only`);
-      expect(page.items.map((item: { vereinsId: string }) => item.vereinsId)).toEqual([`${tag}-3`, `${tag}-4`]);
+      expect(page.items.map((item) => item.vereinsId)).toEqual([`${tag}-3`, `${tag}-4`]);
     });
 
     it('pages with limit and offset', async () => {
@@ -93,7 +90,7 @@ describe('club catalog and adopt through the local host', () => {
       expect([first.items.length, first.total, first.nextOffset]).toEqual([4, 6, 4]);
       const second = await catalog(`q=${tag}&limit=4&offset=4`);
       expect([second.items.length, second.nextOffset]).toEqual([2, null]);
-      expect(second.items[0].name).toBe(`Charlie ${tag}`);
+      expect(second.items[0]?.name).toBe(`Charlie ${tag}`);
       const beyond = await catalog(`q=${tag}&limit=4&offset=40`);
       expect([beyond.items.length, beyond.total, beyond.nextOffset]).toEqual([0, 6, null]);
     });
@@ -112,14 +109,14 @@ describe('club catalog and adopt through the local host', () => {
     it.each(['%00', 'a%00b', '%1B', '%C2%85'])('rejects control characters in q (%s) with 400 naming query.q', async (q) => {
       const response = await host.request('GET', `/api/admin/clubs?q=${q}`, { headers: admin });
       expect(response.status).toBe(400);
-      expect((await response.json()).errors).toEqual([{ path: 'query.q', message: 'must not contain control characters' }]);
+      expect((await readJson<ProblemJson>(response)).errors).toEqual([{ path: 'query.q', message: 'must not contain control characters' }]);
     });
 
     it('lower-cases the search as PostgreSQL lower-cases names (İzmir)', async () => {
       const izmirTag = uniqueTag();
       const name = `İzmir Spor ${izmirTag}`;
       await createServiceClub(sql(), { name });
-      const search = async (q: string) => (await catalog(`q=${encodeURIComponent(q)}`)).items.map((item: { name: string }) => item.name);
+      const search = async (q: string) => (await catalog(`q=${encodeURIComponent(q)}`)).items.map((item) => item.name);
       // Searching with the name's own spelling always finds it, whatever the collation does to 'İ'.
       expect(await search(`İzmir Spor ${izmirTag}`)).toEqual([name]);
       expect(await search(`İZMİR SPOR ${izmirTag}`)).toEqual([name]);
@@ -138,19 +135,17 @@ describe('club catalog and adopt through the local host', () => {
 
       const first = await adopt(tag);
       expect(first.status).toBe(201);
-      const created = await first.json();
+      const created = await readJson<AdoptResult>(first);
       expect(created).toEqual({
         created: true,
-        club: { id: expect.any(String), vereinsId: tag, name: `Foxtrot ${tag}`, status: 'active' },
+        club: { id: anyOf(String), vereinsId: tag, name: `Foxtrot ${tag}`, status: 'active' },
       });
       const again = await adopt(tag);
       expect(again.status).toBe(200);
-      expect(await again.json()).toEqual({ created: false, club: created.club });
+      expect(await readJson(again)).toEqual({ created: false, club: created.club });
 
       const page = await catalog(`q=${tag}`);
-      expect(page.items.map((item: { status: string; clubId: string }) => [item.status, item.clubId])).toEqual([
-        ['active', created.club.id],
-      ]);
+      expect(page.items.map((item) => [item.status, item.clubId])).toEqual([['active', created.club.id]]);
     });
 
     it('activates an inactive service club with that number, keeping its name', async () => {
@@ -161,7 +156,7 @@ describe('club catalog and adopt through the local host', () => {
       await addHit(tag);
       const response = await adopt(tag);
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({
+      expect(await readJson(response)).toEqual({
         created: false,
         club: { id: existing, vereinsId: tag, name: `Golf ${tag}`, status: 'active' },
       });

@@ -9,7 +9,7 @@ import { clubList, createBox, createServiceClub, knownRows } from './fixtures';
 
 function capturingLogger() {
   const lines: { level: LogLevel; event: string; [key: string]: unknown }[] = [];
-  const log = createLogger({ minLevel: 'debug', sink: (level, line) => lines.push({ level, ...JSON.parse(line) }) });
+  const log = createLogger({ minLevel: 'debug', sink: (level, line) => lines.push({ level, ...(JSON.parse(line) as { event: string }) }) });
   return { log, lines };
 }
 

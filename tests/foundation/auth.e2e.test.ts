@@ -5,6 +5,7 @@ import { authenticatedUser, platformAdmin, requireCapability } from '../../share
 import { defineRoute, json } from '../../shared/http/route';
 import { httpGroup } from '../../shared/host/definition';
 import { getSettings } from '../../shared/config/settings';
+import { readJson, type ProblemJson } from '../support/http';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer, tokenFor } from '../support/tokens';
 
@@ -14,7 +15,7 @@ const whoAmI = (guard: typeof authenticatedUser) =>
     path: '/probe/' + guard.description.replace(/[^a-z]+/g, '-'),
     summary: 'echo the caller',
     guard,
-    handle: async ({ caller }) => json({ userId: caller.userId, roles: caller.roles, capabilities: [...caller.capabilities] }),
+    handle: ({ caller }) => Promise.resolve(json({ userId: caller.userId, roles: caller.roles, capabilities: [...caller.capabilities] })),
   });
 
 const routes = [
@@ -23,15 +24,21 @@ const routes = [
     path: '/probe/user',
     summary: 'user',
     guard: authenticatedUser,
-    handle: async ({ caller }) => json({ userId: caller.userId }),
+    handle: ({ caller }) => Promise.resolve(json({ userId: caller.userId })),
   }),
-  defineRoute({ method: 'GET', path: '/probe/admin', summary: 'admin', guard: platformAdmin, handle: async () => json({ ok: true }) }),
+  defineRoute({
+    method: 'GET',
+    path: '/probe/admin',
+    summary: 'admin',
+    guard: platformAdmin,
+    handle: () => Promise.resolve(json({ ok: true })),
+  }),
   defineRoute({
     method: 'GET',
     path: '/probe/costs',
     summary: 'costs',
     guard: requireCapability('costs.read'),
-    handle: async () => json({ ok: true }),
+    handle: () => Promise.resolve(json({ ok: true })),
   }),
   whoAmI(authenticatedUser),
   defineRoute({
@@ -40,7 +47,7 @@ const routes = [
     summary: 'validates a body after auth',
     guard: authenticatedUser,
     body: v.object({ name: v.string() }),
-    handle: async ({ body }) => json(body),
+    handle: ({ body }) => Promise.resolve(json(body)),
   }),
 ];
 
@@ -57,7 +64,7 @@ describe('authentication and authorization', () => {
     expect(response.status).toBe(401);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    const problem = await response.json();
+    const problem = await readJson<ProblemJson>(response);
     expect(problem.detail).toMatch(detail);
   }
 
@@ -118,7 +125,7 @@ describe('authentication and authorization', () => {
   it('403 for an authenticated user without the platform_admin role', async () => {
     const response = await get('/probe/admin', await bearer('user-1', { roles: ['support_admin'] }));
     expect(response.status).toBe(403);
-    expect((await response.json()).detail).toMatch(/platform_admin/);
+    expect((await readJson<ProblemJson>(response)).detail).toMatch(/platform_admin/);
     expect((await get('/probe/admin', await bearer('admin-1', { roles: ['platform_admin'] }))).status).toBe(200);
   });
 

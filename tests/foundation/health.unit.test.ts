@@ -2,8 +2,8 @@ import { evaluateHealth } from '../../shared/health/health';
 
 describe('health evaluation', () => {
   it('is ok when every component is up or unknown, down when one is down', async () => {
-    const up = { name: 'database', check: async () => ({ status: 'up' as const }) };
-    const unknown = { name: 'ingest', check: async () => ({ status: 'unknown' as const }) };
+    const up = { name: 'database', check: () => Promise.resolve({ status: 'up' as const }) };
+    const unknown = { name: 'ingest', check: () => Promise.resolve({ status: 'unknown' as const }) };
     expect((await evaluateHealth([up, unknown])).status).toBe('ok');
     const failing = {
       name: 'storage',

@@ -4,6 +4,7 @@ import { HttpProblem } from '../../shared/http/problem';
 import { defineRoute, json, noContent } from '../../shared/http/route';
 import { httpGroup } from '../../shared/host/definition';
 import { getSql } from '../../shared/db/client';
+import { anyOf, readJson, type ProblemJson } from '../support/http';
 import { startTestHost, type TestHost } from '../support/testHost';
 
 const Member = v.object({
@@ -23,9 +24,9 @@ const routes = [
     guard: publicAccess,
     body: Member,
     maxBodyBytes: 2_048,
-    handle: async ({ body }) => {
+    handle: ({ body }) => {
       received.push(body);
-      return json(body, 201);
+      return Promise.resolve(json(body, 201));
     },
   }),
   defineRoute({
@@ -35,21 +36,21 @@ const routes = [
     guard: publicAccess,
     params: v.object({ id: v.pipe(v.string(), v.regex(/^\d+$/, 'must be digits')) }),
     query: v.object({ limit: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a number'))) }),
-    handle: async ({ params, query }) => json({ params, query }),
+    handle: ({ params, query }) => Promise.resolve(json({ params, query })),
   }),
   defineRoute({
     method: 'DELETE',
     path: '/pipeline/members/{id}',
     summary: 'delete',
     guard: publicAccess,
-    handle: async () => noContent(),
+    handle: () => Promise.resolve(noContent()),
   }),
   defineRoute({
     method: 'GET',
     path: '/pipeline/members/special',
     summary: 'literal beats parameter',
     guard: publicAccess,
-    handle: async () => json({ special: true }),
+    handle: () => Promise.resolve(json({ special: true })),
   }),
   defineRoute({
     method: 'GET',
@@ -64,25 +65,21 @@ const routes = [
     summary: 'a list body',
     guard: publicAccess,
     body: Batch,
-    handle: async ({ body }) => json({ count: body.items.length }),
+    handle: ({ body }) => Promise.resolve(json({ count: body.items.length })),
   }),
   defineRoute({
     method: 'GET',
     path: '/pipeline/explode',
     summary: 'unexpected error',
     guard: publicAccess,
-    handle: async () => {
-      throw new Error('secret internals: password=hunter2 at /srv/app.js:12');
-    },
+    handle: () => Promise.reject(new Error('secret internals: password=hunter2 at /srv/app.js:12')),
   }),
   defineRoute({
     method: 'GET',
     path: '/pipeline/teapot',
     summary: 'handler-thrown problem',
     guard: publicAccess,
-    handle: async () => {
-      throw new HttpProblem(409, 'Conflict', 'already there');
-    },
+    handle: () => Promise.reject(new HttpProblem(409, 'Conflict', 'already there')),
   }),
   defineRoute({
     method: 'POST',
@@ -109,10 +106,10 @@ describe('HTTP conventions', () => {
     received.length = 0;
   });
 
-  async function problem(response: Response, status: number) {
+  async function problem(response: Response, status: number): Promise<ProblemJson> {
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
-    const body = await response.json();
+    const body = await readJson<ProblemJson>(response);
     expect(body).toMatchObject({ type: 'about:blank', status, requestId: response.headers.get('x-request-id') });
     return body;
   }
@@ -126,7 +123,7 @@ describe('HTTP conventions', () => {
   it('400 names every failing field path and never calls the handler', async () => {
     const response = await host.request('POST', '/pipeline/members', { json: { name: '', tags: ['ok', 'toolong'], age: -1 } });
     const body = await problem(response, 400);
-    expect(body.errors.map((error: { path: string }) => error.path).sort()).toEqual(['body.age', 'body.name', 'body.tags.1']);
+    expect(body.errors?.map((error) => error.path).sort()).toEqual(['body.age', 'body.name', 'body.tags.1']);
     expect(received).toEqual([]);
   });
 
@@ -160,7 +157,7 @@ describe('HTTP conventions', () => {
 
   it('400 names invalid path and query parameters', async () => {
     const body = await problem(await host.request('GET', '/pipeline/members/abc?limit=ten'), 400);
-    expect(body.errors.map((error: { path: string }) => error.path).sort()).toEqual(['params.id', 'query.limit']);
+    expect(body.errors?.map((error) => error.path).sort()).toEqual(['params.id', 'query.limit']);
   });
 
   it('routes parameters and prefers literal segments', async () => {
@@ -207,7 +204,7 @@ describe('HTTP conventions', () => {
     const items = Array.from({ length: 500 }, () => ({}));
     const body = await problem(await host.request('POST', '/pipeline/batch', { json: { items } }), 400);
     expect(body.errors).toHaveLength(100);
-    expect(body.errors[0]).toEqual({ path: 'body.items.0.n', message: expect.any(String) });
+    expect(body.errors?.[0]).toEqual({ path: 'body.items.0.n', message: anyOf(String) });
     expect(body.detail).toMatch(/first 100 of 500 errors are listed/);
   });
 
@@ -215,7 +212,7 @@ describe('HTTP conventions', () => {
     const items = Array.from({ length: 100_000 }, () => ({}));
     const response = await host.request('POST', '/pipeline/batch', { json: { items } });
     const body = await problem(response, 400);
-    expect(body.errors).toEqual([{ path: 'body.items.0.n', message: expect.any(String) }]);
+    expect(body.errors).toEqual([{ path: 'body.items.0.n', message: anyOf(String) }]);
   });
 
   it('accepts a large valid body', async () => {

@@ -14,7 +14,7 @@ describe('structured logs', () => {
     const lines: string[] = [];
     const error = Object.assign(new Error('connect refused'), { code: 'ECONNREFUSED' });
     createLogger({ sink: (_level, line) => lines.push(line) }).error('failed', { error });
-    const parsed = JSON.parse(lines[0]!);
+    const parsed = JSON.parse(lines[0] ?? '') as { error: unknown };
     expect(parsed.error).toEqual({ name: 'Error', message: 'connect refused', code: 'ECONNREFUSED' });
     expect(lines[0]).not.toMatch(/at .*\.ts:\d+/);
   });

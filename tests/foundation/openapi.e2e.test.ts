@@ -1,4 +1,5 @@
 import { functionDefinitions } from '../../functions/definitions';
+import { readJson } from '../support/http';
 import { startTestHost, type TestHost } from '../support/testHost';
 
 describe('GET /api/openapi.json', () => {
@@ -15,7 +16,7 @@ describe('GET /api/openapi.json', () => {
     host = await startTestHost();
     const response = await host.request('GET', '/api/openapi.json');
     expect(response.status).toBe(200);
-    document = await response.json();
+    document = await readJson<typeof document>(response);
   });
   afterAll(() => host.close());
 

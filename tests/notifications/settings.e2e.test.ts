@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { defaultPreferences } from '../../shared/notifications/preferences';
+import type { UserSettings } from '../../shared/notifications/userSettings';
+import { readJson } from '../support/http';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 
@@ -16,10 +18,10 @@ describe('notification preferences under /api/user/settings', () => {
   async function send(userId: string, method: string, json?: unknown): Promise<Response> {
     return host.request(method, PATH, { headers: await bearer(userId), json });
   }
-  async function settingsOf(userId: string) {
+  async function settingsOf(userId: string): Promise<UserSettings> {
     const response = await send(userId, 'GET');
     expect(response.status).toBe(200);
-    return response.json();
+    return readJson<UserSettings>(response);
   }
 
   it('answers the defaults with the legacy mirror for a new user', async () => {
@@ -149,14 +151,14 @@ describe('notification preferences under /api/user/settings', () => {
     const user = newUser();
     let response = await send(user, 'PATCH', { timeZone: 'america/new_york' });
     expect(response.status).toBe(200);
-    expect((await response.json()).timeZone).toBe('America/New_York');
+    expect((await readJson<UserSettings>(response)).timeZone).toBe('America/New_York');
     expect((await settingsOf(user)).timeZone).toBe('America/New_York');
 
     // A PUT without timeZone keeps it; with one, replaces it.
     response = await send(user, 'PUT', { notifications: defaultPreferences() });
-    expect((await response.json()).timeZone).toBe('America/New_York');
+    expect((await readJson<UserSettings>(response)).timeZone).toBe('America/New_York');
     response = await send(user, 'PUT', { notifications: defaultPreferences(), timeZone: 'UTC' });
-    expect((await response.json()).timeZone).toBe('UTC');
+    expect((await readJson<UserSettings>(response)).timeZone).toBe('UTC');
 
     for (const [method, timeZone] of [
       ['PATCH', 'Mars/Olympus'],

@@ -35,7 +35,12 @@ export default async function globalSetup(): Promise<void> {
   const storage = await startPrivateAzurite({ blob, queue, table }, mkdtempSync(path.join(os.tmpdir(), 'azurite-')));
   process.env['AzureWebJobsStorage'] = storage.connectionString;
 
-  globalThis.__testResources = { serverUrl: server.url, database, releaseServer: server.release, releaseStorage: storage.release };
+  globalThis.__testResources = {
+    serverUrl: server.url,
+    database,
+    releaseServer: () => server.release(),
+    releaseStorage: () => storage.release(),
+  };
 }
 
 declare global {
