@@ -48,6 +48,12 @@ export const clubMasterFunctions = [
       // handler (parseReportedClubs) so an oversized list costs nothing per entry.
       body: SyncReportEnvelopeSchema,
       response: SyncResultSchema,
+      responses: {
+        503: {
+          description: 'Other reports of this box are still being written; send the report again later',
+          headers: { 'retry-after': `Seconds to wait (${SYNC_BUSY_RETRY_AFTER_SECONDS})` },
+        },
+      },
       maxBodyBytes: MAX_REPORT_BYTES,
       async handle({ caller, body, log }) {
         const clubs = parseReportedClubs(body.clubs);
@@ -78,6 +84,10 @@ export const clubMasterFunctions = [
       guard: platformAdmin,
       body: AdoptBodySchema,
       response: AdoptResultSchema,
+      responses: {
+        201: { description: 'The service club was created', schema: AdoptResultSchema },
+        404: { description: 'The club number is missing from the score data or from every box report' },
+      },
       async handle({ body, log, caller }) {
         const result = await adoptClub(getSql(), body.vereinsId);
         log.info('club_adopted', { clubId: result.club.id, vereinsId: result.club.vereinsId, created: result.created, by: caller.userId });

@@ -1,7 +1,18 @@
+import { getSql } from '../shared/db/client';
+import { databaseCheck, storageCheck } from '../shared/health/checks';
+import { evaluateHealth, HealthReportSchema, publicHealthView, type HealthCheck } from '../shared/health/health';
 import { publicAccess } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
 import { httpGroup } from '../shared/host/definition';
-import { checkServiceHealth, publicHealthView } from '../shared/health/service';
+import { tableService } from '../shared/storage/tables';
+
+/**
+ * The components behind GET /healthz. Composed here, where every area is in reach, so
+ * shared/health knows none of them: an area with its own health (ingest) adds its check to this list.
+ */
+export function serviceHealthChecks(): HealthCheck[] {
+  return [databaseCheck(getSql), storageCheck(tableService)];
+}
 
 export const healthFunctions = [
   httpGroup('health', 'healthz', [
@@ -10,8 +21,10 @@ export const healthFunctions = [
       path: '/healthz',
       summary: 'Overall health with one entry per component; 503 names the failing ones',
       guard: publicAccess,
+      response: HealthReportSchema,
+      responses: { 503: { description: 'At least one component is down; `failing` names them', schema: HealthReportSchema } },
       async handle({ log }) {
-        const report = await checkServiceHealth();
+        const report = await evaluateHealth(serviceHealthChecks());
         if (report.failing.length) log.warn('health_degraded', { failing: report.failing, components: report.components });
         return json(publicHealthView(report), report.status === 'ok' ? 200 : 503, { 'cache-control': 'no-store' });
       },

@@ -59,6 +59,8 @@ const markOneRead = defineRoute({
   summary: 'Mark one of your notifications read (204; repeating is a no-op; 404 when it is not yours)',
   guard: authenticatedUser,
   params: IdParamsSchema,
+  status: 204,
+  responses: { 404: { description: 'You have no notification with this id' } },
   async handle({ caller, params }) {
     await markRead(getSql(), caller.userId, params.id);
     return noContent();
@@ -70,6 +72,7 @@ const markEveryRead = defineRoute({
   path: '/api/notifications/read-all',
   summary: 'Mark every notification of yours read (204)',
   guard: authenticatedUser,
+  status: 204,
   async handle({ caller }) {
     await markAllRead(getSql(), caller.userId);
     return noContent();
@@ -82,6 +85,8 @@ const deleteOne = defineRoute({
   summary: 'Delete one of your notifications (204; 404 when it is not yours or already gone)',
   guard: authenticatedUser,
   params: IdParamsSchema,
+  status: 204,
+  responses: { 404: { description: 'You have no notification with this id (or it is already gone)' } },
   async handle({ caller, params }) {
     await removeNotification(getSql(), caller.userId, params.id);
     return noContent();
@@ -93,6 +98,7 @@ const clearAll = defineRoute({
   path: '/api/notifications',
   summary: 'Delete every notification of yours (204)',
   guard: authenticatedUser,
+  status: 204,
   async handle({ caller }) {
     await clearInbox(getSql(), caller.userId);
     return noContent();

@@ -21,6 +21,24 @@ export const SettingsSchema = v.object({
   DATABASE_POOL_MAX: integer(10, 1, 100),
   /** Azure Storage connection string (Azurite locally). */
   AzureWebJobsStorage: optionalText,
+  /**
+   * Identity-based storage connection (no secret): the account name, or the Table service URI,
+   * used when AzureWebJobsStorage holds no connection string. See shared/storage/tables.ts.
+   */
+  AzureWebJobsStorage__accountName: optionalText,
+  AzureWebJobsStorage__tableServiceUri: url,
+  /** `managedidentity` to use the app's managed identity only; unset: DefaultAzureCredential's chain. */
+  AzureWebJobsStorage__credential: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.toLowerCase(),
+      v.transform((value) => value || undefined),
+      v.optional(v.picklist(['managedidentity'], 'must be managedidentity or empty')),
+    ),
+  ),
+  /** Client id of a user-assigned managed identity for the storage connection. */
+  AzureWebJobsStorage__clientId: optionalText,
   /** HS256 secret for locally minted tokens; ignored when AUTH_JWKS_URL is set. */
   AUTH_JWT_SECRET: optionalText,
   /** JWKS endpoint of the identity provider (Entra ID); switches verification to RS256. */

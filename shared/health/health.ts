@@ -1,3 +1,5 @@
+import * as v from 'valibot';
+
 /**
  * Health evaluation: each component reports up, down or unknown. Only `down` makes the whole
  * service unhealthy; `unknown` (for example ingest while its status switch is off) does not.
@@ -21,6 +23,26 @@ export interface HealthReport {
   checkedAt: string;
   components: Record<string, ComponentReport>;
   failing: string[];
+}
+
+/** The body of GET /healthz as anonymous callers see it (publicHealthView), for the OpenAPI document. */
+export const HealthReportSchema = v.object({
+  status: v.picklist(['ok', 'down']),
+  checkedAt: v.pipe(v.string(), v.isoTimestamp()),
+  components: v.record(
+    v.string(),
+    v.looseObject({ status: v.picklist(['up', 'down', 'unknown']), latencyMs: v.optional(v.number()) }),
+  ),
+  failing: v.array(v.string()),
+});
+
+/**
+ * What anonymous callers see: statuses and timings, not error texts (those name internal hosts
+ * and go to the log instead).
+ */
+export function publicHealthView(report: HealthReport): HealthReport {
+  const components = Object.fromEntries(Object.entries(report.components).map(([name, { detail: _detail, ...rest }]) => [name, rest]));
+  return { ...report, components };
 }
 
 export async function evaluateHealth(checks: readonly HealthCheck[], timeoutMs = 3_000): Promise<HealthReport> {

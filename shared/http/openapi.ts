@@ -66,6 +66,7 @@ export function buildOpenApi(routes: readonly Route[], info: OpenApiInfo): JsonO
             detail: { type: 'string' },
             instance: { type: 'string' },
             requestId: { type: 'string' },
+            code: { type: 'string', description: 'A stable machine-readable code clients may switch on' },
             errors: {
               type: 'array',
               items: {
@@ -95,21 +96,61 @@ function queryParameters(route: Route): JsonObject[] {
   return Object.entries(properties).map(([name, schema]) => ({ name, in: 'query', required: required.has(name), schema }));
 }
 
+const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' };
+
+const retryAfterHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 1 } });
+
+/** Seconds the dispatcher asks a caller to wait after a transient database failure (see dispatch.ts). */
+const TRANSIENT_RETRY_AFTER = 'Seconds to wait before trying again';
+
+/**
+ * Every answer of the route: its success status with the response schema, what the route
+ * declares, and what the pipeline itself answers for it (400 with field errors when there is
+ * input, 401/403 when it is guarded, 413/415 for a body, 405 for another method on the path, and
+ * 503 with Retry-After when the database is briefly unavailable).
+ */
 function responsesOf(route: Route): JsonObject {
-  const responses: JsonObject = {
-    '2XX': {
-      description: 'Success',
-      ...(route.response ? { content: { 'application/json': { schema: schemaOf(route.response) } } } : {}),
-    },
+  const responses: Record<string, JsonObject> = {};
+  const success = route.status ?? 200;
+  responses[String(success)] = {
+    description: SUCCESS_DESCRIPTIONS[success] ?? 'Success',
+    ...(route.response && success !== 204 ? { content: { 'application/json': { schema: schemaOf(route.response) } } } : {}),
   };
   if (route.params || route.query || route.body) responses['400'] = problemResponse('Invalid input; `errors` names each failing field');
   if (route.guard.security !== 'none') {
     responses['401'] = problemResponse('Missing or invalid credentials');
     responses['403'] = problemResponse('Authenticated but not allowed');
   }
+  responses['405'] = {
+    ...problemResponse('Another method than the ones this path supports'),
+    headers: { Allow: { description: 'The supported methods', schema: { type: 'string' } } },
+  };
   if (route.body) {
     responses['413'] = problemResponse('Body too large');
     responses['415'] = problemResponse('Body is not JSON');
+  }
+  responses['503'] = {
+    ...problemResponse('Briefly unable to answer (database busy or unreachable)'),
+    headers: { 'Retry-After': retryAfterHeader(TRANSIENT_RETRY_AFTER) },
+  };
+  for (const [status, declared] of Object.entries(route.responses ?? {})) {
+    if (!declared) continue;
+    const isError = Number(status) >= 400;
+    const headers = Object.fromEntries(
+      Object.entries(declared.headers ?? {}).map(([name, description]) =>
+        name.toLowerCase() === 'retry-after'
+          ? ['Retry-After', retryAfterHeader(description)]
+          : [name, { description, schema: { type: 'string' } }],
+      ),
+    );
+    responses[status] = {
+      ...(isError ? problemResponse(declared.description) : { description: declared.description }),
+      ...(!isError && declared.schema && status !== '204'
+        ? { content: { 'application/json': { schema: schemaOf(declared.schema) } } }
+        : {}),
+      ...(isError && declared.schema ? { content: { 'application/json': { schema: schemaOf(declared.schema) } } } : {}),
+      ...(Object.keys(headers).length ? { headers } : {}),
+    };
   }
   return responses;
 }

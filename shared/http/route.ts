@@ -7,6 +7,18 @@ export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 type Schema = v.GenericSchema;
+
+/** Statuses a route may declare for its OpenAPI description (the pipeline's own 400/401/403/405/413/415/503 are derived). */
+export type DeclaredStatus = 200 | 201 | 202 | 204 | 404 | 409 | 410 | 413 | 422 | 429 | 502 | 503;
+
+/** One documented answer of a route. */
+export interface RouteResponse {
+  description: string;
+  /** JSON body schema; for 4xx/5xx the body is always problem+json and this is ignored. */
+  schema?: Schema;
+  /** Response headers the answer carries, with their meaning (`retry-after`). */
+  headers?: Record<string, string>;
+}
 type Out<S> = S extends Schema ? v.InferOutput<S> : undefined;
 /** Without a params schema the handler gets the raw path parameters. */
 type ParamsOut<S> = S extends Schema ? v.InferOutput<S> : Record<string, string>;
@@ -36,6 +48,10 @@ export interface RouteDefinition<P, Q, B, C> {
   body?: B;
   /** Schema of the success body, for the OpenAPI document. */
   response?: Schema;
+  /** The success status (200 unless the route answers 201 or 204), for the OpenAPI document. */
+  status?: 200 | 201 | 202 | 204;
+  /** Further answers of the route (another success status, 404, 409, a 503 with Retry-After), for the OpenAPI document. */
+  responses?: Partial<Record<DeclaredStatus, RouteResponse>>;
   /** Overrides HTTP_MAX_BODY_BYTES for this route. */
   maxBodyBytes?: number;
   handle(input: RouteInput<ParamsOut<P>, Out<Q>, Out<B>, C>): Promise<HttpResponseInit>;
@@ -51,6 +67,8 @@ export interface Route {
   query?: Schema;
   body?: Schema;
   response?: Schema;
+  status?: 200 | 201 | 202 | 204;
+  responses?: Partial<Record<DeclaredStatus, RouteResponse>>;
   maxBodyBytes?: number;
   handle(input: RouteInput<unknown, unknown, unknown, unknown>): Promise<HttpResponseInit>;
 }

@@ -1,19 +1,77 @@
+import { DefaultAzureCredential, ManagedIdentityCredential, type TokenCredential } from '@azure/identity';
 import { TableServiceClient } from '@azure/data-tables';
-import { getSettings } from '../config/settings';
+import { getSettings, type Settings } from '../config/settings';
 
-function connectionString(): string {
-  const value = getSettings().AzureWebJobsStorage;
-  if (!value) throw new Error('AzureWebJobsStorage is not set');
-  return value;
+/**
+ * How the app reaches its storage account, in the two forms the Functions host accepts for
+ * AzureWebJobsStorage: a connection string (Azurite locally), or an identity-based connection
+ * (`AzureWebJobsStorage__accountName` or `__tableServiceUri`, optionally `__credential` and
+ * `__clientId`) that carries no secret. A connection string wins when both are set, as it does
+ * for the host.
+ */
+export type StorageConnection =
+  | { kind: 'connectionString'; connectionString: string }
+  | { kind: 'identity'; tableServiceUri: string; credential: 'managedidentity' | 'default'; clientId?: string };
+
+type StorageSettings = Pick<
+  Settings,
+  | 'AzureWebJobsStorage'
+  | 'AzureWebJobsStorage__accountName'
+  | 'AzureWebJobsStorage__tableServiceUri'
+  | 'AzureWebJobsStorage__credential'
+  | 'AzureWebJobsStorage__clientId'
+>;
+
+/** The storage connection the settings describe; undefined when they describe none. */
+export function storageConnection(settings: StorageSettings): StorageConnection | undefined {
+  if (settings.AzureWebJobsStorage) return { kind: 'connectionString', connectionString: settings.AzureWebJobsStorage };
+  const account = settings.AzureWebJobsStorage__accountName;
+  const tableServiceUri = settings.AzureWebJobsStorage__tableServiceUri ?? (account ? `https://${account}.table.core.windows.net` : undefined);
+  if (!tableServiceUri) return undefined;
+  return {
+    kind: 'identity',
+    tableServiceUri,
+    credential: settings.AzureWebJobsStorage__credential ?? 'default',
+    ...(settings.AzureWebJobsStorage__clientId ? { clientId: settings.AzureWebJobsStorage__clientId } : {}),
+  };
 }
 
-// Azurite speaks plain HTTP on loopback; real storage accounts are always HTTPS.
-const clientOptions = (connection: string) => ({
-  allowInsecureConnection: /UseDevelopmentStorage=true|https?:\/\/(127\.0\.0\.1|localhost)/i.test(connection),
-});
+function credentialFor(connection: Extract<StorageConnection, { kind: 'identity' }>): TokenCredential {
+  if (connection.credential === 'managedidentity') {
+    return connection.clientId ? new ManagedIdentityCredential({ clientId: connection.clientId }) : new ManagedIdentityCredential();
+  }
+  return new DefaultAzureCredential(connection.clientId ? { managedIdentityClientId: connection.clientId } : {});
+}
 
-/** The storage account of AzureWebJobsStorage (Azurite locally). */
+/** A Table service client for the connection; nothing is contacted until the first call. */
+export function createTableService(connection: StorageConnection): TableServiceClient {
+  if (connection.kind === 'identity') return new TableServiceClient(connection.tableServiceUri, credentialFor(connection));
+  const { connectionString } = connection;
+  // Azurite speaks plain HTTP on loopback; real storage accounts are always HTTPS.
+  const allowInsecureConnection = /UseDevelopmentStorage=true|https?:\/\/(127\.0\.0\.1|localhost)/i.test(connectionString);
+  return TableServiceClient.fromConnectionString(connectionString, { allowInsecureConnection });
+}
+
+export class StorageNotConfiguredError extends Error {
+  constructor() {
+    super('Neither AzureWebJobsStorage nor AzureWebJobsStorage__accountName / __tableServiceUri is set');
+    this.name = 'StorageNotConfiguredError';
+  }
+}
+
+let shared: TableServiceClient | undefined;
+
+/** The one Table service client of this process (its HTTP pipeline and credential are reused). */
 export function tableService(): TableServiceClient {
-  const connection = connectionString();
-  return TableServiceClient.fromConnectionString(connection, clientOptions(connection));
+  if (!shared) {
+    const connection = storageConnection(getSettings());
+    if (!connection) throw new StorageNotConfiguredError();
+    shared = createTableService(connection);
+  }
+  return shared;
+}
+
+/** Forgets the client, so the next tableService() reads the settings again (tests). */
+export function resetTableService(): void {
+  shared = undefined;
 }
