@@ -1,7 +1,14 @@
 import { app } from '@azure/functions';
+import { getSettings } from '../shared/config/settings';
 import { functionDefinitions } from './definitions';
 
-/** Entry point of the deployed bundle: hands every definition to the Azure Functions host. */
+/**
+ * Entry point of the deployed bundle: validates the app settings, then hands every definition to
+ * the Azure Functions host. An invalid setting fails the load with a SettingsError naming it
+ * (never its value), so the host reports the broken deployment instead of answering 500s.
+ */
+getSettings();
+
 app.setup({ enableHttpStream: false });
 
 for (const definition of functionDefinitions) {

@@ -91,6 +91,18 @@ export function getSettings(): Settings {
   return cached;
 }
 
+/**
+ * LOG_LEVEL, or `info` while the settings cannot be parsed: loggers are made on paths that must
+ * keep working to report exactly that problem.
+ */
+export function configuredLogLevel(): Settings['LOG_LEVEL'] {
+  try {
+    return getSettings().LOG_LEVEL;
+  } catch {
+    return 'info';
+  }
+}
+
 /** Forgets the parsed settings, so the next getSettings() reads the environment again. */
 export function resetSettings(): void {
   cached = undefined;

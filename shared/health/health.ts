@@ -29,10 +29,7 @@ export interface HealthReport {
 export const HealthReportSchema = v.object({
   status: v.picklist(['ok', 'down']),
   checkedAt: v.pipe(v.string(), v.isoTimestamp()),
-  components: v.record(
-    v.string(),
-    v.looseObject({ status: v.picklist(['up', 'down', 'unknown']), latencyMs: v.optional(v.number()) }),
-  ),
+  components: v.record(v.string(), v.looseObject({ status: v.picklist(['up', 'down', 'unknown']), latencyMs: v.optional(v.number()) })),
   failing: v.array(v.string()),
 });
 

@@ -6,7 +6,7 @@ import type {
   Timer,
   TimerFunctionOptions,
 } from '@azure/functions';
-import { getSettings } from '../config/settings';
+import { configuredLogLevel } from '../config/settings';
 import { createDispatcher } from '../http/dispatch';
 import type { Route } from '../http/route';
 import { DomainError } from '../errors/domainErrors';
@@ -43,7 +43,7 @@ export interface JobContext {
 }
 
 function jobLogger(context: InvocationContext, functionName: string): Logger {
-  return createLogger({ sink: invocationSink(context), minLevel: getSettings().LOG_LEVEL }).with({
+  return createLogger({ sink: invocationSink(context), minLevel: configuredLogLevel() }).with({
     function: functionName,
     invocationId: context.invocationId,
   });

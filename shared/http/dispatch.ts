@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
 import * as v from 'valibot';
-import { getSettings } from '../config/settings';
+import { configuredLogLevel, getSettings, SettingsError } from '../config/settings';
 import { createLogger, invocationSink, type Logger } from '../log/logger';
 import { isDataException, isForeignKeyViolation, isTransient, isUniqueViolation, sqlState } from '../db/errors';
 import { BusyError, ConflictError, DomainError, InvalidError, NotFoundError, TooLargeError, UpstreamError } from '../errors/domainErrors';
@@ -39,9 +39,11 @@ export function createDispatcher(routes: readonly Route[]): HttpHandler {
   return async (request: HttpRequest, context: InvocationContext): Promise<HttpResponseInit> => {
     const started = performance.now();
     const requestId = incomingRequestId(request) ?? randomUUID();
-    const path = new URL(request.url).pathname;
+    const path = pathOf(request.url);
     const log = requestLogger(context).with({ requestId, method: request.method, path });
 
+    // Everything that can throw, settings included, runs inside this try: no request escapes the
+    // problem+json answer.
     let response: HttpResponseInit;
     try {
       response = await handle(compiled, request, path, requestId, log);
@@ -154,7 +156,12 @@ function toProblem(error: unknown, requestId: string, log: Logger): HttpProblem 
       'retry-after': String(TRANSIENT_RETRY_AFTER_SECONDS),
     });
   }
-  log.error('http_unhandled_error', { error });
+  if (error instanceof SettingsError) {
+    // The names of the bad settings only; their values may be secrets.
+    log.error('http_settings_invalid', { settings: error.problems.map((problem) => problem.setting) });
+  } else {
+    log.error('http_unhandled_error', { error });
+  }
   return new HttpProblem(500, 'Internal Server Error', `Something went wrong; quote request id ${requestId}.`);
 }
 
@@ -188,6 +195,15 @@ function incomingRequestId(request: HttpRequest): string | undefined {
   return value && /^[A-Za-z0-9._-]{8,100}$/.test(value) ? value : undefined;
 }
 
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '/';
+  }
+}
+
+/** The invocation's logger; LOG_LEVEL even when the settings are broken (the error path then reports why). */
 function requestLogger(context: InvocationContext): Logger {
-  return createLogger({ sink: invocationSink(context), minLevel: getSettings().LOG_LEVEL });
+  return createLogger({ sink: invocationSink(context), minLevel: configuredLogLevel() });
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client';
-import { createLogger } from '../log/logger';
+import { appLogger } from '../log/appLogger';
 import { readStored, type NotificationPreferences } from './preferences';
 import { DEFAULT_TIME_ZONE } from './timeZone';
 
@@ -10,14 +10,12 @@ export interface StoredSettings {
   timeZone: string;
 }
 
-const log = createLogger({ fields: { area: 'notifications' } });
-
 type SettingsRow = { notifications: unknown; timeZone: string };
 
 function fromRow(row: SettingsRow | undefined): StoredSettings {
   const { preferences, drifted } = readStored(row?.notifications);
   // Section names only: neither the user nor the stored values go into the log.
-  if (drifted.length > 0) log.warn('notifications.preferences_drift', { sections: drifted });
+  if (drifted.length > 0) appLogger({ area: 'notifications' }).warn('notifications.preferences_drift', { sections: drifted });
   return { preferences, timeZone: row?.timeZone ?? DEFAULT_TIME_ZONE };
 }
 

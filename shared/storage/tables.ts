@@ -26,7 +26,8 @@ type StorageSettings = Pick<
 export function storageConnection(settings: StorageSettings): StorageConnection | undefined {
   if (settings.AzureWebJobsStorage) return { kind: 'connectionString', connectionString: settings.AzureWebJobsStorage };
   const account = settings.AzureWebJobsStorage__accountName;
-  const tableServiceUri = settings.AzureWebJobsStorage__tableServiceUri ?? (account ? `https://${account}.table.core.windows.net` : undefined);
+  const tableServiceUri =
+    settings.AzureWebJobsStorage__tableServiceUri ?? (account ? `https://${account}.table.core.windows.net` : undefined);
   if (!tableServiceUri) return undefined;
   return {
     kind: 'identity',
