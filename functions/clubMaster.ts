@@ -1,7 +1,7 @@
 import { getSettings } from '../shared/config/settings';
 import { getSql } from '../shared/db/client';
 import { httpGroup, timerFunction } from '../shared/host/definition';
-import { platformAdmin } from '../shared/http/guards';
+import { requireCapability } from '../shared/http/guards';
 import { edgeBox } from '../shared/http/edgeGuard';
 import { defineRoute, json } from '../shared/http/route';
 import { adoptClub } from '../shared/clubMaster/adopt';
@@ -70,7 +70,7 @@ export const clubMasterFunctions = [
       method: 'GET',
       path: '/api/admin/clubs',
       summary: 'Club catalog: service clubs and clubs known only through on-site boxes (imported_only)',
-      guard: platformAdmin,
+      guard: requireCapability('clubs.manage'),
       query: CatalogQuerySchema,
       response: CatalogPageSchema,
       async handle({ query }) {
@@ -81,7 +81,7 @@ export const clubMasterFunctions = [
       method: 'POST',
       path: '/api/admin/clubs/adopt',
       summary: 'Creates or activates the service club for a club number found in both the score data and a box report',
-      guard: platformAdmin,
+      guard: requireCapability('clubs.manage'),
       body: AdoptBodySchema,
       response: AdoptResultSchema,
       responses: {

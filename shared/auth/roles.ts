@@ -2,18 +2,24 @@
 export const PLATFORM_ROLES = ['platform_admin', 'ops_admin', 'billing_admin', 'support_admin'] as const;
 export type PlatformRole = (typeof PLATFORM_ROLES)[number];
 
-export const CAPABILITIES = ['costs.read', 'diagnostics.read', 'clubs.manage'] as const;
+/**
+ * What a caller may do, derived from roles. Every guard checks a capability, never a role:
+ * `platform.admin` is what only platform admins may do (the platformAdmin guard), `clubs.manage`
+ * acting on any club (the club catalog, adopt, and clubRole's `orCapability`).
+ */
+export const CAPABILITIES = ['costs.read', 'diagnostics.read', 'clubs.manage', 'platform.admin'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 /**
  * Which role grants which capability. Decided server-side so a token never carries capabilities.
- * support_admin deliberately lacks costs.read.
+ * support_admin deliberately lacks costs.read; the diagnostics summary is for platform admins only
+ * (spec), so diagnostics.read is platform_admin's alone.
  */
 const GRANTS: Record<PlatformRole, readonly Capability[]> = {
-  platform_admin: ['costs.read', 'diagnostics.read', 'clubs.manage'],
-  ops_admin: ['costs.read', 'diagnostics.read'],
+  platform_admin: ['costs.read', 'diagnostics.read', 'clubs.manage', 'platform.admin'],
+  ops_admin: ['costs.read'],
   billing_admin: ['costs.read'],
-  support_admin: ['diagnostics.read'],
+  support_admin: [],
 };
 
 export function isPlatformRole(value: unknown): value is PlatformRole {

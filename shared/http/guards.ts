@@ -65,27 +65,29 @@ export const authenticatedUser: Guard<UserCaller> = {
   authorize: authenticate,
 };
 
-export const platformAdmin: Guard<UserCaller> = {
-  description: 'platform_admin',
-  security: 'bearer',
-  async authorize(request) {
-    const caller = await authenticate(request);
-    if (!caller.roles.includes('platform_admin')) throw forbidden('This operation needs the platform_admin role.');
-    return caller;
-  },
-};
-
-/** Any authenticated user holding the capability (derived from roles server-side). */
-export function requireCapability(capability: Capability): Guard<UserCaller> {
+/** An authenticated user holding `capability`; anyone else authenticated gets 403 with `denied`. */
+function capabilityGuard(capability: Capability, description: string, denied: string): Guard<UserCaller> {
   return {
-    description: `capability ${capability}`,
+    description,
     security: 'bearer',
     async authorize(request) {
       const caller = await authenticate(request);
-      if (!caller.capabilities.has(capability)) throw forbidden(`This operation needs the ${capability} capability.`);
+      if (!caller.capabilities.has(capability)) throw forbidden(denied);
       return caller;
     },
   };
+}
+
+/** Platform admins: the `platform.admin` capability, which only the platform_admin role grants. */
+export const platformAdmin: Guard<UserCaller> = capabilityGuard(
+  'platform.admin',
+  'platform_admin',
+  'This operation needs the platform_admin role.',
+);
+
+/** Any authenticated user holding the capability (derived from roles server-side). */
+export function requireCapability(capability: Capability): Guard<UserCaller> {
+  return capabilityGuard(capability, `capability ${capability}`, `This operation needs the ${capability} capability.`);
 }
 
 /** A user acting on one club: the club from the path, and the role they hold there (if any). */
