@@ -1,56 +1,17 @@
-import * as v from 'valibot';
 import { getSql } from '../shared/db/client';
 import { httpGroup } from '../shared/host/definition';
 import { authenticatedUser } from '../shared/http/guards';
 import { defineRoute, json, noContent, type Route } from '../shared/http/route';
-import { decodeCursor } from '../shared/notifications/cursor';
+import { clearInbox, listInbox, markAllRead, markRead, removeNotification } from '../shared/notifications/inboxService';
 import {
-  clearInbox,
-  DEFAULT_PAGE_SIZE,
-  listInbox,
-  markAllRead,
-  markRead,
-  MAX_PAGE_SIZE,
-  removeNotification,
-} from '../shared/notifications/inboxService';
-import { InboxPageSchema } from '../shared/notifications/record';
-import {
-  getUserSettings,
-  patchUserSettings,
+  IdParamsSchema,
+  InboxPageSchema,
+  ListQuerySchema,
   PatchSettingsBodySchema,
-  replaceUserSettings,
   ReplaceSettingsBodySchema,
   UserSettingsSchema,
-} from '../shared/notifications/userSettings';
-
-const ListQuerySchema = v.object({
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,6}$/, `must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
-      v.transform(Number),
-      v.minValue(1, `must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
-      v.maxValue(MAX_PAGE_SIZE, `must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
-    ),
-    String(DEFAULT_PAGE_SIZE),
-  ),
-  cursor: v.optional(
-    v.pipe(
-      v.string(),
-      v.rawTransform(({ dataset, addIssue, NEVER }) => {
-        const position = decodeCursor(dataset.value);
-        if (position) return position;
-        addIssue({ message: 'is not a cursor returned by this list' });
-        return NEVER;
-      }),
-    ),
-  ),
-  unread: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
-});
-
-// Any string: an id that cannot be an inbox id answers 404 in the service (isInboxId), as every
-// id that is not the caller's does, rather than 400.
-const IdParamsSchema = v.object({ id: v.pipe(v.string(), v.nonEmpty()) });
+} from '../shared/notifications/schemas';
+import { getUserSettings, patchUserSettings, replaceUserSettings } from '../shared/notifications/userSettings';
 
 // Primary and compatibility routes share these handlers, so their behaviour cannot drift apart.
 const markOneRead = defineRoute({

@@ -1,5 +1,6 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
+import { wholeNumber } from '../validation/wholeNumber';
 
 /** Most clubs one report may carry; a longer list is answered with 413. */
 export const MAX_CLUBS_PER_REPORT = 10_000;
@@ -74,18 +75,6 @@ export const SyncResultSchema = v.object({
   markedDeleted: v.number(),
 });
 export type SyncResult = v.InferOutput<typeof SyncResultSchema>;
-
-const wholeNumber = (fallback: number, min: number, max: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,9}$/, 'must be a whole number'),
-      v.transform(Number),
-      v.minValue(min, `must be at least ${min}`),
-      v.maxValue(max, `must be at most ${max}`),
-    ),
-    String(fallback),
-  );
 
 export const CATALOG_STATUSES = ['active', 'inactive', 'imported_only'] as const;
 export type CatalogStatus = (typeof CATALOG_STATUSES)[number];

@@ -12,18 +12,8 @@ export const flag = (fallback: boolean) =>
     fallback ? 'true' : 'false',
   );
 
-/** A whole number within bounds, with a default when unset. */
-export const wholeNumber = (fallback: number, min: number, max: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+$/, 'must be a whole number'),
-      v.transform(Number),
-      v.minValue(min, `must be at least ${min}`),
-      v.maxValue(max, `must be at most ${max}`),
-    ),
-    String(fallback),
-  );
+/** A whole number within bounds, with a default when unset (the one helper of the app). */
+export { wholeNumber } from '../validation/wholeNumber';
 
 /** Trimmed text where an empty value counts as unset (as local.settings files write them). */
 export const optionalText = v.optional(

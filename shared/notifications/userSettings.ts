@@ -1,68 +1,21 @@
-import * as v from 'valibot';
 import type { Sql } from '../db/client';
 import { InvalidError } from '../errors/domainErrors';
 import {
   applyLegacyFields,
-  hasLegacyFields,
-  legacyFieldEntries,
   legacyMirror,
   mergePreferences,
-  NotificationPreferencesPatchSchema,
-  NotificationPreferencesSchema,
   preferenceConflicts,
-  type LegacyFields,
   type LegacyMirror,
   type NotificationPreferences,
 } from './preferences';
 import { loadSettings, loadSettingsForUpdate, savePreferences } from './preferencesRepository';
-import { canonicalTimeZone } from './timeZone';
+import type { PatchSettingsBody, ReplaceSettingsBody } from './schemas';
 
 /**
  * /api/user/settings: the canonical `notifications` block plus the legacy flat mirror. Other
  * root fields a client sends are ignored; inside the block unknown keys are rejected.
  */
 
-/**
- * The IANA time zone of the user's clock times (`Europe/Berlin`), as its canonical name. Intl
- * decides what exists, so the service knows the same zones as the runtime that applies them.
- */
-const TimeZoneSchema = v.pipe(
-  v.string('must be an IANA time zone name such as Europe/Berlin'),
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const canonical = canonicalTimeZone(dataset.value);
-    if (canonical) return canonical;
-    addIssue({ message: 'must be an IANA time zone name such as Europe/Berlin' });
-    return NEVER;
-  }),
-);
-
-const needsSomething = <T extends { notifications?: object; timeZone?: string } & LegacyFields>(input: T): boolean =>
-  input.notifications !== undefined || input.timeZone !== undefined || hasLegacyFields(input);
-const NOTHING_TO_WRITE = 'must contain a notifications block, a timeZone or legacy notification fields';
-
-/** PUT body: a full block, or (older clients) only legacy flat fields; and/or the time zone. */
-export const ReplaceSettingsBodySchema = v.pipe(
-  v.object({ notifications: v.optional(NotificationPreferencesSchema), timeZone: v.optional(TimeZoneSchema), ...legacyFieldEntries }),
-  v.check(needsSomething, NOTHING_TO_WRITE),
-);
-export type ReplaceSettingsBody = v.InferOutput<typeof ReplaceSettingsBodySchema>;
-
-/** PATCH body: a partial block and/or legacy flat fields and/or the time zone. */
-export const PatchSettingsBodySchema = v.pipe(
-  v.object({ notifications: v.optional(NotificationPreferencesPatchSchema), timeZone: v.optional(TimeZoneSchema), ...legacyFieldEntries }),
-  v.check(needsSomething, NOTHING_TO_WRITE),
-);
-export type PatchSettingsBody = v.InferOutput<typeof PatchSettingsBodySchema>;
-
-/** The response of every settings call. */
-export const UserSettingsSchema = v.object({
-  notifications: NotificationPreferencesSchema,
-  timeZone: v.string(),
-  emailEnabled: v.boolean(),
-  pushEnabled: v.boolean(),
-  categories: NotificationPreferencesSchema.entries.email.entries.categories,
-  updates: NotificationPreferencesSchema.entries.updates,
-});
 export type UserSettings = { notifications: NotificationPreferences; timeZone: string } & LegacyMirror;
 
 function present(preferences: NotificationPreferences, timeZone: string): UserSettings {

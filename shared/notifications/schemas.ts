@@ -1,0 +1,100 @@
+import * as v from 'valibot';
+import { wholeNumber } from '../validation/wholeNumber';
+import { decodeCursor } from './cursor';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './inboxService';
+import {
+  hasLegacyFields,
+  legacyFieldEntries,
+  NotificationPreferencesPatchSchema,
+  NotificationPreferencesSchema,
+  type LegacyFields,
+} from './preferences';
+import { TONES } from './record';
+import { canonicalTimeZone } from './timeZone';
+
+/**
+ * Every HTTP schema of the notifications area: what /api/notifications and /api/user/settings
+ * accept and answer. The dispatcher validates with them and the OpenAPI document is built from them.
+ */
+
+/** Query of GET /api/notifications. */
+export const ListQuerySchema = v.object({
+  limit: wholeNumber(DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE, { message: `must be a whole number from 1 to ${MAX_PAGE_SIZE}` }),
+  cursor: v.optional(
+    v.pipe(
+      v.string(),
+      v.rawTransform(({ dataset, addIssue, NEVER }) => {
+        const position = decodeCursor(dataset.value);
+        if (position) return position;
+        addIssue({ message: 'is not a cursor returned by this list' });
+        return NEVER;
+      }),
+    ),
+  ),
+  unread: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
+});
+
+// Any string: an id that cannot be an inbox id answers 404 in the service (isInboxId), as every
+// id that is not the caller's does, rather than 400.
+export const IdParamsSchema = v.object({ id: v.pipe(v.string(), v.nonEmpty()) });
+
+/** NotificationRecord as clients see it; `body` is left out when the entry has none. */
+export const NotificationRecordSchema = v.object({
+  id: v.string(),
+  title: v.string(),
+  body: v.optional(v.string()),
+  date: v.pipe(v.string(), v.isoTimestamp()),
+  tone: v.picklist(TONES),
+  read: v.boolean(),
+});
+export type NotificationRecord = v.InferOutput<typeof NotificationRecordSchema>;
+
+/** The list envelope of GET /api/notifications. */
+export const InboxPageSchema = v.object({
+  items: v.array(NotificationRecordSchema),
+  unreadCount: v.number(),
+  nextCursor: v.nullable(v.string()),
+});
+export type InboxPage = v.InferOutput<typeof InboxPageSchema>;
+
+/**
+ * The IANA time zone of the user's clock times (`Europe/Berlin`), as its canonical name. Intl
+ * decides what exists, so the service knows the same zones as the runtime that applies them.
+ */
+const TimeZoneSchema = v.pipe(
+  v.string('must be an IANA time zone name such as Europe/Berlin'),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const canonical = canonicalTimeZone(dataset.value);
+    if (canonical) return canonical;
+    addIssue({ message: 'must be an IANA time zone name such as Europe/Berlin' });
+    return NEVER;
+  }),
+);
+
+const needsSomething = <T extends { notifications?: object; timeZone?: string } & LegacyFields>(input: T): boolean =>
+  input.notifications !== undefined || input.timeZone !== undefined || hasLegacyFields(input);
+const NOTHING_TO_WRITE = 'must contain a notifications block, a timeZone or legacy notification fields';
+
+/** PUT body: a full block, or (older clients) only legacy flat fields; and/or the time zone. */
+export const ReplaceSettingsBodySchema = v.pipe(
+  v.object({ notifications: v.optional(NotificationPreferencesSchema), timeZone: v.optional(TimeZoneSchema), ...legacyFieldEntries }),
+  v.check(needsSomething, NOTHING_TO_WRITE),
+);
+export type ReplaceSettingsBody = v.InferOutput<typeof ReplaceSettingsBodySchema>;
+
+/** PATCH body: a partial block and/or legacy flat fields and/or the time zone. */
+export const PatchSettingsBodySchema = v.pipe(
+  v.object({ notifications: v.optional(NotificationPreferencesPatchSchema), timeZone: v.optional(TimeZoneSchema), ...legacyFieldEntries }),
+  v.check(needsSomething, NOTHING_TO_WRITE),
+);
+export type PatchSettingsBody = v.InferOutput<typeof PatchSettingsBodySchema>;
+
+/** The response of every settings call. */
+export const UserSettingsSchema = v.object({
+  notifications: NotificationPreferencesSchema,
+  timeZone: v.string(),
+  emailEnabled: v.boolean(),
+  pushEnabled: v.boolean(),
+  categories: NotificationPreferencesSchema.entries.email.entries.categories,
+  updates: NotificationPreferencesSchema.entries.updates,
+});
