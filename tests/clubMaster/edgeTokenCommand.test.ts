@@ -6,6 +6,8 @@ import { hashEdgeToken } from '../../shared/clubMaster/edgeTokens';
 import { createServiceClub } from './fixtures';
 
 const run = promisify(execFile);
+// Each case starts the command (tsx) up to four times; on a busy machine one start takes seconds.
+jest.setTimeout(120_000);
 const root = path.resolve(__dirname, '..', '..');
 
 /** `npm run edge:token` as an operator runs it, against the test database. */

@@ -24,7 +24,7 @@ const env = (overrides: Record<string, string> = {}) => ({
 });
 
 async function loadBundle(overrides?: Record<string, string>): Promise<Registration[]> {
-  const { stdout } = await run(process.execPath, [path.join(__dirname, '../support/loadBundle.cjs'), bundle], {
+  const { stdout } = await run(process.execPath, [path.join(__dirname, '../support/loadBundle.js'), bundle], {
     cwd: root,
     env: env(overrides),
   });

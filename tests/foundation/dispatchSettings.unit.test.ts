@@ -55,7 +55,7 @@ describe('the dispatcher with an invalid setting (AUTH_ISSUER=" ")', () => {
   });
 
   const problemOf = (response: HttpResponseInit) =>
-    JSON.parse(String(response.body)) as { status: number; detail: string; requestId: string };
+    JSON.parse(typeof response.body === 'string' ? response.body : '') as { status: number; detail: string; requestId: string };
 
   it.each([
     ['a guarded route', 'GET', '/probe/me', { headers: { authorization: 'Bearer abc.def.ghi' } }],
