@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpRequest, HttpResponse, InvocationContext, type Timer } from '@azure/functions';
+import { HttpRequest, HttpResponse, InvocationContext, type InvocationContextInit, type Timer } from '@azure/functions';
 import { Cron } from 'croner';
 import type { FunctionDefinition } from '../../shared/host/definition';
 import { REQUEST_ID_HEADER } from '../../shared/http/dispatch';
 import { HttpProblem, PROBLEM_CONTENT_TYPE, problemBody } from '../../shared/http/problem';
 import { compileTemplate } from '../../shared/http/pathTemplate';
 import type { Logger } from '../../shared/log/logger';
+import { startEventHubTriggers, type EventHubTriggerSettings, type RunningEventHubTriggers } from './eventHubTriggers';
 import { resolveSchedule } from './schedule';
 
 /**
  * A small stand-in for the Functions host, serving the same definitions the Azure host gets:
- * HTTP functions by route template and method, timers on their NCRONTAB schedules, and
+ * HTTP functions by route template and method, timers on their NCRONTAB schedules, Event Hubs
+ * functions fed from their hubs (when `eventHubTriggers` is given), and
  * `POST /admin/functions/{name}` with `{"input": ...}` to run a non-HTTP function as the Core
  * Tools do.
  */
@@ -26,10 +28,14 @@ export interface DevHostOptions {
   runTimers?: boolean;
   /** Where the functions' own log lines go; by default warnings and errors to stderr, the rest to stdout. */
   functionLog?: (level: string, line: string) => void;
+  /** Feed eventHub functions from their hubs with these host.json values; off when absent. */
+  eventHubTriggers?: EventHubTriggerSettings;
 }
 
 export interface DevHost {
   url: string;
+  /** The eventHub functions being fed, e.g. `ingest <- club-data ($Default)`. */
+  eventHubFeeds: string[];
   close(): Promise<void>;
 }
 
@@ -52,10 +58,11 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
     options.functionLog ??
     ((level: string, line: string) => (level === 'error' || level === 'warning' ? process.stderr : process.stdout).write(line + '\n'));
 
-  const invocationContext = (functionName: string) =>
+  const invocationContext = (functionName: string, extra: Pick<InvocationContextInit, 'triggerMetadata' | 'retryContext'> = {}) =>
     new InvocationContext({
       invocationId: randomUUID(),
       functionName,
+      ...extra,
       logHandler: (level, ...args) => {
         const line = args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ');
         functionLog(level, line);
@@ -151,15 +158,26 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, host, () => resolve());
-  });
+  let eventHubFeeds: RunningEventHubTriggers | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, host, () => resolve());
+    });
+    if (options.eventHubTriggers) {
+      eventHubFeeds = startEventHubTriggers(definitions, { ...options.eventHubTriggers, log, setting: options.setting, invocationContext });
+    }
+  } catch (error) {
+    jobs.forEach((job) => job.stop());
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   return {
     url: `http://${host}:${address.port}`,
+    eventHubFeeds: eventHubFeeds?.descriptions ?? [],
     close: async () => {
       jobs.forEach((job) => job.stop());
+      await eventHubFeeds?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -55,6 +55,12 @@ export const SettingsSchema = v.object({
   CLUB_MASTER_RETENTION_DAYS: integer(90, 1, 3650),
   /** Hours without a report after which a box counts as having stopped reporting (4 push intervals). */
   CLUB_MASTER_STALE_AFTER_HOURS: integer(24, 1, 8760),
+  /** Event hub the ingest function reads (read by the Functions host as %INGEST_EVENTHUB_NAME%). */
+  INGEST_EVENTHUB_NAME: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), 'club-data'),
+  /** Event Hubs connection string of the ingest trigger; locally the development hub npm start runs. */
+  INGEST_EVENTHUB_CONNECTION: optionalText,
+  /** Consumer group of the ingest trigger. */
+  INGEST_EVENTHUB_CONSUMER_GROUP: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '$Default'),
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;

@@ -41,6 +41,8 @@ export interface LocalEventHubs {
   port: number;
   /** A connection string for the clients, with EntityPath when a hub is named. */
   connectionString(eventHubName?: string): string;
+  /** Resolves once a receiver reads this partition (tests use it before sending "latest" events). */
+  waitForReader(eventHubName: string, consumerGroup: string, partitionId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -96,6 +98,7 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
   const readers = new Map<Sender, Reader>();
   const readersByPartition = new Map<string, Set<Reader>>();
   const sockets = new Set<Socket>();
+  const readerWaiters = new Map<string, (() => void)[]>();
 
   const authorized = (connection: Connection, entity: string): boolean =>
     !options.sharedAccessKey || (claims.get(connection) ?? []).some((path) => claimCovers(path, entity));
@@ -191,12 +194,14 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     let events: { message: Message; size: number }[];
     let envelopeKey: unknown;
     try {
-      if (context.format === BATCH_FORMAT && Buffer.isBuffer(context.message)) {
+      // rhea hands over a non-standard message format (the SDK's batches) undecoded, as bytes.
+      const format = (context as EventContext & { format?: number }).format;
+      if (format === BATCH_FORMAT && Buffer.isBuffer(context.message)) {
         const envelope = amqpMessage.decode(context.message);
         envelopeKey = envelope.message_annotations?.['x-opt-partition-key'];
         const sections = (envelope.body as { content?: Buffer | Buffer[] } | undefined)?.content;
         const encoded = sections === undefined ? [] : Array.isArray(sections) ? sections : [sections];
-        events = encoded.map((bytes) => ({ message: amqpMessage.decode(bytes), size: bytes.length }));
+        events = encoded.map((bytes) => ({ message: amqpMessage.decode(bytes) as unknown as Message, size: bytes.length }));
       } else {
         const single = context.message as Message;
         events = [{ message: single, size: amqpMessage.encode(single).length }];
@@ -321,6 +326,7 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     reader.stopListening = log.onAppend(() => pump(reader));
     readers.set(sender, reader);
     current.add(reader);
+    readerWaiters.get(readerKey)?.splice(0).forEach((wake) => wake());
     pump(reader);
   }
 
@@ -409,6 +415,11 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     connectionString: (eventHubName) =>
       `Endpoint=sb://${host}:${port};SharedAccessKeyName=${key.name};SharedAccessKey=${key.key};UseDevelopmentEmulator=true` +
       (eventHubName ? `;EntityPath=${eventHubName}` : ''),
+    waitForReader: (eventHubName, consumerGroup, partitionId) => {
+      const readerKey = `${eventHubName.toLowerCase()}/${consumerGroup.toLowerCase()}/${partitionId}`;
+      if (readersByPartition.get(readerKey)?.size) return Promise.resolve();
+      return new Promise<void>((resolve) => readerWaiters.set(readerKey, [...(readerWaiters.get(readerKey) ?? []), resolve]));
+    },
     close: async () => {
       for (const sender of [...readers.keys()]) dropReader(sender);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
