@@ -40,7 +40,8 @@ export function toWorkerEventBatch(events: readonly ReceivedEventData[], partiti
     OffsetArray: stringCollection(events.map((event) => event.offset)),
     SequenceNumberArray: events.map((event) => event.sequenceNumber),
     EnqueuedTimeUtcArray: events.map((event) => newtonsoftDate(event.enqueuedTimeUtc.getTime(), '')),
-    PropertiesArray: events.map((event) => toJsonValue(event.properties ?? {})),
+    // The raw AMQP values: the SDK's own `properties` has already turned byte arrays into objects.
+    PropertiesArray: events.map((event) => toJsonValue(event.getRawAmqpMessage().applicationProperties ?? event.properties ?? {})),
     SystemPropertiesArray: events.map((event) => systemProperties(event)),
   };
   const triggerMetadata: Record<string, unknown> = {};
