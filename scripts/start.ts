@@ -1,34 +1,57 @@
+import path from 'node:path';
 import { functionDefinitions } from '../functions/definitions';
 import { closeSql, getSql } from '../shared/db/client';
 import { migrate } from '../shared/db/migrate';
 import { getSettings } from '../shared/config/settings';
+import { eventHubsReadBy } from './devhost/eventHubTriggers';
 import { startDevHost, type DevHost } from './devhost/host';
+import { readEventHubTriggerSettings } from './devhost/hostJson';
+import { ensureLocalEventHubs, type RunningEventHubs } from './local/eventHubs/developmentHub';
 import { prepareLocalEnvironment } from './local/environment';
+import { repoRoot } from './local/paths';
 import { stopOnSignals } from '../shared/process/signals';
 
 /**
  * `npm start`: settings from local.settings(.sample).json, PostgreSQL (DATABASE_URL or embedded),
- * Azurite, migrations, then the local host on 127.0.0.1:PORT. Ctrl-C stops all of it.
+ * Azurite, migrations, the local Event Hubs endpoint when INGEST_EVENTHUB_CONNECTION is the
+ * development connection string, then the local host on 127.0.0.1:PORT, feeding the eventHub
+ * functions from their hubs. Ctrl-C stops all of it.
  */
 async function main(): Promise<void> {
   const environment = await prepareLocalEnvironment({ storage: true });
+  let eventHubs: RunningEventHubs | undefined;
   const shutdown = async () => {
+    await eventHubs?.release();
     await closeSql();
     await environment.release();
   };
   let host: DevHost;
   try {
     const migrations = await migrate(getSql());
-    const port = getSettings().PORT;
-    host = await startDevHost(functionDefinitions, { port, log: environment.log, setting: (name) => process.env[name] }).catch(
-      (error: unknown) => {
-        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-        throw new Error(`port ${port} is already in use (EADDRINUSE); set PORT to a free port, e.g. PORT=${port + 10} npm start`);
-      },
-    );
+    const settings = getSettings();
+    const setting = (name: string) => process.env[name];
+    const served = eventHubsReadBy(functionDefinitions, 'INGEST_EVENTHUB_CONNECTION', setting);
+    const ingestGroups = served[settings.INGEST_EVENTHUB_NAME]?.consumerGroups ?? [];
+    served[settings.INGEST_EVENTHUB_NAME] = { consumerGroups: [...new Set([...ingestGroups, settings.INGEST_EVENTHUB_CONSUMER_GROUP])] };
+    eventHubs = await ensureLocalEventHubs(settings.INGEST_EVENTHUB_CONNECTION, served);
+    const port = settings.PORT;
+    host = await startDevHost(functionDefinitions, {
+      port,
+      log: environment.log,
+      setting,
+      eventHubTriggers: readEventHubTriggerSettings(path.join(repoRoot, 'host.json')),
+    }).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      throw new Error(`port ${port} is already in use (EADDRINUSE); set PORT to a free port, e.g. PORT=${port + 10} npm start`);
+    });
     console.log(`Settings:  ${environment.settingsFile}`);
     console.log(`Database:  ${environment.database.description} (${migrations.applied.length} migration(s) applied)`);
     console.log(`Storage:   ${environment.storage?.description}`);
+    if (eventHubs) {
+      console.log(`Events:    ${eventHubs.description}`);
+      console.log(`           INGEST_EVENTHUB_CONNECTION=${eventHubs.connectionString}`);
+    }
+    if (host.eventHubFeeds.length) console.log(`Triggers:  ${host.eventHubFeeds.join(', ')}`);
     console.log(`Functions: ${functionDefinitions.map((d) => `${d.name} [${d.kind}]`).join(', ')}`);
     console.log(`Listening: ${host.url}  (try ${host.url}/healthz)`);
   } catch (error) {

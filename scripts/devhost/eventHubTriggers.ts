@@ -127,3 +127,23 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', stop, { once: true });
   });
 }
+
+/**
+ * The hubs and consumer groups the eventHub functions read, for a local hub to serve. Functions
+ * whose connection setting is not `connectionSetting` are left out (they read elsewhere).
+ */
+export function eventHubsReadBy(
+  definitions: readonly FunctionDefinition[],
+  connectionSetting: string,
+  setting: (name: string) => string | undefined,
+): Record<string, { consumerGroups: string[] }> {
+  const hubs: Record<string, { consumerGroups: string[] }> = {};
+  for (const definition of definitions) {
+    if (definition.kind !== 'eventHub' || definition.options.connection !== connectionSetting) continue;
+    const name = resolveSettingExpression(definition.options.eventHubName, setting, `${definition.name} eventHubName`);
+    const group = resolveSettingExpression(definition.options.consumerGroup ?? '$Default', setting, `${definition.name} consumerGroup`);
+    const hub = (hubs[name] ??= { consumerGroups: [] });
+    if (!hub.consumerGroups.includes(group)) hub.consumerGroups.push(group);
+  }
+  return hubs;
+}
