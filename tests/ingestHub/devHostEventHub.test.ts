@@ -11,6 +11,10 @@ interface Invocation {
   retryCount?: number;
 }
 
+
+// Real sockets and SDK link set-up take a few seconds on a busy machine.
+jest.setTimeout(30_000);
+
 /** The local host feeding an eventHub function from the local hub through the real consumer client. */
 describe('local host Event Hubs trigger', () => {
   const hubName = 'club-data';

@@ -2,6 +2,10 @@ import { EventHubConsumerClient, EventHubProducerClient, earliestEventPosition, 
 import { startLocalEventHubs, type LocalEventHubs } from '../../scripts/local/eventHubs/localEventHubs';
 import { receive, watch } from './support';
 
+
+// Real sockets and SDK link set-up take a few seconds on a busy machine.
+jest.setTimeout(30_000);
+
 /** The local hub against the real SDK clients over real sockets. */
 describe('local Event Hubs endpoint', () => {
   const hubName = 'club-data';
