@@ -109,6 +109,7 @@ function camelKey(key: string): string {
 
 function camelValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(camelValue);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [camelKey(key), camelValue(item)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [camelKey(key), camelValue(item)]));
   return value;
 }

@@ -1,4 +1,10 @@
-import { EventHubConsumerClient, earliestEventPosition, type PartitionContext, type ReceivedEventData, type Subscription } from '@azure/event-hubs';
+import {
+  EventHubConsumerClient,
+  earliestEventPosition,
+  type PartitionContext,
+  type ReceivedEventData,
+  type Subscription,
+} from '@azure/event-hubs';
 import type { InvocationContext, RetryContext } from '@azure/functions';
 import type { FunctionDefinition } from '../../shared/host/definition';
 import type { Logger } from '../../shared/log/logger';
@@ -19,8 +25,11 @@ export interface EventHubTriggerSettings {
 
 export interface EventHubTriggerDeps extends EventHubTriggerSettings {
   log: Logger;
-  setting(name: string): string | undefined;
-  invocationContext(functionName: string, extra: { triggerMetadata: Record<string, unknown>; retryContext?: RetryContext }): InvocationContext;
+  setting: (name: string) => string | undefined;
+  invocationContext: (
+    functionName: string,
+    extra: { triggerMetadata: Record<string, unknown>; retryContext?: RetryContext },
+  ) => InvocationContext;
 }
 
 export interface RunningEventHubTriggers {
@@ -52,7 +61,11 @@ export function startEventHubTriggers(definitions: readonly FunctionDefinition[]
       continue;
     }
     const eventHubName = resolveSettingExpression(definition.options.eventHubName, deps.setting, `${definition.name} eventHubName`);
-    const consumerGroup = resolveSettingExpression(definition.options.consumerGroup ?? '$Default', deps.setting, `${definition.name} consumerGroup`);
+    const consumerGroup = resolveSettingExpression(
+      definition.options.consumerGroup ?? '$Default',
+      deps.setting,
+      `${definition.name} consumerGroup`,
+    );
     const client = new EventHubConsumerClient(consumerGroup, connectionString, eventHubName);
     const subscription = client.subscribe(
       {
@@ -79,12 +92,20 @@ export function startEventHubTriggers(definitions: readonly FunctionDefinition[]
     descriptions.push(`${definition.name} <- ${eventHubName} (${consumerGroup})`);
   }
 
-  async function deliver(definition: EventHubDefinition, events: ReceivedEventData[], context: PartitionContext, log: Logger): Promise<void> {
+  async function deliver(
+    definition: EventHubDefinition,
+    events: ReceivedEventData[],
+    context: PartitionContext,
+    log: Logger,
+  ): Promise<void> {
     const batch = toWorkerEventBatch(events, context);
     const policy = definition.options.retry;
     for (let retryCount = 0; ; retryCount += 1) {
       const retryContext = policy ? { retryCount, maxRetryCount: policy.maxRetryCount } : undefined;
-      const invocation = deps.invocationContext(definition.name, { triggerMetadata: batch.triggerMetadata, ...(retryContext ? { retryContext } : {}) });
+      const invocation = deps.invocationContext(definition.name, {
+        triggerMetadata: batch.triggerMetadata,
+        ...(retryContext ? { retryContext } : {}),
+      });
       try {
         await definition.options.handler(batch.messages, invocation);
         return;

@@ -23,7 +23,7 @@ export interface DevHostOptions {
   host?: string;
   log: Logger;
   /** Resolves `%NAME%` schedule expressions. */
-  setting(name: string): string | undefined;
+  setting: (name: string) => string | undefined;
   /** Start timers on their schedules (tests switch this off and invoke through the admin route). */
   runTimers?: boolean;
   /** Where the functions' own log lines go; by default warnings and errors to stderr, the rest to stdout. */

@@ -6,7 +6,9 @@ import type { EventHubTriggerSettings } from './eventHubTriggers';
  * defaults (maxEventBatchSize 100, maxWaitTime one minute) where host.json is silent.
  */
 export function readEventHubTriggerSettings(hostJsonPath: string): EventHubTriggerSettings {
-  const json = JSON.parse(readFileSync(hostJsonPath, 'utf8')) as { extensions?: { eventHubs?: { maxEventBatchSize?: number; maxWaitTime?: string } } };
+  const json = JSON.parse(readFileSync(hostJsonPath, 'utf8')) as {
+    extensions?: { eventHubs?: { maxEventBatchSize?: number; maxWaitTime?: string } };
+  };
   const eventHubs = json.extensions?.eventHubs ?? {};
   return {
     maxEventBatchSize: eventHubs.maxEventBatchSize ?? 100,

@@ -125,7 +125,24 @@ export interface EveningOptions {
   tombstones?: boolean;
 }
 
-const FIRST_NAMES = ['Anna', 'Ben', 'Clara', 'David', 'Elena', 'Felix', 'Greta', 'Hannes', 'Ida', 'Jonas', 'Karla', 'Lukas', 'Mia', 'Noah', 'Olga', 'Paul'];
+const FIRST_NAMES = [
+  'Anna',
+  'Ben',
+  'Clara',
+  'David',
+  'Elena',
+  'Felix',
+  'Greta',
+  'Hannes',
+  'Ida',
+  'Jonas',
+  'Karla',
+  'Lukas',
+  'Mia',
+  'Noah',
+  'Olga',
+  'Paul',
+];
 const LAST_NAMES = ['Bauer', 'Fischer', 'Hofmann', 'Keller', 'Lang', 'Maier', 'Neumann', 'Otto', 'Richter', 'Schulz', 'Vogel', 'Weber'];
 const DISCIPLINES = [
   { name: 'LG', series: 4, mean: 9.9, spread: 0.6 },
@@ -157,7 +174,9 @@ export function trainingEvening(options: EveningOptions): ChangeEvent[] {
     birth_year: 1950 + Math.floor(random() * 60),
     deleted: false,
   }));
-  shooters.forEach((row, index) => events.push(changeEvent('shooters', options.clubId, 'c', { after: row }, position(start - 60_000 + index * 1000))));
+  shooters.forEach((row, index) =>
+    events.push(changeEvent('shooters', options.clubId, 'c', { after: row }, position(start - 60_000 + index * 1000))),
+  );
 
   const hits: { row: HitRow; atMs: number }[] = [];
   let hitId = 50_000;
@@ -171,7 +190,16 @@ export function trainingEvening(options: EveningOptions): ChangeEvent[] {
         const value = Math.round(Math.min(10.9, Math.max(0, discipline.mean + gaussian(random) * discipline.spread)) * 10) / 10;
         hits.push({
           atMs,
-          row: { id: hitId, club_id: options.clubId, shooter_id: shooter.id, discipline: discipline.name, series, shot_no: shot, value, shot_at: atMs * 1000 + Math.floor(random() * 1000) },
+          row: {
+            id: hitId,
+            club_id: options.clubId,
+            shooter_id: shooter.id,
+            discipline: discipline.name,
+            series,
+            shot_no: shot,
+            value,
+            shot_at: atMs * 1000 + Math.floor(random() * 1000),
+          },
         });
         atMs += 40_000 + Math.floor(random() * 40_000);
       }

@@ -15,7 +15,9 @@ describe('simulated training evening', () => {
     expect(entities.slice(6).every((entity) => entity === 'hits')).toBe(true);
     const lsns = evening.map((event) => event.body!.source.lsn);
     expect(lsns).toEqual([...lsns].sort((a, b) => a - b));
-    const created = evening.filter((event) => event.entity === 'hits' && event.body!.op === 'c').map((event) => event.body!.after as HitRow);
+    const created = evening
+      .filter((event) => event.entity === 'hits' && event.body!.op === 'c')
+      .map((event) => event.body!.after as HitRow);
     const start = startsAt.getTime() * 1000;
     expect(created.every((hit) => hit.shot_at >= start && hit.shot_at < start + 2 * 3600e6)).toBe(true);
     expect(created.every((hit) => hit.shot_no >= 1 && hit.shot_no <= 10 && hit.value >= 0 && hit.value <= 10.9)).toBe(true);
@@ -44,6 +46,9 @@ describe('simulated training evening', () => {
     const [first] = quickSample({ clubId: '4711', startsAt });
     expect(JSON.parse((toEventData(first!).body as Buffer).toString('utf8'))).toEqual(first!.body);
     expect(toEventData(first!).properties).toEqual({ sourceTopic: 'club.4711.shooters', sourceClubId: '4711' });
-    expect(toEventData(first!, { headersAsBytes: true }).properties).toEqual({ sourceTopic: Buffer.from('club.4711.shooters'), sourceClubId: Buffer.from('4711') });
+    expect(toEventData(first!, { headersAsBytes: true }).properties).toEqual({
+      sourceTopic: Buffer.from('club.4711.shooters'),
+      sourceClubId: Buffer.from('4711'),
+    });
   });
 });

@@ -11,7 +11,6 @@ interface Invocation {
   retryCount?: number;
 }
 
-
 // Real sockets and SDK link set-up take a few seconds on a busy machine.
 jest.setTimeout(30_000);
 
@@ -100,14 +99,19 @@ describe('local host Event Hubs trigger', () => {
       ],
       { partitionKey: 'club.4711.hits' },
     );
-    await startHost(async () => undefined);
+    await startHost(() => Promise.resolve());
     await invocationsReach(1);
     const [first] = invocations;
     const partitionId = String((first!.triggerMetadata['partitionContext'] as { partitionId: string }).partitionId);
 
     expect(first!.messages).toEqual([{ id: 7, club_id: '4711' }, 'not json', { raw: true }, 42]);
     const metadata = first!.triggerMetadata;
-    expect(metadata['partitionContext']).toEqual({ fullyQualifiedNamespace: '127.0.0.1', eventHubName: hubName, consumerGroup: 'ingest', partitionId });
+    expect(metadata['partitionContext']).toEqual({
+      fullyQualifiedNamespace: '127.0.0.1',
+      eventHubName: hubName,
+      consumerGroup: 'ingest',
+      partitionId,
+    });
     expect(metadata['sequenceNumberArray']).toEqual([0, 1, 2, 3]);
     // Offsets and partition keys travel as strings and come out JSON-parsed where they parse.
     const offsets = metadata['offsetArray'] as unknown[];
@@ -124,7 +128,12 @@ describe('local host Event Hubs trigger', () => {
       {},
     ]);
     const system = (metadata['systemPropertiesArray'] as Record<string, unknown>[])[1]!;
-    expect(system).toMatchObject({ 'x-opt-sequence-number': 1, sequenceNumber: 1, partitionKey: 'club.4711.hits', 'x-opt-partition-key': 'club.4711.hits' });
+    expect(system).toMatchObject({
+      'x-opt-sequence-number': 1,
+      sequenceNumber: 1,
+      partitionKey: 'club.4711.hits',
+      'x-opt-partition-key': 'club.4711.hits',
+    });
     expect(system['enqueuedTimeUtc']).toBe((metadata['enqueuedTimeUtcArray'] as string[])[1]);
     expect(first!.retryCount).toBeUndefined();
   });
@@ -132,11 +141,12 @@ describe('local host Event Hubs trigger', () => {
   it('runs the same batch again after a throw, under the retry policy, before moving on', async () => {
     await producer.sendBatch([{ body: { n: 1 } }, { body: { n: 2 } }, { body: { n: 3 } }], { partitionId: '1' });
     let failures = 2;
-    await startHost(async () => {
+    await startHost(() => {
       if (failures > 0) {
         failures -= 1;
         throw new Error('database unavailable');
       }
+      return Promise.resolve();
     }, RETRY_POLICIES.eventBatch);
     await invocationsReach(3);
 
@@ -160,11 +170,12 @@ describe('local host Event Hubs trigger', () => {
   it('without a retry policy a failed batch is checkpointed and lost, as on the Azure host', async () => {
     await producer.sendBatch([{ body: { n: 1 } }], { partitionId: '0' });
     let fail = true;
-    await startHost(async () => {
+    await startHost(() => {
       if (fail) {
         fail = false;
         throw new Error('boom');
       }
+      return Promise.resolve();
     });
     await invocationsReach(1);
     await producer.sendBatch([{ body: { n: 2 } }], { partitionId: '0' });

@@ -115,14 +115,20 @@ describe('retry delays', () => {
 describe('development connection strings', () => {
   it('recognise UseDevelopmentEmulator on a loopback host, with its port and key', () => {
     expect(
-      developmentEndpoint('Endpoint=sb://127.0.0.1:5673;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true'),
+      developmentEndpoint(
+        'Endpoint=sb://127.0.0.1:5673;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true',
+      ),
     ).toEqual({ host: '127.0.0.1', port: 5673, key: { name: 'RootManageSharedAccessKey', key: 'SAS_KEY_VALUE' } });
-    expect(developmentEndpoint('Endpoint=sb://localhost;SharedAccessKeyName=a;SharedAccessKey=b;UseDevelopmentEmulator=true')?.port).toBe(5672);
+    expect(developmentEndpoint('Endpoint=sb://localhost;SharedAccessKeyName=a;SharedAccessKey=b;UseDevelopmentEmulator=true')?.port).toBe(
+      5672,
+    );
   });
 
   it('leave real namespaces and non-loopback emulators alone', () => {
     expect(developmentEndpoint('Endpoint=sb://club.servicebus.windows.net/;SharedAccessKeyName=a;SharedAccessKey=b')).toBeUndefined();
-    expect(developmentEndpoint('Endpoint=sb://10.0.0.5:5672;SharedAccessKeyName=a;SharedAccessKey=b;UseDevelopmentEmulator=true')).toBeUndefined();
+    expect(
+      developmentEndpoint('Endpoint=sb://10.0.0.5:5672;SharedAccessKeyName=a;SharedAccessKey=b;UseDevelopmentEmulator=true'),
+    ).toBeUndefined();
     expect(developmentEndpoint(undefined)).toBeUndefined();
   });
 });

@@ -51,7 +51,9 @@ describe('ingest:simulate', () => {
       const inTopic = received.filter((event) => event.properties?.['sourceTopic'] === topic);
       // One partition per topic, in the order the connector committed them.
       expect(new Set(inTopic.map((event) => event.partitionKey))).toEqual(new Set([topic]));
-      expect(inTopic.map((event) => event.body)).toEqual(expected.filter((event) => event.topic === topic).map((event) => event.body));
+      expect(inTopic.map((event) => event.body as unknown)).toEqual(
+        expected.filter((event) => event.topic === topic).map((event) => event.body as unknown),
+      );
       expect(inTopic.every((event) => event.properties?.['sourceClubId'] === '4711')).toBe(true);
     }
   }, 60_000);

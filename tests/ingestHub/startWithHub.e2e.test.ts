@@ -62,7 +62,9 @@ describe('npm start with the local hub', () => {
       child = run.child;
       const code = await new Promise<number | null>((resolve) => run.child.once('exit', resolve));
       expect(code).toBe(1);
-      expect(run.output).toMatch(new RegExp(`Start-up failed: 127.0.0.1:${hubPort} is taken by something that is not a local Event Hubs endpoint`));
+      expect(run.output).toMatch(
+        new RegExp(`Start-up failed: 127.0.0.1:${hubPort} is taken by something that is not a local Event Hubs endpoint`),
+      );
     } finally {
       blocker.close();
     }

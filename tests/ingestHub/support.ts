@@ -22,7 +22,7 @@ export async function receive(
         if (received.length >= count) done();
         await Promise.resolve();
       },
-      processError: async () => undefined,
+      processError: () => Promise.resolve(),
     },
     { maxWaitTimeInSeconds: 1, ...options, startPosition },
   );
@@ -32,7 +32,12 @@ export async function receive(
 }
 
 /** A subscription kept open, with what it received and the errors it reported. */
-export function watch(client: EventHubConsumerClient, partitionId: string, startPosition: EventPosition, options: Omit<SubscribeOptions, 'startPosition'> = {}) {
+export function watch(
+  client: EventHubConsumerClient,
+  partitionId: string,
+  startPosition: EventPosition,
+  options: Omit<SubscribeOptions, 'startPosition'> = {},
+) {
   const received: ReceivedEventData[] = [];
   const errors: Error[] = [];
   const waiters: (() => void)[] = [];

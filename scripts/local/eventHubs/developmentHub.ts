@@ -11,7 +11,9 @@ export interface RunningEventHubs {
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 /** Host and port of a development connection string (`UseDevelopmentEmulator=true` on a loopback host). */
-export function developmentEndpoint(connectionString: string | undefined): { host: string; port: number; key: { name: string; key: string } } | undefined {
+export function developmentEndpoint(
+  connectionString: string | undefined,
+): { host: string; port: number; key: { name: string; key: string } } | undefined {
   if (!connectionString) return undefined;
   const parts = new Map(
     connectionString
@@ -60,11 +62,17 @@ export async function ensureLocalEventHubs(
     try {
       await probe.getEventHubProperties();
     } catch {
-      throw new Error(`${endpoint.host}:${endpoint.port} is taken by something that is not a local Event Hubs endpoint serving ${firstHub}`);
+      throw new Error(
+        `${endpoint.host}:${endpoint.port} is taken by something that is not a local Event Hubs endpoint serving ${firstHub}`,
+      );
     } finally {
       await probe.close();
     }
-    return { connectionString, description: `local hub already running on ${endpoint.host}:${endpoint.port}`, release: async () => undefined };
+    return {
+      connectionString,
+      description: `local hub already running on ${endpoint.host}:${endpoint.port}`,
+      release: () => Promise.resolve(),
+    };
   }
   const hub = await startLocalEventHubs({ port: endpoint.port, host: endpoint.host, eventHubs, sharedAccessKey: endpoint.key });
   const layout = Object.entries(eventHubs)

@@ -34,13 +34,17 @@ export function startingSequenceNumber(log: PartitionLog, position: EventPositio
     case 'offset': {
       if (position.value === '@latest') return log.nextSequence;
       const bound = BigInt(position.value);
-      return log.sequenceAt(log.firstIndexWhere((event) => (position.inclusive ? BigInt(event.offset) >= bound : BigInt(event.offset) > bound)));
+      return log.sequenceAt(
+        log.firstIndexWhere((event) => (position.inclusive ? BigInt(event.offset) >= bound : BigInt(event.offset) > bound)),
+      );
     }
     case 'sequenceNumber':
       return Math.max(log.sequenceAt(0), position.inclusive ? position.value : position.value + 1);
     case 'enqueuedTime':
       return log.sequenceAt(
-        log.firstIndexWhere((event) => (position.inclusive ? event.enqueuedTimeMs >= position.value : event.enqueuedTimeMs > position.value)),
+        log.firstIndexWhere((event) =>
+          position.inclusive ? event.enqueuedTimeMs >= position.value : event.enqueuedTimeMs > position.value,
+        ),
       );
   }
 }

@@ -1,5 +1,14 @@
 import type { AddressInfo, Server, Socket } from 'node:net';
-import { create_container, message as amqpMessage, types, type Connection, type EventContext, type Message, type Receiver, type Sender } from 'rhea';
+import {
+  create_container,
+  message as amqpMessage,
+  types,
+  type Connection,
+  type EventContext,
+  type Message,
+  type Receiver,
+  type Sender,
+} from 'rhea';
 import { parseEventPosition, startingSequenceNumber } from './eventPosition';
 import { partitionForKey } from './partitionKey';
 import { PartitionLog, type RetentionLimits, type StoredEvent } from './partitionLog';
@@ -83,7 +92,8 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
   const hubs = new Map<string, Hub>();
   for (const [name, definition] of Object.entries(options.eventHubs)) {
     const partitionCount = definition.partitionCount ?? 4;
-    if (!Number.isInteger(partitionCount) || partitionCount < 1 || partitionCount > 32) throw new Error(`Event hub ${name}: 1 to 32 partitions`);
+    if (!Number.isInteger(partitionCount) || partitionCount < 1 || partitionCount > 32)
+      throw new Error(`Event hub ${name}: 1 to 32 partitions`);
     hubs.set(name.toLowerCase(), {
       name,
       createdAt: new Date(now()),
@@ -121,12 +131,14 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
 
   function handleCbs(context: EventContext, request: Message): void {
     const properties = request.application_properties ?? {};
-    if (properties['operation'] !== 'put-token') return reply(context, request, 400, 'Unsupported operation', undefined, 'amqp:not-implemented');
+    if (properties['operation'] !== 'put-token')
+      return reply(context, request, 400, 'Unsupported operation', undefined, 'amqp:not-implemented');
     const audience = typeof properties['name'] === 'string' ? properties['name'] : '';
     if (options.sharedAccessKey) {
       const check = checkSasToken(request.body, options.sharedAccessKey, now());
       if (!check.ok) return reply(context, request, 401, `Unauthorized: ${check.reason}`, undefined, 'amqp:unauthorized-access');
-      if (check.audience !== audience) return reply(context, request, 401, 'Unauthorized: token is for another audience', undefined, 'amqp:unauthorized-access');
+      if (check.audience !== audience)
+        return reply(context, request, 401, 'Unauthorized: token is for another audience', undefined, 'amqp:unauthorized-access');
     }
     const list = claims.get(context.connection) ?? [];
     list.push(claimPath(audience));
@@ -138,8 +150,17 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     const properties = request.application_properties ?? {};
     const hub = hubs.get(String(properties['name'] ?? '').toLowerCase());
     if (properties['operation'] !== 'READ') return reply(context, request, 400, 'Unsupported operation', undefined, 'amqp:not-implemented');
-    if (!hub) return reply(context, request, 404, `The messaging entity '${String(properties['name'])}' could not be found.`, undefined, 'amqp:not-found');
-    if (!authorized(context.connection, hub.name)) return reply(context, request, 401, 'Unauthorized', undefined, 'amqp:unauthorized-access');
+    if (!hub)
+      return reply(
+        context,
+        request,
+        404,
+        `The messaging entity '${String(properties['name'])}' could not be found.`,
+        undefined,
+        'amqp:not-found',
+      );
+    if (!authorized(context.connection, hub.name))
+      return reply(context, request, 401, 'Unauthorized', undefined, 'amqp:unauthorized-access');
     if (properties['type'] === 'com.microsoft:eventhub') {
       return reply(context, request, 200, 'OK', {
         name: hub.name,
@@ -152,7 +173,15 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     if (properties['type'] === 'com.microsoft:partition') {
       const partition = String(properties['partition'] ?? '');
       const log = /^\d+$/.test(partition) ? hub.partitions[Number(partition)] : undefined;
-      if (!log) return reply(context, request, 400, `The specified partition '${partition}' is invalid.`, undefined, 'com.microsoft:argument-out-of-range');
+      if (!log)
+        return reply(
+          context,
+          request,
+          400,
+          `The specified partition '${partition}' is invalid.`,
+          undefined,
+          'com.microsoft:argument-out-of-range',
+        );
       const state = log.state();
       return reply(context, request, 200, 'OK', {
         name: hub.name,
@@ -174,7 +203,12 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     const hub = hubs.get((parts[0] ?? '').toLowerCase());
     if (!hub) return `The messaging entity '${address ?? ''}' could not be found.`;
     if (parts.length === 1) return { kind: 'hub', hub };
-    if (parts.length === 3 && parts[1]?.toLowerCase() === 'partitions' && /^\d+$/.test(parts[2] ?? '') && Number(parts[2]) < hub.partitions.length) {
+    if (
+      parts.length === 3 &&
+      parts[1]?.toLowerCase() === 'partitions' &&
+      /^\d+$/.test(parts[2] ?? '') &&
+      Number(parts[2]) < hub.partitions.length
+    ) {
       return { kind: 'hub', hub, partition: Number(parts[2]) };
     }
     return `The specified partition is invalid for an EventHub partition sender or receiver: ${address ?? ''}`;
@@ -198,7 +232,7 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
       const format = (context as EventContext & { format?: number }).format;
       if (format === BATCH_FORMAT && Buffer.isBuffer(context.message)) {
         const envelope = amqpMessage.decode(context.message);
-        envelopeKey = envelope.message_annotations?.['x-opt-partition-key'];
+        envelopeKey = (envelope.message_annotations as Record<string, unknown> | undefined)?.['x-opt-partition-key'];
         const sections = (envelope.body as { content?: Buffer | Buffer[] } | undefined)?.content;
         const encoded = sections === undefined ? [] : Array.isArray(sections) ? sections : [sections];
         events = encoded.map((bytes) => ({ message: amqpMessage.decode(bytes) as unknown as Message, size: bytes.length }));
@@ -219,7 +253,7 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     const log = hub.partitions[partition];
     if (!log) return;
     for (const event of events) {
-      const key = event.message.message_annotations?.['x-opt-partition-key'];
+      const key: unknown = event.message.message_annotations?.['x-opt-partition-key'];
       log.append(event.message, event.size, typeof key === 'string' ? key : partitionKey);
     }
     delivery?.accept();
@@ -273,7 +307,8 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     if (!hub || parts.length !== 5 || parts[1]?.toLowerCase() !== 'consumergroups' || parts[3]?.toLowerCase() !== 'partitions') {
       return refuse('amqp:not-found', `The messaging entity '${address}' could not be found.`);
     }
-    if (!hub.consumerGroups.has(group)) return refuse('amqp:not-found', `The messaging entity '${hub.name}~${parts[2] ?? ''}' could not be found.`);
+    if (!hub.consumerGroups.has(group))
+      return refuse('amqp:not-found', `The messaging entity '${hub.name}~${parts[2] ?? ''}' could not be found.`);
     const log = /^\d+$/.test(partition) ? hub.partitions[Number(partition)] : undefined;
     if (!log) return refuse('com.microsoft:argument-out-of-range', `The specified partition '${partition}' is invalid.`);
     if (!authorized(context.connection, address)) return refuse('amqp:unauthorized-access', 'Unauthorized: no token for this entity');
@@ -281,7 +316,7 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     let position;
     try {
       const filter = (sender.source as { filter?: Record<string, unknown> } | undefined)?.filter?.[SELECTOR_FILTER];
-      const value = filter && typeof filter === 'object' && 'value' in filter ? (filter as { value: unknown }).value : filter;
+      const value = filter && typeof filter === 'object' && 'value' in filter ? filter.value : filter;
       position = parseEventPosition(typeof value === 'string' ? value : undefined);
     } catch (error) {
       return refuse('com.microsoft:argument-error', error instanceof Error ? error.message : 'invalid filter');
@@ -296,13 +331,22 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     const highest = levels.length ? Math.max(...levels) : undefined;
     if (ownerLevel === undefined) {
       if (highest !== undefined) {
-        return refuse('amqp:link:stolen', `At least one receiver for the endpoint is created with epoch of '${highest}', and so non-epoch receiver is not allowed.`);
+        return refuse(
+          'amqp:link:stolen',
+          `At least one receiver for the endpoint is created with epoch of '${highest}', and so non-epoch receiver is not allowed.`,
+        );
       }
       if (current.size >= MAX_READERS_PER_PARTITION) {
-        return refuse('amqp:resource-limit-exceeded', `Exceeded the maximum number of allowed receivers per partition in a consumer group which is ${MAX_READERS_PER_PARTITION}.`);
+        return refuse(
+          'amqp:resource-limit-exceeded',
+          `Exceeded the maximum number of allowed receivers per partition in a consumer group which is ${MAX_READERS_PER_PARTITION}.`,
+        );
       }
     } else if (highest !== undefined && ownerLevel < highest) {
-      return refuse('amqp:link:stolen', `Receiver with a higher epoch '${highest}' already exists. Receiver with epoch ${ownerLevel} cannot be created.`);
+      return refuse(
+        'amqp:link:stolen',
+        `Receiver with a higher epoch '${highest}' already exists. Receiver with epoch ${ownerLevel} cannot be created.`,
+      );
     } else {
       for (const other of [...current]) {
         dropReader(other.sender);
@@ -326,7 +370,10 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     reader.stopListening = log.onAppend(() => pump(reader));
     readers.set(sender, reader);
     current.add(reader);
-    readerWaiters.get(readerKey)?.splice(0).forEach((wake) => wake());
+    readerWaiters
+      .get(readerKey)
+      ?.splice(0)
+      .forEach((wake) => wake());
     pump(reader);
   }
 
@@ -370,7 +417,8 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     if (address === '$cbs' || address === '$management') return;
     const target = publishTarget(address);
     if (typeof target === 'string') receiver.close({ condition: 'amqp:not-found', description: target });
-    else if (!authorized(context.connection, address)) receiver.close({ condition: 'amqp:unauthorized-access', description: 'Unauthorized: no token for this entity' });
+    else if (!authorized(context.connection, address))
+      receiver.close({ condition: 'amqp:unauthorized-access', description: 'Unauthorized: no token for this entity' });
   });
   container.on('message', (context: EventContext) => {
     const receiver = context.receiver;

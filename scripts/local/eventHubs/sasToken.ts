@@ -13,7 +13,8 @@ export type TokenCheck = { ok: true; audience: string } | { ok: false; reason: s
  * HMAC-SHA256 of the URL-encoded resource and the expiry under the shared key.
  */
 export function checkSasToken(token: unknown, key: SharedAccessKey, nowMs: number): TokenCheck {
-  if (typeof token !== 'string' || !token.startsWith('SharedAccessSignature ')) return { ok: false, reason: 'not a shared access signature' };
+  if (typeof token !== 'string' || !token.startsWith('SharedAccessSignature '))
+    return { ok: false, reason: 'not a shared access signature' };
   const fields = new URLSearchParams(token.slice('SharedAccessSignature '.length));
   const resource = fields.get('sr');
   const signature = fields.get('sig');
@@ -21,7 +22,9 @@ export function checkSasToken(token: unknown, key: SharedAccessKey, nowMs: numbe
   if (!resource || !signature || !Number.isFinite(expiry)) return { ok: false, reason: 'incomplete shared access signature' };
   if (fields.get('skn') !== key.name) return { ok: false, reason: 'unknown key name' };
   if (expiry * 1000 <= nowMs) return { ok: false, reason: 'expired token' };
-  const expected = createHmac('sha256', key.key).update(`${encodeURIComponent(resource)}\n${fields.get('se') ?? ''}`).digest();
+  const expected = createHmac('sha256', key.key)
+    .update(`${encodeURIComponent(resource)}\n${fields.get('se') ?? ''}`)
+    .digest();
   const given = Buffer.from(signature, 'base64');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'signature does not match' };
   return { ok: true, audience: resource };
@@ -30,7 +33,9 @@ export function checkSasToken(token: unknown, key: SharedAccessKey, nowMs: numbe
 /** The entity path a claim covers: `sb://host:port/hub/ConsumerGroups/...` → `hub/ConsumerGroups/...`. */
 export function claimPath(audience: string): string {
   try {
-    return decodeURIComponent(new URL(audience).pathname).replace(/^\/+|\/+$/g, '').toLowerCase();
+    return decodeURIComponent(new URL(audience).pathname)
+      .replace(/^\/+|\/+$/g, '')
+      .toLowerCase();
   } catch {
     return audience.toLowerCase();
   }

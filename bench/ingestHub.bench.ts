@@ -1,0 +1,115 @@
+import { EventHubProducerClient } from '@azure/event-hubs';
+import type { InvocationContext } from '@azure/functions';
+import { compare, type Comparison } from './harness';
+import type { BenchContext } from './context';
+import { startDevHost } from '../scripts/devhost/host';
+import { changeEvent, type ChangeEvent, type HitRow } from '../scripts/ingest/debeziumEvents';
+import { sendChangeEvents } from '../scripts/ingest/sendChangeEvents';
+import { startLocalEventHubs } from '../scripts/local/eventHubs/localEventHubs';
+import type { FunctionDefinition } from '../shared/host/definition';
+import { createLogger } from '../shared/log/logger';
+
+const EVENTS = 10_000;
+const CLUBS = 20;
+const MAX_EVENT_BATCH_SIZE = 100; // host.json extensions.eventHubs.maxEventBatchSize
+const ITERATIONS = 5;
+const WARMUP = 1;
+
+/**
+ * 10,000 hit change events (20 clubs, so every partition gets work) through the whole local
+ * trigger path: EventHubProducerClient → local hub (AMQP over loopback) → EventHubConsumerClient
+ * in the local host → the worker's body/metadata conversion → an eventHub handler. The baseline
+ * hands the same bodies to the same handler directly, in batches of maxEventBatchSize: what the
+ * handler would cost with no transport at all. The figure says how much of an ingest run's time
+ * the local path adds, so a slow local run is not mistaken for a slow ingest core.
+ */
+export default async function ingestHub(_context: BenchContext): Promise<Comparison> {
+  const events = hitEvents(EVENTS);
+  let handled = 0;
+  let waiter: { target: number; resolve: () => void } | undefined;
+  const handler = async (messages: unknown, _invocation: InvocationContext) => {
+    // Touch every body as a real handler would before applying it.
+    for (const message of messages as { after?: { value?: number } }[]) if (message.after?.value === -1) handled -= 1;
+    handled += (messages as unknown[]).length;
+    if (waiter && handled >= waiter.target) waiter.resolve();
+    await Promise.resolve();
+  };
+  const definition: FunctionDefinition = {
+    kind: 'eventHub',
+    name: 'benchSink',
+    options: { connection: 'BENCH_HUB', eventHubName: 'club-data', cardinality: 'many', handler },
+  };
+
+  const hub = await startLocalEventHubs({
+    port: 0,
+    eventHubs: { 'club-data': { partitionCount: 4 } },
+    retention: { maxEvents: 1_000_000 },
+  });
+  const host = await startDevHost([definition], {
+    port: 0,
+    log: createLogger({ minLevel: 'error' }),
+    setting: (name) => (name === 'BENCH_HUB' ? hub.connectionString() : undefined),
+    runTimers: false,
+    eventHubTriggers: { maxEventBatchSize: MAX_EVENT_BATCH_SIZE, maxWaitTimeInSeconds: 1 },
+  });
+  const producer = new EventHubProducerClient(hub.connectionString(), 'club-data');
+  const bodies = events.map((event) => event.body);
+  try {
+    const result = await compare({
+      title: `${EVENTS.toLocaleString('en')} hit events into an eventHub handler (batches of up to ${MAX_EVENT_BATCH_SIZE})`,
+      baseline: {
+        name: 'handler called directly with the same bodies',
+        run: async () => {
+          for (let i = 0; i < bodies.length; i += MAX_EVENT_BATCH_SIZE)
+            await handler(bodies.slice(i, i + MAX_EVENT_BATCH_SIZE), undefined as never);
+        },
+      },
+      subject: {
+        name: 'producer → local hub → consumer → worker conversion → handler',
+        run: async () => {
+          const done = new Promise<void>((resolve) => (waiter = { target: handled + EVENTS, resolve }));
+          await sendChangeEvents(producer, events);
+          await done;
+        },
+      },
+      iterations: ITERATIONS,
+      warmup: WARMUP,
+    });
+    const perSecond = (ms: number) => Math.round((EVENTS / ms) * 1000).toLocaleString('en');
+    console.log(
+      `  events/s  local trigger path ${perSecond(result.subject.medianMs)}, direct ${perSecond(result.baseline.medianMs)} (medians)`,
+    );
+    return result;
+  } finally {
+    await producer.close();
+    await host.close();
+    await hub.close();
+  }
+}
+
+/** Hit inserts spread over CLUBS clubs, grouped per club as the connector's per-topic batches are. */
+function hitEvents(count: number): ChangeEvent[] {
+  const perClub = Math.ceil(count / CLUBS);
+  const events: ChangeEvent[] = [];
+  const start = Date.parse('2026-11-20T18:30:00.000Z');
+  for (let club = 0; club < CLUBS && events.length < count; club += 1) {
+    const clubId = String(4700 + club);
+    for (let i = 0; i < perClub && events.length < count; i += 1) {
+      const atMs = start + i * 1000;
+      const row: HitRow = {
+        id: 100_000 + i,
+        club_id: clubId,
+        shooter_id: 1001 + (i % 12),
+        discipline: 'LG',
+        series: 1 + Math.floor(i / 10),
+        shot_no: 1 + (i % 10),
+        value: 9.7,
+        shot_at: atMs * 1000,
+      };
+      events.push(
+        changeEvent('hits', clubId, 'c', { after: row }, { lsn: 24_000_000 + i * 100, txId: 5000 + i, committedAtMs: atMs + 150 }),
+      );
+    }
+  }
+  return events;
+}
