@@ -56,7 +56,7 @@ export async function ensureLocalEventHubs(
   const endpoint = developmentEndpoint(connectionString);
   if (!endpoint || !connectionString) return undefined;
   const names = Object.keys(eventHubs).join(', ');
-  if (await isListening(endpoint.port, endpoint.host)) {
+  const reuse = async (): Promise<RunningEventHubs> => {
     const firstHub = Object.keys(eventHubs)[0] ?? 'club-data';
     const probe = new EventHubProducerClient(connectionString, firstHub, { retryOptions: { maxRetries: 0, timeoutInMs: 5_000 } });
     try {
@@ -73,8 +73,16 @@ export async function ensureLocalEventHubs(
       description: `local hub already running on ${endpoint.host}:${endpoint.port}`,
       release: () => Promise.resolve(),
     };
+  };
+  if (await isListening(endpoint.port, endpoint.host)) return reuse();
+  let hub;
+  try {
+    hub = await startLocalEventHubs({ port: endpoint.port, host: endpoint.host, eventHubs, sharedAccessKey: endpoint.key });
+  } catch (error) {
+    // Another npm start won the race for the port between the check and the listen.
+    if ((error as { code?: unknown }).code === 'EADDRINUSE') return reuse();
+    throw error;
   }
-  const hub = await startLocalEventHubs({ port: endpoint.port, host: endpoint.host, eventHubs, sharedAccessKey: endpoint.key });
   const layout = Object.entries(eventHubs)
     .map(([name, definition]) => `${name}: ${definition.partitionCount ?? 4} partitions`)
     .join('; ');
