@@ -31,6 +31,7 @@ export interface HitRow {
 }
 
 export interface DebeziumSource {
+  version: string;
   connector: 'postgresql';
   name: string;
   db: string;
@@ -40,6 +41,8 @@ export interface DebeziumSource {
   txId: number;
   ts_ms: number;
   snapshot: 'true' | 'last' | 'false';
+  sequence: string;
+  xmin: null;
 }
 
 export interface DebeziumEnvelope<Row> {
@@ -48,6 +51,7 @@ export interface DebeziumEnvelope<Row> {
   source: DebeziumSource;
   op: Operation;
   ts_ms: number;
+  transaction: null;
 }
 
 export interface ChangeEvent {
@@ -67,7 +71,8 @@ export interface SourcePosition {
   snapshot?: boolean;
 }
 
-const TABLES: Record<Entity, string> = { shooters: 'shooter', hits: 'hit' };
+// The mirror's tables are named like the entities (docs/ingest-contract.md).
+const TABLES: Record<Entity, string> = { shooters: 'shooters', hits: 'hits' };
 
 export function topicFor(clubId: string, entity: Entity): string {
   return `club.${clubId}.${entity}`;
@@ -84,19 +89,24 @@ export function changeEvent<Row extends ShooterRow | HitRow>(
     before: rows.before ?? null,
     after: rows.after ?? null,
     source: {
+      version: '2.7.3.Final',
       connector: 'postgresql',
-      name: 'club',
-      db: 'clubmirror',
+      // topic.prefix of infra/connector/debezium-club-data.json
+      name: `mirror_${clubId}`,
+      db: 'mirror',
       schema: 'public',
       table: TABLES[entity],
       lsn: position.lsn,
       txId: position.txId,
       ts_ms: position.committedAtMs,
       snapshot: position.snapshot ? 'true' : 'false',
+      sequence: JSON.stringify([String(position.lsn - 56), String(position.lsn)]),
+      xmin: null,
     },
     op,
     // The connector sees the change shortly after the commit.
     ts_ms: position.committedAtMs + 40,
+    transaction: null,
   };
   return { topic: topicFor(clubId, entity), clubId, entity, body: body as ChangeEvent['body'] };
 }
@@ -145,9 +155,9 @@ const FIRST_NAMES = [
 ];
 const LAST_NAMES = ['Bauer', 'Fischer', 'Hofmann', 'Keller', 'Lang', 'Maier', 'Neumann', 'Otto', 'Richter', 'Schulz', 'Vogel', 'Weber'];
 const DISCIPLINES = [
-  { name: 'LG', series: 4, mean: 9.9, spread: 0.6 },
-  { name: 'LP', series: 4, mean: 8.9, spread: 1.1 },
-  { name: 'KK', series: 3, mean: 9.5, spread: 0.8 },
+  { name: 'LG 10m', series: 4, mean: 9.9, spread: 0.6 },
+  { name: 'LP 10m', series: 4, mean: 8.9, spread: 1.1 },
+  { name: 'KK 50m', series: 3, mean: 9.5, spread: 0.8 },
 ];
 
 /**
@@ -215,13 +225,18 @@ export function trainingEvening(options: EveningOptions): ChangeEvent[] {
   const endMs = start + twoHours;
   if (corrected) {
     const after = { ...corrected.row, value: Math.min(10.9, Math.round((corrected.row.value + 0.3) * 10) / 10) };
-    events.push(changeEvent('hits', options.clubId, 'u', { before: corrected.row, after }, position(endMs + 60_000)));
+    // REPLICA IDENTITY DEFAULT: `before` of an update or delete carries the key columns only.
+    events.push(changeEvent('hits', options.clubId, 'u', { before: keyOf(corrected.row), after }, position(endMs + 60_000)));
   }
   if (removed && removed !== corrected) {
-    events.push(changeEvent('hits', options.clubId, 'd', { before: removed.row }, position(endMs + 120_000)));
+    events.push(changeEvent('hits', options.clubId, 'd', { before: keyOf(removed.row) }, position(endMs + 120_000)));
     if (options.tombstones) events.push({ topic: topicFor(options.clubId, 'hits'), clubId: options.clubId, entity: 'hits', body: null });
   }
   return events;
+}
+
+function keyOf(row: HitRow): HitRow {
+  return { id: row.id, club_id: row.club_id } as HitRow;
 }
 
 /** A short burst for a quick check: two shooters and one series each. */

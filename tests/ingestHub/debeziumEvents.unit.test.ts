@@ -27,13 +27,21 @@ describe('simulated training evening', () => {
   it('is shaped as the connector emits it, with one correction and one deletion', () => {
     const [shooter] = evening;
     expect(shooter).toMatchObject({ topic: 'club.4711.shooters', clubId: '4711', entity: 'shooters' });
-    expect(Object.keys(shooter!.body!).sort()).toEqual(['after', 'before', 'op', 'source', 'ts_ms']);
-    expect(shooter!.body!.source).toMatchObject({ connector: 'postgresql', table: 'shooter', snapshot: 'false' });
+    expect(Object.keys(shooter!.body!).sort()).toEqual(['after', 'before', 'op', 'source', 'transaction', 'ts_ms']);
+    expect(shooter!.body!.source).toMatchObject({
+      connector: 'postgresql',
+      name: 'mirror_4711',
+      db: 'mirror',
+      table: 'shooters',
+      snapshot: 'false',
+    });
     expect(Object.keys(shooter!.body!.after!).sort()).toEqual(['birth_year', 'club_id', 'deleted', 'display_name', 'id']);
     const ops = evening.map((event) => event.body!.op);
     expect(ops.filter((op) => op === 'u')).toHaveLength(1);
     const deletion = evening.find((event) => event.body?.op === 'd');
-    expect(deletion?.body).toMatchObject({ after: null, before: { club_id: '4711' } });
+    // REPLICA IDENTITY DEFAULT: only the key columns before a delete.
+    expect(deletion?.body).toMatchObject({ after: null });
+    expect(Object.keys(deletion!.body!.before!).sort()).toEqual(['club_id', 'id']);
   });
 
   it('adds a tombstone after the deletion when asked', () => {
