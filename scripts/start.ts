@@ -34,6 +34,8 @@ async function main(): Promise<void> {
     const ingestGroups = served[settings.INGEST_EVENTHUB_NAME]?.consumerGroups ?? [];
     served[settings.INGEST_EVENTHUB_NAME] = { consumerGroups: [...new Set([...ingestGroups, settings.INGEST_EVENTHUB_CONSUMER_GROUP])] };
     eventHubs = await ensureLocalEventHubs(settings.INGEST_EVENTHUB_CONNECTION, served);
+    // The hub may have moved to a free port: the functions' connection setting follows it.
+    if (eventHubs) process.env['INGEST_EVENTHUB_CONNECTION'] = eventHubs.connectionString;
     const port = settings.PORT;
     host = await startDevHost(functionDefinitions, {
       port,

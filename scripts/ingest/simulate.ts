@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { EventHubProducerClient } from '@azure/event-hubs';
 import { getSettings } from '../../shared/config/settings';
+import { effectiveConnectionString } from '../local/eventHubs/developmentHub';
 import { loadLocalSettings } from '../local/environment';
 import { quickSample, trainingEvening } from './debeziumEvents';
 import { sendChangeEvents } from './sendChangeEvents';
@@ -31,13 +32,15 @@ async function main(): Promise<void> {
   }
   loadLocalSettings();
   const settings = getSettings();
-  if (!settings.INGEST_EVENTHUB_CONNECTION) throw new Error('INGEST_EVENTHUB_CONNECTION is not set');
+  // The hub npm start runs in this checkout, wherever its port ended up.
+  const connection = effectiveConnectionString(settings.INGEST_EVENTHUB_CONNECTION);
+  if (!connection) throw new Error('INGEST_EVENTHUB_CONNECTION is not set');
   const startsAt = values.start ? new Date(values.start) : eveningStart(new Date());
   if (Number.isNaN(startsAt.getTime())) throw new Error(`--start ${values.start} is not a time`);
   const options = { clubId: values.club, startsAt, seed: Number(values.seed), tombstones: values.tombstones };
   const events = values.evening ? trainingEvening({ ...options, shooters: Number(values.shooters) }) : quickSample(options);
 
-  const producer = new EventHubProducerClient(settings.INGEST_EVENTHUB_CONNECTION, settings.INGEST_EVENTHUB_NAME);
+  const producer = new EventHubProducerClient(connection, settings.INGEST_EVENTHUB_NAME);
   try {
     const sent = await sendChangeEvents(producer, events, { headersAsBytes: values['kafka-headers'] });
     for (const [topic, count] of sent) console.log(`${topic}: ${count} event(s)`);

@@ -50,21 +50,33 @@ describe('npm start with the local hub', () => {
     expect(await isListening(hubPort)).toBe(false);
   }, 60_000);
 
-  it('refuses to start when something else holds the hub port', async () => {
+  it('moves the hub to a free port when something else holds the configured one, and says so', async () => {
     const blocker = net.createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const hubPort = (blocker.address() as net.AddressInfo).port;
+    const heldPort = (blocker.address() as net.AddressInfo).port;
     try {
       const run = start({
         PORT: String(await freePort()),
-        INGEST_EVENTHUB_CONNECTION: `Endpoint=sb://127.0.0.1:${hubPort};SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true`,
+        INGEST_EVENTHUB_CONNECTION: `Endpoint=sb://127.0.0.1:${heldPort};SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true`,
       });
       child = run.child;
-      const code = await new Promise<number | null>((resolve) => run.child.once('exit', resolve));
-      expect(code).toBe(1);
-      expect(run.output).toMatch(
-        new RegExp(`Start-up failed: 127.0.0.1:${hubPort} is taken by something that is not a local Event Hubs endpoint`),
-      );
+      const deadline = Date.now() + 40_000;
+      while (Date.now() < deadline && !run.output.includes('Listening:') && run.child.exitCode === null) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(run.output).toContain(`port ${heldPort} is held by another server`);
+      const printed = /INGEST_EVENTHUB_CONNECTION=(\S+)/.exec(run.output)?.[1] ?? '';
+      expect(printed).toMatch(/^Endpoint=sb:\/\/127\.0\.0\.1:\d+;.*UseDevelopmentEmulator=true$/);
+      expect(printed).not.toContain(`:${heldPort};`);
+      const producer = new EventHubProducerClient(printed, 'club-data');
+      try {
+        expect((await producer.getEventHubProperties()).name).toBe('club-data');
+      } finally {
+        await producer.close();
+      }
+      const exited = new Promise<number | null>((resolve) => run.child.once('exit', (code) => resolve(code)));
+      run.child.kill('SIGINT');
+      expect([0, 130]).toContain(await exited);
     } finally {
       blocker.close();
     }

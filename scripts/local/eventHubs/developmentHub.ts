@@ -1,6 +1,8 @@
-import { EventHubProducerClient } from '@azure/event-hubs';
-import { isListening } from '../net';
-import { DEFAULT_SHARED_ACCESS_KEY, startLocalEventHubs, type EventHubDefinition } from './localEventHubs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { localDataDir } from '../paths';
+import { isProcessAlive } from '../processes';
+import { DEFAULT_SHARED_ACCESS_KEY, startLocalEventHubs, type EventHubDefinition, type LocalEventHubs } from './localEventHubs';
 
 export interface RunningEventHubs {
   connectionString: string;
@@ -44,10 +46,41 @@ export function developmentEndpoint(
   };
 }
 
+/** What a running `npm start` records about its hub, so commands of the same checkout find it. */
+interface HubInstance {
+  pid: number;
+  /** INGEST_EVENTHUB_CONNECTION as configured, and where the hub really listens. */
+  configured: string;
+  connectionString: string;
+}
+
+const instanceFile = () => path.join(localDataDir(), 'eventhubs', 'instance.json');
+
 /**
- * For a development connection string: the local hub on its port, started unless one already
- * answers there (another `npm start`). Anything else on that port is an error, not a hub.
- * Returns undefined for any other connection string: the app then talks to that namespace.
+ * The connection string of the hub this checkout's `npm start` runs, when the configured one is
+ * the development string (the hub may sit on another port than configured); else the configured one.
+ */
+export function effectiveConnectionString(configured: string | undefined): string | undefined {
+  if (!developmentEndpoint(configured)) return configured;
+  const instance = readInstance();
+  return instance && instance.configured === configured && isProcessAlive(instance.pid) ? instance.connectionString : configured;
+}
+
+function readInstance(): HubInstance | undefined {
+  try {
+    return JSON.parse(readFileSync(instanceFile(), 'utf8')) as HubInstance;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * For a development connection string: this process's local hub, on the string's port or, when
+ * something else holds that port (another checkout's hub, any other server), on a free one. Like
+ * the embedded PostgreSQL and Azurite, it never uses another checkout's server. The effective
+ * connection string is returned and recorded in `.data/eventhubs/instance.json` for
+ * `npm run ingest:simulate`. Returns undefined for any other connection string: the app then
+ * talks to that namespace.
  */
 export async function ensureLocalEventHubs(
   connectionString: string | undefined,
@@ -55,40 +88,34 @@ export async function ensureLocalEventHubs(
 ): Promise<RunningEventHubs | undefined> {
   const endpoint = developmentEndpoint(connectionString);
   if (!endpoint || !connectionString) return undefined;
-  const names = Object.keys(eventHubs).join(', ');
-  const reuse = async (): Promise<RunningEventHubs> => {
-    const firstHub = Object.keys(eventHubs)[0] ?? 'club-data';
-    const probe = new EventHubProducerClient(connectionString, firstHub, { retryOptions: { maxRetries: 0, timeoutInMs: 5_000 } });
-    try {
-      await probe.getEventHubProperties();
-    } catch {
-      throw new Error(
-        `${endpoint.host}:${endpoint.port} is taken by something that is not a local Event Hubs endpoint serving ${firstHub}`,
-      );
-    } finally {
-      await probe.close();
-    }
-    return {
-      connectionString,
-      description: `local hub already running on ${endpoint.host}:${endpoint.port}`,
-      release: () => Promise.resolve(),
-    };
-  };
-  if (await isListening(endpoint.port, endpoint.host)) return reuse();
-  let hub;
+  const options = { host: endpoint.host, eventHubs, sharedAccessKey: endpoint.key };
+  let hub: LocalEventHubs;
+  let moved = false;
   try {
-    hub = await startLocalEventHubs({ port: endpoint.port, host: endpoint.host, eventHubs, sharedAccessKey: endpoint.key });
+    hub = await startLocalEventHubs({ ...options, port: endpoint.port });
   } catch (error) {
-    // Another npm start won the race for the port between the check and the listen.
-    if ((error as { code?: unknown }).code === 'EADDRINUSE') return reuse();
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    hub = await startLocalEventHubs({ ...options, port: 0 });
+    moved = true;
   }
+  const effective = connectionString.replace(/(Endpoint=sb:\/\/[^;/]*?)(:\d+)?(\/?(?:;|$))/i, `$1:${hub.port}$3`);
+  const file = instanceFile();
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(
+    file,
+    JSON.stringify({ pid: process.pid, configured: connectionString, connectionString: effective } satisfies HubInstance),
+    { mode: 0o600 },
+  );
   const layout = Object.entries(eventHubs)
     .map(([name, definition]) => `${name}: ${definition.partitionCount ?? 4} partitions`)
     .join('; ');
+  const where = moved ? `; port ${endpoint.port} is held by another server` : '';
   return {
-    connectionString,
-    description: `local hub on ${endpoint.host}:${endpoint.port} (${layout || names}; in memory)`,
-    release: () => hub.close(),
+    connectionString: effective,
+    description: `local hub on ${endpoint.host}:${hub.port} (${layout}; in memory${where})`,
+    release: async () => {
+      await hub.close();
+      rmSync(file, { force: true });
+    },
   };
 }
