@@ -1,0 +1,50 @@
+-- Ingest operations (docs/ingest-contract.md, docs/ingest.md).
+--
+-- A change's source position is (source_lsn, source_sequence): the WAL position in the club
+-- database, then the event's sequence number. A change applies only when its position is newer
+-- than the stored one, so redelivered and reordered changes leave the row as it was.
+alter table club_data_hit add column source_sequence bigint;
+alter table club_data_shooter add column source_sequence bigint;
+
+-- One row per runner instance (the production function per app instance, part 2's worker per
+-- replica). Written only while SVC_INGEST_STATUS_ENABLED is true. `admission` holds the admission
+-- and drift state machine's state (shared/ingest/admission.ts) as one document, so the pure
+-- function's state round-trips without a column per field.
+create table ingest_runner_status (
+  runner_id text primary key,
+  runner_kind text not null check (runner_kind in ('event', 'worker')),
+  worker_state text not null default 'running',
+  catch_up_state text not null default 'live' check (catch_up_state in ('live', 'catching_up', 'stalled')),
+  heartbeat_at timestamptz,
+  last_processed_at timestamptz,
+  last_source_event_at timestamptz,
+  last_error_message text,
+  last_error_at timestamptz,
+  -- Lag, measured by the long-running worker only (the event runner has none).
+  lag_sampled_at timestamptz,
+  lag_error_message text,
+  total_lag bigint,
+  max_topic_lag bigint,
+  lag_topics jsonb,
+  admission jsonb not null default '{}'::jsonb,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  -- runnerKind event has no lag and is never stalled.
+  constraint ingest_runner_status_event_never_stalled check (runner_kind <> 'event' or catch_up_state <> 'stalled')
+);
+
+-- The newest contract rejects, bounded by INGEST_REJECT_LOG_MAX (the apply transaction trims it),
+-- so operators can name the slice to reprocess: time, topic, club, entity, reason, sequence number.
+create table ingest_contract_reject (
+  id bigserial primary key,
+  rejected_at timestamptz not null,
+  runner_id text not null,
+  topic text,
+  club_id text,
+  entity text,
+  reason text not null,
+  detail text not null,
+  partition_id text,
+  sequence_number bigint
+);
+create index ingest_contract_reject_club_idx on ingest_contract_reject (club_id, rejected_at desc);

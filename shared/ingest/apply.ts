@@ -1,0 +1,189 @@
+import type { Sql, TransactionSql } from '../db/client';
+import { advanceAdmission, admissionChanged, type AdmissionStateName, type AdmissionThresholds, type Observation } from './admission';
+import { classifyMessage, pathKey, type Change, type ContractReject, type HitChange, type IncomingMessage, type RejectReason, type ShooterChange } from './contract';
+import { logRejects, readAdmission, recordAdmission, recordProgressThrottled, type RunnerIdentity } from './statusRepository';
+
+/**
+ * The one apply core every runner calls (the Event Hubs function, part 2's staging worker and
+ * backfill): classify, drop contract rejects, deduplicate, then one transaction with set-based
+ * upserts guarded by source position. Throws only for infrastructure failures (the caller's retry
+ * reruns the whole batch); a contract reject never throws.
+ */
+export interface ApplyOptions {
+  runner: RunnerIdentity;
+  /** SVC_INGEST_STATUS_ENABLED: without it neither the status record nor the reject log is written. */
+  statusEnabled: boolean;
+  thresholds: AdmissionThresholds;
+  rejectLogMax: number;
+  now?: () => Date;
+}
+
+export interface ApplyOutcome {
+  received: number;
+  hits: number;
+  shooters: number;
+  /** Changes whose row already held this or a newer position (redelivery, reordering). */
+  stale: number;
+  tombstones: number;
+  rejected: number;
+  rejectReasons: Partial<Record<RejectReason, number>>;
+  admissionState: AdmissionStateName | null;
+  statusWritten: boolean;
+}
+
+type Classified = ReturnType<typeof classifyMessage>;
+
+export async function applyIngestBatch(sql: Sql, messages: readonly IncomingMessage[], options: ApplyOptions): Promise<ApplyOutcome> {
+  const classified = messages.map(classifyMessage);
+  const changes = classified.flatMap((item) => (item.kind === 'change' ? [item.change] : []));
+  const rejects = classified.flatMap((item, index) => (item.kind === 'reject' ? [{ ...item.reject, partitionId: messages[index]?.partitionId ?? null }] : []));
+  const hits = latestPerKey(changes.filter((change): change is HitChange => change.entity === 'hits'));
+  const shooters = latestPerKey(changes.filter((change): change is ShooterChange => change.entity === 'shooters'));
+  const now = (options.now ?? (() => new Date()))();
+
+  const written = await sql.begin(async (tx) => {
+    const hitCount = await upsertHits(tx, hits);
+    const shooterCount = await upsertShooters(tx, shooters);
+    const status = options.statusEnabled ? await recordStatus(tx, options, now, classified, changes, rejects) : { admissionState: null, written: false };
+    return { hitCount, shooterCount, status };
+  });
+
+  const rejectReasons: Partial<Record<RejectReason, number>> = {};
+  for (const reject of rejects) rejectReasons[reject.reason] = (rejectReasons[reject.reason] ?? 0) + 1;
+  return {
+    received: messages.length,
+    hits: written.hitCount,
+    shooters: written.shooterCount,
+    stale: changes.length - written.hitCount - written.shooterCount,
+    tombstones: classified.filter((item) => item.kind === 'tombstone').length,
+    rejected: rejects.length,
+    rejectReasons,
+    admissionState: written.status.admissionState,
+    statusWritten: written.status.written,
+  };
+}
+
+/**
+ * One change per key, the newest by position. A key twice in one INSERT ... ON CONFLICT raises
+ * 21000; sorting by key gives concurrent batches the same lock order (no deadlock between them).
+ */
+export function latestPerKey<C extends Change>(changes: readonly C[]): C[] {
+  const latest = new Map<string, C>();
+  for (const change of changes) {
+    const key = `${change.clubId}\u0000${change.recordId}`;
+    const kept = latest.get(key);
+    if (!kept || isNewer(change, kept)) latest.set(key, change);
+  }
+  return [...latest.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, change]) => change);
+}
+
+function isNewer(a: Change, b: Change): boolean {
+  return a.lsn !== b.lsn ? a.lsn > b.lsn : a.sequence > b.sequence;
+}
+
+const texts = <T>(items: readonly T[], pick: (item: T) => string | number | boolean | Date | null | undefined) =>
+  items.map((item) => {
+    const value = pick(item);
+    if (value === null || value === undefined) return null;
+    return value instanceof Date ? value.toISOString() : String(value);
+  });
+
+/**
+ * A delete keeps the row's last known values (a delete's `before` may hold only the key) and
+ * marks it deleted; a delete that arrives before its create inserts a deleted row, so the late
+ * create, being older, cannot bring it back.
+ */
+async function upsertHits(sql: TransactionSql, hits: readonly HitChange[]): Promise<number> {
+  if (!hits.length) return 0;
+  const result = await sql`
+    insert into club_data_hit as t (source_club_id, source_record_id, shooter_id, discipline, series, shot_no, value, shot_at,
+                                    deleted_at, source_lsn, source_sequence, updated_at)
+    select u.club, u.record, u.shooter, u.discipline, u.series, u.shot_no, u.value, u.shot_at,
+           case when u.deleted then now() end, u.lsn, u.seq, now()
+    from unnest(
+      ${sql.array(texts(hits, (h) => h.clubId))}::text[], ${sql.array(texts(hits, (h) => h.recordId))}::text[],
+      ${sql.array(texts(hits, (h) => h.row?.shooter_id))}::text[], ${sql.array(texts(hits, (h) => h.row?.discipline))}::text[],
+      ${sql.array(texts(hits, (h) => h.row?.series))}::int4[], ${sql.array(texts(hits, (h) => h.row?.shot_no))}::int4[],
+      ${sql.array(texts(hits, (h) => h.row?.value))}::numeric[], ${sql.array(texts(hits, (h) => h.row?.shot_at))}::timestamptz[],
+      ${sql.array(texts(hits, (h) => h.deleted))}::bool[], ${sql.array(texts(hits, (h) => h.lsn))}::int8[],
+      ${sql.array(texts(hits, (h) => h.sequence))}::int8[]
+    ) as u(club, record, shooter, discipline, series, shot_no, value, shot_at, deleted, lsn, seq)
+    on conflict (source_club_id, source_record_id) do update set
+      shooter_id = case when excluded.deleted_at is null then excluded.shooter_id else t.shooter_id end,
+      discipline = case when excluded.deleted_at is null then excluded.discipline else t.discipline end,
+      series = case when excluded.deleted_at is null then excluded.series else t.series end,
+      shot_no = case when excluded.deleted_at is null then excluded.shot_no else t.shot_no end,
+      value = case when excluded.deleted_at is null then excluded.value else t.value end,
+      shot_at = case when excluded.deleted_at is null then excluded.shot_at else t.shot_at end,
+      deleted_at = case when excluded.deleted_at is null then null else coalesce(t.deleted_at, excluded.deleted_at) end,
+      source_lsn = excluded.source_lsn, source_sequence = excluded.source_sequence, updated_at = excluded.updated_at
+    where t.source_lsn is null
+       or (t.source_lsn, coalesce(t.source_sequence, -1)) < (excluded.source_lsn, excluded.source_sequence)`;
+  return result.count;
+}
+
+/** A delete (`row` null) carries only the key: the stored name and birth year stay. */
+async function upsertShooters(sql: TransactionSql, shooters: readonly ShooterChange[]): Promise<number> {
+  if (!shooters.length) return 0;
+  const result = await sql`
+    insert into club_data_shooter as t (source_club_id, source_record_id, display_name, birth_year, deleted, source_lsn, source_sequence, updated_at)
+    select u.club, u.record,
+           case when u.is_delete then s.display_name else u.display_name end,
+           case when u.is_delete then s.birth_year else u.birth_year end,
+           u.deleted, u.lsn, u.seq, now()
+    from unnest(
+      ${sql.array(texts(shooters, (s) => s.clubId))}::text[], ${sql.array(texts(shooters, (s) => s.recordId))}::text[],
+      ${sql.array(texts(shooters, (s) => s.row?.display_name))}::text[], ${sql.array(texts(shooters, (s) => s.row?.birth_year))}::int4[],
+      ${sql.array(texts(shooters, (s) => s.deleted))}::bool[], ${sql.array(texts(shooters, (s) => s.lsn))}::int8[],
+      ${sql.array(texts(shooters, (s) => s.sequence))}::int8[], ${sql.array(texts(shooters, (s) => s.row === null))}::bool[]
+    ) as u(club, record, display_name, birth_year, deleted, lsn, seq, is_delete)
+    left join club_data_shooter s on u.is_delete and s.source_club_id = u.club and s.source_record_id = u.record
+    on conflict (source_club_id, source_record_id) do update set
+      display_name = excluded.display_name, birth_year = excluded.birth_year, deleted = excluded.deleted, source_lsn = excluded.source_lsn, source_sequence = excluded.source_sequence, updated_at = excluded.updated_at
+    where t.source_lsn is null
+       or (t.source_lsn, coalesce(t.source_sequence, -1)) < (excluded.source_lsn, excluded.source_sequence)`;
+  return result.count;
+}
+
+/** The admission observations of a batch in arrival order; runs of accepted events on one path fold into one. */
+export function observationsOf(classified: readonly Classified[]): Observation[] {
+  const observations: Observation[] = [];
+  for (const item of classified) {
+    if (item.kind === 'reject') {
+      const { reason, topic, clubId, entity, detail } = item.reject;
+      observations.push({ kind: 'reject', path: pathKey(topic, clubId, entity), reject: { reason, topic, clubId, entity, detail } });
+    } else if (item.kind === 'change') {
+      const path = pathKey(item.change.topic, item.change.clubId, item.change.entity);
+      const last = observations.at(-1);
+      if (!(last?.kind === 'accepted' && last.path === path)) observations.push({ kind: 'accepted', path });
+    }
+  }
+  return observations;
+}
+
+async function recordStatus(
+  tx: TransactionSql,
+  options: ApplyOptions,
+  now: Date,
+  classified: readonly Classified[],
+  changes: readonly Change[],
+  rejects: readonly (ContractReject & { partitionId: string | null })[],
+): Promise<{ admissionState: AdmissionStateName; written: boolean }> {
+  const lastSourceEventAt = changes.reduce<Date | null>((latest, change) => (!latest || change.sourceAt > latest ? change.sourceAt : latest), null);
+  await logRejects(tx, options.runner, now, rejects, options.rejectLogMax);
+  // Most batches carry no rejects and meet a quiet state: an unlocked read, then the throttled write.
+  const glance = await readAdmission(tx, options.runner.id, false);
+  const quiet = glance.admissionState === 'none' && glance.sourceDriftState === 'none' && glance.recentRejects.length === 0;
+  if (!rejects.length && quiet) {
+    const written = await recordProgressThrottled(tx, options.runner, now, lastSourceEventAt);
+    return { admissionState: glance.admissionState, written };
+  }
+  const previous = await readAdmission(tx, options.runner.id, true);
+  const next = advanceAdmission(previous, observationsOf(classified), now, options.thresholds);
+  if (!admissionChanged(previous, next)) {
+    const written = await recordProgressThrottled(tx, options.runner, now, lastSourceEventAt);
+    return { admissionState: next.admissionState, written };
+  }
+  await recordAdmission(tx, options.runner, now, next, lastSourceEventAt, changes.length > 0);
+  return { admissionState: next.admissionState, written: true };
+}

@@ -1,0 +1,141 @@
+import type { Queryable } from '../db/client';
+import { INITIAL_ADMISSION, type AdmissionState } from './admission';
+import type { ContractReject } from './contract';
+
+/** Which runner writes: the production function per app instance, or a long-running worker. */
+export interface RunnerIdentity {
+  id: string;
+  kind: 'event' | 'worker';
+}
+
+export interface RunnerStatusRow {
+  runnerId: string;
+  runnerKind: 'event' | 'worker';
+  workerState: string;
+  catchUpState: 'live' | 'catching_up' | 'stalled';
+  heartbeatAt: Date | null;
+  lastProcessedAt: Date | null;
+  lastSourceEventAt: Date | null;
+  lastErrorMessage: string | null;
+  lagSampledAt: Date | null;
+  lagErrorMessage: string | null;
+  totalLag: number | null;
+  maxTopicLag: number | null;
+  lagTopics: unknown;
+  admission: AdmissionState;
+}
+
+/** Stored admission documents written by an older release may lack newer fields. */
+export function admissionFrom(value: unknown): AdmissionState {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...INITIAL_ADMISSION, ...(value as Partial<AdmissionState>) } : INITIAL_ADMISSION;
+}
+
+type StatusRecord = Omit<RunnerStatusRow, 'admission'> & { admission: unknown };
+
+export async function listRunnerStatus(sql: Queryable): Promise<RunnerStatusRow[]> {
+  const rows = await sql<StatusRecord[]>`
+    select runner_id as "runnerId", runner_kind as "runnerKind", worker_state as "workerState",
+           catch_up_state as "catchUpState", heartbeat_at as "heartbeatAt", last_processed_at as "lastProcessedAt",
+           last_source_event_at as "lastSourceEventAt", last_error_message as "lastErrorMessage",
+           lag_sampled_at as "lagSampledAt", lag_error_message as "lagErrorMessage", total_lag as "totalLag",
+           max_topic_lag as "maxTopicLag", lag_topics as "lagTopics", admission
+    from ingest_runner_status order by heartbeat_at desc nulls last, runner_id`;
+  return rows.map((row) => ({ ...row, admission: admissionFrom(row.admission) }));
+}
+
+/** The runner's admission state; `lock` holds the row until the transaction ends. */
+export async function readAdmission(sql: Queryable, runnerId: string, lock: boolean): Promise<AdmissionState> {
+  const [row]: [{ admission: unknown }?] = lock
+    ? await sql`select admission from ingest_runner_status where runner_id = ${runnerId} for update`
+    : await sql`select admission from ingest_runner_status where runner_id = ${runnerId}`;
+  return admissionFrom(row?.admission);
+}
+
+/**
+ * Progress of a batch that changed no admission state. The write is throttled in SQL: it only
+ * happens when lastProcessedAt is 30 s old or more, or the runner was marked as failing.
+ */
+export async function recordProgressThrottled(sql: Queryable, runner: RunnerIdentity, now: Date, lastSourceEventAt: Date | null): Promise<boolean> {
+  const at = now.toISOString();
+  const source = lastSourceEventAt?.toISOString() ?? null;
+  const result = await sql`
+    insert into ingest_runner_status as t (runner_id, runner_kind, heartbeat_at, last_processed_at, last_source_event_at, updated_at)
+    values (${runner.id}, ${runner.kind}, ${at}::timestamptz, ${at}::timestamptz, ${source}::timestamptz, ${at}::timestamptz)
+    on conflict (runner_id) do update set
+      last_processed_at = excluded.last_processed_at,
+      last_source_event_at = greatest(t.last_source_event_at, excluded.last_source_event_at),
+      worker_state = 'running', last_error_message = null, updated_at = excluded.updated_at
+    where t.last_processed_at is null
+       or t.last_processed_at <= excluded.last_processed_at - interval '30 seconds'
+       or t.worker_state <> 'running'`;
+  return result.count > 0;
+}
+
+/** Progress plus a changed admission state: written at once, the state change must not wait. */
+export async function recordAdmission(sql: Queryable, runner: RunnerIdentity, now: Date, admission: AdmissionState, lastSourceEventAt: Date | null, processed: boolean): Promise<void> {
+  const at = now.toISOString();
+  const processedAt = processed ? at : null;
+  const source = lastSourceEventAt?.toISOString() ?? null;
+  await sql`
+    insert into ingest_runner_status as t (runner_id, runner_kind, heartbeat_at, last_processed_at, last_source_event_at, admission, updated_at)
+    values (${runner.id}, ${runner.kind}, ${at}::timestamptz, ${processedAt}::timestamptz, ${source}::timestamptz, ${sql.json(admission as never)}, ${at}::timestamptz)
+    on conflict (runner_id) do update set
+      last_processed_at = coalesce(excluded.last_processed_at, t.last_processed_at),
+      last_source_event_at = greatest(t.last_source_event_at, excluded.last_source_event_at),
+      admission = excluded.admission, updated_at = excluded.updated_at`;
+}
+
+/** The heartbeat: proves the app runs and reaches the database; carries time-based state decay. */
+export async function recordHeartbeat(sql: Queryable, runner: RunnerIdentity, now: Date, admission: AdmissionState): Promise<void> {
+  const at = now.toISOString();
+  await sql`
+    insert into ingest_runner_status as t (runner_id, runner_kind, heartbeat_at, admission, updated_at)
+    values (${runner.id}, ${runner.kind}, ${at}::timestamptz, ${sql.json(admission as never)}, ${at}::timestamptz)
+    on conflict (runner_id) do update set heartbeat_at = excluded.heartbeat_at, admission = excluded.admission, updated_at = excluded.updated_at`;
+}
+
+/** A batch failed on infrastructure; best effort, the database may be the thing that is down. */
+export async function recordRunnerError(sql: Queryable, runner: RunnerIdentity, now: Date, message: string): Promise<void> {
+  const at = now.toISOString();
+  await sql`
+    insert into ingest_runner_status as t (runner_id, runner_kind, heartbeat_at, worker_state, last_error_message, last_error_at, updated_at)
+    values (${runner.id}, ${runner.kind}, ${at}::timestamptz, 'retrying', ${message}, ${at}::timestamptz, ${at}::timestamptz)
+    on conflict (runner_id) do update set
+      worker_state = 'retrying', last_error_message = excluded.last_error_message, last_error_at = excluded.last_error_at, updated_at = excluded.updated_at`;
+}
+
+/** Appends rejects to the log and trims it to the newest `keep` rows. */
+export async function logRejects(sql: Queryable, runner: RunnerIdentity, now: Date, rejects: readonly (ContractReject & { partitionId: string | null })[], keep: number): Promise<void> {
+  if (!rejects.length) return;
+  const at = now.toISOString();
+  await sql`
+    insert into ingest_contract_reject (rejected_at, runner_id, topic, club_id, entity, reason, detail, partition_id, sequence_number)
+    select ${at}::timestamptz, ${runner.id}, u.topic, u.club, u.entity, u.reason, u.detail, u.partition, u.seq
+    from unnest(
+      ${sql.array(rejects.map((r) => r.topic))}::text[], ${sql.array(rejects.map((r) => r.clubId))}::text[],
+      ${sql.array(rejects.map((r) => r.entity))}::text[], ${sql.array(rejects.map((r) => r.reason))}::text[],
+      ${sql.array(rejects.map((r) => r.detail))}::text[], ${sql.array(rejects.map((r) => r.partitionId))}::text[],
+      ${sql.array(rejects.map((r) => (r.sequence === null ? null : String(r.sequence))))}::int8[]
+    ) as u(topic, club, entity, reason, detail, partition, seq)`;
+  await sql`
+    delete from ingest_contract_reject
+    where id < (select id from ingest_contract_reject order by id desc offset ${keep - 1} limit 1)`;
+}
+
+export interface RejectLogEntry {
+  rejectedAt: Date;
+  topic: string | null;
+  clubId: string | null;
+  entity: string | null;
+  reason: string;
+  detail: string;
+  partitionId: string | null;
+  sequenceNumber: number | null;
+}
+
+export function listRecentRejects(sql: Queryable, limit: number): Promise<RejectLogEntry[]> {
+  return sql<RejectLogEntry[]>`
+    select rejected_at as "rejectedAt", topic, club_id as "clubId", entity, reason, detail,
+           partition_id as "partitionId", sequence_number as "sequenceNumber"
+    from ingest_contract_reject order by id desc limit ${limit}`;
+}
