@@ -33,12 +33,13 @@ export interface ApplyOutcome {
 
 type Classified = ReturnType<typeof classifyMessage>;
 
+
 export async function applyIngestBatch(sql: Sql, messages: readonly IncomingMessage[], options: ApplyOptions): Promise<ApplyOutcome> {
   const classified = messages.map(classifyMessage);
   const changes = classified.flatMap((item) => (item.kind === 'change' ? [item.change] : []));
   const rejects = classified.flatMap((item, index) => (item.kind === 'reject' ? [{ ...item.reject, partitionId: messages[index]?.partitionId ?? null }] : []));
-  const hits = latestPerKey(changes.filter((change): change is HitChange => change.entity === 'hits'));
-  const shooters = latestPerKey(changes.filter((change): change is ShooterChange => change.entity === 'shooters'));
+  const hits = mergePerKey(changes.filter((change): change is HitChange => change.entity === 'hits'));
+  const shooters = mergePerKey(changes.filter((change): change is ShooterChange => change.entity === 'shooters'));
   const now = (options.now ?? (() => new Date()))();
 
   const written = await sql.begin(async (tx) => {
@@ -63,18 +64,33 @@ export async function applyIngestBatch(sql: Sql, messages: readonly IncomingMess
   };
 }
 
+/** One row's merged changes of a batch: the newest change decides deletion, the newest create/update the values. */
+export type Merged<C extends Change> = C & { dataLsn: number | null; dataSequence: number | null };
+
 /**
- * One change per key, the newest by position. A key twice in one INSERT ... ON CONFLICT raises
- * 21000; sorting by key gives concurrent batches the same lock order (no deadlock between them).
+ * One entry per key (a key twice in one INSERT ... ON CONFLICT raises 21000): the newest change
+ * by position, carrying the values and position of the newest create/update among them, so a
+ * batch holding a create and its delete ends exactly as the two applied one by one. Sorting by
+ * key gives concurrent batches the same lock order.
  */
-export function latestPerKey<C extends Change>(changes: readonly C[]): C[] {
-  const latest = new Map<string, C>();
+export function mergePerKey<C extends Change>(changes: readonly C[]): Merged<C>[] {
+  const newest = new Map<string, C>();
+  const newestData = new Map<string, C>();
   for (const change of changes) {
     const key = `${change.clubId}\u0000${change.recordId}`;
-    const kept = latest.get(key);
-    if (!kept || isNewer(change, kept)) latest.set(key, change);
+    const kept = newest.get(key);
+    if (!kept || isNewer(change, kept)) newest.set(key, change);
+    const keptData = newestData.get(key);
+    if (change.row !== null && (!keptData || isNewer(change, keptData))) newestData.set(key, change);
   }
-  return [...latest.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, change]) => change);
+  return [...newest.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, change]) => {
+      const data = newestData.get(key);
+      // Without a create/update in the batch every change was a delete: the newest has no row either.
+      const merged: Merged<C> = data ? { ...change, row: data.row, dataLsn: data.lsn, dataSequence: data.sequence } : { ...change, dataLsn: null, dataSequence: null };
+      return merged;
+    });
 }
 
 function isNewer(a: Change, b: Change): boolean {
@@ -88,60 +104,70 @@ const texts = <T>(items: readonly T[], pick: (item: T) => string | number | bool
     return value instanceof Date ? value.toISOString() : String(value);
   });
 
-/**
- * A delete keeps the row's last known values (a delete's `before` may hold only the key) and
- * marks it deleted; a delete that arrives before its create inserts a deleted row, so the late
- * create, being older, cannot bring it back.
+/*
+ * Both upserts keep two positions per row (migration 007): the newest change of any kind decides
+ * whether the row is deleted, the newest create/update decides its values. ingest_position_newer
+ * (migration 007) compares positions; a change newer in neither leaves the row alone.
  */
-async function upsertHits(sql: TransactionSql, hits: readonly HitChange[]): Promise<number> {
+
+/** Hits: deletes are soft (deleted_at, the cloud time the delete arrived). */
+async function upsertHits(sql: TransactionSql, hits: readonly Merged<HitChange>[]): Promise<number> {
   if (!hits.length) return 0;
   const result = await sql`
     insert into club_data_hit as t (source_club_id, source_record_id, shooter_id, discipline, series, shot_no, value, shot_at,
-                                    deleted_at, source_lsn, source_sequence, updated_at)
+                                    deleted_at, source_lsn, source_sequence, data_lsn, data_sequence, updated_at)
     select u.club, u.record, u.shooter, u.discipline, u.series, u.shot_no, u.value, u.shot_at,
-           case when u.deleted then now() end, u.lsn, u.seq, now()
+           case when u.deleted then now() end, u.lsn, u.seq, u.data_lsn, u.data_seq, now()
     from unnest(
       ${sql.array(texts(hits, (h) => h.clubId))}::text[], ${sql.array(texts(hits, (h) => h.recordId))}::text[],
       ${sql.array(texts(hits, (h) => h.row?.shooter_id))}::text[], ${sql.array(texts(hits, (h) => h.row?.discipline))}::text[],
       ${sql.array(texts(hits, (h) => h.row?.series))}::int4[], ${sql.array(texts(hits, (h) => h.row?.shot_no))}::int4[],
       ${sql.array(texts(hits, (h) => h.row?.value))}::numeric[], ${sql.array(texts(hits, (h) => h.row?.shot_at))}::timestamptz[],
-      ${sql.array(texts(hits, (h) => h.deleted))}::bool[], ${sql.array(texts(hits, (h) => h.lsn))}::int8[],
-      ${sql.array(texts(hits, (h) => h.sequence))}::int8[]
-    ) as u(club, record, shooter, discipline, series, shot_no, value, shot_at, deleted, lsn, seq)
+      ${sql.array(texts(hits, (h) => h.deleted))}::bool[], ${sql.array(texts(hits, (h) => h.lsn))}::int8[], ${sql.array(texts(hits, (h) => h.sequence))}::int8[],
+      ${sql.array(texts(hits, (h) => h.dataLsn))}::int8[], ${sql.array(texts(hits, (h) => h.dataSequence))}::int8[]
+    ) as u(club, record, shooter, discipline, series, shot_no, value, shot_at, deleted, lsn, seq, data_lsn, data_seq)
     on conflict (source_club_id, source_record_id) do update set
-      shooter_id = case when excluded.deleted_at is null then excluded.shooter_id else t.shooter_id end,
-      discipline = case when excluded.deleted_at is null then excluded.discipline else t.discipline end,
-      series = case when excluded.deleted_at is null then excluded.series else t.series end,
-      shot_no = case when excluded.deleted_at is null then excluded.shot_no else t.shot_no end,
-      value = case when excluded.deleted_at is null then excluded.value else t.value end,
-      shot_at = case when excluded.deleted_at is null then excluded.shot_at else t.shot_at end,
-      deleted_at = case when excluded.deleted_at is null then null else coalesce(t.deleted_at, excluded.deleted_at) end,
-      source_lsn = excluded.source_lsn, source_sequence = excluded.source_sequence, updated_at = excluded.updated_at
-    where t.source_lsn is null
-       or (t.source_lsn, coalesce(t.source_sequence, -1)) < (excluded.source_lsn, excluded.source_sequence)`;
+      shooter_id = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.shooter_id else t.shooter_id end,
+      discipline = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.discipline else t.discipline end,
+      series = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.series else t.series end,
+      shot_no = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.shot_no else t.shot_no end,
+      value = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.value else t.value end,
+      shot_at = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.shot_at else t.shot_at end,
+      data_lsn = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.data_lsn else t.data_lsn end,
+      data_sequence = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.data_sequence else t.data_sequence end,
+      deleted_at = case when not ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then t.deleted_at
+                        when excluded.deleted_at is not null then coalesce(t.deleted_at, excluded.deleted_at) end,
+      source_lsn = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.source_lsn else t.source_lsn end,
+      source_sequence = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.source_sequence else t.source_sequence end,
+      updated_at = excluded.updated_at
+    where ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) or ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence)`;
   return result.count;
 }
 
-/** A delete (`row` null) carries only the key: the stored name and birth year stay. */
-async function upsertShooters(sql: TransactionSql, shooters: readonly ShooterChange[]): Promise<number> {
+/** Shooters: `deleted` is the mirror's own flag, or true after a delete. */
+async function upsertShooters(sql: TransactionSql, shooters: readonly Merged<ShooterChange>[]): Promise<number> {
   if (!shooters.length) return 0;
   const result = await sql`
-    insert into club_data_shooter as t (source_club_id, source_record_id, display_name, birth_year, deleted, source_lsn, source_sequence, updated_at)
-    select u.club, u.record,
-           case when u.is_delete then s.display_name else u.display_name end,
-           case when u.is_delete then s.birth_year else u.birth_year end,
-           u.deleted, u.lsn, u.seq, now()
+    insert into club_data_shooter as t (source_club_id, source_record_id, display_name, birth_year, deleted,
+                                        source_lsn, source_sequence, data_lsn, data_sequence, updated_at)
+    select u.club, u.record, u.display_name, u.birth_year, u.deleted, u.lsn, u.seq, u.data_lsn, u.data_seq, now()
     from unnest(
       ${sql.array(texts(shooters, (s) => s.clubId))}::text[], ${sql.array(texts(shooters, (s) => s.recordId))}::text[],
       ${sql.array(texts(shooters, (s) => s.row?.display_name))}::text[], ${sql.array(texts(shooters, (s) => s.row?.birth_year))}::int4[],
       ${sql.array(texts(shooters, (s) => s.deleted))}::bool[], ${sql.array(texts(shooters, (s) => s.lsn))}::int8[],
-      ${sql.array(texts(shooters, (s) => s.sequence))}::int8[], ${sql.array(texts(shooters, (s) => s.row === null))}::bool[]
-    ) as u(club, record, display_name, birth_year, deleted, lsn, seq, is_delete)
-    left join club_data_shooter s on u.is_delete and s.source_club_id = u.club and s.source_record_id = u.record
+      ${sql.array(texts(shooters, (s) => s.sequence))}::int8[], ${sql.array(texts(shooters, (s) => s.dataLsn))}::int8[],
+      ${sql.array(texts(shooters, (s) => s.dataSequence))}::int8[]
+    ) as u(club, record, display_name, birth_year, deleted, lsn, seq, data_lsn, data_seq)
     on conflict (source_club_id, source_record_id) do update set
-      display_name = excluded.display_name, birth_year = excluded.birth_year, deleted = excluded.deleted, source_lsn = excluded.source_lsn, source_sequence = excluded.source_sequence, updated_at = excluded.updated_at
-    where t.source_lsn is null
-       or (t.source_lsn, coalesce(t.source_sequence, -1)) < (excluded.source_lsn, excluded.source_sequence)`;
+      display_name = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.display_name else t.display_name end,
+      birth_year = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.birth_year else t.birth_year end,
+      data_lsn = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.data_lsn else t.data_lsn end,
+      data_sequence = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.data_sequence else t.data_sequence end,
+      deleted = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.deleted else t.deleted end,
+      source_lsn = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.source_lsn else t.source_lsn end,
+      source_sequence = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.source_sequence else t.source_sequence end,
+      updated_at = excluded.updated_at
+    where ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) or ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence)`;
   return result.count;
 }
 

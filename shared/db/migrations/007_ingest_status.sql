@@ -1,10 +1,21 @@
 -- Ingest operations (docs/ingest-contract.md, docs/ingest.md).
 --
--- A change's source position is (source_lsn, source_sequence): the WAL position in the club
--- database, then the event's sequence number. A change applies only when its position is newer
--- than the stored one, so redelivered and reordered changes leave the row as it was.
-alter table club_data_hit add column source_sequence bigint;
-alter table club_data_shooter add column source_sequence bigint;
+-- A change's source position is (lsn, sequence): the WAL position in the club database, then
+-- the event's sequence number. A row keeps two positions: (source_lsn, source_sequence) of the
+-- newest change of any kind, which decides whether the row is deleted, and (data_lsn,
+-- data_sequence) of the newest create/update, which decides its values. A delete may carry only
+-- the key; keeping the values' own position lets an older create that arrives after its delete
+-- still fill them in, so every delivery order converges to the same row.
+alter table club_data_hit add column source_sequence bigint, add column data_lsn bigint, add column data_sequence bigint;
+alter table club_data_shooter add column source_sequence bigint, add column data_lsn bigint, add column data_sequence bigint;
+
+-- Whether an incoming position is newer than a stored one; no stored position means newer, no
+-- incoming position (a delete's values) never is. Inlined by the planner (SQL, immutable).
+create function ingest_position_newer(stored_lsn bigint, stored_sequence bigint, incoming_lsn bigint, incoming_sequence bigint)
+returns boolean language sql immutable parallel safe as $$
+  select incoming_lsn is not null
+     and (stored_lsn is null or (stored_lsn, coalesce(stored_sequence, -1)) < (incoming_lsn, coalesce(incoming_sequence, -1)))
+$$;
 
 -- One row per runner instance (the production function per app instance, part 2's worker per
 -- replica). Written only while SVC_INGEST_STATUS_ENABLED is true. `admission` holds the admission
