@@ -88,7 +88,8 @@ export function mergePerKey<C extends Change>(changes: readonly C[]): Merged<C>[
     .map(([key, change]) => {
       const data = newestData.get(key);
       // Without a create/update in the batch every change was a delete: the newest has no row either.
-      const merged: Merged<C> = data ? { ...change, row: data.row, dataLsn: data.lsn, dataSequence: data.sequence } : { ...change, dataLsn: null, dataSequence: null };
+      const merged: Merged<C> = Object.assign({}, change, { dataLsn: data?.lsn ?? null, dataSequence: data?.sequence ?? null });
+      if (data) merged.row = data.row;
       return merged;
     });
 }
