@@ -4,6 +4,7 @@ import { functionDefinitions } from '../../functions/definitions';
 import { resetSettings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
 import { readIngestHealth } from '../../shared/ingest/health';
+import { useIngestTablesExclusively } from './exclusive';
 import { event, hitBody, hitEvent, invocationFor, shooterBody, uniqueClub, type LoggedLine, type SentEvent } from './fixtures';
 
 const definition = functionDefinitions.find((candidate) => candidate.name === 'ingest');
@@ -20,6 +21,8 @@ async function deliver(events: SentEvent[], options: { sequenceNumbers?: number[
 
 const sql = () => getSql();
 let runnerId = '';
+
+useIngestTablesExclusively();
 
 function useSettings(values: Record<string, string>) {
   Object.assign(process.env, values);
