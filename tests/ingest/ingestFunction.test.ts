@@ -134,6 +134,20 @@ describe('the ingest function (Event Hubs trigger, cardinality many)', () => {
     expect(health.runnerCount).toBeGreaterThan(0);
   });
 
+  it('keeps the reject log bounded to the newest INGEST_REJECT_LOG_MAX rows', async () => {
+    useSettings({ INGEST_REJECT_LOG_MAX: '10' });
+    try {
+      const club = uniqueClub();
+      const bad = Array.from({ length: 15 }, () => event('not json', { topic: `club.${club}.hits`, clubId: club }));
+      await deliver(bad.slice(0, 8), { sequenceNumbers: [1, 2, 3, 4, 5, 6, 7, 8] });
+      await deliver(bad.slice(8), { sequenceNumbers: [9, 10, 11, 12, 13, 14, 15] });
+      const rows = await sql()<{ sequenceNumber: number }[]>`select sequence_number as "sequenceNumber" from ingest_contract_reject order by id`;
+      expect(rows.map((row) => row.sequenceNumber)).toEqual([6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+    } finally {
+      delete process.env['INGEST_REJECT_LOG_MAX'];
+    }
+  });
+
   it('gives identical state for redelivered, duplicated and out-of-order changes', async () => {
     const history = (club: string): SentEvent[] => [
       event(shooterBody({ id: 5, clubId: club, lsn: 10, name: 'Ben' }), { topic: `club.${club}.shooters`, clubId: club }),
