@@ -23,9 +23,18 @@ export type RejectReason = (typeof REJECT_REASONS)[number];
 
 const TOPIC = /^club\.([A-Za-z0-9_-]{1,64})\.([a-z_]{1,64})$/;
 
-/** A club number (vereinsId) or record id as the mirror sends it: text or an integer. */
+const ID_TEXT = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/**
+ * A club number (vereinsId) or record id as the mirror sends it: text or an integer. A custom
+ * check rather than a union: a failing union branch builds an issue per row, and this runs for
+ * every id of every event.
+ */
 const sourceId = v.pipe(
-  v.union([v.pipe(v.number(), v.safeInteger()), v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.:-]{1,64}$/))]),
+  v.custom<string | number>(
+    (value) => (typeof value === 'number' && Number.isSafeInteger(value)) || (typeof value === 'string' && ID_TEXT.test(value)),
+    'must be an integer or an id of up to 64 letters, digits and _.:-',
+  ),
   v.transform(String),
 );
 
@@ -38,7 +47,11 @@ const text = (max: number) => v.pipe(v.string(), v.maxLength(max), v.check((valu
  * Bounded so the database never refuses it.
  */
 const sourceTimestamp = v.pipe(
-  v.union([v.pipe(v.number(), v.finite(), v.transform((micros) => new Date(Math.floor(micros / 1000)))), v.pipe(v.string(), v.isoTimestamp(), v.transform((iso) => new Date(iso)))]),
+  v.custom<number | string>(
+    (value) => (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}T/.test(value)),
+    'must be epoch microseconds or an ISO timestamp',
+  ),
+  v.transform((value) => (typeof value === 'number' ? new Date(Math.floor(value / 1000)) : new Date(value))),
   v.check((date) => date.getUTCFullYear() >= 1970 && date.getUTCFullYear() <= 2200, 'is out of range'),
 );
 
