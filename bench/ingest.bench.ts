@@ -50,7 +50,8 @@ export default async function ingestBench({ sql }: BenchContext): Promise<Compar
     ].join('\n'),
   );
   return {
-    title: 'Ingest apply core: 10,000 hit events in batches of 500 vs bare unnest upsert of the same rows (time ratio; ≤ 2× is ≥ 0.5 of the throughput)',
+    title:
+      'Ingest apply core: 10,000 hit events in batches of 500 vs bare unnest upsert of the same rows (time ratio; ≤ 2× is ≥ 0.5 of the throughput)',
     baseline,
     subject,
     ratio: subject.medianMs / baseline.medianMs,
@@ -71,7 +72,17 @@ function hitBody(club: string, index: number) {
       value: Math.round((7 + ((index * 37) % 39) / 10) * 10) / 10,
       shot_at: 1_763_665_200_000_000 + index * 20_000_000,
     },
-    source: { connector: 'postgresql', name: `mirror_${club}`, db: 'mirror', schema: 'public', table: 'hits', lsn: 1_000_000 + index * 64, txId: 9, ts_ms: 1_763_665_200_000 + index * 20_000, snapshot: 'false' },
+    source: {
+      connector: 'postgresql',
+      name: `mirror_${club}`,
+      db: 'mirror',
+      schema: 'public',
+      table: 'hits',
+      lsn: 1_000_000 + index * 64,
+      txId: 9,
+      ts_ms: 1_763_665_200_000 + index * 20_000,
+      snapshot: 'false',
+    },
     op: 'c',
     ts_ms: 1_763_665_200_100 + index * 20_000,
   };

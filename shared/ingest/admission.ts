@@ -77,7 +77,12 @@ export const INITIAL_ADMISSION: AdmissionState = {
   quarantine: null,
 };
 
-export function advanceAdmission(previous: AdmissionState, observations: readonly Observation[], now: Date, thresholds: AdmissionThresholds): AdmissionState {
+export function advanceAdmission(
+  previous: AdmissionState,
+  observations: readonly Observation[],
+  now: Date,
+  thresholds: AdmissionThresholds,
+): AdmissionState {
   const at = now.toISOString();
   const windowStart = now.getTime() - thresholds.windowSeconds * 1000;
   const state: AdmissionState = {
@@ -102,7 +107,12 @@ export function advanceAdmission(previous: AdmissionState, observations: readonl
   return state;
 }
 
-function admitReject(state: AdmissionState, observation: Extract<Observation, { kind: 'reject' }>, at: string, thresholds: AdmissionThresholds): void {
+function admitReject(
+  state: AdmissionState,
+  observation: Extract<Observation, { kind: 'reject' }>,
+  at: string,
+  thresholds: AdmissionThresholds,
+): void {
   const { path, reject } = observation;
   state.recentRejects = [...state.recentRejects, { at, path }].slice(-MAX_RECENT);
   state.lastContractReject = { at, ...reject };

@@ -1,6 +1,15 @@
 import type { Sql, TransactionSql } from '../db/client';
 import { advanceAdmission, admissionChanged, type AdmissionStateName, type AdmissionThresholds, type Observation } from './admission';
-import { classifyMessage, pathKey, type Change, type ContractReject, type HitChange, type IncomingMessage, type RejectReason, type ShooterChange } from './contract';
+import {
+  classifyMessage,
+  pathKey,
+  type Change,
+  type ContractReject,
+  type HitChange,
+  type IncomingMessage,
+  type RejectReason,
+  type ShooterChange,
+} from './contract';
 import { logRejects, readAdmission, recordAdmission, recordProgressThrottled, type RunnerIdentity } from './statusRepository';
 
 /**
@@ -33,11 +42,12 @@ export interface ApplyOutcome {
 
 type Classified = ReturnType<typeof classifyMessage>;
 
-
 export async function applyIngestBatch(sql: Sql, messages: readonly IncomingMessage[], options: ApplyOptions): Promise<ApplyOutcome> {
   const classified = messages.map(classifyMessage);
   const changes = classified.flatMap((item) => (item.kind === 'change' ? [item.change] : []));
-  const rejects = classified.flatMap((item, index) => (item.kind === 'reject' ? [{ ...item.reject, partitionId: messages[index]?.partitionId ?? null }] : []));
+  const rejects = classified.flatMap((item, index) =>
+    item.kind === 'reject' ? [{ ...item.reject, partitionId: messages[index]?.partitionId ?? null }] : [],
+  );
   const hits = mergePerKey(changes.filter((change): change is HitChange => change.entity === 'hits'));
   const shooters = mergePerKey(changes.filter((change): change is ShooterChange => change.entity === 'shooters'));
   const now = (options.now ?? (() => new Date()))();
@@ -45,7 +55,9 @@ export async function applyIngestBatch(sql: Sql, messages: readonly IncomingMess
   const written = await sql.begin(async (tx) => {
     const hitCount = await upsertHits(tx, hits);
     const shooterCount = await upsertShooters(tx, shooters);
-    const status = options.statusEnabled ? await recordStatus(tx, options, now, classified, changes, rejects) : { admissionState: null, written: false };
+    const status = options.statusEnabled
+      ? await recordStatus(tx, options, now, classified, changes, rejects)
+      : { admissionState: null, written: false };
     return { hitCount, shooterCount, status };
   });
 
@@ -196,7 +208,10 @@ async function recordStatus(
   changes: readonly Change[],
   rejects: readonly (ContractReject & { partitionId: string | null })[],
 ): Promise<{ admissionState: AdmissionStateName; written: boolean }> {
-  const lastSourceEventAt = changes.reduce<Date | null>((latest, change) => (!latest || change.sourceAt > latest ? change.sourceAt : latest), null);
+  const lastSourceEventAt = changes.reduce<Date | null>(
+    (latest, change) => (!latest || change.sourceAt > latest ? change.sourceAt : latest),
+    null,
+  );
   await logRejects(tx, options.runner, now, rejects, options.rejectLogMax);
   // Most batches carry no rejects and meet a quiet state: an unlocked read, then the throttled write.
   const glance = await readAdmission(tx, options.runner.id, false);

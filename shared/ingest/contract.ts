@@ -39,7 +39,12 @@ const sourceId = v.pipe(
 );
 
 /** Text the database can store: no NUL character (PostgreSQL refuses it and would fail the batch). */
-const text = (max: number) => v.pipe(v.string(), v.maxLength(max), v.check((value) => !value.includes('\u0000'), 'contains NUL'));
+const text = (max: number) =>
+  v.pipe(
+    v.string(),
+    v.maxLength(max),
+    v.check((value) => !value.includes('\u0000'), 'contains NUL'),
+  );
 
 /**
  * A timestamp as the connector emits it: epoch microseconds for `timestamp` columns
@@ -48,7 +53,9 @@ const text = (max: number) => v.pipe(v.string(), v.maxLength(max), v.check((valu
  */
 const sourceTimestamp = v.pipe(
   v.custom<number | string>(
-    (value) => (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}T/.test(value)),
+    (value) =>
+      (typeof value === 'number' && Number.isFinite(value)) ||
+      (typeof value === 'string' && !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}T/.test(value)),
     'must be epoch microseconds or an ISO timestamp',
   ),
   v.transform((value) => (typeof value === 'number' ? new Date(Math.floor(value / 1000)) : new Date(value))),
@@ -138,10 +145,7 @@ export interface IncomingMessage {
   partitionId: string | null;
 }
 
-export type Classified =
-  | { kind: 'change'; change: Change }
-  | { kind: 'tombstone' }
-  | { kind: 'reject'; reject: ContractReject };
+export type Classified = { kind: 'change'; change: Change } | { kind: 'tombstone' } | { kind: 'reject'; reject: ContractReject };
 
 /**
  * Decodes a property value to text. Over the Kafka endpoint headers arrive as bytes: a Buffer or
@@ -163,7 +167,7 @@ export function decodePropertyText(value: unknown, matches: (text: string) => bo
 function asBytes(value: unknown): Uint8Array | null {
   if (value instanceof Uint8Array) return value;
   if (value instanceof ArrayBuffer) return new Uint8Array(value);
-  if (Array.isArray(value) && value.every((item) => typeof item === 'number')) return Uint8Array.from(value as number[]);
+  if (Array.isArray(value) && value.every((item) => typeof item === 'number')) return Uint8Array.from(value);
   if (typeof value === 'object' && value !== null) {
     const { type, data } = value as { type?: unknown; data?: unknown };
     if (type === 'Buffer' && Array.isArray(data)) return asBytes(data);
@@ -211,14 +215,21 @@ export function classifyMessage(message: IncomingMessage): Classified {
     kind: 'reject',
     reject: { reason, topic: topicText, clubId, entity, detail, sequence },
   });
-  if (!topicMatch) return reject('topic_malformed', topicText ? 'sourceTopic is not club.<clubId>.<entity>' : 'sourceTopic property missing');
+  if (!topicMatch)
+    return reject('topic_malformed', topicText ? 'sourceTopic is not club.<clubId>.<entity>' : 'sourceTopic property missing');
   const [, topicClub = '', entityName = ''] = topicMatch;
-  if (!isEntity(entityName)) return reject('entity_unknown', `entity ${entityName} is not one of ${ENTITIES.join(', ')}`, topicClub, entityName);
+  if (!isEntity(entityName))
+    return reject('entity_unknown', `entity ${entityName} is not one of ${ENTITIES.join(', ')}`, topicClub, entityName);
   const entity = entityName;
 
   const headerClub = decodePropertyText(message.properties['sourceClubId'], (text) => text === topicClub);
   if (headerClub !== topicClub) {
-    return reject('club_scope_mismatch', headerClub === null ? 'sourceClubId property missing' : `sourceClubId ${headerClub} outside topic scope ${topicClub}`, topicClub, entity);
+    return reject(
+      'club_scope_mismatch',
+      headerClub === null ? 'sourceClubId property missing' : `sourceClubId ${headerClub} outside topic scope ${topicClub}`,
+      topicClub,
+      entity,
+    );
   }
 
   const decoded = decodeBody(message.body);
@@ -228,7 +239,8 @@ export function classifyMessage(message: IncomingMessage): Classified {
   if (!envelope.success) return reject('body_invalid', issuesText(envelope.issues), topicClub, entity);
   const { op, source, before, after } = envelope.output;
 
-  if (source.table !== entity) return reject('topic_entity_mismatch', `source.table ${source.table} on a ${entity} topic`, topicClub, entity);
+  if (source.table !== entity)
+    return reject('topic_entity_mismatch', `source.table ${source.table} on a ${entity} topic`, topicClub, entity);
 
   const deleted = op === 'd';
   const image = deleted ? before : after;
@@ -236,8 +248,9 @@ export function classifyMessage(message: IncomingMessage): Classified {
   const rowSchema = deleted ? KeyRowSchema : entity === 'hits' ? HitRowSchema : ShooterRowSchema;
   const row = v.safeParse(rowSchema, image);
   if (!row.success) return reject('body_invalid', issuesText(row.issues), topicClub, entity);
-  const key = row.output as { id: string; club_id: string };
-  if (key.club_id !== topicClub) return reject('origin_mismatch', `payload club_id ${key.club_id} but origin ${topicClub}`, topicClub, entity);
+  const key = row.output;
+  if (key.club_id !== topicClub)
+    return reject('origin_mismatch', `payload club_id ${key.club_id} but origin ${topicClub}`, topicClub, entity);
 
   const base = {
     topic: topicText ?? '',

@@ -40,11 +40,20 @@ export function applyOptionsFrom(settings: Settings, runner: RunnerIdentity, now
  * Applies one delivered batch. Contract rejects are logged as one warning per batch and never
  * throw; an infrastructure failure is noted in the status record (best effort) and rethrown.
  */
-export async function runEventBatch(sql: Sql, messages: readonly IncomingMessage[], options: ApplyOptions, log: Logger): Promise<ApplyOutcome> {
+export async function runEventBatch(
+  sql: Sql,
+  messages: readonly IncomingMessage[],
+  options: ApplyOptions,
+  log: Logger,
+): Promise<ApplyOutcome> {
   try {
     const outcome = await applyIngestBatch(sql, messages, options);
     if (outcome.rejected) {
-      log.warn('ingest_contract_rejects', { rejected: outcome.rejected, reasons: outcome.rejectReasons, admissionState: outcome.admissionState });
+      log.warn('ingest_contract_rejects', {
+        rejected: outcome.rejected,
+        reasons: outcome.rejectReasons,
+        admissionState: outcome.admissionState,
+      });
     }
     return outcome;
   } catch (error) {

@@ -85,7 +85,12 @@ export async function readIngestHealth(sql: Queryable, options: ReadIngestHealth
 }
 
 /** Several runner rows (instances, replicas) fold into one block: the freshest runner, the worst admission. */
-export function summariseIngestHealth(rows: readonly RunnerStatusRow[], recent: RejectLogEntry[], detail: boolean, now: Date): IngestHealth {
+export function summariseIngestHealth(
+  rows: readonly RunnerStatusRow[],
+  recent: RejectLogEntry[],
+  detail: boolean,
+  now: Date,
+): IngestHealth {
   const byHeartbeat = [...rows].sort((a, b) => (b.heartbeatAt?.getTime() ?? 0) - (a.heartbeatAt?.getTime() ?? 0));
   const primary = byHeartbeat[0];
   if (!primary) {
@@ -94,7 +99,10 @@ export function summariseIngestHealth(rows: readonly RunnerStatusRow[], recent: 
   }
   const admissionRow = worst(byHeartbeat, (row) => ADMISSION_RANK[row.admission.admissionState]);
   const driftRow = worst(byHeartbeat, (row) => DRIFT_RANK[row.admission.sourceDriftState]);
-  const rejectRow = [...byHeartbeat].sort((a, b) => (b.admission.lastContractReject?.at ?? '').localeCompare(a.admission.lastContractReject?.at ?? ''))[0] ?? primary;
+  const rejectRow =
+    [...byHeartbeat].sort((a, b) =>
+      (b.admission.lastContractReject?.at ?? '').localeCompare(a.admission.lastContractReject?.at ?? ''),
+    )[0] ?? primary;
   const admission = admissionRow.admission;
   const lastReject = rejectRow.admission.lastContractReject;
   const quarantine = admission.admissionState === 'quarantined' ? admission.quarantine : null;

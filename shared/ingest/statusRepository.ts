@@ -27,7 +27,9 @@ export interface RunnerStatusRow {
 
 /** Stored admission documents written by an older release may lack newer fields. */
 export function admissionFrom(value: unknown): AdmissionState {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...INITIAL_ADMISSION, ...(value as Partial<AdmissionState>) } : INITIAL_ADMISSION;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? { ...INITIAL_ADMISSION, ...(value as Partial<AdmissionState>) }
+    : INITIAL_ADMISSION;
 }
 
 type StatusRecord = Omit<RunnerStatusRow, 'admission'> & { admission: unknown };
@@ -55,7 +57,12 @@ export async function readAdmission(sql: Queryable, runnerId: string, lock: bool
  * Progress of a batch that changed no admission state. The write is throttled in SQL: it only
  * happens when lastProcessedAt is 30 s old or more, or the runner was marked as failing.
  */
-export async function recordProgressThrottled(sql: Queryable, runner: RunnerIdentity, now: Date, lastSourceEventAt: Date | null): Promise<boolean> {
+export async function recordProgressThrottled(
+  sql: Queryable,
+  runner: RunnerIdentity,
+  now: Date,
+  lastSourceEventAt: Date | null,
+): Promise<boolean> {
   const at = now.toISOString();
   const source = lastSourceEventAt?.toISOString() ?? null;
   const result = await sql`
@@ -72,7 +79,14 @@ export async function recordProgressThrottled(sql: Queryable, runner: RunnerIden
 }
 
 /** Progress plus a changed admission state: written at once, the state change must not wait. */
-export async function recordAdmission(sql: Queryable, runner: RunnerIdentity, now: Date, admission: AdmissionState, lastSourceEventAt: Date | null, processed: boolean): Promise<void> {
+export async function recordAdmission(
+  sql: Queryable,
+  runner: RunnerIdentity,
+  now: Date,
+  admission: AdmissionState,
+  lastSourceEventAt: Date | null,
+  processed: boolean,
+): Promise<void> {
   const at = now.toISOString();
   const processedAt = processed ? at : null;
   const source = lastSourceEventAt?.toISOString() ?? null;
@@ -105,7 +119,13 @@ export async function recordRunnerError(sql: Queryable, runner: RunnerIdentity, 
 }
 
 /** Appends rejects to the log and trims it to the newest `keep` rows. */
-export async function logRejects(sql: Queryable, runner: RunnerIdentity, now: Date, rejects: readonly (ContractReject & { partitionId: string | null })[], keep: number): Promise<void> {
+export async function logRejects(
+  sql: Queryable,
+  runner: RunnerIdentity,
+  now: Date,
+  rejects: readonly (ContractReject & { partitionId: string | null })[],
+  keep: number,
+): Promise<void> {
   if (!rejects.length) return;
   const at = now.toISOString();
   await sql`

@@ -69,7 +69,12 @@ describe('admission and drift, row by row of the spec table', () => {
       [0, [reject('100'), reject('100')]],
       [60, [accepted('100')]],
     ]);
-    expect(state).toMatchObject({ admissionState: 'none', incidentState: 'recovered', incidentRecoveredAt: at(60).toISOString(), rejectBurstCount: 0 });
+    expect(state).toMatchObject({
+      admissionState: 'none',
+      incidentState: 'recovered',
+      incidentRecoveredAt: at(60).toISOString(),
+      rejectBurstCount: 0,
+    });
   });
 
   it('row 4: another path flowing does not recover a rejecting path', () => {

@@ -42,8 +42,12 @@ describe('ingest contract: bodies as the shipped connector configuration emits t
   });
 
   it('reads an update, a delete carrying only the key, a snapshot read and a shooter', () => {
-    const read = (body: Record<string, unknown>, topic = origin.topic) => classifyMessage(message(body, { sourceTopic: topic, sourceClubId: '4711' }));
-    expect(read(connectorBodies.hitUpdate)).toMatchObject({ kind: 'change', change: { deleted: false, lsn: 24023560, row: { value: 9.7 } } });
+    const read = (body: Record<string, unknown>, topic = origin.topic) =>
+      classifyMessage(message(body, { sourceTopic: topic, sourceClubId: '4711' }));
+    expect(read(connectorBodies.hitUpdate)).toMatchObject({
+      kind: 'change',
+      change: { deleted: false, lsn: 24023560, row: { value: 9.7 } },
+    });
     expect(read(connectorBodies.hitDelete)).toMatchObject({ kind: 'change', change: { deleted: true, recordId: '90211', row: null } });
     expect(read(connectorBodies.hitSnapshotRead)).toMatchObject({ kind: 'change', change: { recordId: '88001', lsn: 23000000 } });
     expect(read(connectorBodies.shooterCreate, 'club.4711.shooters')).toMatchObject({
@@ -77,17 +81,33 @@ describe('ingest contract rejects', () => {
   const good = hitBody({ id: 1, clubId: '4711', lsn: 10 });
   const cases: [string, IncomingMessage, string][] = [
     ['no sourceTopic', message(good, { sourceClubId: '4711' }), 'topic_malformed'],
-    ['a topic outside club.<clubId>.<entity>', message(good, { sourceTopic: 'mirror.public.hits', sourceClubId: '4711' }), 'topic_malformed'],
+    [
+      'a topic outside club.<clubId>.<entity>',
+      message(good, { sourceTopic: 'mirror.public.hits', sourceClubId: '4711' }),
+      'topic_malformed',
+    ],
     ['an unknown entity', message(good, { sourceTopic: 'club.4711.lanes', sourceClubId: '4711' }), 'entity_unknown'],
     ['no sourceClubId', message(good, { sourceTopic: 'club.4711.hits' }), 'club_scope_mismatch'],
-    ['a sourceClubId outside the topic scope', message(good, { sourceTopic: 'club.4711.hits', sourceClubId: '4712' }), 'club_scope_mismatch'],
+    [
+      'a sourceClubId outside the topic scope',
+      message(good, { sourceTopic: 'club.4711.hits', sourceClubId: '4712' }),
+      'club_scope_mismatch',
+    ],
     ['a body that is not JSON', message('{"op":', { sourceTopic: 'club.4711.hits', sourceClubId: '4711' }), 'body_invalid'],
-    ['an envelope with schema', message({ schema: {}, payload: good }, { sourceTopic: 'club.4711.hits', sourceClubId: '4711' }), 'body_invalid'],
+    [
+      'an envelope with schema',
+      message({ schema: {}, payload: good }, { sourceTopic: 'club.4711.hits', sourceClubId: '4711' }),
+      'body_invalid',
+    ],
     ['a truncate', message({ ...good, op: 't' }, { sourceTopic: 'club.4711.hits', sourceClubId: '4711' }), 'body_invalid'],
     ['a ring value out of range', message(hitBody({ id: 1, clubId: '4711', lsn: 10, value: 109 }), origin2()), 'body_invalid'],
     ['a NUL character', message(withAfter(good, { discipline: 'LG\u0000' }), origin2()), 'body_invalid'],
     ['a delete without before', message({ ...good, op: 'd', before: null, after: null }, origin2()), 'body_invalid'],
-    ['a shooters row on the hits topic', message(hitBody({ id: 1, clubId: '4711', lsn: 10, table: 'shooters' }), origin2()), 'topic_entity_mismatch'],
+    [
+      'a shooters row on the hits topic',
+      message(hitBody({ id: 1, clubId: '4711', lsn: 10, table: 'shooters' }), origin2()),
+      'topic_entity_mismatch',
+    ],
     ['a payload club other than the origin', message(hitBody({ id: 1, clubId: '4712', lsn: 10 }), origin2()), 'origin_mismatch'],
   ];
 
@@ -104,7 +124,14 @@ describe('ingest contract rejects', () => {
     const result = classifyMessage(message(hitBody({ id: 1, clubId: '4712', lsn: 10 }), origin2()));
     expect(result).toEqual({
       kind: 'reject',
-      reject: { reason: 'origin_mismatch', topic: 'club.4711.hits', clubId: '4711', entity: 'hits', detail: 'payload club_id 4712 but origin 4711', sequence: 5 },
+      reject: {
+        reason: 'origin_mismatch',
+        topic: 'club.4711.hits',
+        clubId: '4711',
+        entity: 'hits',
+        detail: 'payload club_id 4712 but origin 4711',
+        sequence: 5,
+      },
     });
   });
 });
@@ -117,13 +144,27 @@ describe('trigger metadata as the Node worker hands it over', () => {
       triggerMetadataFor(events, [41, 42]),
     );
     expect(messages).toEqual([
-      { body: { a: 1 }, properties: events[0]?.properties, sequenceNumber: 41, enqueuedAt: new Date('2026-11-20T19:00:01.250Z'), partitionId: '0' },
-      { body: 'x', properties: events[1]?.properties, sequenceNumber: 42, enqueuedAt: new Date('2026-11-20T19:00:01.250Z'), partitionId: '0' },
+      {
+        body: { a: 1 },
+        properties: events[0]?.properties,
+        sequenceNumber: 41,
+        enqueuedAt: new Date('2026-11-20T19:00:01.250Z'),
+        partitionId: '0',
+      },
+      {
+        body: 'x',
+        properties: events[1]?.properties,
+        sequenceNumber: 42,
+        enqueuedAt: new Date('2026-11-20T19:00:01.250Z'),
+        partitionId: '0',
+      },
     ]);
   });
 
   it('tolerates missing metadata', () => {
-    expect(messagesFromTrigger(['x'], undefined)).toEqual([{ body: 'x', properties: {}, sequenceNumber: null, enqueuedAt: null, partitionId: null }]);
+    expect(messagesFromTrigger(['x'], undefined)).toEqual([
+      { body: 'x', properties: {}, sequenceNumber: null, enqueuedAt: null, partitionId: null },
+    ]);
   });
 });
 

@@ -64,12 +64,32 @@ export function hitBody(input: HitInput): Record<string, unknown> {
   };
 }
 
-export function shooterBody(input: { id: string | number; clubId: string; lsn: number; op?: 'c' | 'u' | 'd'; name?: string; deleted?: boolean }) {
+export function shooterBody(input: {
+  id: string | number;
+  clubId: string;
+  lsn: number;
+  op?: 'c' | 'u' | 'd';
+  name?: string;
+  deleted?: boolean;
+}) {
   const op = input.op ?? 'c';
   return {
     before: op === 'c' ? null : { id: input.id, club_id: input.clubId },
-    after: op === 'd' ? null : { id: input.id, club_id: input.clubId, display_name: input.name ?? 'Anna K.', birth_year: 1988, deleted: input.deleted ?? false },
-    source: { connector: 'postgresql', name: `mirror_${input.clubId}`, ts_ms: 1_763_665_000_000, snapshot: 'false', db: 'mirror', schema: 'public', table: 'shooters', txId: 1, lsn: input.lsn },
+    after:
+      op === 'd'
+        ? null
+        : { id: input.id, club_id: input.clubId, display_name: input.name ?? 'Anna K.', birth_year: 1988, deleted: input.deleted ?? false },
+    source: {
+      connector: 'postgresql',
+      name: `mirror_${input.clubId}`,
+      ts_ms: 1_763_665_000_000,
+      snapshot: 'false',
+      db: 'mirror',
+      schema: 'public',
+      table: 'shooters',
+      txId: 1,
+      lsn: input.lsn,
+    },
     op,
     ts_ms: 1_763_665_000_100,
   };
@@ -81,7 +101,11 @@ export interface SentEvent {
   properties: Record<string, unknown>;
 }
 
-export function event(body: unknown, origin: { topic?: string | null; clubId?: string | null }, encoding: 'text' | 'bytes' | 'base64' = 'text'): SentEvent {
+export function event(
+  body: unknown,
+  origin: { topic?: string | null; clubId?: string | null },
+  encoding: 'text' | 'bytes' | 'base64' = 'text',
+): SentEvent {
   const encode = (value: string) =>
     encoding === 'bytes' ? Buffer.from(value, 'utf8') : encoding === 'base64' ? Buffer.from(value, 'utf8').toString('base64') : value;
   const properties: Record<string, unknown> = {};
@@ -102,8 +126,18 @@ let nextSequence = 1_000;
 export function triggerMetadataFor(events: readonly SentEvent[], sequenceNumbers?: number[]): Record<string, unknown> {
   const sequences = sequenceNumbers ?? events.map(() => (nextSequence += 1));
   return {
-    partitionContext: { fullyQualifiedNamespace: 'club-data.servicebus.windows.net', eventHubName: 'club-data', consumerGroup: '$Default', partitionId: '0' },
-    triggerPartitionContext: { fullyQualifiedNamespace: 'club-data.servicebus.windows.net', eventHubName: 'club-data', consumerGroup: '$Default', partitionId: '0' },
+    partitionContext: {
+      fullyQualifiedNamespace: 'club-data.servicebus.windows.net',
+      eventHubName: 'club-data',
+      consumerGroup: '$Default',
+      partitionId: '0',
+    },
+    triggerPartitionContext: {
+      fullyQualifiedNamespace: 'club-data.servicebus.windows.net',
+      eventHubName: 'club-data',
+      consumerGroup: '$Default',
+      partitionId: '0',
+    },
     partitionKeyArray: events.map(() => null),
     offsetArray: sequences.map((sequence) => String(sequence * 512)),
     sequenceNumberArray: sequences,
@@ -119,7 +153,10 @@ export interface LoggedLine {
 }
 
 /** An InvocationContext as the Azure host builds it; its log lines land in `logged`. */
-export function invocationFor(events: readonly SentEvent[], options: { sequenceNumbers?: number[]; retryCount?: number; logged?: LoggedLine[] } = {}): InvocationContext {
+export function invocationFor(
+  events: readonly SentEvent[],
+  options: { sequenceNumbers?: number[]; retryCount?: number; logged?: LoggedLine[] } = {},
+): InvocationContext {
   const { sequenceNumbers, retryCount = 0, logged = [] } = options;
   return new InvocationContext({
     invocationId: `inv-${randomBytes(4).toString('hex')}`,
@@ -132,5 +169,11 @@ export function invocationFor(events: readonly SentEvent[], options: { sequenceN
 
 /** Messages as the core receives them from any runner. */
 export function incoming(events: readonly SentEvent[], firstSequence = 1): IncomingMessage[] {
-  return events.map((item, index) => ({ body: item.body, properties: item.properties, sequenceNumber: firstSequence + index, enqueuedAt: null, partitionId: '0' }));
+  return events.map((item, index) => ({
+    body: item.body,
+    properties: item.properties,
+    sequenceNumber: firstSequence + index,
+    enqueuedAt: null,
+    partitionId: '0',
+  }));
 }

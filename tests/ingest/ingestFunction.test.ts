@@ -62,8 +62,15 @@ const shooterState = (club: string) => sql()`
   from club_data_shooter where source_club_id = ${club} order by source_record_id`;
 
 const statusRow = async () => {
-  const [row]: [{ runnerKind: string; workerState: string; lastProcessedAt: Date | null; lastSourceEventAt: Date | null; lastErrorMessage: string | null }?] =
-    await sql()`select runner_kind as "runnerKind", worker_state as "workerState", last_processed_at as "lastProcessedAt",
+  const [row]: [
+    {
+      runnerKind: string;
+      workerState: string;
+      lastProcessedAt: Date | null;
+      lastSourceEventAt: Date | null;
+      lastErrorMessage: string | null;
+    }?,
+  ] = await sql()`select runner_kind as "runnerKind", worker_state as "workerState", last_processed_at as "lastProcessedAt",
                        last_source_event_at as "lastSourceEventAt", last_error_message as "lastErrorMessage"
                 from ingest_runner_status where runner_id = ${runnerId}`;
   return row;
@@ -94,11 +101,34 @@ describe('the ingest function (Event Hubs trigger, cardinality many)', () => {
       event(null, { topic: `club.${club}.hits`, clubId: club }, 'bytes'),
     ]);
     expect(await hitState(club)).toEqual([
-      { record: '1', shooter: '17', series: 1, shotNo: 1, value: '10.4', shotAt: new Date('2025-11-20T19:00:01.123Z'), deleted: false, lsn: 101 },
-      { record: '2', shooter: '17', series: 1, shotNo: 1, value: '9.7', shotAt: new Date('2025-11-20T19:00:01.123Z'), deleted: false, lsn: 102 },
+      {
+        record: '1',
+        shooter: '17',
+        series: 1,
+        shotNo: 1,
+        value: '10.4',
+        shotAt: new Date('2025-11-20T19:00:01.123Z'),
+        deleted: false,
+        lsn: 101,
+      },
+      {
+        record: '2',
+        shooter: '17',
+        series: 1,
+        shotNo: 1,
+        value: '9.7',
+        shotAt: new Date('2025-11-20T19:00:01.123Z'),
+        deleted: false,
+        lsn: 102,
+      },
     ]);
     expect(await shooterState(club)).toEqual([{ record: '17', name: 'Anna K.', birthYear: 1988, deleted: false, lsn: 100 }]);
-    expect(await statusRow()).toMatchObject({ runnerKind: 'event', workerState: 'running', lastSourceEventAt: new Date(1_763_665_201_500), lastErrorMessage: null });
+    expect(await statusRow()).toMatchObject({
+      runnerKind: 'event',
+      workerState: 'running',
+      lastSourceEventAt: new Date(1_763_665_201_500),
+      lastErrorMessage: null,
+    });
     expect(await rejectLog(club)).toEqual([]);
   });
 
@@ -141,7 +171,9 @@ describe('the ingest function (Event Hubs trigger, cardinality many)', () => {
       const bad = Array.from({ length: 15 }, () => event('not json', { topic: `club.${club}.hits`, clubId: club }));
       await deliver(bad.slice(0, 8), { sequenceNumbers: [1, 2, 3, 4, 5, 6, 7, 8] });
       await deliver(bad.slice(8), { sequenceNumbers: [9, 10, 11, 12, 13, 14, 15] });
-      const rows = await sql()<{ sequenceNumber: number }[]>`select sequence_number as "sequenceNumber" from ingest_contract_reject order by id`;
+      const rows = await sql()<
+        { sequenceNumber: number }[]
+      >`select sequence_number as "sequenceNumber" from ingest_contract_reject order by id`;
       expect(rows.map((row) => row.sequenceNumber)).toEqual([6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
     } finally {
       delete process.env['INGEST_REJECT_LOG_MAX'];
@@ -199,7 +231,10 @@ describe('the ingest function (Event Hubs trigger, cardinality many)', () => {
     expect((await hitState(club)).map((row) => row.record)).toEqual(['1']);
     expect(await statusRow()).toBeUndefined();
     expect(await sql()`select 1 from ingest_contract_reject where club_id = ${club}`).toHaveLength(0);
-    expect(await readIngestHealth(sql(), { statusEnabled: false, detail: true })).toMatchObject({ status: 'unknown', admissionState: null });
+    expect(await readIngestHealth(sql(), { statusEnabled: false, detail: true })).toMatchObject({
+      status: 'unknown',
+      admissionState: null,
+    });
   });
 
   it('leaves nothing half-applied when the database fails mid-batch, and applies the batch on retry', async () => {

@@ -24,7 +24,8 @@ const apply = (events: SentEvent[], seconds: number) => applyIngestBatch(sql(), 
 const health = (seconds: number, detail = true) => readIngestHealth(sql(), { statusEnabled: true, detail, now: at(seconds) });
 
 const lastProcessed = async () => {
-  const [row]: [{ lastProcessedAt: Date }?] = await sql()`select last_processed_at as "lastProcessedAt" from ingest_runner_status where runner_id = 'event:status-test'`;
+  const [row]: [{ lastProcessedAt: Date }?] =
+    await sql()`select last_processed_at as "lastProcessedAt" from ingest_runner_status where runner_id = 'event:status-test'`;
   return row?.lastProcessedAt;
 };
 
@@ -47,7 +48,14 @@ describe('the ingest status record', () => {
 
   it('is up with a fresh heartbeat, down once the heartbeat is older than 3 minutes', async () => {
     await runHeartbeat(sql(), options(0));
-    expect(await health(180)).toMatchObject({ status: 'up', workerState: 'running', runnerKind: 'event', catchUpState: 'live', heartbeatAt: at(0).toISOString(), totalLag: null });
+    expect(await health(180)).toMatchObject({
+      status: 'up',
+      workerState: 'running',
+      runnerKind: 'event',
+      catchUpState: 'live',
+      heartbeatAt: at(0).toISOString(),
+      totalLag: null,
+    });
     expect(await health(181)).toMatchObject({ status: 'down', statusReason: `no heartbeat since ${at(0).toISOString()}` });
     await runHeartbeat(sql(), options(120));
     expect((await health(181)).status).toBe('up');
@@ -66,7 +74,12 @@ describe('the ingest status record', () => {
 
     // Row 2: one reject is recorded; a second fresh one makes admission rejecting.
     await apply([bad(1), hitEvent({ id: 1, clubId: other, lsn: 1 })], 10);
-    expect(await health(10)).toMatchObject({ admissionState: 'none', sourceDriftState: 'suspected', rejectBurstCount: 1, lastContractRejectReason: 'club_scope_mismatch' });
+    expect(await health(10)).toMatchObject({
+      admissionState: 'none',
+      sourceDriftState: 'suspected',
+      rejectBurstCount: 1,
+      lastContractRejectReason: 'club_scope_mismatch',
+    });
     await apply([bad(2)], 20);
     expect(await health(20)).toMatchObject({ admissionState: 'rejecting', rejectBurstCount: 2 });
 
@@ -89,7 +102,12 @@ describe('the ingest status record', () => {
       lastContractRejectEntity: 'hits',
       rejectBurstCount: 5,
     });
-    expect(quarantined.recentRejects?.[0]).toMatchObject({ reason: 'club_scope_mismatch', clubId: club, topic: `club.${club}.hits`, sequenceNumber: 4 });
+    expect(quarantined.recentRejects?.[0]).toMatchObject({
+      reason: 'club_scope_mismatch',
+      clubId: club,
+      topic: `club.${club}.hits`,
+      sequenceNumber: 4,
+    });
 
     // Anonymous callers: states and timestamps, no club ids, texts or quarantine context.
     const anonymous = await health(30, false);
