@@ -160,8 +160,16 @@ describe('the ingest function (Event Hubs trigger, cardinality many)', () => {
     // Rejects are a warning for the batch, never a failure.
     expect(logged.filter((line) => line.level === 'error')).toEqual([]);
     expect(logged.some((line) => line.level === 'warning' && line.line.includes('ingest_contract_rejects'))).toBe(true);
-    const health = await readIngestHealth(sql(), { statusEnabled: true, detail: true });
-    expect(health.runnerCount).toBeGreaterThan(0);
+    // Six fresh rejects make admission rejecting; the good event after them on the hits path
+    // clears that path's four (and its drift), the two other faulty paths keep it rejecting.
+    expect(await readIngestHealth(sql(), { statusEnabled: true, detail: true })).toMatchObject({
+      admissionState: 'rejecting',
+      rejectBurstCount: 2,
+      sourceDriftState: 'recovered',
+      lastContractRejectReason: 'origin_mismatch',
+      lastContractRejectTopic: `club.${club}.hits`,
+      quarantineTopic: null,
+    });
   });
 
   it('keeps the reject log bounded to the newest INGEST_REJECT_LOG_MAX rows', async () => {
