@@ -97,6 +97,12 @@ describe('the ingest function (Event Hubs trigger, cardinality many)', () => {
       event(shooterBody({ id: 17, clubId: club, lsn: 100 }), { topic: `club.${club}.shooters`, clubId: club }, 'bytes'),
       hitEvent({ id: 1, clubId: club, lsn: 101, value: 10.4, tsMs: 1_763_665_201_500 }, 'bytes'),
       hitEvent({ id: 2, clubId: club, lsn: 102, value: 9.7 }, 'base64'),
+      // Bodies also come as JSON text and as bytes.
+      { ...hitEvent({ id: 3, clubId: club, lsn: 103 }), body: JSON.stringify(hitBody({ id: 3, clubId: club, lsn: 103, value: 8.2 })) },
+      {
+        ...hitEvent({ id: 4, clubId: club, lsn: 104 }),
+        body: Buffer.from(JSON.stringify(hitBody({ id: 4, clubId: club, lsn: 104, value: 0 }))),
+      },
       // The tombstone after a delete: skipped, not rejected.
       event(null, { topic: `club.${club}.hits`, clubId: club }, 'bytes'),
     ]);
@@ -121,6 +127,8 @@ describe('the ingest function (Event Hubs trigger, cardinality many)', () => {
         deleted: false,
         lsn: 102,
       },
+      expect.objectContaining({ record: '3', value: '8.2', deleted: false, lsn: 103 }),
+      expect.objectContaining({ record: '4', value: '0.0', deleted: false, lsn: 104 }),
     ]);
     expect(await shooterState(club)).toEqual([{ record: '17', name: 'Anna K.', birthYear: 1988, deleted: false, lsn: 100 }]);
     expect(await statusRow()).toMatchObject({
