@@ -10,7 +10,14 @@ import {
   type RejectReason,
   type ShooterChange,
 } from './contract';
-import { logRejects, readAdmission, recordAdmission, recordProgressThrottled, type RunnerIdentity } from './statusRepository';
+import {
+  logRejects,
+  readAdmission,
+  recordProgress,
+  recordProgressThrottled,
+  writeAdmission,
+  type RunnerIdentity,
+} from './statusRepository';
 
 /**
  * The one apply core every runner calls (the Event Hubs function, part 2's staging worker and
@@ -214,18 +221,19 @@ async function recordStatus(
   );
   await logRejects(tx, options.runner, now, rejects, options.rejectLogMax);
   // Most batches carry no rejects and meet a quiet state: an unlocked read, then the throttled write.
-  const glance = await readAdmission(tx, options.runner.id, false);
+  const glance = await readAdmission(tx, options.runner.kind, false);
   const quiet = glance.admissionState === 'none' && glance.sourceDriftState === 'none' && glance.recentRejects.length === 0;
   if (!rejects.length && quiet) {
     const written = await recordProgressThrottled(tx, options.runner, now, lastSourceEventAt);
     return { admissionState: glance.admissionState, written };
   }
-  const previous = await readAdmission(tx, options.runner.id, true);
+  const previous = await readAdmission(tx, options.runner.kind, true);
   const next = advanceAdmission(previous, observationsOf(classified), now, options.thresholds);
   if (!admissionChanged(previous, next)) {
     const written = await recordProgressThrottled(tx, options.runner, now, lastSourceEventAt);
     return { admissionState: next.admissionState, written };
   }
-  await recordAdmission(tx, options.runner, now, next, lastSourceEventAt, changes.length > 0);
+  await writeAdmission(tx, options.runner.kind, now, next);
+  await recordProgress(tx, options.runner, now, lastSourceEventAt, changes.length > 0);
   return { admissionState: next.admissionState, written: true };
 }

@@ -5,7 +5,7 @@ import type { Logger } from '../log/logger';
 import { advanceAdmission, type AdmissionThresholds } from './admission';
 import { applyIngestBatch, type ApplyOptions, type ApplyOutcome } from './apply';
 import type { IncomingMessage } from './contract';
-import { readAdmission, recordHeartbeat, recordRunnerError, type RunnerIdentity } from './statusRepository';
+import { readAdmission, recordHeartbeat, recordRunnerError, writeAdmission, type RunnerIdentity } from './statusRepository';
 
 /**
  * The production function's side of the apply core: settings into options, the heartbeat, and
@@ -70,8 +70,10 @@ export async function runHeartbeat(sql: Sql, options: ApplyOptions): Promise<{ w
   if (!options.statusEnabled) return { written: false };
   const now = (options.now ?? (() => new Date()))();
   await sql.begin(async (tx) => {
-    const previous = await readAdmission(tx, options.runner.id, true);
-    await recordHeartbeat(tx, options.runner, now, advanceAdmission(previous, [], now, options.thresholds));
+    await recordHeartbeat(tx, options.runner, now);
+    // The timer runs on one instance; it carries the time-based decay of the kind's shared state.
+    const previous = await readAdmission(tx, options.runner.kind, true);
+    await writeAdmission(tx, options.runner.kind, now, advanceAdmission(previous, [], now, options.thresholds));
   });
   return { written: true };
 }

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/client';
-import type { AdmissionState } from './admission';
-import { listRecentRejects, listRunnerStatus, type RejectLogEntry, type RunnerStatusRow } from './statusRepository';
+import { INITIAL_ADMISSION, type AdmissionState } from './admission';
+import { listAdmission, listRecentRejects, listRunnerStatus, type RejectLogEntry, type RunnerStatusRow } from './statusRepository';
 
 /** A heartbeat older than this makes ingest (and with it the service) down. */
 export const HEARTBEAT_STALE_AFTER_MS = 3 * 60_000;
@@ -23,6 +23,7 @@ export interface IngestHealth {
   rejectBurstCount: number | null;
   lastContractRejectAt: string | null;
   quarantineSince: string | null;
+  /** Runner rows active (heartbeat, progress or an update) within the last 3 minutes. */
   runnerCount: number;
   /** Only with `detail`: error texts, reject details, club ids, quarantine context. */
   lastErrorMessage?: string | null;
@@ -52,8 +53,6 @@ export interface ReadIngestHealthOptions {
   recentRejectLimit?: number;
 }
 
-const ADMISSION_RANK = { none: 0, rejecting: 1, quarantined: 2 } as const;
-const DRIFT_RANK = { none: 0, recovered: 1, suspected: 2 } as const;
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
 const UNKNOWN: IngestHealth = {
@@ -80,13 +79,21 @@ const UNKNOWN: IngestHealth = {
 export async function readIngestHealth(sql: Queryable, options: ReadIngestHealthOptions): Promise<IngestHealth> {
   if (!options.statusEnabled) return { ...UNKNOWN };
   const rows = await listRunnerStatus(sql);
+  const admission = await listAdmission(sql);
   const recent = options.detail ? await listRecentRejects(sql, options.recentRejectLimit ?? 20) : [];
-  return summariseIngestHealth(rows, recent, options.detail, options.now ?? new Date());
+  return summariseIngestHealth(rows, admission, recent, options.detail, options.now ?? new Date());
 }
 
-/** Several runner rows (instances, replicas) fold into one block: the freshest runner, the worst admission. */
+const ACTIVE_WITHIN_MS = HEARTBEAT_STALE_AFTER_MS;
+
+/**
+ * Runner rows (instances, replicas) fold into one block: the freshest heartbeat names the runner
+ * (the Functions timer runs on one instance only), any instance failing within the last 3 minutes
+ * makes ingest down, and admission is the state its runner kind shares.
+ */
 export function summariseIngestHealth(
   rows: readonly RunnerStatusRow[],
+  admissionByKind: ReadonlyMap<RunnerStatusRow['runnerKind'], AdmissionState>,
   recent: RejectLogEntry[],
   detail: boolean,
   now: Date,
@@ -97,21 +104,17 @@ export function summariseIngestHealth(
     const none: IngestHealth = { ...UNKNOWN, status: 'down' };
     return detail ? { ...none, statusReason: 'no runner has written a status record yet' } : none;
   }
-  const admissionRow = worst(byHeartbeat, (row) => ADMISSION_RANK[row.admission.admissionState]);
-  const driftRow = worst(byHeartbeat, (row) => DRIFT_RANK[row.admission.sourceDriftState]);
-  const rejectRow =
-    [...byHeartbeat].sort((a, b) =>
-      (b.admission.lastContractReject?.at ?? '').localeCompare(a.admission.lastContractReject?.at ?? ''),
-    )[0] ?? primary;
-  const admission = admissionRow.admission;
-  const lastReject = rejectRow.admission.lastContractReject;
+  const within = (date: Date | null) => date !== null && now.getTime() - date.getTime() <= ACTIVE_WITHIN_MS;
+  const failing = rows.find((row) => row.workerState !== 'running' && within(row.lastErrorAt));
+  const admission = admissionByKind.get(primary.runnerKind) ?? INITIAL_ADMISSION;
+  const lastReject = admission.lastContractReject;
   const quarantine = admission.admissionState === 'quarantined' ? admission.quarantine : null;
 
-  const stale = !primary.heartbeatAt || now.getTime() - primary.heartbeatAt.getTime() > HEARTBEAT_STALE_AFTER_MS;
+  const stale = !within(primary.heartbeatAt);
   const statusReason = stale
     ? `no heartbeat since ${iso(primary.heartbeatAt) ?? 'ever'}`
-    : primary.workerState !== 'running'
-      ? `workerState ${primary.workerState}`
+    : failing
+      ? `workerState ${failing.workerState} on ${failing.runnerId}`
       : null;
   const latest = (pick: (row: RunnerStatusRow) => Date | null) =>
     iso(
@@ -120,10 +123,11 @@ export function summariseIngestHealth(
         .filter((date): date is Date => date !== null)
         .reduce<Date | null>((found, date) => (!found || date > found ? date : found), null),
     );
+  const shown = failing ?? primary;
 
   const health: IngestHealth = {
     status: statusReason ? 'down' : 'up',
-    workerState: primary.workerState,
+    workerState: shown.workerState,
     runnerKind: primary.runnerKind,
     heartbeatAt: iso(primary.heartbeatAt),
     lastProcessedAt: latest((row) => row.lastProcessedAt),
@@ -134,25 +138,25 @@ export function summariseIngestHealth(
     totalLag: primary.runnerKind === 'event' ? null : primary.totalLag,
     maxTopicLag: primary.runnerKind === 'event' ? null : primary.maxTopicLag,
     admissionState: admission.admissionState,
-    sourceDriftState: driftRow.admission.sourceDriftState,
+    sourceDriftState: admission.sourceDriftState,
     incidentState: admission.incidentState,
-    rejectBurstCount: rows.reduce((sum, row) => sum + row.admission.rejectBurstCount, 0),
+    rejectBurstCount: admission.rejectBurstCount,
     lastContractRejectAt: lastReject?.at ?? null,
     quarantineSince: quarantine?.since ?? null,
-    runnerCount: rows.length,
+    runnerCount: rows.filter((row) => within(row.heartbeatAt) || within(row.lastProcessedAt) || within(row.updatedAt)).length,
   };
   if (!detail) return health;
   return {
     ...health,
     statusReason,
-    lastErrorMessage: primary.lastErrorMessage,
+    lastErrorMessage: shown.lastErrorMessage,
     lagErrorMessage: primary.lagErrorMessage,
     lagTopics: primary.runnerKind === 'event' ? null : primary.lagTopics,
     lastContractRejectReason: lastReject?.reason ?? null,
     lastContractRejectTopic: lastReject?.topic ?? null,
     lastContractRejectEntity: lastReject?.entity ?? null,
     lastContractRejectClubId: lastReject?.clubId ?? null,
-    sourceDriftDetail: driftRow.admission.sourceDriftDetail,
+    sourceDriftDetail: admission.sourceDriftDetail,
     quarantineTopic: quarantine?.topic ?? null,
     quarantineClubId: quarantine?.clubId ?? null,
     quarantineEntity: quarantine?.entity ?? null,
@@ -186,8 +190,4 @@ export function publicIngestHealth(health: IngestHealth): IngestHealth {
   const view: IngestHealth = { ...health };
   for (const field of DETAIL_FIELDS) delete view[field];
   return view;
-}
-
-function worst(rows: readonly RunnerStatusRow[], rank: (row: RunnerStatusRow) => number): RunnerStatusRow {
-  return rows.reduce((found, row) => (rank(row) > rank(found) ? row : found));
 }

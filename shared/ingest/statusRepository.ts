@@ -22,7 +22,8 @@ export interface RunnerStatusRow {
   totalLag: number | null;
   maxTopicLag: number | null;
   lagTopics: unknown;
-  admission: AdmissionState;
+  lastErrorAt: Date | null;
+  updatedAt: Date;
 }
 
 /** Stored admission documents written by an older release may lack newer fields. */
@@ -32,25 +33,35 @@ export function admissionFrom(value: unknown): AdmissionState {
     : INITIAL_ADMISSION;
 }
 
-type StatusRecord = Omit<RunnerStatusRow, 'admission'> & { admission: unknown };
-
-export async function listRunnerStatus(sql: Queryable): Promise<RunnerStatusRow[]> {
-  const rows = await sql<StatusRecord[]>`
+export function listRunnerStatus(sql: Queryable): Promise<RunnerStatusRow[]> {
+  return sql<RunnerStatusRow[]>`
     select runner_id as "runnerId", runner_kind as "runnerKind", worker_state as "workerState",
            catch_up_state as "catchUpState", heartbeat_at as "heartbeatAt", last_processed_at as "lastProcessedAt",
            last_source_event_at as "lastSourceEventAt", last_error_message as "lastErrorMessage",
            lag_sampled_at as "lagSampledAt", lag_error_message as "lagErrorMessage", total_lag as "totalLag",
-           max_topic_lag as "maxTopicLag", lag_topics as "lagTopics", admission
+           max_topic_lag as "maxTopicLag", lag_topics as "lagTopics", last_error_at as "lastErrorAt", updated_at as "updatedAt"
     from ingest_runner_status order by heartbeat_at desc nulls last, runner_id`;
-  return rows.map((row) => ({ ...row, admission: admissionFrom(row.admission) }));
 }
 
-/** The runner's admission state; `lock` holds the row until the transaction ends. */
-export async function readAdmission(sql: Queryable, runnerId: string, lock: boolean): Promise<AdmissionState> {
-  const [row]: [{ admission: unknown }?] = lock
-    ? await sql`select admission from ingest_runner_status where runner_id = ${runnerId} for update`
-    : await sql`select admission from ingest_runner_status where runner_id = ${runnerId}`;
-  return admissionFrom(row?.admission);
+/** The admission state of every runner kind that has one. */
+export async function listAdmission(sql: Queryable): Promise<Map<RunnerIdentity['kind'], AdmissionState>> {
+  const rows = await sql<{ kind: RunnerIdentity['kind']; state: unknown }[]>`select runner_kind as kind, state from ingest_admission`;
+  return new Map(rows.map((row) => [row.kind, admissionFrom(row.state)]));
+}
+
+/** The admission state shared by a runner kind; `lock` holds it until the transaction ends. */
+export async function readAdmission(sql: Queryable, kind: RunnerIdentity['kind'], lock: boolean): Promise<AdmissionState> {
+  const [row]: [{ state: unknown }?] = lock
+    ? await sql`select state from ingest_admission where runner_kind = ${kind} for update`
+    : await sql`select state from ingest_admission where runner_kind = ${kind}`;
+  return admissionFrom(row?.state);
+}
+
+/** Writes a runner kind's admission state (after `readAdmission(..., lock: true)` in the same transaction). */
+export async function writeAdmission(sql: Queryable, kind: RunnerIdentity['kind'], now: Date, state: AdmissionState): Promise<void> {
+  await sql`
+    insert into ingest_admission (runner_kind, state, updated_at) values (${kind}, ${sql.json(state as never)}, ${now.toISOString()}::timestamptz)
+    on conflict (runner_kind) do update set state = excluded.state, updated_at = excluded.updated_at`;
 }
 
 /**
@@ -78,12 +89,11 @@ export async function recordProgressThrottled(
   return result.count > 0;
 }
 
-/** Progress plus a changed admission state: written at once, the state change must not wait. */
-export async function recordAdmission(
+/** Progress written at once (the batch changed the admission state; that must not wait for the throttle). */
+export async function recordProgress(
   sql: Queryable,
   runner: RunnerIdentity,
   now: Date,
-  admission: AdmissionState,
   lastSourceEventAt: Date | null,
   processed: boolean,
 ): Promise<void> {
@@ -91,21 +101,21 @@ export async function recordAdmission(
   const processedAt = processed ? at : null;
   const source = lastSourceEventAt?.toISOString() ?? null;
   await sql`
-    insert into ingest_runner_status as t (runner_id, runner_kind, heartbeat_at, last_processed_at, last_source_event_at, admission, updated_at)
-    values (${runner.id}, ${runner.kind}, ${at}::timestamptz, ${processedAt}::timestamptz, ${source}::timestamptz, ${sql.json(admission as never)}, ${at}::timestamptz)
+    insert into ingest_runner_status as t (runner_id, runner_kind, heartbeat_at, last_processed_at, last_source_event_at, updated_at)
+    values (${runner.id}, ${runner.kind}, ${at}::timestamptz, ${processedAt}::timestamptz, ${source}::timestamptz, ${at}::timestamptz)
     on conflict (runner_id) do update set
       last_processed_at = coalesce(excluded.last_processed_at, t.last_processed_at),
       last_source_event_at = greatest(t.last_source_event_at, excluded.last_source_event_at),
-      admission = excluded.admission, updated_at = excluded.updated_at`;
+      worker_state = 'running', last_error_message = null, updated_at = excluded.updated_at`;
 }
 
-/** The heartbeat: proves the app runs and reaches the database; carries time-based state decay. */
-export async function recordHeartbeat(sql: Queryable, runner: RunnerIdentity, now: Date, admission: AdmissionState): Promise<void> {
+/** The heartbeat: proves the app runs and reaches the database. */
+export async function recordHeartbeat(sql: Queryable, runner: RunnerIdentity, now: Date): Promise<void> {
   const at = now.toISOString();
   await sql`
-    insert into ingest_runner_status as t (runner_id, runner_kind, heartbeat_at, admission, updated_at)
-    values (${runner.id}, ${runner.kind}, ${at}::timestamptz, ${sql.json(admission as never)}, ${at}::timestamptz)
-    on conflict (runner_id) do update set heartbeat_at = excluded.heartbeat_at, admission = excluded.admission, updated_at = excluded.updated_at`;
+    insert into ingest_runner_status as t (runner_id, runner_kind, heartbeat_at, updated_at)
+    values (${runner.id}, ${runner.kind}, ${at}::timestamptz, ${at}::timestamptz)
+    on conflict (runner_id) do update set heartbeat_at = excluded.heartbeat_at, updated_at = excluded.updated_at`;
 }
 
 /** A batch failed on infrastructure; best effort, the database may be the thing that is down. */

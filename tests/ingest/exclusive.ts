@@ -17,6 +17,7 @@ export function useIngestTablesExclusively(): void {
   beforeEach(async () => {
     await getSql()`delete from ingest_runner_status`;
     await getSql()`delete from ingest_contract_reject`;
+    await getSql()`delete from ingest_admission`;
   });
   afterAll(async () => {
     // Ending the session releases the lock.

@@ -18,9 +18,7 @@ returns boolean language sql immutable parallel safe as $$
 $$;
 
 -- One row per runner instance (the production function per app instance, part 2's worker per
--- replica). Written only while SVC_INGEST_STATUS_ENABLED is true. `admission` holds the admission
--- and drift state machine's state (shared/ingest/admission.ts) as one document, so the pure
--- function's state round-trips without a column per field.
+-- replica). Written only while SVC_INGEST_STATUS_ENABLED is true.
 create table ingest_runner_status (
   runner_id text primary key,
   runner_kind text not null check (runner_kind in ('event', 'worker')),
@@ -37,11 +35,20 @@ create table ingest_runner_status (
   total_lag bigint,
   max_topic_lag bigint,
   lag_topics jsonb,
-  admission jsonb not null default '{}'::jsonb,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   -- runnerKind event has no lag and is never stalled.
   constraint ingest_runner_status_event_never_stalled check (runner_kind <> 'event' or catch_up_state <> 'stalled')
+);
+
+-- Admission and drift state, one row per runner kind, shared by all its instances: partitions
+-- move between instances, the Functions heartbeat timer runs on one instance only, and a scaled-in
+-- instance must not leave a state behind that nothing decays. `state` is the state machine's
+-- document (shared/ingest/admission.ts), so the pure function's state round-trips unchanged.
+create table ingest_admission (
+  runner_kind text primary key check (runner_kind in ('event', 'worker')),
+  state jsonb not null,
+  updated_at timestamptz not null default now()
 );
 
 -- The newest contract rejects, bounded by INGEST_REJECT_LOG_MAX (the apply transaction trims it),
