@@ -150,18 +150,23 @@ export type Classified = { kind: 'change'; change: Change } | { kind: 'tombstone
 /**
  * Decodes a property value to text. Over the Kafka endpoint headers arrive as bytes: a Buffer or
  * Uint8Array, a serialised Buffer (`{type:'Buffer', data}`), or, after the .NET host serialised
- * a byte[] to JSON, base64 text; `matches` tells the plain reading from a base64 one.
+ * a byte[] to JSON, base64 text; `expected` (a pattern or the exact text) tells the plain
+ * reading from a base64 one.
  */
-export function decodePropertyText(value: unknown, matches: (text: string) => boolean): string | null {
+export function decodePropertyText(value: unknown, expected: RegExp | string): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value === 'string') {
-    if (matches(value)) return value;
+    if (fits(value, expected)) return value;
     const decoded = decodeBase64Text(value);
-    return decoded !== null && matches(decoded) ? decoded : value;
+    return decoded !== null && fits(decoded, expected) ? decoded : value;
   }
   if (typeof value === 'number') return String(value);
   const bytes = asBytes(value);
   return bytes ? new TextDecoder('utf-8', { fatal: false }).decode(bytes) : null;
+}
+
+function fits(text: string, expected: RegExp | string): boolean {
+  return typeof expected === 'string' ? text === expected : expected.test(text);
 }
 
 function asBytes(value: unknown): Uint8Array | null {
@@ -206,51 +211,84 @@ function isEntity(value: string): value is Entity {
   return (ENTITIES as readonly string[]).includes(value);
 }
 
-/** Classifies one message against the contract. Never throws. */
+function rejected(
+  reason: RejectReason,
+  detail: string,
+  topic: string | null,
+  clubId: string | null,
+  entity: string | null,
+  sequence: number | null,
+): Classified {
+  return { kind: 'reject', reject: { reason, topic, clubId, entity, detail, sequence } };
+}
+
+/** Classifies one message against the contract. Never throws. Runs for every event: no closures. */
 export function classifyMessage(message: IncomingMessage): Classified {
   const sequence = message.sequenceNumber;
-  const topicText = decodePropertyText(message.properties['sourceTopic'], (text) => TOPIC.test(text));
+  const topicText = decodePropertyText(message.properties['sourceTopic'], TOPIC);
   const topicMatch = topicText ? TOPIC.exec(topicText) : null;
-  const reject = (reason: RejectReason, detail: string, clubId: string | null = null, entity: string | null = null): Classified => ({
-    kind: 'reject',
-    reject: { reason, topic: topicText, clubId, entity, detail, sequence },
-  });
-  if (!topicMatch)
-    return reject('topic_malformed', topicText ? 'sourceTopic is not club.<clubId>.<entity>' : 'sourceTopic property missing');
+  if (!topicMatch) {
+    return rejected(
+      'topic_malformed',
+      topicText ? 'sourceTopic is not club.<clubId>.<entity>' : 'sourceTopic property missing',
+      topicText,
+      null,
+      null,
+      sequence,
+    );
+  }
   const [, topicClub = '', entityName = ''] = topicMatch;
-  if (!isEntity(entityName))
-    return reject('entity_unknown', `entity ${entityName} is not one of ${ENTITIES.join(', ')}`, topicClub, entityName);
+  if (!isEntity(entityName)) {
+    return rejected(
+      'entity_unknown',
+      `entity ${entityName} is not one of ${ENTITIES.join(', ')}`,
+      topicText,
+      topicClub,
+      entityName,
+      sequence,
+    );
+  }
   const entity = entityName;
 
-  const headerClub = decodePropertyText(message.properties['sourceClubId'], (text) => text === topicClub);
+  const headerClub = decodePropertyText(message.properties['sourceClubId'], topicClub);
   if (headerClub !== topicClub) {
-    return reject(
+    return rejected(
       'club_scope_mismatch',
       headerClub === null ? 'sourceClubId property missing' : `sourceClubId ${headerClub} outside topic scope ${topicClub}`,
+      topicText,
       topicClub,
       entity,
+      sequence,
     );
   }
 
   const decoded = decodeBody(message.body);
   if (decoded.kind === 'tombstone') return { kind: 'tombstone' };
-  if (decoded.kind === 'invalid') return reject('body_invalid', decoded.detail, topicClub, entity);
+  if (decoded.kind === 'invalid') return rejected('body_invalid', decoded.detail, topicText, topicClub, entity, sequence);
   const envelope = v.safeParse(EnvelopeSchema, decoded.value);
-  if (!envelope.success) return reject('body_invalid', issuesText(envelope.issues), topicClub, entity);
+  if (!envelope.success) return rejected('body_invalid', issuesText(envelope.issues), topicText, topicClub, entity, sequence);
   const { op, source, before, after } = envelope.output;
 
   if (source.table !== entity)
-    return reject('topic_entity_mismatch', `source.table ${source.table} on a ${entity} topic`, topicClub, entity);
+    return rejected('topic_entity_mismatch', `source.table ${source.table} on a ${entity} topic`, topicText, topicClub, entity, sequence);
 
   const deleted = op === 'd';
   const image = deleted ? before : after;
-  if (!image) return reject('body_invalid', deleted ? 'before: required for op d' : 'after: required for op ' + op, topicClub, entity);
+  if (!image)
+    return rejected(
+      'body_invalid',
+      deleted ? 'before: required for op d' : 'after: required for op ' + op,
+      topicText,
+      topicClub,
+      entity,
+      sequence,
+    );
   const rowSchema = deleted ? KeyRowSchema : entity === 'hits' ? HitRowSchema : ShooterRowSchema;
   const row = v.safeParse(rowSchema, image);
-  if (!row.success) return reject('body_invalid', issuesText(row.issues), topicClub, entity);
+  if (!row.success) return rejected('body_invalid', issuesText(row.issues), topicText, topicClub, entity, sequence);
   const key = row.output;
   if (key.club_id !== topicClub)
-    return reject('origin_mismatch', `payload club_id ${key.club_id} but origin ${topicClub}`, topicClub, entity);
+    return rejected('origin_mismatch', `payload club_id ${key.club_id} but origin ${topicClub}`, topicText, topicClub, entity, sequence);
 
   const base = {
     topic: topicText ?? '',
