@@ -1,5 +1,12 @@
 import type { Sql, TransactionSql } from '../db/client';
-import { advanceAdmission, admissionChanged, type AdmissionStateName, type AdmissionThresholds, type Observation } from './admission';
+import {
+  advanceAdmission,
+  admissionChanged,
+  type AdmissionState,
+  type AdmissionStateName,
+  type AdmissionThresholds,
+  type Observation,
+} from './admission';
 import {
   classifyMessage,
   pathKey,
@@ -59,12 +66,15 @@ export async function applyIngestBatch(sql: Sql, messages: readonly IncomingMess
   const shooters = mergePerKey(changes.filter((change): change is ShooterChange => change.entity === 'shooters'));
   const now = (options.now ?? (() => new Date()))();
 
+  // The statements are issued together: postgres.js pipelines them on the transaction's
+  // connection, so a quiet batch costs three round trips (BEGIN, the pipeline, COMMIT). If one
+  // fails, the rest fail with it and the whole transaction rolls back.
   const written = await sql.begin(async (tx) => {
-    const hitCount = await upsertHits(tx, hits);
-    const shooterCount = await upsertShooters(tx, shooters);
-    const status = options.statusEnabled
-      ? await recordStatus(tx, options, now, classified, changes, rejects)
-      : { admissionState: null, written: false };
+    const [hitCount, shooterCount, status] = await Promise.all([
+      upsertHits(tx, hits),
+      upsertShooters(tx, shooters),
+      options.statusEnabled ? recordStatus(tx, options, now, classified, changes, rejects) : { admissionState: null, written: false },
+    ]);
     return { hitCount, shooterCount, status };
   });
 
@@ -207,6 +217,10 @@ export function observationsOf(classified: readonly Classified[]): Observation[]
   return observations;
 }
 
+function isQuiet(state: AdmissionState): boolean {
+  return state.admissionState === 'none' && state.sourceDriftState === 'none' && state.recentRejects.length === 0;
+}
+
 async function recordStatus(
   tx: TransactionSql,
   options: ApplyOptions,
@@ -219,18 +233,19 @@ async function recordStatus(
     (latest, change) => (!latest || change.sourceAt > latest ? change.sourceAt : latest),
     null,
   );
-  await logRejects(tx, options.runner, now, rejects, options.rejectLogMax);
-  // Most batches carry no rejects and meet a quiet state: an unlocked read, then the throttled write.
-  const glance = await readAdmission(tx, options.runner.kind, false);
-  const quiet = glance.admissionState === 'none' && glance.sourceDriftState === 'none' && glance.recentRejects.length === 0;
-  if (!rejects.length && quiet) {
-    const written = await recordProgressThrottled(tx, options.runner, now, lastSourceEventAt);
-    return { admissionState: glance.admissionState, written };
-  }
+  // Most batches carry no rejects and meet a quiet admission state: then the throttled progress
+  // write (which checks that quiet state itself) is all, and it goes out in the same pipeline as
+  // the unlocked read that tells whether the locked path below is needed.
+  const [glance, quietWrite] = await Promise.all([
+    readAdmission(tx, options.runner.kind, false),
+    rejects.length ? null : recordProgressThrottled(tx, options.runner, now, lastSourceEventAt),
+    logRejects(tx, options.runner, now, rejects, options.rejectLogMax),
+  ]);
+  if (quietWrite !== null && isQuiet(glance)) return { admissionState: glance.admissionState, written: quietWrite };
   const previous = await readAdmission(tx, options.runner.kind, true);
   const next = advanceAdmission(previous, observationsOf(classified), now, options.thresholds);
   if (!admissionChanged(previous, next)) {
-    const written = await recordProgressThrottled(tx, options.runner, now, lastSourceEventAt);
+    const written = quietWrite ?? (await recordProgressThrottled(tx, options.runner, now, lastSourceEventAt, { evenIfOpen: true }));
     return { admissionState: next.admissionState, written };
   }
   await writeAdmission(tx, options.runner.kind, now, next);

@@ -66,19 +66,27 @@ export async function writeAdmission(sql: Queryable, kind: RunnerIdentity['kind'
 
 /**
  * Progress of a batch that changed no admission state. The write is throttled in SQL: it only
- * happens when lastProcessedAt is 30 s old or more, or the runner was marked as failing.
+ * happens when lastProcessedAt is 30 s old or more, or the runner was marked as failing. Unless
+ * `evenIfOpen`, it also only happens while the kind's admission state is quiet (the caller then
+ * takes the locked path and writes progress there).
  */
 export async function recordProgressThrottled(
   sql: Queryable,
   runner: RunnerIdentity,
   now: Date,
   lastSourceEventAt: Date | null,
+  { evenIfOpen = false }: { evenIfOpen?: boolean } = {},
 ): Promise<boolean> {
   const at = now.toISOString();
   const source = lastSourceEventAt?.toISOString() ?? null;
   const result = await sql`
     insert into ingest_runner_status as t (runner_id, runner_kind, heartbeat_at, last_processed_at, last_source_event_at, updated_at)
-    values (${runner.id}, ${runner.kind}, ${at}::timestamptz, ${at}::timestamptz, ${source}::timestamptz, ${at}::timestamptz)
+    select ${runner.id}, ${runner.kind}, ${at}::timestamptz, ${at}::timestamptz, ${source}::timestamptz, ${at}::timestamptz
+    where ${evenIfOpen} or not exists (
+      select 1 from ingest_admission a
+      where a.runner_kind = ${runner.kind}
+        and (a.state->>'admissionState' <> 'none' or a.state->>'sourceDriftState' <> 'none'
+             or jsonb_array_length(coalesce(a.state->'recentRejects', '[]'::jsonb)) > 0))
     on conflict (runner_id) do update set
       last_processed_at = excluded.last_processed_at,
       last_source_event_at = greatest(t.last_source_event_at, excluded.last_source_event_at),
