@@ -1,4 +1,4 @@
-import type { Sql, TransactionSql } from '../db/client';
+import type { Queryable, Sql, TransactionSql } from '../db/client';
 import {
   advanceAdmission,
   admissionChanged,
@@ -18,7 +18,9 @@ import {
   type ShooterChange,
 } from './contract';
 import {
+  admissionFrom,
   logRejects,
+  progressThrottledStatement,
   readAdmission,
   recordProgress,
   recordProgressThrottled,
@@ -66,17 +68,9 @@ export async function applyIngestBatch(sql: Sql, messages: readonly IncomingMess
   const shooters = mergePerKey(changes.filter((change): change is ShooterChange => change.entity === 'shooters'));
   const now = (options.now ?? (() => new Date()))();
 
-  // The statements are issued together: postgres.js pipelines them on the transaction's
-  // connection, so a quiet batch costs three round trips (BEGIN, the pipeline, COMMIT). If one
-  // fails, the rest fail with it and the whole transaction rolls back.
-  const written = await sql.begin(async (tx) => {
-    const [hitCount, shooterCount, status] = await Promise.all([
-      upsertHits(tx, hits),
-      upsertShooters(tx, shooters),
-      options.statusEnabled ? recordStatus(tx, options, now, classified, changes, rejects) : { admissionState: null, written: false },
-    ]);
-    return { hitCount, shooterCount, status };
-  });
+  const written = rejects.length
+    ? await applyWithRejects(sql, options, now, classified, changes, rejects, hits, shooters)
+    : await applyQuiet(sql, options, now, classified, changes, hits, shooters);
 
   const rejectReasons: Partial<Record<RejectReason, number>> = {};
   for (const reject of rejects) rejectReasons[reject.reason] = (rejectReasons[reject.reason] ?? 0) + 1;
@@ -141,9 +135,8 @@ const texts = <T>(items: readonly T[], pick: (item: T) => string | number | bool
  */
 
 /** Hits: deletes are soft (deleted_at, the cloud time the delete arrived). */
-async function upsertHits(sql: TransactionSql, hits: readonly Merged<HitChange>[]): Promise<number> {
-  if (!hits.length) return 0;
-  const result = await sql`
+function hitsUpsert(sql: Queryable, hits: readonly Merged<HitChange>[]) {
+  return sql`
     insert into club_data_hit as t (source_club_id, source_record_id, shooter_id, discipline, series, shot_no, value, shot_at,
                                     deleted_at, source_lsn, source_sequence, data_lsn, data_sequence, updated_at)
     select u.club, u.record, u.shooter, u.discipline, u.series, u.shot_no, u.value, u.shot_at,
@@ -170,14 +163,13 @@ async function upsertHits(sql: TransactionSql, hits: readonly Merged<HitChange>[
       source_lsn = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.source_lsn else t.source_lsn end,
       source_sequence = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.source_sequence else t.source_sequence end,
       updated_at = excluded.updated_at
-    where ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) or ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence)`;
-  return result.count;
+    where ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) or ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence)
+    returning 1`;
 }
 
 /** Shooters: `deleted` is the mirror's own flag, or true after a delete. */
-async function upsertShooters(sql: TransactionSql, shooters: readonly Merged<ShooterChange>[]): Promise<number> {
-  if (!shooters.length) return 0;
-  const result = await sql`
+function shootersUpsert(sql: Queryable, shooters: readonly Merged<ShooterChange>[]) {
+  return sql`
     insert into club_data_shooter as t (source_club_id, source_record_id, display_name, birth_year, deleted,
                                         source_lsn, source_sequence, data_lsn, data_sequence, updated_at)
     select u.club, u.record, u.display_name, u.birth_year, u.deleted, u.lsn, u.seq, u.data_lsn, u.data_seq, now()
@@ -197,8 +189,8 @@ async function upsertShooters(sql: TransactionSql, shooters: readonly Merged<Sho
       source_lsn = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.source_lsn else t.source_lsn end,
       source_sequence = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.source_sequence else t.source_sequence end,
       updated_at = excluded.updated_at
-    where ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) or ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence)`;
-  return result.count;
+    where ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) or ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence)
+    returning 1`;
 }
 
 /** The admission observations of a batch in arrival order; runs of accepted events on one path fold into one. */
@@ -217,35 +209,81 @@ export function observationsOf(classified: readonly Classified[]): Observation[]
   return observations;
 }
 
-function isQuiet(state: AdmissionState): boolean {
-  return state.admissionState === 'none' && state.sourceDriftState === 'none' && state.recentRejects.length === 0;
+type Written = { hitCount: number; shooterCount: number; status: { admissionState: AdmissionStateName | null; written: boolean } };
+
+const latestSourceAt = (changes: readonly Change[]) =>
+  changes.reduce<Date | null>((latest, change) => (!latest || change.sourceAt > latest ? change.sourceAt : latest), null);
+
+/**
+ * The common batch: no contract rejects. One statement (its data-modifying parts are atomic
+ * together): both upserts, the throttled progress write while the admission state is quiet, and
+ * a read of that state. One round trip, like the bare upsert. Only when the state is open (a
+ * rejecting path may just have been accepted again) a second transaction advances it.
+ */
+async function applyQuiet(
+  sql: Sql,
+  options: ApplyOptions,
+  now: Date,
+  classified: readonly Classified[],
+  changes: readonly Change[],
+  hits: readonly Merged<HitChange>[],
+  shooters: readonly Merged<ShooterChange>[],
+): Promise<Written> {
+  const [row]: [{ hits: number; shooters: number; progress: number; admission: unknown }?] = await sql`
+    with h as (${hitsUpsert(sql, hits)}),
+         s as (${shootersUpsert(sql, shooters)}),
+         p as (${progressThrottledStatement(sql, options.runner, now, latestSourceAt(changes), { enabled: options.statusEnabled })})
+    select (select count(*) from h) as hits, (select count(*) from s) as shooters, (select count(*) from p) as progress,
+           (select state from ingest_admission where runner_kind = ${options.runner.kind}) as admission`;
+  const hitCount = row?.hits ?? 0;
+  const shooterCount = row?.shooters ?? 0;
+  if (!options.statusEnabled) return { hitCount, shooterCount, status: { admissionState: null, written: false } };
+  const glance = admissionFrom(row?.admission);
+  if (isQuiet(glance))
+    return { hitCount, shooterCount, status: { admissionState: glance.admissionState, written: (row?.progress ?? 0) > 0 } };
+  const status = await sql.begin((tx) => advanceOpenState(tx, options, now, classified, changes));
+  return { hitCount, shooterCount, status };
 }
 
-async function recordStatus(
-  tx: TransactionSql,
+/** A batch with contract rejects: data, reject log and admission state in one transaction. */
+async function applyWithRejects(
+  sql: Sql,
   options: ApplyOptions,
   now: Date,
   classified: readonly Classified[],
   changes: readonly Change[],
   rejects: readonly (ContractReject & { partitionId: string | null })[],
+  hits: readonly Merged<HitChange>[],
+  shooters: readonly Merged<ShooterChange>[],
+): Promise<Written> {
+  return sql.begin(async (tx) => {
+    // Issued together: postgres.js pipelines them on the transaction's connection.
+    const [hitRows, shooterRows] = await Promise.all([hitsUpsert(tx, hits), shootersUpsert(tx, shooters)]);
+    if (!options.statusEnabled)
+      return { hitCount: hitRows.count, shooterCount: shooterRows.count, status: { admissionState: null, written: false } };
+    await logRejects(tx, options.runner, now, rejects, options.rejectLogMax);
+    const status = await advanceOpenState(tx, options, now, classified, changes);
+    return { hitCount: hitRows.count, shooterCount: shooterRows.count, status };
+  });
+}
+
+function isQuiet(state: AdmissionState): boolean {
+  return state.admissionState === 'none' && state.sourceDriftState === 'none' && state.recentRejects.length === 0;
+}
+
+/** The locked path: advance the kind's shared admission state with this batch's observations. */
+async function advanceOpenState(
+  tx: TransactionSql,
+  options: ApplyOptions,
+  now: Date,
+  classified: readonly Classified[],
+  changes: readonly Change[],
 ): Promise<{ admissionState: AdmissionStateName; written: boolean }> {
-  const lastSourceEventAt = changes.reduce<Date | null>(
-    (latest, change) => (!latest || change.sourceAt > latest ? change.sourceAt : latest),
-    null,
-  );
-  // Most batches carry no rejects and meet a quiet admission state: then the throttled progress
-  // write (which checks that quiet state itself) is all, and it goes out in the same pipeline as
-  // the unlocked read that tells whether the locked path below is needed.
-  const [glance, quietWrite] = await Promise.all([
-    readAdmission(tx, options.runner.kind, false),
-    rejects.length ? null : recordProgressThrottled(tx, options.runner, now, lastSourceEventAt),
-    logRejects(tx, options.runner, now, rejects, options.rejectLogMax),
-  ]);
-  if (quietWrite !== null && isQuiet(glance)) return { admissionState: glance.admissionState, written: quietWrite };
+  const lastSourceEventAt = latestSourceAt(changes);
   const previous = await readAdmission(tx, options.runner.kind, true);
   const next = advanceAdmission(previous, observationsOf(classified), now, options.thresholds);
   if (!admissionChanged(previous, next)) {
-    const written = quietWrite ?? (await recordProgressThrottled(tx, options.runner, now, lastSourceEventAt, { evenIfOpen: true }));
+    const written = await recordProgressThrottled(tx, options.runner, now, lastSourceEventAt, { evenIfOpen: true });
     return { admissionState: next.admissionState, written };
   }
   await writeAdmission(tx, options.runner.kind, now, next);

@@ -65,36 +65,47 @@ export async function writeAdmission(sql: Queryable, kind: RunnerIdentity['kind'
 }
 
 /**
- * Progress of a batch that changed no admission state. The write is throttled in SQL: it only
- * happens when lastProcessedAt is 30 s old or more, or the runner was marked as failing. Unless
- * `evenIfOpen`, it also only happens while the kind's admission state is quiet (the caller then
- * takes the locked path and writes progress there).
+ * Progress of a batch that changed no admission state, as a statement (it also runs inside the
+ * quiet batch's single statement). Throttled in SQL: it only writes when lastProcessedAt is 30 s
+ * old or more, or the runner was marked as failing. Unless `evenIfOpen`, only while the kind's
+ * admission state is quiet (otherwise the caller takes the locked path and writes there).
  */
-export async function recordProgressThrottled(
+export function progressThrottledStatement(
   sql: Queryable,
   runner: RunnerIdentity,
   now: Date,
   lastSourceEventAt: Date | null,
-  { evenIfOpen = false }: { evenIfOpen?: boolean } = {},
-): Promise<boolean> {
+  { evenIfOpen = false, enabled = true }: { evenIfOpen?: boolean; enabled?: boolean } = {},
+) {
   const at = now.toISOString();
   const source = lastSourceEventAt?.toISOString() ?? null;
-  const result = await sql`
+  return sql`
     insert into ingest_runner_status as t (runner_id, runner_kind, heartbeat_at, last_processed_at, last_source_event_at, updated_at)
     select ${runner.id}, ${runner.kind}, ${at}::timestamptz, ${at}::timestamptz, ${source}::timestamptz, ${at}::timestamptz
-    where ${evenIfOpen} or not exists (
+    where ${enabled}::boolean and (${evenIfOpen}::boolean or not exists (
       select 1 from ingest_admission a
       where a.runner_kind = ${runner.kind}
         and (a.state->>'admissionState' <> 'none' or a.state->>'sourceDriftState' <> 'none'
-             or jsonb_array_length(coalesce(a.state->'recentRejects', '[]'::jsonb)) > 0))
+             or jsonb_array_length(coalesce(a.state->'recentRejects', '[]'::jsonb)) > 0)))
     on conflict (runner_id) do update set
       last_processed_at = excluded.last_processed_at,
       last_source_event_at = greatest(t.last_source_event_at, excluded.last_source_event_at),
       worker_state = 'running', last_error_message = null, updated_at = excluded.updated_at
     where t.last_processed_at is null
        or t.last_processed_at <= excluded.last_processed_at - interval '30 seconds'
-       or t.worker_state <> 'running'`;
-  return result.count > 0;
+       or t.worker_state <> 'running'
+    returning 1`;
+}
+
+export async function recordProgressThrottled(
+  sql: Queryable,
+  runner: RunnerIdentity,
+  now: Date,
+  lastSourceEventAt: Date | null,
+  options: { evenIfOpen?: boolean } = {},
+): Promise<boolean> {
+  const rows = await progressThrottledStatement(sql, runner, now, lastSourceEventAt, options);
+  return rows.count > 0;
 }
 
 /** Progress written at once (the batch changed the admission state; that must not wait for the throttle). */
