@@ -3,6 +3,7 @@ import { getSql } from '../shared/db/client';
 import { optionalUser } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
 import { publicIngestHealth, readIngestHealth } from '../shared/ingest/health';
+import { IngestHealthSchema } from '../shared/ingest/healthSchema';
 
 /**
  * GET /healthz/ingest: the ingest block. Anonymous callers get states, timestamps and counts;
@@ -14,6 +15,7 @@ export const ingestHealthRoute = defineRoute({
   path: '/healthz/ingest',
   summary: 'Ingest health: unknown while SVC_INGEST_STATUS_ENABLED is off; details for platform_admin and ops_admin',
   guard: optionalUser,
+  response: IngestHealthSchema,
   async handle({ caller }) {
     const detail = caller.kind === 'user' && caller.capabilities.has('ingest.details');
     const health = await readIngestHealth(getSql(), { statusEnabled: getSettings().SVC_INGEST_STATUS_ENABLED, detail });
