@@ -1,17 +1,20 @@
+import { getSettings } from '../shared/config/settings';
 import { getSql } from '../shared/db/client';
 import { databaseCheck, storageCheck } from '../shared/health/checks';
 import { evaluateHealth, HealthReportSchema, publicHealthView, type HealthCheck } from '../shared/health/health';
 import { publicAccess } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
 import { httpGroup } from '../shared/host/definition';
+import { ingestCheck } from '../shared/ingest/healthCheck';
 import { tableService } from '../shared/storage/tables';
+import { ingestHealthRoute } from './ingestHealth';
 
 /**
  * The components behind GET /healthz. Composed here, where every area is in reach, so
  * shared/health knows none of them: an area with its own health (ingest) adds its check to this list.
  */
 export function serviceHealthChecks(): HealthCheck[] {
-  return [databaseCheck(getSql), storageCheck(tableService)];
+  return [databaseCheck(getSql), storageCheck(tableService), ingestCheck(getSql, () => getSettings().SVC_INGEST_STATUS_ENABLED)];
 }
 
 export const healthFunctions = [
@@ -29,5 +32,6 @@ export const healthFunctions = [
         return json(publicHealthView(report), report.status === 'ok' ? 200 : 503, { 'cache-control': 'no-store' });
       },
     }),
+    ingestHealthRoute,
   ]),
 ];

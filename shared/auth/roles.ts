@@ -7,17 +7,18 @@ export type PlatformRole = (typeof PLATFORM_ROLES)[number];
  * `platform.admin` is what only platform admins may do (the platformAdmin guard), `clubs.manage`
  * acting on any club (the club catalog, adopt, and clubRole's `orCapability`).
  */
-export const CAPABILITIES = ['costs.read', 'diagnostics.read', 'clubs.manage', 'platform.admin'] as const;
+export const CAPABILITIES = ['costs.read', 'diagnostics.read', 'clubs.manage', 'platform.admin', 'ingest.details'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 /**
  * Which role grants which capability. Decided server-side so a token never carries capabilities.
  * support_admin deliberately lacks costs.read; the diagnostics summary is for platform admins only
- * (spec), so diagnostics.read is platform_admin's alone.
+ * (spec), so diagnostics.read is platform_admin's alone. ingest.details (error texts, reject
+ * details, club ids and quarantine context in ingest health) is for platform_admin and ops_admin.
  */
 const GRANTS: Record<PlatformRole, readonly Capability[]> = {
-  platform_admin: ['costs.read', 'diagnostics.read', 'clubs.manage', 'platform.admin'],
-  ops_admin: ['costs.read'],
+  platform_admin: ['costs.read', 'diagnostics.read', 'clubs.manage', 'platform.admin', 'ingest.details'],
+  ops_admin: ['costs.read', 'ingest.details'],
   billing_admin: ['costs.read'],
   support_admin: [],
 };

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { optionalText, readEnvSettings, wholeNumber as integer, type SettingProblem } from './envValues';
+import { flag, optionalText, readEnvSettings, wholeNumber as integer, type SettingProblem } from './envValues';
 
 /**
  * Every app setting the code reads, parsed once. Nothing else in the app reads `process.env`:
@@ -55,12 +55,28 @@ export const SettingsSchema = v.object({
   CLUB_MASTER_RETENTION_DAYS: integer(90, 1, 3650),
   /** Hours without a report after which a box counts as having stopped reporting (4 push intervals). */
   CLUB_MASTER_STALE_AFTER_HOURS: integer(24, 1, 8760),
-  /** Event hub the ingest function reads (read by the Functions host as %INGEST_EVENTHUB_NAME%). */
+  /** Event hub the `ingest` function reads (host expression %INGEST_EVENTHUB_NAME%). */
   INGEST_EVENTHUB_NAME: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), 'club-data'),
-  /** Event Hubs connection string of the ingest trigger; locally the development hub npm start runs. */
+  /** Event Hubs connection string of the `ingest` trigger (the host reads it by name); no fallback. */
   INGEST_EVENTHUB_CONNECTION: optionalText,
-  /** Consumer group of the ingest trigger. */
+  /** Consumer group of the `ingest` trigger (host expression %INGEST_EVENTHUB_CONSUMER_GROUP%). */
   INGEST_EVENTHUB_CONSUMER_GROUP: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '$Default'),
+  /** Writes the ingest status record and reject log when true; GET /healthz/ingest answers unknown while false. */
+  SVC_INGEST_STATUS_ENABLED: flag(false),
+  /** NCRONTAB schedule of the ingest heartbeat timer (%INGEST_HEARTBEAT_SCHEDULE%); every minute. */
+  INGEST_HEARTBEAT_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 * * * * *'),
+  /** Contract rejects within the window that make admissionState `rejecting`. */
+  INGEST_REJECTING_THRESHOLD: integer(2, 1, 10_000),
+  /** Rejects of one path (topic, club, entity) within the window that quarantine it. */
+  INGEST_QUARANTINE_THRESHOLD: integer(5, 2, 10_000),
+  /** The reject window in seconds ("fresh" rejects, "short time"). */
+  INGEST_REJECT_WINDOW_SECONDS: integer(300, 10, 86_400),
+  /** Seconds without a drift signal after which sourceDriftState returns to none. */
+  INGEST_DRIFT_QUIET_SECONDS: integer(900, 60, 604_800),
+  /** Rows the contract reject log keeps (newest first). */
+  INGEST_REJECT_LOG_MAX: integer(1000, 10, 1_000_000),
+  /** Set by Azure per function app instance; names the ingest status row (host name when unset). */
+  WEBSITE_INSTANCE_ID: optionalText,
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;

@@ -59,6 +59,16 @@ export const publicAccess: Guard<AnonymousCaller> = {
   authorize: () => Promise.resolve({ kind: 'anonymous' }),
 };
 
+/**
+ * Anyone; a bearer token, when sent, is verified and names the caller (a route may then show
+ * more). A token that fails verification still answers 401 rather than silently showing less.
+ */
+export const optionalUser: Guard<UserCaller | AnonymousCaller> = {
+  description: 'anyone (a bearer token adds detail for some roles)',
+  security: 'none',
+  authorize: async (request) => (request.headers.get('authorization') ? authenticate(request) : { kind: 'anonymous' }),
+};
+
 export const authenticatedUser: Guard<UserCaller> = {
   description: 'any authenticated user',
   security: 'bearer',

@@ -2,8 +2,8 @@ import { CAPABILITIES, capabilitiesOf, PLATFORM_ROLES, type Capability, type Pla
 
 describe('capabilities derived from platform roles', () => {
   it.each<[PlatformRole, Capability[]]>([
-    ['platform_admin', ['costs.read', 'diagnostics.read', 'clubs.manage', 'platform.admin']],
-    ['ops_admin', ['costs.read']],
+    ['platform_admin', ['costs.read', 'diagnostics.read', 'clubs.manage', 'platform.admin', 'ingest.details']],
+    ['ops_admin', ['costs.read', 'ingest.details']],
     ['billing_admin', ['costs.read']],
     ['support_admin', []],
   ])('%s grants %j', (role, capabilities) => {
@@ -15,8 +15,13 @@ describe('capabilities derived from platform roles', () => {
     expect(holders).toEqual(['platform_admin']);
   });
 
+  it('shows ingest health details to platform_admin and ops_admin only', () => {
+    const holders = PLATFORM_ROLES.filter((role) => capabilitiesOf([role]).has('ingest.details'));
+    expect(holders).toEqual(['platform_admin', 'ops_admin']);
+  });
+
   it('grants the union for several roles and nothing for none', () => {
-    expect([...capabilitiesOf(['billing_admin', 'ops_admin'])]).toEqual(['costs.read']);
+    expect([...capabilitiesOf(['billing_admin', 'ops_admin'])].sort()).toEqual(['costs.read', 'ingest.details']);
     expect(capabilitiesOf([]).size).toBe(0);
   });
 

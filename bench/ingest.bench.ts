@@ -1,0 +1,178 @@
+import { performance } from 'node:perf_hooks';
+import type { Sql } from '../shared/db/client';
+import { applyIngestBatch, type ApplyOptions } from '../shared/ingest/apply';
+import type { IncomingMessage } from '../shared/ingest/contract';
+import type { BenchContext } from './context';
+import type { Comparison, Measured } from './harness';
+
+const EVENTS = 10_000;
+const BATCH = 500;
+const ROUNDS = 8;
+const WARMUP = 2;
+
+/**
+ * 10,000 hit events in batches of 500 through the apply core (`applyIngestBatch`, status switch
+ * on: classification and validation of each body, merge per key, one transaction per batch with
+ * the guarded upsert and the status write) against a bare `INSERT ... SELECT FROM unnest(...) ON
+ * CONFLICT DO UPDATE` of the same rows in the same batches, its arrays built before the clock
+ * starts. Each round gives each side a club of its own, so both insert 10,000 new rows; the
+ * order of the two sides alternates per round.
+ */
+export default async function ingestBench({ sql }: BenchContext): Promise<Comparison> {
+  const subjectBatches: number[] = [];
+  const baselineBatches: number[] = [];
+  const subjectTotals: number[] = [];
+  const baselineTotals: number[] = [];
+  for (let round = 0; round < WARMUP + ROUNDS; round += 1) {
+    const subjectClub = `7${round}1`;
+    const baselineClub = `7${round}2`;
+    const messages = hitMessages(subjectClub);
+    const rows = hitRows(baselineClub);
+    const sides: [() => Promise<number[]>, number[], number[]][] = [
+      [() => runSubject(sql, messages, round), subjectBatches, subjectTotals],
+      [() => runBaseline(sql, rows), baselineBatches, baselineTotals],
+    ];
+    if (round % 2 === 1) sides.reverse();
+    for (const [run, batches, totals] of sides) {
+      const times = await run();
+      if (round < WARMUP) continue;
+      batches.push(...times);
+      totals.push(times.reduce((sum, time) => sum + time, 0));
+    }
+  }
+  const baseline = measured('bare unnest upsert, 20 batches of 500', baselineTotals);
+  const subject = measured('applyIngestBatch, 20 batches of 500', subjectTotals);
+  const throughput = (ms: number) => Math.round((EVENTS / ms) * 1000);
+  console.log(
+    [
+      `  events/s   core ${throughput(subject.medianMs)}, bare ${throughput(baseline.medianMs)}: ratio ${(baseline.medianMs / subject.medianMs).toFixed(2)} (target ≥ 0.5)`,
+      `  batch p95  core ${percentile(subjectBatches, 0.95).toFixed(2)} ms, bare ${percentile(baselineBatches, 0.95).toFixed(2)} ms (batches of ${BATCH}, ${subjectBatches.length} per side)`,
+    ].join('\n'),
+  );
+  return {
+    title:
+      'Ingest apply core: 10,000 hit events in batches of 500 vs bare unnest upsert of the same rows (time ratio; ≤ 2× is ≥ 0.5 of the throughput)',
+    baseline,
+    subject,
+    ratio: subject.medianMs / baseline.medianMs,
+    target: 2,
+  };
+}
+
+function hitBody(club: string, index: number) {
+  return {
+    before: null,
+    after: {
+      id: index + 1,
+      club_id: club,
+      shooter_id: (index % 40) + 1,
+      discipline: index % 2 ? 'LG 10m' : 'LP 10m',
+      series: Math.floor(index / 10) % 4,
+      shot_no: (index % 10) + 1,
+      value: Math.round((7 + ((index * 37) % 39) / 10) * 10) / 10,
+      shot_at: 1_763_665_200_000_000 + index * 20_000_000,
+    },
+    source: {
+      connector: 'postgresql',
+      name: `mirror_${club}`,
+      db: 'mirror',
+      schema: 'public',
+      table: 'hits',
+      lsn: 1_000_000 + index * 64,
+      txId: 9,
+      ts_ms: 1_763_665_200_000 + index * 20_000,
+      snapshot: 'false',
+    },
+    op: 'c',
+    ts_ms: 1_763_665_200_100 + index * 20_000,
+  };
+}
+
+/** As the Node worker hands them over: parsed JSON bodies, origin properties as text. */
+function hitMessages(club: string): IncomingMessage[] {
+  return Array.from({ length: EVENTS }, (_, index) => ({
+    body: hitBody(club, index),
+    properties: { sourceTopic: `club.${club}.hits`, sourceClubId: club },
+    sequenceNumber: index + 1,
+    enqueuedAt: null,
+    partitionId: '0',
+  }));
+}
+
+function hitRows(club: string) {
+  return Array.from({ length: EVENTS }, (_, index) => {
+    const { after, source } = hitBody(club, index);
+    return {
+      club,
+      record: String(after.id),
+      shooter: String(after.shooter_id),
+      discipline: after.discipline,
+      series: String(after.series),
+      shotNo: String(after.shot_no),
+      value: String(after.value),
+      shotAt: new Date(after.shot_at / 1000).toISOString(),
+      lsn: String(source.lsn),
+    };
+  });
+}
+
+async function runSubject(sql: Sql, messages: IncomingMessage[], round: number): Promise<number[]> {
+  const options: ApplyOptions = {
+    runner: { id: `event:bench-${round}`, kind: 'event' },
+    statusEnabled: true,
+    thresholds: { rejectingThreshold: 2, quarantineThreshold: 5, windowSeconds: 300, driftQuietSeconds: 900 },
+    rejectLogMax: 1000,
+  };
+  const times: number[] = [];
+  for (let start = 0; start < messages.length; start += BATCH) {
+    const started = performance.now();
+    await applyIngestBatch(sql, messages.slice(start, start + BATCH), options);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+async function runBaseline(sql: Sql, rows: ReturnType<typeof hitRows>): Promise<number[]> {
+  const batches = [];
+  for (let start = 0; start < rows.length; start += BATCH) {
+    const slice = rows.slice(start, start + BATCH);
+    const column = <K extends keyof (typeof slice)[number]>(key: K) => slice.map((row) => row[key]);
+    batches.push({
+      club: column('club'),
+      record: column('record'),
+      shooter: column('shooter'),
+      discipline: column('discipline'),
+      series: column('series'),
+      shotNo: column('shotNo'),
+      value: column('value'),
+      shotAt: column('shotAt'),
+      lsn: column('lsn'),
+    });
+  }
+  const times: number[] = [];
+  for (const batch of batches) {
+    const started = performance.now();
+    await sql`
+      insert into club_data_hit as t (source_club_id, source_record_id, shooter_id, discipline, series, shot_no, value, shot_at, source_lsn, updated_at)
+      select u.*, now() from unnest(
+        ${sql.array(batch.club)}::text[], ${sql.array(batch.record)}::text[], ${sql.array(batch.shooter)}::text[],
+        ${sql.array(batch.discipline)}::text[], ${sql.array(batch.series)}::int4[], ${sql.array(batch.shotNo)}::int4[],
+        ${sql.array(batch.value)}::numeric[], ${sql.array(batch.shotAt)}::timestamptz[], ${sql.array(batch.lsn)}::int8[]
+      ) as u
+      on conflict (source_club_id, source_record_id) do update set
+        shooter_id = excluded.shooter_id, discipline = excluded.discipline, series = excluded.series, shot_no = excluded.shot_no,
+        value = excluded.value, shot_at = excluded.shot_at, source_lsn = excluded.source_lsn, updated_at = excluded.updated_at
+      where t.source_lsn < excluded.source_lsn`;
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+function percentile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+function measured(name: string, totals: number[]): Measured {
+  return { name, medianMs: percentile(totals, 0.5), p90Ms: percentile(totals, 0.9), samples: totals.length };
+}

@@ -1,0 +1,292 @@
+import type { Queryable, Sql, TransactionSql } from '../db/client';
+import {
+  advanceAdmission,
+  admissionChanged,
+  type AdmissionState,
+  type AdmissionStateName,
+  type AdmissionThresholds,
+  type Observation,
+} from './admission';
+import {
+  classifyMessage,
+  pathKey,
+  type Change,
+  type ContractReject,
+  type HitChange,
+  type IncomingMessage,
+  type RejectReason,
+  type ShooterChange,
+} from './contract';
+import {
+  admissionFrom,
+  logRejects,
+  progressThrottledStatement,
+  readAdmission,
+  recordProgress,
+  recordProgressThrottled,
+  writeAdmission,
+  type RunnerIdentity,
+} from './statusRepository';
+
+/**
+ * The one apply core every runner calls (the Event Hubs function, part 2's staging worker and
+ * backfill): classify, drop contract rejects, deduplicate, then one transaction with set-based
+ * upserts guarded by source position. Throws only for infrastructure failures (the caller's retry
+ * reruns the whole batch); a contract reject never throws.
+ */
+export interface ApplyOptions {
+  runner: RunnerIdentity;
+  /** SVC_INGEST_STATUS_ENABLED: without it neither the status record nor the reject log is written. */
+  statusEnabled: boolean;
+  thresholds: AdmissionThresholds;
+  rejectLogMax: number;
+  now?: () => Date;
+}
+
+export interface ApplyOutcome {
+  received: number;
+  hits: number;
+  shooters: number;
+  /** Changes whose row already held this or a newer position (redelivery, reordering). */
+  stale: number;
+  tombstones: number;
+  rejected: number;
+  rejectReasons: Partial<Record<RejectReason, number>>;
+  admissionState: AdmissionStateName | null;
+  statusWritten: boolean;
+}
+
+type Classified = ReturnType<typeof classifyMessage>;
+
+export async function applyIngestBatch(sql: Sql, messages: readonly IncomingMessage[], options: ApplyOptions): Promise<ApplyOutcome> {
+  const classified = messages.map(classifyMessage);
+  const changes = classified.flatMap((item) => (item.kind === 'change' ? [item.change] : []));
+  const rejects = classified.flatMap((item, index) =>
+    item.kind === 'reject' ? [{ ...item.reject, partitionId: messages[index]?.partitionId ?? null }] : [],
+  );
+  const hits = mergePerKey(changes.filter((change): change is HitChange => change.entity === 'hits'));
+  const shooters = mergePerKey(changes.filter((change): change is ShooterChange => change.entity === 'shooters'));
+  const now = (options.now ?? (() => new Date()))();
+
+  const written = rejects.length
+    ? await applyWithRejects(sql, options, now, classified, changes, rejects, hits, shooters)
+    : await applyQuiet(sql, options, now, classified, changes, hits, shooters);
+
+  const rejectReasons: Partial<Record<RejectReason, number>> = {};
+  for (const reject of rejects) rejectReasons[reject.reason] = (rejectReasons[reject.reason] ?? 0) + 1;
+  return {
+    received: messages.length,
+    hits: written.hitCount,
+    shooters: written.shooterCount,
+    stale: changes.length - written.hitCount - written.shooterCount,
+    tombstones: classified.filter((item) => item.kind === 'tombstone').length,
+    rejected: rejects.length,
+    rejectReasons,
+    admissionState: written.status.admissionState,
+    statusWritten: written.status.written,
+  };
+}
+
+/** One row's merged changes of a batch: the newest change decides deletion, the newest create/update the values. */
+export type Merged<C extends Change> = C & { dataLsn: number | null; dataSequence: number | null };
+
+/**
+ * One entry per key (a key twice in one INSERT ... ON CONFLICT raises 21000): the newest change
+ * by position, carrying the values and position of the newest create/update among them, so a
+ * batch holding a create and its delete ends exactly as the two applied one by one. Sorting by
+ * key gives concurrent batches the same lock order.
+ */
+export function mergePerKey<C extends Change>(changes: readonly C[]): Merged<C>[] {
+  const newest = new Map<string, C>();
+  const newestData = new Map<string, C>();
+  for (const change of changes) {
+    const key = `${change.clubId}\u0000${change.recordId}`;
+    const kept = newest.get(key);
+    if (!kept || isNewer(change, kept)) newest.set(key, change);
+    const keptData = newestData.get(key);
+    if (change.row !== null && (!keptData || isNewer(change, keptData))) newestData.set(key, change);
+  }
+  return [...newest.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, change]) => {
+      const data = newestData.get(key);
+      // Without a create/update in the batch every change was a delete: the newest has no row either.
+      const merged: Merged<C> = Object.assign({}, change, { dataLsn: data?.lsn ?? null, dataSequence: data?.sequence ?? null });
+      if (data) merged.row = data.row;
+      return merged;
+    });
+}
+
+function isNewer(a: Change, b: Change): boolean {
+  return a.lsn !== b.lsn ? a.lsn > b.lsn : a.sequence > b.sequence;
+}
+
+const texts = <T>(items: readonly T[], pick: (item: T) => string | number | boolean | Date | null | undefined) =>
+  items.map((item) => {
+    const value = pick(item);
+    if (value === null || value === undefined) return null;
+    return value instanceof Date ? value.toISOString() : String(value);
+  });
+
+/*
+ * Both upserts keep two positions per row (migration 007): the newest change of any kind decides
+ * whether the row is deleted, the newest create/update decides its values. ingest_position_newer
+ * (migration 007) compares positions; a change newer in neither leaves the row alone.
+ */
+
+/** Hits: deletes are soft (deleted_at, the cloud time the delete arrived). */
+function hitsUpsert(sql: Queryable, hits: readonly Merged<HitChange>[]) {
+  return sql`
+    insert into club_data_hit as t (source_club_id, source_record_id, shooter_id, discipline, series, shot_no, value, shot_at,
+                                    deleted_at, source_lsn, source_sequence, data_lsn, data_sequence, updated_at)
+    select u.club, u.record, u.shooter, u.discipline, u.series, u.shot_no, u.value, u.shot_at,
+           case when u.deleted then now() end, u.lsn, u.seq, u.data_lsn, u.data_seq, now()
+    from unnest(
+      ${sql.array(texts(hits, (h) => h.clubId))}::text[], ${sql.array(texts(hits, (h) => h.recordId))}::text[],
+      ${sql.array(texts(hits, (h) => h.row?.shooter_id))}::text[], ${sql.array(texts(hits, (h) => h.row?.discipline))}::text[],
+      ${sql.array(texts(hits, (h) => h.row?.series))}::int4[], ${sql.array(texts(hits, (h) => h.row?.shot_no))}::int4[],
+      ${sql.array(texts(hits, (h) => h.row?.value))}::numeric[], ${sql.array(texts(hits, (h) => h.row?.shot_at))}::timestamptz[],
+      ${sql.array(texts(hits, (h) => h.deleted))}::bool[], ${sql.array(texts(hits, (h) => h.lsn))}::int8[], ${sql.array(texts(hits, (h) => h.sequence))}::int8[],
+      ${sql.array(texts(hits, (h) => h.dataLsn))}::int8[], ${sql.array(texts(hits, (h) => h.dataSequence))}::int8[]
+    ) as u(club, record, shooter, discipline, series, shot_no, value, shot_at, deleted, lsn, seq, data_lsn, data_seq)
+    on conflict (source_club_id, source_record_id) do update set
+      shooter_id = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.shooter_id else t.shooter_id end,
+      discipline = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.discipline else t.discipline end,
+      series = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.series else t.series end,
+      shot_no = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.shot_no else t.shot_no end,
+      value = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.value else t.value end,
+      shot_at = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.shot_at else t.shot_at end,
+      data_lsn = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.data_lsn else t.data_lsn end,
+      data_sequence = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.data_sequence else t.data_sequence end,
+      deleted_at = case when not ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then t.deleted_at
+                        when excluded.deleted_at is not null then coalesce(t.deleted_at, excluded.deleted_at) end,
+      source_lsn = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.source_lsn else t.source_lsn end,
+      source_sequence = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.source_sequence else t.source_sequence end,
+      updated_at = excluded.updated_at
+    where ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) or ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence)
+    returning 1`;
+}
+
+/** Shooters: `deleted` is the mirror's own flag, or true after a delete. */
+function shootersUpsert(sql: Queryable, shooters: readonly Merged<ShooterChange>[]) {
+  return sql`
+    insert into club_data_shooter as t (source_club_id, source_record_id, display_name, birth_year, deleted,
+                                        source_lsn, source_sequence, data_lsn, data_sequence, updated_at)
+    select u.club, u.record, u.display_name, u.birth_year, u.deleted, u.lsn, u.seq, u.data_lsn, u.data_seq, now()
+    from unnest(
+      ${sql.array(texts(shooters, (s) => s.clubId))}::text[], ${sql.array(texts(shooters, (s) => s.recordId))}::text[],
+      ${sql.array(texts(shooters, (s) => s.row?.display_name))}::text[], ${sql.array(texts(shooters, (s) => s.row?.birth_year))}::int4[],
+      ${sql.array(texts(shooters, (s) => s.deleted))}::bool[], ${sql.array(texts(shooters, (s) => s.lsn))}::int8[],
+      ${sql.array(texts(shooters, (s) => s.sequence))}::int8[], ${sql.array(texts(shooters, (s) => s.dataLsn))}::int8[],
+      ${sql.array(texts(shooters, (s) => s.dataSequence))}::int8[]
+    ) as u(club, record, display_name, birth_year, deleted, lsn, seq, data_lsn, data_seq)
+    on conflict (source_club_id, source_record_id) do update set
+      display_name = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.display_name else t.display_name end,
+      birth_year = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.birth_year else t.birth_year end,
+      data_lsn = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.data_lsn else t.data_lsn end,
+      data_sequence = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.data_sequence else t.data_sequence end,
+      deleted = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.deleted else t.deleted end,
+      source_lsn = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.source_lsn else t.source_lsn end,
+      source_sequence = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.source_sequence else t.source_sequence end,
+      updated_at = excluded.updated_at
+    where ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) or ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence)
+    returning 1`;
+}
+
+/** The admission observations of a batch in arrival order; runs of accepted events on one path fold into one. */
+export function observationsOf(classified: readonly Classified[]): Observation[] {
+  const observations: Observation[] = [];
+  for (const item of classified) {
+    if (item.kind === 'reject') {
+      const { reason, topic, clubId, entity, detail } = item.reject;
+      observations.push({ kind: 'reject', path: pathKey(topic, clubId, entity), reject: { reason, topic, clubId, entity, detail } });
+    } else if (item.kind === 'change') {
+      const path = pathKey(item.change.topic, item.change.clubId, item.change.entity);
+      const last = observations.at(-1);
+      if (!(last?.kind === 'accepted' && last.path === path)) observations.push({ kind: 'accepted', path });
+    }
+  }
+  return observations;
+}
+
+type Written = { hitCount: number; shooterCount: number; status: { admissionState: AdmissionStateName | null; written: boolean } };
+
+const latestSourceAt = (changes: readonly Change[]) =>
+  changes.reduce<Date | null>((latest, change) => (!latest || change.sourceAt > latest ? change.sourceAt : latest), null);
+
+/**
+ * The common batch: no contract rejects. One statement (its data-modifying parts are atomic
+ * together): both upserts, the throttled progress write while the admission state is quiet, and
+ * a read of that state. One round trip, like the bare upsert. Only when the state is open (a
+ * rejecting path may just have been accepted again) a second transaction advances it.
+ */
+async function applyQuiet(
+  sql: Sql,
+  options: ApplyOptions,
+  now: Date,
+  classified: readonly Classified[],
+  changes: readonly Change[],
+  hits: readonly Merged<HitChange>[],
+  shooters: readonly Merged<ShooterChange>[],
+): Promise<Written> {
+  const [row]: [{ hits: number; shooters: number; progress: number; admission: unknown }?] = await sql`
+    with h as (${hitsUpsert(sql, hits)}),
+         s as (${shootersUpsert(sql, shooters)}),
+         p as (${progressThrottledStatement(sql, options.runner, now, latestSourceAt(changes), { enabled: options.statusEnabled })})
+    select (select count(*) from h) as hits, (select count(*) from s) as shooters, (select count(*) from p) as progress,
+           (select state from ingest_admission where runner_kind = ${options.runner.kind}) as admission`;
+  const hitCount = row?.hits ?? 0;
+  const shooterCount = row?.shooters ?? 0;
+  if (!options.statusEnabled) return { hitCount, shooterCount, status: { admissionState: null, written: false } };
+  const glance = admissionFrom(row?.admission);
+  if (isQuiet(glance))
+    return { hitCount, shooterCount, status: { admissionState: glance.admissionState, written: (row?.progress ?? 0) > 0 } };
+  const status = await sql.begin((tx) => advanceOpenState(tx, options, now, classified, changes));
+  return { hitCount, shooterCount, status };
+}
+
+/** A batch with contract rejects: data, reject log and admission state in one transaction. */
+async function applyWithRejects(
+  sql: Sql,
+  options: ApplyOptions,
+  now: Date,
+  classified: readonly Classified[],
+  changes: readonly Change[],
+  rejects: readonly (ContractReject & { partitionId: string | null })[],
+  hits: readonly Merged<HitChange>[],
+  shooters: readonly Merged<ShooterChange>[],
+): Promise<Written> {
+  return sql.begin(async (tx) => {
+    // Issued together: postgres.js pipelines them on the transaction's connection.
+    const [hitRows, shooterRows] = await Promise.all([hitsUpsert(tx, hits), shootersUpsert(tx, shooters)]);
+    if (!options.statusEnabled)
+      return { hitCount: hitRows.count, shooterCount: shooterRows.count, status: { admissionState: null, written: false } };
+    await logRejects(tx, options.runner, now, rejects, options.rejectLogMax);
+    const status = await advanceOpenState(tx, options, now, classified, changes);
+    return { hitCount: hitRows.count, shooterCount: shooterRows.count, status };
+  });
+}
+
+function isQuiet(state: AdmissionState): boolean {
+  return state.admissionState === 'none' && state.sourceDriftState === 'none' && state.recentRejects.length === 0;
+}
+
+/** The locked path: advance the kind's shared admission state with this batch's observations. */
+async function advanceOpenState(
+  tx: TransactionSql,
+  options: ApplyOptions,
+  now: Date,
+  classified: readonly Classified[],
+  changes: readonly Change[],
+): Promise<{ admissionState: AdmissionStateName; written: boolean }> {
+  const lastSourceEventAt = latestSourceAt(changes);
+  const previous = await readAdmission(tx, options.runner.kind, true);
+  const next = advanceAdmission(previous, observationsOf(classified), now, options.thresholds);
+  if (!admissionChanged(previous, next)) {
+    const written = await recordProgressThrottled(tx, options.runner, now, lastSourceEventAt, { evenIfOpen: true });
+    return { admissionState: next.admissionState, written };
+  }
+  await writeAdmission(tx, options.runner.kind, now, next);
+  await recordProgress(tx, options.runner, now, lastSourceEventAt, changes.length > 0);
+  return { admissionState: next.admissionState, written: true };
+}

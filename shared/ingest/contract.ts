@@ -1,0 +1,311 @@
+import * as v from 'valibot';
+
+/**
+ * The ingest contract (docs/ingest-contract.md): Debezium's JSON envelope without schema on
+ * topics `club.<clubId>.<entity>`, origin carried twice (application properties and payload).
+ * Everything here is pure; a message either becomes a change, is skipped (tombstone) or is a
+ * contract reject with a documented reason code.
+ */
+
+export const ENTITIES = ['shooters', 'hits'] as const;
+export type Entity = (typeof ENTITIES)[number];
+
+/** Reason codes of contract rejects, in the order the checks run. Stable: operators filter on them. */
+export const REJECT_REASONS = [
+  'topic_malformed',
+  'entity_unknown',
+  'club_scope_mismatch',
+  'body_invalid',
+  'topic_entity_mismatch',
+  'origin_mismatch',
+] as const;
+export type RejectReason = (typeof REJECT_REASONS)[number];
+
+const TOPIC = /^club\.([A-Za-z0-9_-]{1,64})\.([a-z_]{1,64})$/;
+
+const ID_TEXT = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/**
+ * A club number (vereinsId) or record id as the mirror sends it: text or an integer. A custom
+ * check rather than a union: a failing union branch builds an issue per row, and this runs for
+ * every id of every event.
+ */
+const sourceId = v.pipe(
+  v.custom<string | number>(
+    (value) => (typeof value === 'number' && Number.isSafeInteger(value)) || (typeof value === 'string' && ID_TEXT.test(value)),
+    'must be an integer or an id of up to 64 letters, digits and _.:-',
+  ),
+  v.transform(String),
+);
+
+/** Text the database can store: no NUL character (PostgreSQL refuses it and would fail the batch). */
+const text = (max: number) =>
+  v.pipe(
+    v.string(),
+    v.maxLength(max),
+    v.check((value) => !value.includes('\u0000'), 'contains NUL'),
+  );
+
+/**
+ * A timestamp as the connector emits it: epoch microseconds for `timestamp` columns
+ * (time.precision.mode=adaptive_time_microseconds), an ISO string for `timestamptz` columns.
+ * Bounded so the database never refuses it.
+ */
+const sourceTimestamp = v.pipe(
+  v.custom<number | string>(
+    (value) =>
+      (typeof value === 'number' && Number.isFinite(value)) ||
+      (typeof value === 'string' && !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}T/.test(value)),
+    'must be epoch microseconds or an ISO timestamp',
+  ),
+  v.transform((value) => (typeof value === 'number' ? new Date(Math.floor(value / 1000)) : new Date(value))),
+  v.check((date) => date.getUTCFullYear() >= 1970 && date.getUTCFullYear() <= 2200, 'is out of range'),
+);
+
+const smallInt = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+
+export const HitRowSchema = v.object({
+  id: sourceId,
+  club_id: sourceId,
+  shooter_id: v.nullish(sourceId, null),
+  discipline: v.nullish(text(100), null),
+  series: v.nullish(smallInt(0, 1_000_000), null),
+  shot_no: v.nullish(smallInt(0, 1_000_000), null),
+  // The ring value with one decimal (9.7, 10.4); numeric(4,1) in the database.
+  value: v.nullish(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(10.9)), null),
+  shot_at: v.nullish(sourceTimestamp, null),
+});
+export type HitRow = v.InferOutput<typeof HitRowSchema>;
+
+export const ShooterRowSchema = v.object({
+  id: sourceId,
+  club_id: sourceId,
+  display_name: v.nullish(text(200), null),
+  birth_year: v.nullish(smallInt(1900, 2200), null),
+  deleted: v.nullish(v.boolean(), false),
+});
+export type ShooterRow = v.InferOutput<typeof ShooterRowSchema>;
+
+/** A delete's `before` may carry only the key columns (REPLICA IDENTITY DEFAULT). */
+const KeyRowSchema = v.object({ id: sourceId, club_id: sourceId });
+
+const SourceSchema = v.object({
+  connector: v.optional(v.string()),
+  name: v.optional(v.string()),
+  db: v.optional(v.string()),
+  schema: v.optional(v.string()),
+  table: v.string(),
+  lsn: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
+  txId: v.nullish(v.number()),
+  ts_ms: v.pipe(v.number(), v.finite()),
+  snapshot: v.nullish(v.union([v.string(), v.boolean()])),
+});
+
+const EnvelopeSchema = v.object({
+  before: v.nullish(v.record(v.string(), v.unknown()), null),
+  after: v.nullish(v.record(v.string(), v.unknown()), null),
+  source: SourceSchema,
+  op: v.picklist(['c', 'u', 'd', 'r']),
+  ts_ms: v.optional(v.number()),
+});
+
+/** Where a change sits in the source: its WAL position, then the event's sequence number. */
+export interface SourcePosition {
+  lsn: number;
+  sequence: number;
+}
+
+interface ChangeBase extends SourcePosition {
+  topic: string;
+  clubId: string;
+  recordId: string;
+  deleted: boolean;
+  /** When the change was made in the club database (source.ts_ms). */
+  sourceAt: Date;
+}
+export type HitChange = ChangeBase & { entity: 'hits'; row: HitRow | null };
+export type ShooterChange = ChangeBase & { entity: 'shooters'; row: ShooterRow | null };
+export type Change = HitChange | ShooterChange;
+
+export interface ContractReject {
+  reason: RejectReason;
+  topic: string | null;
+  clubId: string | null;
+  entity: string | null;
+  detail: string;
+  sequence: number | null;
+}
+
+/** One message as any runner received it; bodies and properties not yet decoded. */
+export interface IncomingMessage {
+  body: unknown;
+  properties: Record<string, unknown>;
+  sequenceNumber: number | null;
+  enqueuedAt: Date | null;
+  partitionId: string | null;
+}
+
+export type Classified = { kind: 'change'; change: Change } | { kind: 'tombstone' } | { kind: 'reject'; reject: ContractReject };
+
+/**
+ * Decodes a property value to text. Over the Kafka endpoint headers arrive as bytes: a Buffer or
+ * Uint8Array, a serialised Buffer (`{type:'Buffer', data}`), or, after the .NET host serialised
+ * a byte[] to JSON, base64 text; `expected` (a pattern or the exact text) tells the plain
+ * reading from a base64 one.
+ */
+export function decodePropertyText(value: unknown, expected: RegExp | string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') {
+    if (fits(value, expected)) return value;
+    const decoded = decodeBase64Text(value);
+    return decoded !== null && fits(decoded, expected) ? decoded : value;
+  }
+  if (typeof value === 'number') return String(value);
+  const bytes = asBytes(value);
+  return bytes ? new TextDecoder('utf-8', { fatal: false }).decode(bytes) : null;
+}
+
+function fits(text: string, expected: RegExp | string): boolean {
+  return typeof expected === 'string' ? text === expected : expected.test(text);
+}
+
+function asBytes(value: unknown): Uint8Array | null {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (Array.isArray(value) && value.every((item) => typeof item === 'number')) return Uint8Array.from(value);
+  if (typeof value === 'object' && value !== null) {
+    const { type, data } = value as { type?: unknown; data?: unknown };
+    if (type === 'Buffer' && Array.isArray(data)) return asBytes(data);
+  }
+  return null;
+}
+
+function decodeBase64Text(value: string): string | null {
+  if (!value || value.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return null;
+  const text = Buffer.from(value, 'base64').toString('utf8');
+  return /^[\x20-\x7e]+$/.test(text) ? text : null;
+}
+
+/** The body as JSON: objects pass, strings and bytes are parsed; null/empty means a tombstone. */
+function decodeBody(body: unknown): { kind: 'tombstone' } | { kind: 'json'; value: unknown } | { kind: 'invalid'; detail: string } {
+  if (body === null || body === undefined) return { kind: 'tombstone' };
+  const bytes = typeof body === 'object' ? asBytes(body) : null;
+  const textBody = typeof body === 'string' ? body : bytes ? new TextDecoder().decode(bytes) : null;
+  if (textBody === null) return { kind: 'json', value: body };
+  if (textBody.trim() === '' || textBody.trim() === 'null') return { kind: 'tombstone' };
+  try {
+    return { kind: 'json', value: JSON.parse(textBody) as unknown };
+  } catch {
+    return { kind: 'invalid', detail: 'body is not JSON' };
+  }
+}
+
+function issuesText(issues: readonly v.BaseIssue<unknown>[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => `${v.getDotPath(issue) ?? '(body)'}: ${issue.message}`)
+    .join('; ');
+}
+
+function isEntity(value: string): value is Entity {
+  return (ENTITIES as readonly string[]).includes(value);
+}
+
+function rejected(
+  reason: RejectReason,
+  detail: string,
+  topic: string | null,
+  clubId: string | null,
+  entity: string | null,
+  sequence: number | null,
+): Classified {
+  return { kind: 'reject', reject: { reason, topic, clubId, entity, detail, sequence } };
+}
+
+/** Classifies one message against the contract. Never throws. Runs for every event: no closures. */
+export function classifyMessage(message: IncomingMessage): Classified {
+  const sequence = message.sequenceNumber;
+  const topicText = decodePropertyText(message.properties['sourceTopic'], TOPIC);
+  const topicMatch = topicText ? TOPIC.exec(topicText) : null;
+  if (!topicMatch) {
+    return rejected(
+      'topic_malformed',
+      topicText ? 'sourceTopic is not club.<clubId>.<entity>' : 'sourceTopic property missing',
+      topicText,
+      null,
+      null,
+      sequence,
+    );
+  }
+  const [, topicClub = '', entityName = ''] = topicMatch;
+  if (!isEntity(entityName)) {
+    return rejected(
+      'entity_unknown',
+      `entity ${entityName} is not one of ${ENTITIES.join(', ')}`,
+      topicText,
+      topicClub,
+      entityName,
+      sequence,
+    );
+  }
+  const entity = entityName;
+
+  const headerClub = decodePropertyText(message.properties['sourceClubId'], topicClub);
+  if (headerClub !== topicClub) {
+    return rejected(
+      'club_scope_mismatch',
+      headerClub === null ? 'sourceClubId property missing' : `sourceClubId ${headerClub} outside topic scope ${topicClub}`,
+      topicText,
+      topicClub,
+      entity,
+      sequence,
+    );
+  }
+
+  const decoded = decodeBody(message.body);
+  if (decoded.kind === 'tombstone') return { kind: 'tombstone' };
+  if (decoded.kind === 'invalid') return rejected('body_invalid', decoded.detail, topicText, topicClub, entity, sequence);
+  const envelope = v.safeParse(EnvelopeSchema, decoded.value);
+  if (!envelope.success) return rejected('body_invalid', issuesText(envelope.issues), topicText, topicClub, entity, sequence);
+  const { op, source, before, after } = envelope.output;
+
+  if (source.table !== entity)
+    return rejected('topic_entity_mismatch', `source.table ${source.table} on a ${entity} topic`, topicText, topicClub, entity, sequence);
+
+  const deleted = op === 'd';
+  const image = deleted ? before : after;
+  if (!image)
+    return rejected(
+      'body_invalid',
+      deleted ? 'before: required for op d' : 'after: required for op ' + op,
+      topicText,
+      topicClub,
+      entity,
+      sequence,
+    );
+  const rowSchema = deleted ? KeyRowSchema : entity === 'hits' ? HitRowSchema : ShooterRowSchema;
+  const row = v.safeParse(rowSchema, image);
+  if (!row.success) return rejected('body_invalid', issuesText(row.issues), topicText, topicClub, entity, sequence);
+  const key = row.output;
+  if (key.club_id !== topicClub)
+    return rejected('origin_mismatch', `payload club_id ${key.club_id} but origin ${topicClub}`, topicText, topicClub, entity, sequence);
+
+  const base = {
+    topic: topicText ?? '',
+    clubId: topicClub,
+    recordId: key.id,
+    lsn: source.lsn,
+    sequence: sequence ?? 0,
+    sourceAt: new Date(source.ts_ms),
+  };
+  if (entity === 'hits') {
+    return { kind: 'change', change: { ...base, entity, deleted, row: deleted ? null : (row.output as HitRow) } };
+  }
+  const shooter = deleted ? null : (row.output as ShooterRow);
+  return { kind: 'change', change: { ...base, entity, deleted: deleted || Boolean(shooter?.deleted), row: shooter } };
+}
+
+/** Path of a message for admission: the producer path an operator fixes. */
+export function pathKey(topic: string | null, clubId: string | null, entity: string | null): string {
+  return `${topic ?? '?'}|${clubId ?? '?'}|${entity ?? '?'}`;
+}

@@ -1,0 +1,79 @@
+import os from 'node:os';
+import type { Settings } from '../config/settings';
+import type { Sql } from '../db/client';
+import type { Logger } from '../log/logger';
+import { advanceAdmission, type AdmissionThresholds } from './admission';
+import { applyIngestBatch, type ApplyOptions, type ApplyOutcome } from './apply';
+import type { IncomingMessage } from './contract';
+import { readAdmission, recordHeartbeat, recordRunnerError, writeAdmission, type RunnerIdentity } from './statusRepository';
+
+/**
+ * The production function's side of the apply core: settings into options, the heartbeat, and
+ * recording an infrastructure failure before the retry policy reruns the batch.
+ */
+
+/** One status row per app instance: Azure names each instance in WEBSITE_INSTANCE_ID. */
+export function eventRunnerIdentity(settings: Pick<Settings, 'WEBSITE_INSTANCE_ID'>): RunnerIdentity {
+  return { id: `event:${settings.WEBSITE_INSTANCE_ID ?? os.hostname()}`, kind: 'event' };
+}
+
+export function admissionThresholds(settings: Settings): AdmissionThresholds {
+  return {
+    rejectingThreshold: settings.INGEST_REJECTING_THRESHOLD,
+    quarantineThreshold: settings.INGEST_QUARANTINE_THRESHOLD,
+    windowSeconds: settings.INGEST_REJECT_WINDOW_SECONDS,
+    driftQuietSeconds: settings.INGEST_DRIFT_QUIET_SECONDS,
+  };
+}
+
+export function applyOptionsFrom(settings: Settings, runner: RunnerIdentity, now?: () => Date): ApplyOptions {
+  return {
+    runner,
+    statusEnabled: settings.SVC_INGEST_STATUS_ENABLED,
+    thresholds: admissionThresholds(settings),
+    rejectLogMax: settings.INGEST_REJECT_LOG_MAX,
+    now,
+  };
+}
+
+/**
+ * Applies one delivered batch. Contract rejects are logged as one warning per batch and never
+ * throw; an infrastructure failure is noted in the status record (best effort) and rethrown.
+ */
+export async function runEventBatch(
+  sql: Sql,
+  messages: readonly IncomingMessage[],
+  options: ApplyOptions,
+  log: Logger,
+): Promise<ApplyOutcome> {
+  try {
+    const outcome = await applyIngestBatch(sql, messages, options);
+    if (outcome.rejected) {
+      log.warn('ingest_contract_rejects', {
+        rejected: outcome.rejected,
+        reasons: outcome.rejectReasons,
+        admissionState: outcome.admissionState,
+      });
+    }
+    return outcome;
+  } catch (error) {
+    if (options.statusEnabled) {
+      const message = error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 500) : 'batch failed';
+      await recordRunnerError(sql, options.runner, (options.now ?? (() => new Date()))(), message).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+/** The heartbeat timer: proves the app runs and reaches the database, and lets time-based states decay. */
+export async function runHeartbeat(sql: Sql, options: ApplyOptions): Promise<{ written: boolean }> {
+  if (!options.statusEnabled) return { written: false };
+  const now = (options.now ?? (() => new Date()))();
+  await sql.begin(async (tx) => {
+    await recordHeartbeat(tx, options.runner, now);
+    // The timer runs on one instance; it carries the time-based decay of the kind's shared state.
+    const previous = await readAdmission(tx, options.runner.kind, true);
+    await writeAdmission(tx, options.runner.kind, now, advanceAdmission(previous, [], now, options.thresholds));
+  });
+  return { written: true };
+}

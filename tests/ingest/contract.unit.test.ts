@@ -1,0 +1,177 @@
+import { classifyMessage, REJECT_REASONS, type IncomingMessage } from '../../shared/ingest/contract';
+import { messagesFromTrigger } from '../../shared/ingest/triggerMessages';
+import { connectorBodies, event, hitBody, triggerMetadataFor } from './fixtures';
+
+const origin = { topic: 'club.4711.hits', clubId: '4711' };
+const message = (body: unknown, properties: Record<string, unknown>, sequenceNumber = 5): IncomingMessage => ({
+  body,
+  properties,
+  sequenceNumber,
+  enqueuedAt: null,
+  partitionId: '0',
+});
+
+describe('ingest contract: bodies as the shipped connector configuration emits them', () => {
+  it.each(['text', 'bytes', 'base64'] as const)('reads a hit create with origin headers as %s', (encoding) => {
+    const sent = event(connectorBodies.hitCreate, origin, encoding);
+    const result = classifyMessage(message(sent.body, sent.properties));
+    expect(result).toEqual({
+      kind: 'change',
+      change: {
+        entity: 'hits',
+        topic: 'club.4711.hits',
+        clubId: '4711',
+        recordId: '90211',
+        deleted: false,
+        lsn: 24023184,
+        sequence: 5,
+        sourceAt: new Date(1763665201500),
+        row: {
+          id: '90211',
+          club_id: '4711',
+          shooter_id: '17',
+          discipline: 'LG 10m',
+          series: 2,
+          shot_no: 7,
+          value: 10.4,
+          // Epoch microseconds, millisecond precision kept.
+          shot_at: new Date(Date.UTC(2025, 10, 20, 19, 0, 1, 123)),
+        },
+      },
+    });
+  });
+
+  it('reads an update, a delete carrying only the key, a snapshot read and a shooter', () => {
+    const read = (body: Record<string, unknown>, topic = origin.topic) =>
+      classifyMessage(message(body, { sourceTopic: topic, sourceClubId: '4711' }));
+    expect(read(connectorBodies.hitUpdate)).toMatchObject({
+      kind: 'change',
+      change: { deleted: false, lsn: 24023560, row: { value: 9.7 } },
+    });
+    expect(read(connectorBodies.hitDelete)).toMatchObject({ kind: 'change', change: { deleted: true, recordId: '90211', row: null } });
+    expect(read(connectorBodies.hitSnapshotRead)).toMatchObject({ kind: 'change', change: { recordId: '88001', lsn: 23000000 } });
+    expect(read(connectorBodies.shooterCreate, 'club.4711.shooters')).toMatchObject({
+      kind: 'change',
+      change: { entity: 'shooters', recordId: '17', deleted: false, row: { display_name: 'Anna K.', birth_year: 1988 } },
+    });
+  });
+
+  it('accepts the body as an object, a JSON string or UTF-8 bytes', () => {
+    const headers = { sourceTopic: origin.topic, sourceClubId: '4711' };
+    const asText = JSON.stringify(connectorBodies.hitCreate);
+    for (const body of [connectorBodies.hitCreate, asText, Buffer.from(asText), new Uint8Array(Buffer.from(asText))]) {
+      expect(classifyMessage(message(body, headers)).kind).toBe('change');
+    }
+  });
+
+  it.each([null, undefined, '', Buffer.alloc(0), 'null'])('skips a tombstone (%p) without rejecting it', (body) => {
+    expect(classifyMessage(message(body, { sourceTopic: origin.topic, sourceClubId: '4711' }))).toEqual({ kind: 'tombstone' });
+  });
+
+  it('reads an ISO timestamp (a timestamptz column) as well as epoch microseconds', () => {
+    const body = hitBody({ id: 1, clubId: '4711', lsn: 10 });
+    (body['after'] as Record<string, unknown>)['shot_at'] = '2026-11-20T19:00:01.5Z';
+    expect(classifyMessage(message(body, { sourceTopic: origin.topic, sourceClubId: '4711' }))).toMatchObject({
+      change: { row: { shot_at: new Date('2026-11-20T19:00:01.5Z') } },
+    });
+  });
+});
+
+describe('ingest contract rejects', () => {
+  const good = hitBody({ id: 1, clubId: '4711', lsn: 10 });
+  const cases: [string, IncomingMessage, string][] = [
+    ['no sourceTopic', message(good, { sourceClubId: '4711' }), 'topic_malformed'],
+    [
+      'a topic outside club.<clubId>.<entity>',
+      message(good, { sourceTopic: 'mirror.public.hits', sourceClubId: '4711' }),
+      'topic_malformed',
+    ],
+    ['an unknown entity', message(good, { sourceTopic: 'club.4711.lanes', sourceClubId: '4711' }), 'entity_unknown'],
+    ['no sourceClubId', message(good, { sourceTopic: 'club.4711.hits' }), 'club_scope_mismatch'],
+    [
+      'a sourceClubId outside the topic scope',
+      message(good, { sourceTopic: 'club.4711.hits', sourceClubId: '4712' }),
+      'club_scope_mismatch',
+    ],
+    ['a body that is not JSON', message('{"op":', { sourceTopic: 'club.4711.hits', sourceClubId: '4711' }), 'body_invalid'],
+    [
+      'an envelope with schema',
+      message({ schema: {}, payload: good }, { sourceTopic: 'club.4711.hits', sourceClubId: '4711' }),
+      'body_invalid',
+    ],
+    ['a truncate', message({ ...good, op: 't' }, { sourceTopic: 'club.4711.hits', sourceClubId: '4711' }), 'body_invalid'],
+    ['a ring value out of range', message(hitBody({ id: 1, clubId: '4711', lsn: 10, value: 109 }), origin2()), 'body_invalid'],
+    ['a NUL character', message(withAfter(good, { discipline: 'LG\u0000' }), origin2()), 'body_invalid'],
+    ['a delete without before', message({ ...good, op: 'd', before: null, after: null }, origin2()), 'body_invalid'],
+    [
+      'a shooters row on the hits topic',
+      message(hitBody({ id: 1, clubId: '4711', lsn: 10, table: 'shooters' }), origin2()),
+      'topic_entity_mismatch',
+    ],
+    ['a payload club other than the origin', message(hitBody({ id: 1, clubId: '4712', lsn: 10 }), origin2()), 'origin_mismatch'],
+  ];
+
+  it.each(cases)('rejects %s', (_name, input, reason) => {
+    const result = classifyMessage(input);
+    expect(result).toMatchObject({ kind: 'reject', reject: { reason, sequence: 5 } });
+  });
+
+  it('covers every documented reason code', () => {
+    expect(new Set(cases.map(([, , reason]) => reason))).toEqual(new Set(REJECT_REASONS));
+  });
+
+  it('names topic, club and entity of a reject so the slice can be reprocessed', () => {
+    const result = classifyMessage(message(hitBody({ id: 1, clubId: '4712', lsn: 10 }), origin2()));
+    expect(result).toEqual({
+      kind: 'reject',
+      reject: {
+        reason: 'origin_mismatch',
+        topic: 'club.4711.hits',
+        clubId: '4711',
+        entity: 'hits',
+        detail: 'payload club_id 4712 but origin 4711',
+        sequence: 5,
+      },
+    });
+  });
+});
+
+describe('trigger metadata as the Node worker hands it over', () => {
+  it('pairs bodies with properties, sequence numbers, UTC enqueued times and the partition', () => {
+    const events = [event({ a: 1 }, origin, 'bytes'), event('x', origin)];
+    const messages = messagesFromTrigger(
+      events.map((item) => item.body),
+      triggerMetadataFor(events, [41, 42]),
+    );
+    expect(messages).toEqual([
+      {
+        body: { a: 1 },
+        properties: events[0]?.properties,
+        sequenceNumber: 41,
+        enqueuedAt: new Date('2026-11-20T19:00:01.250Z'),
+        partitionId: '0',
+      },
+      {
+        body: 'x',
+        properties: events[1]?.properties,
+        sequenceNumber: 42,
+        enqueuedAt: new Date('2026-11-20T19:00:01.250Z'),
+        partitionId: '0',
+      },
+    ]);
+  });
+
+  it('tolerates missing metadata', () => {
+    expect(messagesFromTrigger(['x'], undefined)).toEqual([
+      { body: 'x', properties: {}, sequenceNumber: null, enqueuedAt: null, partitionId: null },
+    ]);
+  });
+});
+
+function origin2() {
+  return { sourceTopic: 'club.4711.hits', sourceClubId: '4711' };
+}
+
+function withAfter(body: Record<string, unknown>, fields: Record<string, unknown>) {
+  return { ...body, after: { ...(body['after'] as Record<string, unknown>), ...fields } };
+}
