@@ -1,6 +1,7 @@
 import type { FunctionDefinition } from '../shared/host/definition';
 import { httpGroup } from '../shared/host/definition';
 import { clubMasterFunctions } from './clubMaster';
+import { costFunctions } from './costs';
 import { healthFunctions } from './health';
 import { notificationFunctions } from './notifications';
 import { openApiFunction } from './openapi';
@@ -9,7 +10,7 @@ import { openApiFunction } from './openapi';
  * Every function of the app, in one list. The Azure host gets it through functions/index.ts;
  * the local host (scripts/devhost) serves the same list. Importing this registers nothing.
  */
-const areaFunctions: FunctionDefinition[] = [...healthFunctions, ...clubMasterFunctions, ...notificationFunctions];
+const areaFunctions: FunctionDefinition[] = [...healthFunctions, ...clubMasterFunctions, ...notificationFunctions, ...costFunctions];
 
 export const functionDefinitions: readonly FunctionDefinition[] = [
   ...areaFunctions,
