@@ -16,6 +16,8 @@ const sum = (values: Iterable<number>) => {
   for (const value of values) total += value;
   return total;
 };
+/** Code-unit order: the same everywhere, whatever the locale. */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const within = (range: DayRange) => (row: { date: string }) => row.date >= range.from && row.date <= range.to;
 
 export interface Delta {
@@ -114,7 +116,7 @@ export function summarise(windows: CostWindows, month: readonly UsageRow[], prev
       lastMonth: roundMoney(figures.lastMonth),
       delta: delta(figures.monthToDate, figures.lastMonth),
     }))
-    .sort((a, b) => b.monthToDate - a.monthToDate || b.lastMonth - a.lastMonth || a.resourceGroup.localeCompare(b.resourceGroup));
+    .sort((a, b) => b.monthToDate - a.monthToDate || b.lastMonth - a.lastMonth || byText(a.resourceGroup, b.resourceGroup));
 
   return {
     currency,
@@ -162,7 +164,7 @@ export function breakDown(windows: CostWindows, month: readonly UsageRow[]): Bre
     const name = row.service.trim() || 'Other';
     byService.set(name, (byService.get(name) ?? 0) + row.cost);
   }
-  const ordered = [...byService.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const ordered = [...byService.entries()].sort((a, b) => b[1] - a[1] || byText(a[0], b[0]));
   const shares = sharesOf(ordered.map(([, cost]) => cost));
   const { currency, warnings } = currencyOf(rows);
   return {
@@ -211,6 +213,6 @@ export function exportLines(range: DayRange, rows: readonly UsageRow[]): UsageRo
     else lines.set(key, { ...row });
   }
   return [...lines.values()].sort(
-    (a, b) => a.date.localeCompare(b.date) || a.resourceGroup.localeCompare(b.resourceGroup) || a.service.localeCompare(b.service),
+    (a, b) => byText(a.date, b.date) || byText(a.resourceGroup, b.resourceGroup) || byText(a.service, b.service),
   );
 }
