@@ -28,6 +28,11 @@ export const COST_API_VERSION = '2025-03-01';
 export const DEFAULT_AUTH_URL = 'https://login.microsoftonline.com';
 /** The SDK sets no timeout of its own; a dashboard request should not hang on a slow provider. */
 const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * 5xx and network failures are retried briefly, as suits an interactive page (the SDK default
+ * waits up to a minute). A Cost Management 429 carries no Retry-After and is not retried at all.
+ */
+const RETRY_OPTIONS = { maxRetries: 2, retryDelayInMs: 400, maxRetryDelayInMs: 2_000 };
 /** Pages of up to 1,000 rows; a month of days × groups × services stays far below this. */
 const MAX_PAGES = 50;
 
@@ -147,13 +152,13 @@ async function loadSdk(config: CostProviderConfig, options: AzureProviderOptions
     authorityHost: config.authUrl,
     // MSAL would otherwise ask login.microsoftonline.com to vouch for any other authority host.
     disableInstanceDiscovery: new URL(config.authUrl).origin !== DEFAULT_AUTH_URL,
+    retryOptions: RETRY_OPTIONS,
   });
   // The default token scope is `{endpoint}/.default`, i.e. `{cost_api_url}/.default`.
   const client = new costManagement.CostManagementClient(cachingCredential(secretCredential, options.now), {
     endpoint: config.apiUrl,
     apiVersion: COST_API_VERSION,
-    // 429 carries no Retry-After and is not retried by the SDK; 5xx are, briefly, for an interactive page.
-    retryOptions: { maxRetries: 2, retryDelayInMs: 400, maxRetryDelayInMs: 2_000 },
+    retryOptions: RETRY_OPTIONS,
   });
   return { client, pipeline };
 }

@@ -82,11 +82,9 @@ interface Loaded<T> {
 }
 
 function freshness(parts: readonly Omit<Loaded<unknown>, 'value'>[]): Freshness {
-  return {
-    asOf: new Date(Math.min(...parts.map((part) => part.loadedAt))).toISOString(),
-    cached: parts.every((part) => part.cached),
-    stale: parts.some((part) => part.stale),
-  };
+  const stale = parts.some((part) => part.stale);
+  // Stale data can only have come from the cache, even when other parts were fetched anew.
+  return { asOf: new Date(Math.min(...parts.map((part) => part.loadedAt))).toISOString(), cached: stale || parts.every((part) => part.cached), stale };
 }
 
 function redact(text: string, secrets: readonly string[]): string {
