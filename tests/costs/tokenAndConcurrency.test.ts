@@ -23,19 +23,20 @@ describe('token cache (60-second buffer) against the fake token endpoint', () =>
       () => Date.now() + offset,
     );
     const scope = `${fake.apiUrl}/.default`;
+    const tokenNow = async () => (await credential.getToken(scope))!;
 
-    const tokens = await Promise.all(Array.from({ length: 20 }, () => credential.getToken(scope)));
+    const tokens = await Promise.all(Array.from({ length: 20 }, tokenNow));
     expect(new Set(tokens.map((token) => token.token)).size).toBe(1);
     expect(fake.count('token')).toBe(1);
     const first = tokens[0]!;
     const untilExpiry = first.expiresOnTimestamp - Date.now();
 
     offset = untilExpiry - 61_000; // 61 s left: still good
-    expect((await credential.getToken(scope)).token).toBe(first.token);
+    expect((await tokenNow()).token).toBe(first.token);
     expect(fake.count('token')).toBe(1);
 
     offset = untilExpiry - 59_000; // 59 s left: inside the buffer
-    const second = await credential.getToken(scope);
+    const second = await tokenNow();
     expect(second.token).not.toBe(first.token);
     expect(fake.count('token')).toBe(2);
   });
