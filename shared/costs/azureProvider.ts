@@ -1,5 +1,4 @@
 import type { CostManagementClient, ForecastDefinition, QueryDefinition } from '@azure/arm-costmanagement';
-import type * as RestPipeline from '@azure/core-rest-pipeline';
 import type { CostProviderConfig } from './config';
 import { classifyProviderError, CostProviderError } from './providerErrors';
 import type { DayRange } from './period';
@@ -36,9 +35,11 @@ const RETRY_OPTIONS = { maxRetries: 2, retryDelayInMs: 400, maxRetryDelayInMs: 2
 /** Pages of up to 1,000 rows; a month of days × groups × services stays far below this. */
 const MAX_PAGES = 50;
 
+type SdkModule = typeof import('./sdk');
+
 interface Sdk {
   client: CostManagementClient;
-  pipeline: typeof RestPipeline;
+  pipeline: SdkModule;
 }
 
 export interface AzureProviderOptions {
@@ -143,22 +144,18 @@ function parseJson(text: string | undefined): unknown {
 }
 
 async function loadSdk(config: CostProviderConfig, options: AzureProviderOptions): Promise<Sdk> {
-  const [identity, costManagement, pipeline] = await Promise.all([
-    import('@azure/identity'),
-    import('@azure/arm-costmanagement'),
-    import('@azure/core-rest-pipeline'),
-  ]);
-  const secretCredential = new identity.ClientSecretCredential(config.tenantId, config.clientId, config.clientSecret, {
+  const sdk = await import('./sdk');
+  const secretCredential = new sdk.ClientSecretCredential(config.tenantId, config.clientId, config.clientSecret, {
     authorityHost: config.authUrl,
     // MSAL would otherwise ask login.microsoftonline.com to vouch for any other authority host.
     disableInstanceDiscovery: new URL(config.authUrl).origin !== DEFAULT_AUTH_URL,
     retryOptions: RETRY_OPTIONS,
   });
   // The default token scope is `{endpoint}/.default`, i.e. `{cost_api_url}/.default`.
-  const client = new costManagement.CostManagementClient(cachingCredential(secretCredential, options.now), {
+  const client = new sdk.CostManagementClient(cachingCredential(secretCredential, options.now), {
     endpoint: config.apiUrl,
     apiVersion: COST_API_VERSION,
     retryOptions: RETRY_OPTIONS,
   });
-  return { client, pipeline };
+  return { client, pipeline: sdk };
 }
