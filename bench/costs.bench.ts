@@ -40,14 +40,18 @@ function inMemoryProvider(): CostProvider {
   const dataset = demoDataset();
   const day = (date: number) => `${String(date).slice(0, 4)}-${String(date).slice(4, 6)}-${String(date).slice(6, 8)}`;
   return {
-    usage: async (range) =>
-      usageRecords(dataset)
-        .map((row) => ({ ...row, date: day(row.date) }))
-        .filter((row) => row.date >= range.from && row.date <= range.to),
-    forecast: async (range) =>
-      forecastRecords(dataset)
-        .map((row) => ({ ...row, date: day(row.date), status: 'Forecast' }))
-        .filter((row) => row.date >= range.from && row.date <= range.to),
+    usage: (range) =>
+      Promise.resolve(
+        usageRecords(dataset)
+          .map((row) => ({ ...row, date: day(row.date) }))
+          .filter((row) => row.date >= range.from && row.date <= range.to),
+      ),
+    forecast: (range) =>
+      Promise.resolve(
+        forecastRecords(dataset)
+          .map((row) => ({ ...row, date: day(row.date), status: 'Forecast' }))
+          .filter((row) => row.date >= range.from && row.date <= range.to),
+      ),
   };
 }
 
@@ -68,14 +72,24 @@ export default async function costs(_context: BenchContext) {
     path: '/api/bench/whoami',
     summary: 'trivial authenticated endpoint',
     guard: requireCapability('costs.read'),
-    handle: async ({ caller }) => json({ userId: caller.userId }),
+    handle: ({ caller }) => Promise.resolve(json({ userId: caller.userId })),
   });
-  const host = await startDevHost([httpGroup('costs', 'api/admin/v1/costs', costRoutes(() => service)), httpGroup('bench', 'api/bench', [trivial])], {
-    port: 0,
-    log: createLogger({ minLevel: 'error' }),
-    setting: () => undefined,
-    runTimers: false,
-  });
+  const host = await startDevHost(
+    [
+      httpGroup(
+        'costs',
+        'api/admin/v1/costs',
+        costRoutes(() => service),
+      ),
+      httpGroup('bench', 'api/bench', [trivial]),
+    ],
+    {
+      port: 0,
+      log: createLogger({ minLevel: 'error' }),
+      setting: () => undefined,
+      runTimers: false,
+    },
+  );
   const agent = new http.Agent({ keepAlive: true, maxSockets: SOCKETS });
   try {
     const headers = { authorization: `Bearer ${await tokenFor('bench-admin', { roles: ['billing_admin'] })}` };

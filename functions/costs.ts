@@ -40,9 +40,7 @@ export function costRoutes(service: () => CostService = getCostService): Route[]
       summary: 'Whether cost monitoring is configured (all four cost credentials set)',
       guard,
       response: CostStatusSchema,
-      async handle() {
-        return json(service().status(), 200, { 'cache-control': 'private, no-store' });
-      },
+      handle: () => Promise.resolve(json(service().status(), 200, { 'cache-control': 'private, no-store' })),
     }),
     defineRoute({
       method: 'GET',

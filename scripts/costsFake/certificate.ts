@@ -30,7 +30,13 @@ export async function createFakeTls(directory: string): Promise<FakeTls> {
       { name: 'basicConstraints', cA: true, critical: true },
       { name: 'keyUsage', digitalSignature: true, keyCertSign: true, critical: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 7, ip: '127.0.0.1' },
+          { type: 2, value: 'localhost' },
+        ],
+      },
     ],
   });
   mkdirSync(directory, { recursive: true });

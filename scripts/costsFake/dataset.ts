@@ -30,7 +30,9 @@ function indexOf(columns: WireColumn[], name: string): number {
 }
 
 export function usageRecords(dataset: FakeDataset): UsageRecord[] {
-  const [cost, date, group, service, currency] = ['Cost', 'UsageDate', 'ResourceGroupName', 'ServiceName', 'Currency'].map((name) => indexOf(dataset.columns, name)) as [number, number, number, number, number];
+  const [cost, date, group, service, currency] = ['Cost', 'UsageDate', 'ResourceGroupName', 'ServiceName', 'Currency'].map((name) =>
+    indexOf(dataset.columns, name),
+  ) as [number, number, number, number, number];
   return dataset.rows.map((row) => ({
     cost: Number(row[cost]),
     date: Number(row[date]),

@@ -37,7 +37,12 @@ async function main(): Promise<void> {
     const [operation, failure] = failArg.split(':') as [FakeOperation, FakeFailure];
     fake.fail(operation, failure);
   }
-  const env = { ...settings, INTERNAL_CLOUD_COST_AUTH_URL: fake.authUrl, INTERNAL_CLOUD_COST_API_URL: fake.apiUrl, NODE_EXTRA_CA_CERTS: tls.caFile };
+  const env = {
+    ...settings,
+    INTERNAL_CLOUD_COST_AUTH_URL: fake.authUrl,
+    INTERNAL_CLOUD_COST_API_URL: fake.apiUrl,
+    NODE_EXTRA_CA_CERTS: tls.caFile,
+  };
   console.log(`Fake Entra ID:         ${fake.authUrl}`);
   console.log(`Fake Cost Management:  ${fake.apiUrl}`);
 

@@ -124,12 +124,17 @@ export async function startFakeCostProvider(options: FakeProviderOptions): Promi
         const form = new URLSearchParams(raw);
         const failure = switched('token');
         if (failure === 'expired_secret') return send(res, record, replays.expiredSecret());
-        if (failure === 'server_error' || failure === 'bad_gateway') return send(res, record, serverError(failure === 'server_error' ? 503 : 502));
+        if (failure === 'server_error' || failure === 'bad_gateway')
+          return send(res, record, serverError(failure === 'server_error' ? 503 : 502));
         if (form.get('grant_type') !== 'client_credentials' || form.get('client_id') !== options.clientId) {
           return send(res, record, {
             status: 400,
             headers: {},
-            body: { error: 'unauthorized_client', error_description: `AADSTS700016: Application with identifier '${form.get('client_id') ?? ''}' was not found.`, error_codes: [700016] },
+            body: {
+              error: 'unauthorized_client',
+              error_description: `AADSTS700016: Application with identifier '${form.get('client_id') ?? ''}' was not found.`,
+              error_codes: [700016],
+            },
           });
         }
         if (form.get('client_secret') !== options.clientSecret) return send(res, record, invalidSecret(options.clientId));
@@ -137,12 +142,20 @@ export async function startFakeCostProvider(options: FakeProviderOptions): Promi
           return send(res, record, {
             status: 400,
             headers: {},
-            body: { error: 'invalid_scope', error_description: `AADSTS70011: The provided value for scope ${form.get('scope') ?? ''} is not valid.`, error_codes: [70011] },
+            body: {
+              error: 'invalid_scope',
+              error_description: `AADSTS70011: The provided value for scope ${form.get('scope') ?? ''} is not valid.`,
+              error_codes: [70011],
+            },
           });
         }
         const token = `fake-${randomBytes(12).toString('hex')}`;
         issued.add(token);
-        return send(res, record, { status: 200, headers: {}, body: { token_type: 'Bearer', expires_in: tokenLifetime, ext_expires_in: tokenLifetime, access_token: token } });
+        return send(res, record, {
+          status: 200,
+          headers: {},
+          body: { token_type: 'Bearer', expires_in: tokenLifetime, ext_expires_in: tokenLifetime, access_token: token },
+        });
       }
       send(res, record, { status: 404, headers: {}, body: { error: 'not_found' } });
     });
@@ -161,12 +174,15 @@ export async function startFakeCostProvider(options: FakeProviderOptions): Promi
         skipToken: url.searchParams.get('$skiptoken') ?? undefined,
         status: 0,
       };
-      const armError = (status: number, code: string, message: string) => send(res, record, { status, headers: {}, body: { error: { code, message } } });
+      const armError = (status: number, code: string, message: string) =>
+        send(res, record, { status, headers: {}, body: { error: { code, message } } });
       if (!match || req.method !== 'POST') return armError(404, 'NotFound', `No HTTP resource was found for ${url.pathname}.`);
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       if (!token || !issued.has(token)) return armError(401, 'InvalidAuthenticationToken', 'The access token is invalid.');
-      if (record.apiVersion !== apiVersion) return armError(400, 'InvalidApiVersionParameter', `The api-version '${record.apiVersion ?? ''}' is invalid.`);
-      if (match[1] !== options.subscriptionId) return armError(404, 'SubscriptionNotFound', `The subscription '${match[1]}' could not be found.`);
+      if (record.apiVersion !== apiVersion)
+        return armError(400, 'InvalidApiVersionParameter', `The api-version '${record.apiVersion ?? ''}' is invalid.`);
+      if (match[1] !== options.subscriptionId)
+        return armError(404, 'SubscriptionNotFound', `The subscription '${match[1]}' could not be found.`);
       let body: QueryBody;
       try {
         body = JSON.parse(raw) as QueryBody;
@@ -213,7 +229,9 @@ export async function startFakeCostProvider(options: FakeProviderOptions): Promi
     const sums = new Map<string, { key: (string | number)[]; cost: number; currency: string }>();
     for (const record of usage) {
       if (record.date < from || record.date > to) continue;
-      const groups = groupings.map((name) => (name === 'ResourceGroupName' ? record.resourceGroup : name === 'ServiceName' ? record.service : ''));
+      const groups = groupings.map((name) =>
+        name === 'ResourceGroupName' ? record.resourceGroup : name === 'ServiceName' ? record.service : '',
+      );
       const key = [...(daily ? [record.date] : []), ...groups];
       const id = JSON.stringify([...key, record.currency]);
       const sum = sums.get(id) ?? sums.set(id, { key, cost: 0, currency: record.currency }).get(id)!;

@@ -30,7 +30,12 @@ export function invalidSecret(clientId: string): Replay {
   return {
     status: 401,
     headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: { error: 'invalid_client', error_description: description, error_codes: [7000215], error_uri: 'https://login.microsoftonline.com/error?code=7000215' },
+    body: {
+      error: 'invalid_client',
+      error_description: description,
+      error_codes: [7000215],
+      error_uri: 'https://login.microsoftonline.com/error?code=7000215',
+    },
   };
 }
 
@@ -38,7 +43,9 @@ export function serverError(status: number): Replay {
   return {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: { error: { code: status === 503 ? 'ServiceUnavailable' : 'InternalServerError', message: 'The service is temporarily unavailable.' } },
+    body: {
+      error: { code: status === 503 ? 'ServiceUnavailable' : 'InternalServerError', message: 'The service is temporarily unavailable.' },
+    },
   };
 }
 

@@ -64,7 +64,11 @@ export function azureCostProvider(config: CostProviderConfig, options: AzureProv
     return sdk;
   };
 
-  async function readAllPages(first: ColumnarResult, body: QueryDefinition | ForecastDefinition, { client, pipeline }: Sdk): Promise<ColumnarResult[]> {
+  async function readAllPages(
+    first: ColumnarResult,
+    body: QueryDefinition | ForecastDefinition,
+    { client, pipeline }: Sdk,
+  ): Promise<ColumnarResult[]> {
     const pages = [first];
     let next: string | null | undefined = first.nextLink;
     while (next) {

@@ -18,5 +18,12 @@ export function costProviderConfig(settings: Settings): CostProviderConfig | und
     INTERNAL_CLOUD_COST_SUBSCRIPTION_ID: subscriptionId,
   } = settings;
   if (!tenantId || !clientId || !clientSecret || !subscriptionId) return undefined;
-  return { tenantId, clientId, clientSecret, subscriptionId, authUrl: settings.INTERNAL_CLOUD_COST_AUTH_URL, apiUrl: settings.INTERNAL_CLOUD_COST_API_URL };
+  return {
+    tenantId,
+    clientId,
+    clientSecret,
+    subscriptionId,
+    authUrl: settings.INTERNAL_CLOUD_COST_AUTH_URL,
+    apiUrl: settings.INTERNAL_CLOUD_COST_API_URL,
+  };
 }

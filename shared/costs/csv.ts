@@ -9,6 +9,8 @@ export function csvField(value: string): string {
 }
 
 export function toCsv(lines: readonly UsageRow[]): string {
-  const body = lines.map((line) => [line.date, line.resourceGroup, line.service, line.cost.toFixed(4), line.currency].map(csvField).join(','));
+  const body = lines.map((line) =>
+    [line.date, line.resourceGroup, line.service, line.cost.toFixed(4), line.currency].map(csvField).join(','),
+  );
   return [CSV_HEADER.join(','), ...body].join('\r\n') + '\r\n';
 }

@@ -53,7 +53,7 @@ function currencyOf(rows: readonly { currency: string }[]): { currency: string; 
   const currencies = [...new Set(rows.map((row) => row.currency).filter(Boolean))].sort();
   if (currencies.length <= 1) return { currency: currencies[0] ?? DEFAULT_CURRENCY, warnings: [] };
   return {
-    currency: currencies.includes(DEFAULT_CURRENCY) ? DEFAULT_CURRENCY : currencies[0]!,
+    currency: currencies.includes(DEFAULT_CURRENCY) ? DEFAULT_CURRENCY : (currencies[0] ?? DEFAULT_CURRENCY),
     warnings: [`Costs arrived in several currencies (${currencies.join(', ')}); they are added as they are.`],
   };
 }
@@ -83,7 +83,12 @@ export interface Summary {
  * provider has none (too little history: 424, or an empty answer). Then the end of month is the
  * month-to-date run rate stretched over the whole month, and the answer says so.
  */
-export function summarise(windows: CostWindows, month: readonly UsageRow[], previous: readonly UsageRow[], forecast?: readonly ForecastRow[]): Summary {
+export function summarise(
+  windows: CostWindows,
+  month: readonly UsageRow[],
+  previous: readonly UsageRow[],
+  forecast?: readonly ForecastRow[],
+): Summary {
   const rows = normaliseGroups([...month.filter(within(windows.month)), ...previous.filter(within(windows.lastMonth))]);
   const current = rows.filter(within(windows.month));
   const last = rows.filter(within(windows.lastMonth));
@@ -107,8 +112,13 @@ export function summarise(windows: CostWindows, month: readonly UsageRow[], prev
   }
 
   const groups = new Map<string, { monthToDate: number; lastMonth: number }>();
-  for (const row of current) (groups.get(row.resourceGroup) ?? groups.set(row.resourceGroup, { monthToDate: 0, lastMonth: 0 }).get(row.resourceGroup)!).monthToDate += row.cost;
-  for (const row of last) (groups.get(row.resourceGroup) ?? groups.set(row.resourceGroup, { monthToDate: 0, lastMonth: 0 }).get(row.resourceGroup)!).lastMonth += row.cost;
+  const groupOf = (name: string) => {
+    let figures = groups.get(name);
+    if (!figures) groups.set(name, (figures = { monthToDate: 0, lastMonth: 0 }));
+    return figures;
+  };
+  for (const row of current) groupOf(row.resourceGroup).monthToDate += row.cost;
+  for (const row of last) groupOf(row.resourceGroup).lastMonth += row.cost;
   const resourceGroups = [...groups.entries()]
     .map(([resourceGroup, figures]) => ({
       resourceGroup,
@@ -139,14 +149,12 @@ export function sharesOf(costs: readonly number[]): number[] {
   if (total <= 0) return costs.map(() => 0);
   const exact = costs.map((cost) => (Math.max(cost, 0) / total) * 1000);
   const floors = exact.map(Math.floor);
-  let missing = 1000 - sum(floors);
-  const order = exact.map((value, index) => ({ index, remainder: value - Math.floor(value) })).sort((a, b) => b.remainder - a.remainder || a.index - b.index);
-  for (const { index } of order) {
-    if (missing <= 0) break;
-    floors[index]! += 1;
-    missing -= 1;
-  }
-  return floors.map((tenths) => tenths / 10);
+  const missing = 1000 - sum(floors);
+  const order = exact
+    .map((value, index) => ({ index, remainder: value - Math.floor(value) }))
+    .sort((a, b) => b.remainder - a.remainder || a.index - b.index);
+  const bumped = new Set(order.slice(0, Math.max(missing, 0)).map(({ index }) => index));
+  return floors.map((tenths, index) => (tenths + (bumped.has(index) ? 1 : 0)) / 10);
 }
 
 export interface Breakdown {

@@ -64,7 +64,8 @@ export function classifyProviderError(error: unknown, nowMs = Date.now()): CostP
   const code = typeof shape.code === 'string' ? shape.code : undefined;
   const status = typeof shape.statusCode === 'number' ? shape.statusCode : undefined;
 
-  if (name === 'AbortError' || name === 'TimeoutError') return new CostProviderError('provider_unavailable', `no answer in time: ${message}`, status, code);
+  if (name === 'AbortError' || name === 'TimeoutError')
+    return new CostProviderError('provider_unavailable', `no answer in time: ${message}`, status, code);
 
   // @azure/identity: the token endpoint's answer is only in the message (no status, no code).
   if (name === 'AuthenticationRequiredError' || name === 'AuthenticationError' || name === 'CredentialUnavailableError') {

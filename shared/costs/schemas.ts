@@ -16,7 +16,11 @@ export const DaysQuerySchema = v.object({
 const day = v.pipe(v.string(), v.isoDate(), v.description('UTC day, YYYY-MM-DD'));
 const money = v.pipe(v.number(), v.description('amount in `currency`, rounded to cents'));
 const freshness = {
-  asOf: v.pipe(v.string(), v.isoTimestamp(), v.description('when the data was fetched from the provider (its own data lags 8–24 h behind usage)')),
+  asOf: v.pipe(
+    v.string(),
+    v.isoTimestamp(),
+    v.description('when the data was fetched from the provider (its own data lags 8–24 h behind usage)'),
+  ),
   cached: v.pipe(v.boolean(), v.description('true when answered from the 30-minute cache')),
   stale: v.pipe(v.boolean(), v.description('true when older than 30 minutes because the provider is rate-limiting or failing')),
 };
@@ -39,7 +43,10 @@ export const CostSummarySchema = v.object({
   monthToDate: money,
   forecast: v.object({
     endOfMonth: money,
-    method: v.pipe(v.picklist(['provider', 'run_rate']), v.description("provider: the provider's forecast; run_rate: month to date stretched to the whole month")),
+    method: v.pipe(
+      v.picklist(['provider', 'run_rate']),
+      v.description("provider: the provider's forecast; run_rate: month to date stretched to the whole month"),
+    ),
   }),
   lastMonth: money,
   deltaToLastMonth: v.pipe(delta, v.description('end-of-month forecast minus last month')),
@@ -59,7 +66,13 @@ export const CostBreakdownSchema = v.object({
   currency,
   month: v.string(),
   total: money,
-  services: v.array(v.object({ service: v.string(), cost: money, sharePercent: v.pipe(v.number(), v.description('0.1 precision; the shares add up to 100')) })),
+  services: v.array(
+    v.object({
+      service: v.string(),
+      cost: money,
+      sharePercent: v.pipe(v.number(), v.description('0.1 precision; the shares add up to 100')),
+    }),
+  ),
   warnings,
   ...freshness,
 });

@@ -72,7 +72,8 @@ export function domainErrorFor(failure: CostProviderError): DomainError {
 // 429 and provider outages may fall back on the last data; a refusal or a credential problem may not.
 const allowsStale = (error: unknown) =>
   error instanceof CostProviderError && (error.failure === 'rate_limited' || error.failure === 'provider_unavailable');
-const holdFor = (error: unknown) => (error instanceof CostProviderError && error.failure === 'rate_limited' ? error.retryAfterSeconds : undefined);
+const holdFor = (error: unknown) =>
+  error instanceof CostProviderError && error.failure === 'rate_limited' ? error.retryAfterSeconds : undefined;
 
 interface Loaded<T> {
   value: T;
@@ -84,7 +85,11 @@ interface Loaded<T> {
 function freshness(parts: readonly Omit<Loaded<unknown>, 'value'>[]): Freshness {
   const stale = parts.some((part) => part.stale);
   // Stale data can only have come from the cache, even when other parts were fetched anew.
-  return { asOf: new Date(Math.min(...parts.map((part) => part.loadedAt))).toISOString(), cached: stale || parts.every((part) => part.cached), stale };
+  return {
+    asOf: new Date(Math.min(...parts.map((part) => part.loadedAt))).toISOString(),
+    cached: stale || parts.every((part) => part.cached),
+    stale,
+  };
 }
 
 function redact(text: string, secrets: readonly string[]): string {
@@ -115,8 +120,7 @@ export function createCostService(options: CostServiceOptions): CostService {
   };
 
   const rangeKey = (range: DayRange) => `${range.from}/${range.to}`;
-  const usageOf = (range: DayRange) =>
-    usage.get(rangeKey(range), () => providerOrFail().usage(range), { staleOn: allowsStale, holdFor });
+  const usageOf = (range: DayRange) => usage.get(rangeKey(range), () => providerOrFail().usage(range), { staleOn: allowsStale, holdFor });
   const forecastOf = (range: DayRange) =>
     forecasts.get(rangeKey(range), () => providerOrFail().forecast(range), { staleOn: allowsStale, holdFor });
 
@@ -126,7 +130,12 @@ export function createCostService(options: CostServiceOptions): CostService {
   }
 
   /** One endpoint's answer, cached per endpoint and parameters; a failure is logged once per load. */
-  async function answer<T>(endpoint: CostEndpoint, key: string, log: Logger, compute: () => Promise<{ value: T; parts: CacheHit<unknown>[] }>): Promise<T & Freshness> {
+  async function answer<T>(
+    endpoint: CostEndpoint,
+    key: string,
+    log: Logger,
+    compute: () => Promise<{ value: T; parts: CacheHit<unknown>[] }>,
+  ): Promise<T & Freshness> {
     providerOrFail();
     let hit: CacheHit<{ value: unknown; freshness: Freshness }>;
     try {
@@ -138,8 +147,14 @@ export function createCostService(options: CostServiceOptions): CostService {
             return { value, freshness: freshness(parts) };
           } catch (error) {
             if (error instanceof CostProviderError) {
-              const fields = { failure: error.failure, status: error.httpStatus ?? null, providerCode: error.providerCode ?? null, error: redact(error.message, secrets) };
-              if (error.failure === 'rate_limited' || error.failure === 'provider_unavailable') log.warn(`cloud_costs_${endpoint}_failed`, fields);
+              const fields = {
+                failure: error.failure,
+                status: error.httpStatus ?? null,
+                providerCode: error.providerCode ?? null,
+                error: redact(error.message, secrets),
+              };
+              if (error.failure === 'rate_limited' || error.failure === 'provider_unavailable')
+                log.warn(`cloud_costs_${endpoint}_failed`, fields);
               else log.error(`cloud_costs_${endpoint}_failed`, fields);
             }
             throw error;
@@ -161,7 +176,11 @@ export function createCostService(options: CostServiceOptions): CostService {
     summary(log) {
       const windows = costWindows(now());
       return answer('summary', windows.today, log, async () => {
-        const [month, previous, forecast] = await Promise.all([usageOf(windows.month), usageOf(windows.previous), forecastOf(windows.forecastMonth)]);
+        const [month, previous, forecast] = await Promise.all([
+          usageOf(windows.month),
+          usageOf(windows.previous),
+          forecastOf(windows.forecastMonth),
+        ]);
         return { value: summarise(windows, month.value, previous.value, forecast.value), parts: [month, previous, forecast] };
       });
     },

@@ -83,7 +83,14 @@ function columnIndex(result: ColumnarResult, names: readonly string[], required 
   return -1;
 }
 
-const text = (value: unknown) => (typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value));
+const text = (value: unknown): string =>
+  typeof value === 'string'
+    ? value
+    : typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : value == null
+        ? ''
+        : JSON.stringify(value);
 const amount = (value: unknown) => {
   const number = typeof value === 'number' ? value : Number(value);
   if (!Number.isFinite(number)) throw new UnexpectedAnswerError(`cost ${text(value)} is not a number`);

@@ -40,7 +40,10 @@ describe('cost dashboard on 2026-11-21 (mid-month)', () => {
 
   const get = async (path: string) => {
     const response = await host.request('GET', `/api/admin/v1/costs/${path}`, { headers: admin });
-    return { response, body: (response.headers.get('content-type')?.includes('json') ? await response.json() : await response.text()) as Body & string };
+    return {
+      response,
+      body: (response.headers.get('content-type')?.includes('json') ? await response.json() : await response.text()) as Body & string,
+    };
   };
 
   it('summary: month to date, forecast, last month, delta and the resource-group table', async () => {
@@ -59,7 +62,12 @@ describe('cost dashboard on 2026-11-21 (mid-month)', () => {
       deltaToLastMonth: { absolute: 2.37, percent: 0.9 },
       resourceGroups: [
         // Both casings are one group, shown as written on its newest row (20th).
-        { resourceGroup: 'ict_stratandplan_goldsprova_prod', monthToDate: 218.7, lastMonth: 173.42, delta: { absolute: 45.28, percent: 26.1 } },
+        {
+          resourceGroup: 'ict_stratandplan_goldsprova_prod',
+          monthToDate: 218.7,
+          lastMonth: 173.42,
+          delta: { absolute: 45.28, percent: 26.1 },
+        },
         { resourceGroup: '(no resource group)', monthToDate: 30.26, lastMonth: 50.43, delta: { absolute: -20.17, percent: -40 } },
         { resourceGroup: 'ScreenSharingTest-peer', monthToDate: 2.1, lastMonth: 19.62, delta: { absolute: -17.52, percent: -89.3 } },
         { resourceGroup: 'ssbciotelement01', monthToDate: 0.14, lastMonth: 20.36, delta: { absolute: -20.22, percent: -99.3 } },
@@ -85,7 +93,10 @@ describe('cost dashboard on 2026-11-21 (mid-month)', () => {
     // November has 6 rows: page 1 (4 rows) + page 2 through the nextLink; October 5 rows: 2 pages.
     expect(queries.filter((request) => request.skipToken)).toHaveLength(2);
     const [forecast] = fake.requests.filter((request) => request.operation === 'forecast');
-    expect(forecast?.body).toMatchObject({ timeframe: 'Custom', timePeriod: { from: '2026-11-01T00:00:00.000Z', to: '2026-11-30T23:59:59.000Z' } });
+    expect(forecast?.body).toMatchObject({
+      timeframe: 'Custom',
+      timePeriod: { from: '2026-11-01T00:00:00.000Z', to: '2026-11-30T23:59:59.000Z' },
+    });
     expect(forecast?.body).not.toHaveProperty('dataset.grouping');
   });
 
@@ -177,7 +188,8 @@ describe('cost dashboard on 2026-11-21 (mid-month)', () => {
 
   it('a second full dashboard load inside 30 minutes asks the provider nothing; after 30 minutes it refreshes', async () => {
     const before = fake.requests.length;
-    for (const path of ['summary', 'breakdown', 'timeseries?days=30', 'export.csv?days=30']) expect((await get(path)).response.status).toBe(200);
+    for (const path of ['summary', 'breakdown', 'timeseries?days=30', 'export.csv?days=30'])
+      expect((await get(path)).response.status).toBe(200);
     expect(fake.requests.length).toBe(before);
     const summary = await get('summary');
     expect(summary.body).toMatchObject({ cached: true, asOf: '2026-11-21T10:00:00.000Z' });
@@ -242,7 +254,9 @@ describe('month boundaries', () => {
         deltaToLastMonth: { absolute: -34.07, percent: -33.9 },
         resourceGroups: [{ resourceGroup: 'RG-CLUB-PROD', monthToDate: 30, lastMonth: 100.5, delta: { absolute: -70.5, percent: -70.1 } }],
       });
-      expect(summary['warnings']).toEqual(['The provider has no forecast for this month yet; the end of month is the month-to-date run rate.']);
+      expect(summary['warnings']).toEqual([
+        'The provider has no forecast for this month yet; the end of month is the month-to-date run rate.',
+      ]);
       const periods = fake.requests.slice(before).map((request) => (request.body as { timePeriod?: unknown } | undefined)?.timePeriod);
       expect(periods).toEqual(
         expect.arrayContaining([

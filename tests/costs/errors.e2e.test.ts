@@ -37,7 +37,13 @@ describe('cost provider failures', () => {
 
   beforeAll(async () => {
     fake = await startFake();
-    host = await startTestHost([httpGroup('costs', 'api/admin/v1/costs', costRoutes(() => current))]);
+    host = await startTestHost([
+      httpGroup(
+        'costs',
+        'api/admin/v1/costs',
+        costRoutes(() => current),
+      ),
+    ]);
     headers = await bearer('admin-1', { roles: ['platform_admin'] });
     // Everything the process writes while these tests run: the host's log lines go to stdout/stderr.
     for (const stream of [process.stdout, process.stderr]) {
@@ -104,7 +110,13 @@ describe('cost provider failures', () => {
     expect(problem).toMatchObject({ code: 'secret_expired' });
     expect(problem.detail).toMatch(/create a new client secret.*INTERNAL_CLOUD_COST_CLIENT_SECRET.*redeploy/);
     expect(lines).toEqual([
-      expect.objectContaining({ level: 'error', event: 'cloud_costs_summary_failed', failure: 'secret_expired', status: 401, providerCode: 'AADSTS7000222' }),
+      expect.objectContaining({
+        level: 'error',
+        event: 'cloud_costs_summary_failed',
+        failure: 'secret_expired',
+        status: 401,
+        providerCode: 'AADSTS7000222',
+      }),
     ]);
     expect(lines[0]?.error).toMatch(/AADSTS7000222: The provided client secret keys for app .* are expired/);
   });
@@ -129,7 +141,9 @@ describe('cost provider failures', () => {
     expect(response.status).toBe(502);
     expect(problem.code).toBe('access_denied');
     expect(problem.detail).toMatch(/Cost Management Reader/);
-    expect(lines).toEqual([expect.objectContaining({ level: 'error', event: 'cloud_costs_timeseries_failed', status, providerCode: code })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'error', event: 'cloud_costs_timeseries_failed', status, providerCode: code }),
+    ]);
   });
 
   it('resource provider not registered (MissingSubscriptionRegistration, 409) → 502 provider_not_registered', async () => {
@@ -137,7 +151,9 @@ describe('cost provider failures', () => {
     expect(response.status).toBe(502);
     expect(problem.code).toBe('provider_not_registered');
     expect(problem.detail).toMatch(/register the resource provider/);
-    expect(lines).toEqual([expect.objectContaining({ event: 'cloud_costs_export_failed', status: 409, providerCode: 'MissingSubscriptionRegistration' })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ event: 'cloud_costs_export_failed', status: 409, providerCode: 'MissingSubscriptionRegistration' }),
+    ]);
     expect(lines[0]?.error).toMatch(/not registered to use namespace 'Microsoft.CostManagement'/);
   });
 
@@ -152,23 +168,26 @@ describe('cost provider failures', () => {
   it.each([
     ['rate_limited', '45'],
     ['rate_limited_qpu', '12'],
-  ] as const)('429 (%s) without cached data → 503 rate_limited with the provider wait; no new call during the wait', async (failure, wait) => {
-    const { response, problem, lines } = await failing('query', failure);
-    expect(response.status).toBe(503);
-    expect(response.headers.get('retry-after')).toBe(wait);
-    expect(problem.code).toBe('rate_limited');
-    expect(problem.detail).toContain(`try again in ${wait} seconds`);
-    expect(lines).toEqual([expect.objectContaining({ level: 'warn', event: 'cloud_costs_summary_failed', status: 429 })]);
+  ] as const)(
+    '429 (%s) without cached data → 503 rate_limited with the provider wait; no new call during the wait',
+    async (failure, wait) => {
+      const { response, problem, lines } = await failing('query', failure);
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe(wait);
+      expect(problem.code).toBe('rate_limited');
+      expect(problem.detail).toContain(`try again in ${wait} seconds`);
+      expect(lines).toEqual([expect.objectContaining({ level: 'warn', event: 'cloud_costs_summary_failed', status: 429 })]);
 
-    // The SDK does not retry a 429 without Retry-After; nor does the service before the wait is over.
-    fake.clearFailures();
-    const before = fake.count('query');
-    expect((await problemOf('summary')).response.status).toBe(503);
-    expect(fake.count('query')).toBe(before);
-    clock.advance(Number(wait) * 1000);
-    expect((await host.request('GET', '/api/admin/v1/costs/summary', { headers })).status).toBe(200);
-    expect(fake.count('query')).toBeGreaterThan(before);
-  });
+      // The SDK does not retry a 429 without Retry-After; nor does the service before the wait is over.
+      fake.clearFailures();
+      const before = fake.count('query');
+      expect((await problemOf('summary')).response.status).toBe(503);
+      expect(fake.count('query')).toBe(before);
+      clock.advance(Number(wait) * 1000);
+      expect((await host.request('GET', '/api/admin/v1/costs/summary', { headers })).status).toBe(200);
+      expect(fake.count('query')).toBeGreaterThan(before);
+    },
+  );
 
   it('429 after the 30 minutes with cached data → the last figures, marked stale', async () => {
     const fresh = await host.request('GET', '/api/admin/v1/costs/summary', { headers });
@@ -196,11 +215,14 @@ describe('cost provider failures', () => {
     expect(problem.code).toBe('provider_unavailable');
   });
 
-  it.each(['no_history', 'cant_forecast_on_the_past'] as const)('no forecast (%s) is not a failure: the run rate stands in', async (failure) => {
-    fake.fail('forecast', failure);
-    const response = await host.request('GET', '/api/admin/v1/costs/summary', { headers });
-    expect(response.status).toBe(200);
-    // 251.2022803564 over the 21 days up to the newest row (21st), times 30 days: 358.8604005091.
-    expect(await response.json()).toMatchObject({ monthToDate: 251.2, forecast: { endOfMonth: 358.86, method: 'run_rate' } });
-  });
+  it.each(['no_history', 'cant_forecast_on_the_past'] as const)(
+    'no forecast (%s) is not a failure: the run rate stands in',
+    async (failure) => {
+      fake.fail('forecast', failure);
+      const response = await host.request('GET', '/api/admin/v1/costs/summary', { headers });
+      expect(response.status).toBe(200);
+      // 251.2022803564 over the 21 days up to the newest row (21st), times 30 days: 358.8604005091.
+      expect(await response.json()).toMatchObject({ monthToDate: 251.2, forecast: { endOfMonth: 358.86, method: 'run_rate' } });
+    },
+  );
 });

@@ -9,20 +9,55 @@ import { readForecastRows, readUsageRows, type ColumnarResult } from '../../shar
 
 const fixtures = path.join(__dirname, '..', 'fixtures', 'cost-management');
 const responseOf = (file: string) =>
-  (JSON.parse(readFileSync(path.join(fixtures, file), 'utf8')) as { responses: { '200': { body: { properties: ColumnarResult } } } }).responses['200'].body
-    .properties;
-const replayOf = (file: string) => JSON.parse(readFileSync(path.join(fixtures, 'errors', file), 'utf8')) as { status: number; headers: Record<string, string>; body: { error: { code: string; message: string } } };
+  (JSON.parse(readFileSync(path.join(fixtures, file), 'utf8')) as { responses: { '200': { body: { properties: ColumnarResult } } } })
+    .responses['200'].body.properties;
+const replayOf = (file: string) =>
+  JSON.parse(readFileSync(path.join(fixtures, 'errors', file), 'utf8')) as {
+    status: number;
+    headers: Record<string, string>;
+    body: { error: { code: string; message: string } };
+  };
 
 describe('cost windows (UTC calendar months)', () => {
   it.each([
-    ['2026-11-21T10:00:00Z', { from: '2026-11-01', to: '2026-11-21' }, { from: '2026-10-01', to: '2026-10-31' }, { from: '2026-10-01', to: '2026-10-31' }],
-    ['2026-12-01T00:00:00Z', { from: '2026-12-01', to: '2026-12-01' }, { from: '2026-11-01', to: '2026-11-30' }, { from: '2026-11-01', to: '2026-11-30' }],
-    ['2027-01-01T00:30:00Z', { from: '2027-01-01', to: '2027-01-01' }, { from: '2026-12-01', to: '2026-12-31' }, { from: '2026-12-01', to: '2026-12-31' }],
-    ['2027-01-15T23:59:59Z', { from: '2027-01-01', to: '2027-01-15' }, { from: '2026-12-01', to: '2026-12-31' }, { from: '2026-12-01', to: '2026-12-31' }],
+    [
+      '2026-11-21T10:00:00Z',
+      { from: '2026-11-01', to: '2026-11-21' },
+      { from: '2026-10-01', to: '2026-10-31' },
+      { from: '2026-10-01', to: '2026-10-31' },
+    ],
+    [
+      '2026-12-01T00:00:00Z',
+      { from: '2026-12-01', to: '2026-12-01' },
+      { from: '2026-11-01', to: '2026-11-30' },
+      { from: '2026-11-01', to: '2026-11-30' },
+    ],
+    [
+      '2027-01-01T00:30:00Z',
+      { from: '2027-01-01', to: '2027-01-01' },
+      { from: '2026-12-01', to: '2026-12-31' },
+      { from: '2026-12-01', to: '2026-12-31' },
+    ],
+    [
+      '2027-01-15T23:59:59Z',
+      { from: '2027-01-01', to: '2027-01-15' },
+      { from: '2026-12-01', to: '2026-12-31' },
+      { from: '2026-12-01', to: '2026-12-31' },
+    ],
     // 30 days back from March 1st reach January 31st: the previous window stretches back to it.
-    ['2027-03-01T12:00:00Z', { from: '2027-03-01', to: '2027-03-01' }, { from: '2027-02-01', to: '2027-02-28' }, { from: '2027-01-31', to: '2027-02-28' }],
+    [
+      '2027-03-01T12:00:00Z',
+      { from: '2027-03-01', to: '2027-03-01' },
+      { from: '2027-02-01', to: '2027-02-28' },
+      { from: '2027-01-31', to: '2027-02-28' },
+    ],
     // In a leap year 29 days back from March 1st is February 1st.
-    ['2028-03-01T12:00:00Z', { from: '2028-03-01', to: '2028-03-01' }, { from: '2028-02-01', to: '2028-02-29' }, { from: '2028-02-01', to: '2028-02-29' }],
+    [
+      '2028-03-01T12:00:00Z',
+      { from: '2028-03-01', to: '2028-03-01' },
+      { from: '2028-02-01', to: '2028-02-29' },
+      { from: '2028-02-01', to: '2028-02-29' },
+    ],
   ])('on %s', (now, month, lastMonth, previous) => {
     const windows = costWindows(new Date(now));
     expect(windows).toMatchObject({ month, lastMonth, previous });
@@ -54,9 +89,18 @@ describe('cost windows (UTC calendar months)', () => {
 
 describe('shares', () => {
   it.each([
-    [[1, 1, 1], [33.4, 33.3, 33.3]],
-    [[218.6978230062062, 30.2572751438, 2.10333307059661, 0.14384913581657052, 0], [87.1, 12, 0.8, 0.1, 0]],
-    [[0, 0], [0, 0]],
+    [
+      [1, 1, 1],
+      [33.4, 33.3, 33.3],
+    ],
+    [
+      [218.6978230062062, 30.2572751438, 2.10333307059661, 0.14384913581657052, 0],
+      [87.1, 12, 0.8, 0.1, 0],
+    ],
+    [
+      [0, 0],
+      [0, 0],
+    ],
     [[5], [100]],
   ])('%j → %j, adding up to 100 when anything was spent', (costs, shares) => {
     expect(sharesOf(costs)).toEqual(shares);
@@ -89,7 +133,12 @@ describe('reading Cost Management answers by column name', () => {
   });
 
   it('reads the spec example SubscriptionForecast (PreTaxCost, UsageDate, CostStatus, Currency)', () => {
-    expect(readForecastRows(responseOf('SubscriptionForecast.json'))[0]).toEqual({ date: '2018-03-31', cost: 2.10333307059661, status: 'Forecast', currency: 'USD' });
+    expect(readForecastRows(responseOf('SubscriptionForecast.json'))[0]).toEqual({
+      date: '2018-03-31',
+      cost: 2.10333307059661,
+      status: 'Forecast',
+      currency: 'USD',
+    });
   });
 
   it('reads a 204 (the SDK returns {}) as no rows, and rejects an answer without a date column', () => {
@@ -101,11 +150,24 @@ describe('reading Cost Management answers by column name', () => {
 describe('provider error classification', () => {
   const restError = (file: string) => {
     const replay = replayOf(file);
-    return { name: 'RestError', message: replay.body.error.message, code: replay.body.error.code, statusCode: replay.status, response: { headers: { toJSON: () => replay.headers } } };
+    return {
+      name: 'RestError',
+      message: replay.body.error.message,
+      code: replay.body.error.code,
+      statusCode: replay.status,
+      response: { headers: { toJSON: () => replay.headers } },
+    };
   };
 
   it.each([
-    [{ name: 'AuthenticationRequiredError', message: 'invalid_client: Error(s): 7000222 - Timestamp: x - Description: AADSTS7000222: The provided client secret keys for app are expired.' }, 'secret_expired'],
+    [
+      {
+        name: 'AuthenticationRequiredError',
+        message:
+          'invalid_client: Error(s): 7000222 - Timestamp: x - Description: AADSTS7000222: The provided client secret keys for app are expired.',
+      },
+      'secret_expired',
+    ],
     [{ name: 'AuthenticationRequiredError', message: 'AADSTS7000215: Invalid client secret provided.' }, 'provider_refused'],
     [{ name: 'CredentialUnavailableError', message: 'endpoints_resolution_error' }, 'provider_unavailable'],
     [restError('arm-401-RBACAccessDenied.json'), 'access_denied'],
@@ -154,7 +216,7 @@ describe('single-flight cache', () => {
   it('serves the last value on an allowed failure and holds a failure for its wait', async () => {
     let now = 0;
     const cache = new SingleFlightCache<string>(1000, () => now);
-    await cache.get('k', async () => 'old');
+    await cache.get('k', () => Promise.resolve('old'));
     now = 5000;
     const busy = new Error('busy');
     const options = { staleOn: (error: unknown) => error === busy, holdFor: () => 10 };
@@ -163,16 +225,16 @@ describe('single-flight cache', () => {
     expect(
       await cache.get(
         'k',
-        async () => {
+        () => {
           called = true;
-          return 'new';
+          return Promise.resolve('new');
         },
         options,
       ),
     ).toMatchObject({ value: 'old', stale: true });
     expect(called).toBe(false);
     now = 15_000;
-    expect(await cache.get('k', async () => 'new', options)).toMatchObject({ value: 'new', stale: false });
+    expect(await cache.get('k', () => Promise.resolve('new'), options)).toMatchObject({ value: 'new', stale: false });
     await expect(cache.get('other', () => Promise.reject(new Error('refused')), options)).rejects.toThrow('refused');
   });
 });

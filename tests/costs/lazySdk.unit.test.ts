@@ -36,7 +36,7 @@ function sdkModulesAfter(body: string): string[] {
       .filter(Boolean);
     process.stdout.write(JSON.stringify([...new Set(names)].sort()));
   })();`;
-  const output = execFileSync(process.execPath, ['--require', 'tsx/cjs', '-e', probe], { cwd: root, encoding: 'utf8' });
+  const output = execFileSync(process.execPath, ['--import', 'tsx', '-e', probe], { cwd: root, encoding: 'utf8' });
   return JSON.parse(output) as string[];
 }
 

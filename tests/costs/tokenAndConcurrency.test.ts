@@ -62,12 +62,20 @@ describe('single flight', () => {
 
   it('a full dashboard load over HTTP, 20 concurrent of each endpoint, costs three provider queries', async () => {
     const service = serviceFor(fake, clockAt('2026-11-22T08:00:00Z').now);
-    const host = await startTestHost([httpGroup('costs', 'api/admin/v1/costs', costRoutes(() => service))]);
+    const host = await startTestHost([
+      httpGroup(
+        'costs',
+        'api/admin/v1/costs',
+        costRoutes(() => service),
+      ),
+    ]);
     try {
       const headers = await bearer('admin-1', { roles: ['ops_admin'] });
       const before = fake.requests.filter((request) => request.operation === 'query' || request.operation === 'forecast').length;
       const paths = ['status', 'summary', 'breakdown', 'timeseries?days=30', 'export.csv?days=30'];
-      const responses = await Promise.all(paths.flatMap((path) => Array.from({ length: 20 }, () => host.request('GET', `/api/admin/v1/costs/${path}`, { headers }))));
+      const responses = await Promise.all(
+        paths.flatMap((path) => Array.from({ length: 20 }, () => host.request('GET', `/api/admin/v1/costs/${path}`, { headers }))),
+      );
       expect(responses.map((response) => response.status)).toEqual(responses.map(() => 200));
       await Promise.all(responses.map((response) => response.arrayBuffer()));
       const after = fake.requests.filter((request) => request.operation === 'query' || request.operation === 'forecast').length;
