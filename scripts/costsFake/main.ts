@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const only = args.includes('--only');
   const failArg = args[args.indexOf('--fail') + 1];
-  const tls = await createFakeTls(path.join(localDataDir, 'costs-fake'));
+  const tls = await createFakeTls(path.join(localDataDir(), 'costs-fake'));
   const settings = {
     INTERNAL_CLOUD_COST_TENANT_ID: 'demo-tenant',
     INTERNAL_CLOUD_COST_CLIENT_ID: 'demo-client',
