@@ -6,9 +6,6 @@ import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { clockAt, serviceFor, startFake } from './support';
 
-// The first provider call loads the SDKs and meets a TLS handshake; a busy shared machine needs more than 5 s.
-jest.setTimeout(30_000);
-
 /**
  * The dashboard endpoints over HTTP, through the production service, @azure/identity and
  * @azure/arm-costmanagement against the fake provider serving tests/fixtures/cost-management/

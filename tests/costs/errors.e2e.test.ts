@@ -6,9 +6,6 @@ import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { clockAt, SECRET, serviceFor, startFake } from './support';
 
-// The first provider call loads the SDKs and meets a TLS handshake; a busy shared machine needs more than 5 s.
-jest.setTimeout(30_000);
-
 /**
  * Each provider failure, served by the fake in Azure's wire format and read through the real
  * SDKs, reaches the caller as problem+json with a stable code, and the operator finds one log line

@@ -1,9 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
-// Each probe starts a fresh Node process with the TypeScript loader; a busy shared machine needs more than 5 s.
-jest.setTimeout(30_000);
-
 const root = path.resolve(__dirname, '..', '..');
 
 // Sees every ESM resolution (the SDKs arrive through import()) and reports it to the main thread.

@@ -7,9 +7,6 @@ import { startTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { captureLog, clockAt, SECRET, serviceFor, startFake } from './support';
 
-// The first provider call loads the SDKs and meets a TLS handshake; a busy shared machine needs more than 5 s.
-jest.setTimeout(30_000);
-
 describe('token cache (60-second buffer) against the fake token endpoint', () => {
   let fake: FakeCostProvider;
   beforeAll(async () => {
