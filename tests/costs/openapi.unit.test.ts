@@ -14,22 +14,21 @@ describe('cost endpoints in the OpenAPI document', () => {
   it('documents every answer with its freshness fields, the provider problems and the bearer guard', () => {
     for (const name of ['summary', 'breakdown', 'timeseries']) {
       const get = operation(name);
-      expect(Object.keys(get.responses['2XX']!.content!['application/json']!.schema.properties ?? {})).toEqual(
+      expect(Object.keys(get.responses['200']!.content!['application/json']!.schema.properties ?? {})).toEqual(
         expect.arrayContaining(['currency', 'asOf', 'cached', 'stale']),
       );
-      expect(Object.keys(get.responses).sort()).toEqual(
-        ['2XX', '401', '403', '502', '503'].concat(name === 'timeseries' ? ['400'] : []).sort(),
-      );
+      expect(Object.keys(get.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '502', '503']));
+      expect(Object.keys(get.responses).includes('400')).toBe(name === 'timeseries');
       expect(get.security).toEqual([{ bearerAuth: [] }]);
     }
-    expect(Object.keys(operation('summary').responses['2XX']!.content!['application/json']!.schema.properties ?? {})).toEqual(
+    expect(Object.keys(operation('summary').responses['200']!.content!['application/json']!.schema.properties ?? {})).toEqual(
       expect.arrayContaining(['monthToDate', 'forecast', 'lastMonth', 'deltaToLastMonth', 'resourceGroups']),
     );
   });
 
   it('documents the CSV as text/csv with the days parameter', () => {
     const get = operation('export.csv');
-    expect(Object.keys(get.responses['2XX']!.content!)).toEqual(['text/csv']);
+    expect(Object.keys(get.responses['200']!.content!)).toEqual(['text/csv']);
     expect(get.parameters).toEqual([expect.objectContaining({ name: 'days', in: 'query' })]);
   });
 });
