@@ -1,6 +1,7 @@
 import type { FunctionDefinition } from '../shared/host/definition';
 import { httpGroup } from '../shared/host/definition';
 import { clubMasterFunctions } from './clubMaster';
+import { costFunctions } from './costs';
 import { healthFunctions } from './health';
 import { ingestFunctions } from './ingest';
 import { notificationFunctions } from './notifications';
@@ -10,7 +11,13 @@ import { openApiFunction } from './openapi';
  * Every function of the app, in one list. The Azure host gets it through functions/index.ts;
  * the local host (scripts/devhost) serves the same list. Importing this registers nothing.
  */
-const areaFunctions: FunctionDefinition[] = [...healthFunctions, ...clubMasterFunctions, ...notificationFunctions, ...ingestFunctions];
+const areaFunctions: FunctionDefinition[] = [
+  ...healthFunctions,
+  ...clubMasterFunctions,
+  ...notificationFunctions,
+  ...ingestFunctions,
+  ...costFunctions,
+];
 
 export const functionDefinitions: readonly FunctionDefinition[] = [
   ...areaFunctions,

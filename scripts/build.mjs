@@ -9,7 +9,10 @@ import { build } from 'esbuild';
  */
 const entries = [
   // The Functions app (package.json "main"); the worker provides @azure/functions-core at run time.
-  { in: 'functions/index.ts', out: 'main', external: ['@azure/functions-core'] },
+  { in: 'functions/index.ts', out: 'main', external: ['@azure/functions-core'], plugins: [costSdkApart()] },
+  // The cost provider's Azure SDKs, apart so that a cold start of main.js does not parse them:
+  // main.js loads this file from its own folder with import() on the first cost query.
+  { in: 'shared/costs/sdk.ts', out: 'costSdk' },
   // The box agent on each club's on-site box.
   { in: 'edge/main.ts', out: 'edge-agent' },
 ];
@@ -27,8 +30,21 @@ await Promise.all(
       format: 'cjs',
       sourcemap: true,
       external: entry.external ?? [],
+      plugins: entry.plugins ?? [],
       logLevel: 'warning',
     }),
   ),
 );
 for (const entry of entries) console.log(`Bundled ${entry.in} -> ${values.outdir}/${entry.out}.js`);
+
+/** Leaves shared/costs/sdk.ts out of the app bundle: its import() loads costSdk.js at run time. */
+function costSdkApart() {
+  return {
+    name: 'cost-sdk-apart',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/sdk$/ }, (args) =>
+        args.importer.replace(/\\/g, '/').endsWith('shared/costs/azureProvider.ts') ? { path: './costSdk.js', external: true } : undefined,
+      );
+    },
+  };
+}

@@ -15,6 +15,19 @@ const url = v.optional(
   ),
 );
 
+/** An https URL without a trailing slash; empty means the default (the Azure SDKs refuse plain http). */
+const httpsUrl = (fallback: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.transform((value) => (value || fallback).replace(/\/+$/, '')),
+      v.url('must be a URL'),
+      v.startsWith('https://', 'must be an https URL'),
+    ),
+    fallback,
+  );
+
 export const SettingsSchema = v.object({
   /** PostgreSQL connection string; unset locally means the embedded instance started by the scripts. */
   DATABASE_URL: optionalText,
@@ -77,6 +90,16 @@ export const SettingsSchema = v.object({
   INGEST_REJECT_LOG_MAX: integer(1000, 10, 1_000_000),
   /** Set by Azure per function app instance; names the ingest status row (host name when unset). */
   WEBSITE_INSTANCE_ID: optionalText,
+  /** Cost reader (service principal) for the cost dashboard; the four below together switch it on. */
+  INTERNAL_CLOUD_COST_TENANT_ID: optionalText,
+  INTERNAL_CLOUD_COST_CLIENT_ID: optionalText,
+  /** Secret: no fallback value. */
+  INTERNAL_CLOUD_COST_CLIENT_SECRET: optionalText,
+  INTERNAL_CLOUD_COST_SUBSCRIPTION_ID: optionalText,
+  /** {auth_url} of the client-credentials flow; another host switches instance discovery off. */
+  INTERNAL_CLOUD_COST_AUTH_URL: httpsUrl('https://login.microsoftonline.com'),
+  /** {cost_api_url}: base URL of Cost Management (ARM); the token scope is `{cost_api_url}/.default`. */
+  INTERNAL_CLOUD_COST_API_URL: httpsUrl('https://management.azure.com'),
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;

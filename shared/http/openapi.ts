@@ -114,7 +114,9 @@ function responsesOf(route: Route): JsonObject {
   const success = route.status ?? 200;
   responses[String(success)] = {
     description: SUCCESS_DESCRIPTIONS[success] ?? 'Success',
-    ...(route.response && success !== 204 ? { content: { 'application/json': { schema: schemaOf(route.response) } } } : {}),
+    ...(route.response && success !== 204
+      ? { content: { [route.responseType ?? 'application/json']: { schema: schemaOf(route.response) } } }
+      : {}),
   };
   if (route.params || route.query || route.body) responses['400'] = problemResponse('Invalid input; `errors` names each failing field');
   if (route.guard.security !== 'none') {

@@ -50,6 +50,8 @@ export interface RouteDefinition<P, Q, B, C> {
   response?: Schema;
   /** The success status (200 unless the route answers 201 or 204), for the OpenAPI document. */
   status?: 200 | 201 | 202 | 204;
+  /** Media type of the success body in the OpenAPI document (default application/json). */
+  responseType?: string;
   /** Further answers of the route (another success status, 404, 409, a 503 with Retry-After), for the OpenAPI document. */
   responses?: Partial<Record<DeclaredStatus, RouteResponse>>;
   /** Overrides HTTP_MAX_BODY_BYTES for this route. */
@@ -68,6 +70,7 @@ export interface Route {
   body?: Schema;
   response?: Schema;
   status?: 200 | 201 | 202 | 204;
+  responseType?: string;
   responses?: Partial<Record<DeclaredStatus, RouteResponse>>;
   maxBodyBytes?: number;
   handle(input: RouteInput<unknown, unknown, unknown, unknown>): Promise<HttpResponseInit>;

@@ -8,6 +8,7 @@ import { startPrivateAzurite } from '../../scripts/local/azurite';
 import { ensureDatabase, quoteIdentifier } from '../../scripts/local/embeddedPostgres';
 import { loadLocalSettings } from '../../scripts/local/environment';
 import { freePort } from '../../scripts/local/net';
+import { createFakeTls } from '../../scripts/costsFake/certificate';
 
 /**
  * Real components for the whole run: a fresh PostgreSQL database (on DATABASE_URL's server, else
@@ -34,6 +35,11 @@ export default async function globalSetup(): Promise<void> {
   const [blob, queue, table] = [await freePort(), await freePort(), await freePort()];
   const storage = await startPrivateAzurite({ blob, queue, table }, mkdtempSync(path.join(os.tmpdir(), 'azurite-')));
   process.env['AzureWebJobsStorage'] = storage.connectionString;
+
+  // The fake cost provider's certificate, trusted by the workers forked after this (Node reads
+  // NODE_EXTRA_CA_CERTS only at start-up; jest.config.js makes every run use workers).
+  const fakeTls = await createFakeTls(mkdtempSync(path.join(os.tmpdir(), 'fake-cost-tls-')));
+  process.env['NODE_EXTRA_CA_CERTS'] = fakeTls.caFile;
 
   globalThis.__testResources = {
     serverUrl: server.url,

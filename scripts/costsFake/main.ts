@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { localDataDir, repoRoot } from '../local/paths';
+import { createFakeTls } from './certificate';
+import { demoDataset } from './demoData';
+import { startFakeCostProvider, type FakeFailure, type FakeOperation } from './server';
+
+/**
+ * `npm run costs:fake`: the fake cost provider with demo data for the running month, and `npm
+ * start` as a child process pointed at it: the INTERNAL_CLOUD_COST_* settings name the fake, and
+ * NODE_EXTRA_CA_CERTS its certificate (Node reads that only when a process starts, hence the
+ * child). `npm run costs:fake -- --only` runs just the fake and prints the settings for another
+ * host (`func start`). `--fail <operation>:<failure>` starts with a failure switched on, e.g.
+ * `--fail query:rate_limited` or `--fail token:expired_secret`.
+ */
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const only = args.includes('--only');
+  const failArg = args[args.indexOf('--fail') + 1];
+  const tls = await createFakeTls(path.join(localDataDir(), 'costs-fake'));
+  const settings = {
+    INTERNAL_CLOUD_COST_TENANT_ID: 'demo-tenant',
+    INTERNAL_CLOUD_COST_CLIENT_ID: 'demo-client',
+    INTERNAL_CLOUD_COST_CLIENT_SECRET: randomBytes(18).toString('base64url'),
+    INTERNAL_CLOUD_COST_SUBSCRIPTION_ID: '00000000-0000-0000-0000-000000000000',
+  };
+  const fake = await startFakeCostProvider({
+    tls,
+    dataset: demoDataset(),
+    tenantId: settings.INTERNAL_CLOUD_COST_TENANT_ID,
+    clientId: settings.INTERNAL_CLOUD_COST_CLIENT_ID,
+    clientSecret: settings.INTERNAL_CLOUD_COST_CLIENT_SECRET,
+    subscriptionId: settings.INTERNAL_CLOUD_COST_SUBSCRIPTION_ID,
+  });
+  if (args.includes('--fail') && failArg) {
+    const [operation, failure] = failArg.split(':') as [FakeOperation, FakeFailure];
+    fake.fail(operation, failure);
+  }
+  const env = {
+    ...settings,
+    INTERNAL_CLOUD_COST_AUTH_URL: fake.authUrl,
+    INTERNAL_CLOUD_COST_API_URL: fake.apiUrl,
+    NODE_EXTRA_CA_CERTS: tls.caFile,
+  };
+  console.log(`Fake Entra ID:         ${fake.authUrl}`);
+  console.log(`Fake Cost Management:  ${fake.apiUrl}`);
+
+  if (only) {
+    console.log('\nSettings for a host started separately (NODE_EXTRA_CA_CERTS must be set before it starts):');
+    for (const [name, value] of Object.entries(env)) console.log(`  ${name}=${value}`);
+    const stop = () => void fake.close().then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return;
+  }
+
+  const tsxCli = require.resolve('tsx/cli');
+  const child = spawn(process.execPath, [tsxCli, path.join(repoRoot, 'scripts', 'start.ts')], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+  process.on('SIGINT', forward('SIGINT'));
+  process.on('SIGTERM', forward('SIGTERM'));
+  child.on('exit', (code) => {
+    void fake.close().then(() => process.exit(code ?? 0));
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(`costs:fake failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
