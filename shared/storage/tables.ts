@@ -1,4 +1,4 @@
-import { DefaultAzureCredential, ManagedIdentityCredential, type TokenCredential } from '@azure/identity';
+import type { TokenCredential } from '@azure/identity';
 import { TableServiceClient } from '@azure/data-tables';
 import { getSettings, type Settings } from '../config/settings';
 
@@ -37,11 +37,26 @@ export function storageConnection(settings: StorageSettings): StorageConnection 
   };
 }
 
+/**
+ * The identity credential, loaded on its first token request: @azure/identity (and MSAL below it)
+ * is large, and a cold start with a connection string (Azurite, or most deployments) must not pay
+ * for it.
+ */
 function credentialFor(connection: Extract<StorageConnection, { kind: 'identity' }>): TokenCredential {
-  if (connection.credential === 'managedidentity') {
-    return connection.clientId ? new ManagedIdentityCredential({ clientId: connection.clientId }) : new ManagedIdentityCredential();
-  }
-  return new DefaultAzureCredential(connection.clientId ? { managedIdentityClientId: connection.clientId } : {});
+  let loaded: Promise<TokenCredential> | undefined;
+  const load = async (): Promise<TokenCredential> => {
+    const { DefaultAzureCredential, ManagedIdentityCredential } = await import('@azure/identity');
+    if (connection.credential === 'managedidentity') {
+      return connection.clientId ? new ManagedIdentityCredential({ clientId: connection.clientId }) : new ManagedIdentityCredential();
+    }
+    return new DefaultAzureCredential(connection.clientId ? { managedIdentityClientId: connection.clientId } : {});
+  };
+  return {
+    async getToken(scopes, options) {
+      loaded ??= load();
+      return (await loaded).getToken(scopes, options);
+    },
+  };
 }
 
 /** A Table service client for the connection; nothing is contacted until the first call. */
