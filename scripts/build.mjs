@@ -3,16 +3,24 @@
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 
+/** Which module an importer loads with import(), and the bundle file that replaces it at run time. */
+const SDKS_APART = [
+  { importer: 'shared/costs/azureProvider.ts', specifier: './sdk', file: './costSdk.js' },
+  { importer: 'shared/storage/tables.ts', specifier: './identity', file: './identitySdk.js' },
+];
+
 /**
  * One line per long-running process. A worker adds its entry here, e.g.
  * `{ in: 'workers/ingest/main.ts', out: 'ingest-worker' }` (docs/decisions/005-hosting-long-running-processes.md).
  */
 const entries = [
   // The Functions app (package.json "main"); the worker provides @azure/functions-core at run time.
-  { in: 'functions/index.ts', out: 'main', external: ['@azure/functions-core'], plugins: [costSdkApart()] },
-  // The cost provider's Azure SDKs, apart so that a cold start of main.js does not parse them:
-  // main.js loads this file from its own folder with import() on the first cost query.
+  { in: 'functions/index.ts', out: 'main', external: ['@azure/functions-core'], plugins: [sdksApart()] },
+  // Large Azure SDKs, apart so that a cold start of main.js does not parse them: main.js loads
+  // each from its own folder with import() on first use (the first cost query; the first token
+  // of an identity-based storage connection).
   { in: 'shared/costs/sdk.ts', out: 'costSdk' },
+  { in: 'shared/storage/identity.ts', out: 'identitySdk' },
   // The box agent on each club's on-site box.
   { in: 'edge/main.ts', out: 'edge-agent' },
 ];
@@ -37,14 +45,16 @@ await Promise.all(
 );
 for (const entry of entries) console.log(`Bundled ${entry.in} -> ${values.outdir}/${entry.out}.js`);
 
-/** Leaves shared/costs/sdk.ts out of the app bundle: its import() loads costSdk.js at run time. */
-function costSdkApart() {
+/** Leaves the SDK modules of SDKS_APART out of the app bundle: their import() loads the separate files. */
+function sdksApart() {
   return {
-    name: 'cost-sdk-apart',
+    name: 'sdks-apart',
     setup(build) {
-      build.onResolve({ filter: /^\.\/sdk$/ }, (args) =>
-        args.importer.replace(/\\/g, '/').endsWith('shared/costs/azureProvider.ts') ? { path: './costSdk.js', external: true } : undefined,
-      );
+      build.onResolve({ filter: /^\.\/(sdk|identity)$/ }, (args) => {
+        const importer = args.importer.replace(/\\/g, '/');
+        const apart = SDKS_APART.find((entry) => entry.specifier === args.path && importer.endsWith(entry.importer));
+        return apart ? { path: apart.file, external: true } : undefined;
+      });
     },
   };
 }

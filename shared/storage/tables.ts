@@ -45,7 +45,7 @@ export function storageConnection(settings: StorageSettings): StorageConnection 
 function credentialFor(connection: Extract<StorageConnection, { kind: 'identity' }>): TokenCredential {
   let loaded: Promise<TokenCredential> | undefined;
   const load = async (): Promise<TokenCredential> => {
-    const { DefaultAzureCredential, ManagedIdentityCredential } = await import('@azure/identity');
+    const { DefaultAzureCredential, ManagedIdentityCredential } = await import('./identity');
     if (connection.credential === 'managedidentity') {
       return connection.clientId ? new ManagedIdentityCredential({ clientId: connection.clientId }) : new ManagedIdentityCredential();
     }
