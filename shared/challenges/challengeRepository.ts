@@ -95,12 +95,12 @@ export async function upsertChallenge(
   };
   const conflictColumn = key.presetKey ? 'preset_key' : key.personalizationKey ? 'personalization_key' : null;
   const updatable = Object.keys(values).filter((column) => !['preset_key', 'personalization_key', 'created_by'].includes(column));
-  const [row] = conflictColumn
-    ? await sql<ChallengeRow[]>`
-        insert into challenge as c ${sql(values)}
-        on conflict (${sql(conflictColumn)}) do update set ${sql.unsafe(updatable.map((column) => `${column} = excluded.${column}`).join(', '))}, updated_at = now()
-        returning ${sql.unsafe(CHALLENGE_COLUMNS)}`
-    : await sql<ChallengeRow[]>`insert into challenge as c ${sql(values)} returning ${sql.unsafe(CHALLENGE_COLUMNS)}`;
+  const conflict = conflictColumn
+    ? sql`on conflict (${sql(conflictColumn)}) do update set ${sql.unsafe(updatable.map((column) => `${column} = excluded.${column}`).join(', '))}, updated_at = now()`
+    : sql``;
+  const [row] = await sql<ChallengeRow[]>`
+    with c as (insert into challenge ${sql(values)} ${conflict} returning *)
+    select ${sql.unsafe(CHALLENGE_COLUMNS)} from c`;
   return challengeView(row!);
 }
 

@@ -1,4 +1,5 @@
 import type { Queryable, Sql } from '../db/client';
+import { ConflictError } from '../errors/domainErrors';
 
 /**
  * The append-only XP ledger. A payout is one row unique per (user, source); the lifetime and
@@ -23,7 +24,11 @@ export async function openSeason(sql: Queryable): Promise<Season | undefined> {
 export async function startSeason(sql: Sql, name: string, at: Date): Promise<Season> {
   return sql.begin(async (tx) => {
     await tx`lock table xp_season in share row exclusive mode`;
-    await tx`update xp_season set ends_at = ${at} where ends_at is null and starts_at < ${at}`;
+    const [open]: [{ startsAt: Date }?] = await tx`select starts_at as "startsAt" from xp_season where ends_at is null`;
+    if (open && open.startsAt.getTime() >= at.getTime()) {
+      throw new ConflictError('The open season starts later than the new one would.', { code: 'season_overlap' });
+    }
+    await tx`update xp_season set ends_at = ${at} where ends_at is null`;
     const [row] = await tx<Season[]>`
       insert into xp_season (name, starts_at) values (${name}, ${at})
       returning id, name, starts_at as "startsAt", ends_at as "endsAt"`;
