@@ -53,6 +53,7 @@ interface Entry {
   clubId: string | null;
 }
 
+// ORDER BY must name challenge_participation.score: a bare `score` would be this text alias.
 const ENTRY_COLUMNS = `id, user_id as "userId", score::text as score,
   to_char(score_reached_at at time zone 'UTC', '${MICRO_FORMAT}') as "reachedAt", status,
   share_globally as "sharedGlobally", share_within_club as "sharedWithinClub", club_id as "clubId"`;
@@ -115,7 +116,7 @@ export async function leaderboard(sql: Queryable, query: LeaderboardQuery): Prom
     select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
     where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${ownId}
       ${after ? sql`and ${behind(sql, after[0], after[1], after[2])}` : sql``}
-    order by score desc, score_reached_at, id
+    order by challenge_participation.score desc, score_reached_at, id
     limit ${limit + 1}`;
   const merged = [...visible];
   if (own && (!after || before({ id: after[2], score: after[0], reachedAt: after[1] } as Entry, own))) {
@@ -146,12 +147,12 @@ export async function leaderboard(sql: Queryable, query: LeaderboardQuery): Prom
         select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
         where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
           and ${ahead(sql, own.score, own.reachedAt, own.id)}
-        order by score, score_reached_at desc, id desc limit 2`;
+        order by challenge_participation.score, score_reached_at desc, id desc limit 2`;
       const next = await sql<Entry[]>`
         select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
         where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
           and ${behind(sql, own.score, own.reachedAt, own.id)}
-        order by score desc, score_reached_at, id limit 2`;
+        order by challenge_participation.score desc, score_reached_at, id limit 2`;
       around = [
         ...previous.map((entry, index) => toRow(entry, rank - 1 - index, viewerId, board)).reverse(),
         me,
