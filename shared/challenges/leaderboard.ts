@@ -64,13 +64,15 @@ function boardFilter(sql: Queryable, board: Board) {
     : sql`club_id = ${board.clubId} and (share_within_club or share_globally) and status <> 'cancelled'`;
 }
 
+// The leading `score >=` / `score <=` repeats what the OR implies so that it becomes the index
+// range: without it a scan towards the position would walk the board from its far end.
 /** Rows strictly before the position in board order. */
 function ahead(sql: Queryable, score: string, reachedAt: string, id: string) {
-  return sql`(score > ${score}::numeric or (score = ${score}::numeric and (score_reached_at, id) < (${reachedAt}::timestamptz, ${id})))`;
+  return sql`score >= ${score}::numeric and (score > ${score}::numeric or (score_reached_at, id) < (${reachedAt}::timestamptz, ${id}))`;
 }
 /** Rows strictly after the position in board order. */
 function behind(sql: Queryable, score: string, reachedAt: string, id: string) {
-  return sql`(score < ${score}::numeric or (score = ${score}::numeric and (score_reached_at, id) > (${reachedAt}::timestamptz, ${id})))`;
+  return sql`score <= ${score}::numeric and (score < ${score}::numeric or (score_reached_at, id) > (${reachedAt}::timestamptz, ${id}))`;
 }
 
 function before(a: Entry, b: Pick<Entry, 'score' | 'reachedAt' | 'id'>): boolean {
@@ -106,18 +108,20 @@ export interface LeaderboardQuery {
 
 export async function leaderboard(sql: Queryable, query: LeaderboardQuery): Promise<LeaderboardPage> {
   const { challengeId, viewerId, board, limit } = query;
-  const [own]: [Entry?] = await sql`
-    select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
-    where challenge_id = ${challengeId} and user_id = ${viewerId} and status <> 'cancelled'
-      ${board.kind === 'club' ? sql`and club_id = ${board.clubId}` : sql``}`;
-  const ownId = own?.id ?? '';
   const after = query.after;
-  const visible = await sql<Entry[]>`
-    select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
-    where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${ownId}
-      ${after ? sql`and ${behind(sql, after[0], after[1], after[2])}` : sql``}
-    order by challenge_participation.score desc, score_reached_at, id
-    limit ${limit + 1}`;
+  // One round trip: the viewer's own row (whatever its sharing) and the page of visible others.
+  const rows = await sql<Entry[]>`
+    (select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
+     where challenge_id = ${challengeId} and user_id = ${viewerId} and status <> 'cancelled'
+       ${board.kind === 'club' ? sql`and club_id = ${board.clubId}` : sql``})
+    union all
+    (select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
+     where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and user_id <> ${viewerId}
+       ${after ? sql`and ${behind(sql, after[0], after[1], after[2])}` : sql``}
+     order by challenge_participation.score desc, score_reached_at, id
+     limit ${limit + 1})`;
+  const own = rows.find((entry) => entry.userId === viewerId);
+  const visible = rows.filter((entry) => entry.userId !== viewerId);
   const merged = [...visible];
   if (own && (!after || before({ id: after[2], score: after[0], reachedAt: after[1] } as Entry, own))) {
     const at = merged.findIndex((entry) => before(own, entry));
@@ -137,22 +141,27 @@ export async function leaderboard(sql: Queryable, query: LeaderboardQuery): Prom
     if (onPage) {
       me = onPage;
     } else {
-      const [counted]: [{ ahead: number }?] = await sql`
-        select count(*)::int as ahead from challenge_participation
-        where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
-          and ${ahead(sql, own.score, own.reachedAt, own.id)}`;
-      const rank = (counted?.ahead ?? 0) + 1;
+      // One round trip: the rows ahead (the rank; a count over them, so it grows with the rank)
+      // and the two visible neighbours on either side.
+      const [neighbourhood]: [{ ahead: number; previous: Entry[]; next: Entry[] }?] = await sql`
+        select
+          (select count(*)::int from challenge_participation
+           where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
+             and ${ahead(sql, own.score, own.reachedAt, own.id)}) as ahead,
+          coalesce((select json_agg(t) from (
+            select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
+            where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
+              and ${ahead(sql, own.score, own.reachedAt, own.id)}
+            order by challenge_participation.score, score_reached_at desc, id desc limit 2) as t), '[]') as previous,
+          coalesce((select json_agg(t) from (
+            select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
+            where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
+              and ${behind(sql, own.score, own.reachedAt, own.id)}
+            order by challenge_participation.score desc, score_reached_at, id limit 2) as t), '[]') as next`;
+      const rank = (neighbourhood?.ahead ?? 0) + 1;
       me = toRow(own, rank, viewerId, board);
-      const previous = await sql<Entry[]>`
-        select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
-        where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
-          and ${ahead(sql, own.score, own.reachedAt, own.id)}
-        order by challenge_participation.score, score_reached_at desc, id desc limit 2`;
-      const next = await sql<Entry[]>`
-        select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
-        where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
-          and ${behind(sql, own.score, own.reachedAt, own.id)}
-        order by challenge_participation.score desc, score_reached_at, id limit 2`;
+      const previous = neighbourhood?.previous ?? [];
+      const next = neighbourhood?.next ?? [];
       around = [
         ...previous.map((entry, index) => toRow(entry, rank - 1 - index, viewerId, board)).reverse(),
         me,

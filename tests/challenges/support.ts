@@ -50,7 +50,7 @@ export function hitsOn(day: Date, count: number, value: number, series = 1): Hit
   return Array.from({ length: count }, (_, index) => ({ at: new Date(day.getTime() + index * 60_000), value, series }));
 }
 
-export async function makeChallenge(overrides: Partial<NewChallenge> & { rules?: unknown } = {}): Promise<ChallengeView> {
+export async function makeChallenge(overrides: Omit<Partial<NewChallenge>, "rules"> & { rules?: unknown } = {}): Promise<ChallengeView> {
   const { rules, ...rest } = overrides;
   return upsertChallenge(getSql(), {
     scope: 'global',
