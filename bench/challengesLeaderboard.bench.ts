@@ -73,8 +73,14 @@ export default async function challengesLeaderboard({ sql }: BenchContext): Prom
     results.push(
       await compare({
         title: `Leaderboard first page (limit ${PAGE}), ${board.kind} board, 100,000 participations`,
-        baseline: { name: 'bare SQL: partial-index range, order by score desc, reached, id limit 21', run: () => bareFirstPage(sql, large, board) },
-        subject: { name: 'leaderboard() for a participating viewer', run: () => leaderboard(sql, { challengeId: large, viewerId: viewer, board, limit: PAGE }) },
+        baseline: {
+          name: 'bare SQL: partial-index range, order by score desc, reached, id limit 21',
+          run: () => bareFirstPage(sql, large, board),
+        },
+        subject: {
+          name: 'leaderboard() for a participating viewer',
+          run: () => leaderboard(sql, { challengeId: large, viewerId: viewer, board, limit: PAGE }),
+        },
         iterations: ITERATIONS,
         warmup: WARMUP,
         target: 2,
@@ -84,8 +90,14 @@ export default async function challengesLeaderboard({ sql }: BenchContext): Prom
   results.push(
     await compare({
       title: `Leaderboard first page (limit ${PAGE}), club board: 100,000 against 50,000 participations (growth)`,
-      baseline: { name: 'leaderboard() with 50,000 participations', run: () => leaderboard(sql, { challengeId: half, viewerId: viewer, board: { kind: 'club', clubId: CLUB }, limit: PAGE }) },
-      subject: { name: 'leaderboard() with 100,000 participations', run: () => leaderboard(sql, { challengeId: large, viewerId: viewer, board: { kind: 'club', clubId: CLUB }, limit: PAGE }) },
+      baseline: {
+        name: 'leaderboard() with 50,000 participations',
+        run: () => leaderboard(sql, { challengeId: half, viewerId: viewer, board: { kind: 'club', clubId: CLUB }, limit: PAGE }),
+      },
+      subject: {
+        name: 'leaderboard() with 100,000 participations',
+        run: () => leaderboard(sql, { challengeId: large, viewerId: viewer, board: { kind: 'club', clubId: CLUB }, limit: PAGE }),
+      },
       iterations: ITERATIONS,
       warmup: WARMUP,
       target: 1.5,
@@ -96,8 +108,14 @@ export default async function challengesLeaderboard({ sql }: BenchContext): Prom
     results.push(
       await compare({
         title: `Leaderboard first page (limit ${PAGE}), global board, viewer ranked mid-board (own rank + rows around): ${label}`,
-        baseline: { name: 'leaderboard() with 50,000 participations', run: () => leaderboard(sql, { challengeId: baselineId, viewerId: 'user-5777', board: { kind: 'global' }, limit: PAGE }) },
-        subject: { name: 'leaderboard() with 100,000 participations', run: () => leaderboard(sql, { challengeId: subjectId, viewerId: 'user-5777', board: { kind: 'global' }, limit: PAGE }) },
+        baseline: {
+          name: 'leaderboard() with 50,000 participations',
+          run: () => leaderboard(sql, { challengeId: baselineId, viewerId: 'user-5777', board: { kind: 'global' }, limit: PAGE }),
+        },
+        subject: {
+          name: 'leaderboard() with 100,000 participations',
+          run: () => leaderboard(sql, { challengeId: subjectId, viewerId: 'user-5777', board: { kind: 'global' }, limit: PAGE }),
+        },
         iterations: 50,
         warmup: 5,
       }),
@@ -107,7 +125,10 @@ export default async function challengesLeaderboard({ sql }: BenchContext): Prom
     await compare({
       title: `Leaderboard first page (limit ${PAGE}), global board, 100,000 participations, viewer ranked mid-board`,
       baseline: { name: 'bare SQL: partial-index range, limit 21', run: () => bareFirstPage(sql, large, { kind: 'global' }) },
-      subject: { name: 'leaderboard() for a viewer ranked mid-board', run: () => leaderboard(sql, { challengeId: large, viewerId: 'user-5777', board: { kind: 'global' }, limit: PAGE }) },
+      subject: {
+        name: 'leaderboard() for a viewer ranked mid-board',
+        run: () => leaderboard(sql, { challengeId: large, viewerId: 'user-5777', board: { kind: 'global' }, limit: PAGE }),
+      },
       iterations: 50,
       warmup: 5,
     }),

@@ -6,7 +6,12 @@ import { decodeCursor, MicroTimestampSchema } from '../shared/challenges/cursor'
 import { expireParticipations } from '../shared/challenges/expiry';
 import { leaderboard, LeaderboardCursorSchema, LeaderboardPageSchema, type Board } from '../shared/challenges/leaderboard';
 import { ChallengePageSchema, ChallengeSchema, ParticipationSchema, PARTICIPATION_STATUSES, SCOPES } from '../shared/challenges/model';
-import { getSharingPreferences, joinChallenge, putSharingPreferences, setParticipationVisibility } from '../shared/challenges/participationRepository';
+import {
+  getSharingPreferences,
+  joinChallenge,
+  putSharingPreferences,
+  setParticipationVisibility,
+} from '../shared/challenges/participationRepository';
 import { personalize, PersonalizeBodySchema, PersonalizeResponseSchema } from '../shared/challenges/personalize';
 import { DIFFICULTIES } from '../shared/challenges/personalizeMaths';
 import { evaluateAllActive } from '../shared/challenges/progress';
@@ -74,14 +79,27 @@ const LeaderboardQuerySchema = v.object({
 });
 
 const VisibilityBodySchema = v.pipe(
-  v.strictObject({ shareWithinClub: v.optional(v.boolean('must be true or false')), shareGlobally: v.optional(v.boolean('must be true or false')) }),
-  v.check((body) => body.shareWithinClub !== undefined || body.shareGlobally !== undefined, 'must set shareWithinClub, shareGlobally or both'),
+  v.strictObject({
+    shareWithinClub: v.optional(v.boolean('must be true or false')),
+    shareGlobally: v.optional(v.boolean('must be true or false')),
+  }),
+  v.check(
+    (body) => body.shareWithinClub !== undefined || body.shareGlobally !== undefined,
+    'must set shareWithinClub, shareGlobally or both',
+  ),
 );
 
-const SharingPreferencesSchema = v.strictObject({ shareWithinClub: v.boolean('must be true or false'), shareGlobally: v.boolean('must be true or false') });
+const SharingPreferencesSchema = v.strictObject({
+  shareWithinClub: v.boolean('must be true or false'),
+  shareGlobally: v.boolean('must be true or false'),
+});
 
 /** The club board to show: the challenge's own club, else the asked or the caller's own club. */
-async function boardFor(caller: UserCaller, challenge: { scope: string; clubId: string | null }, requested: string | undefined): Promise<Board> {
+async function boardFor(
+  caller: UserCaller,
+  challenge: { scope: string; clubId: string | null },
+  requested: string | undefined,
+): Promise<Board> {
   const sql = getSql();
   let clubId = challenge.scope === 'club' ? challenge.clubId : requested;
   if (challenge.scope === 'club' && requested !== undefined && requested !== challenge.clubId) {
@@ -94,7 +112,8 @@ async function boardFor(caller: UserCaller, challenge: { scope: string; clubId: 
     clubId = row?.clubId ?? (await listClubRoles(sql, caller.userId))[0]?.clubId;
   }
   if (!clubId) throw forbidden('You belong to no club, so there is no club board to show.');
-  if (!isPlatformAdmin(caller) && !(await findClubRole(sql, clubId, caller.userId))) throw forbidden('Club boards are shown to the club’s members.');
+  if (!isPlatformAdmin(caller) && !(await findClubRole(sql, clubId, caller.userId)))
+    throw forbidden('Club boards are shown to the club’s members.');
   return { kind: 'club', clubId };
 }
 
@@ -139,9 +158,12 @@ const challengeRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/api/challenges/achievements',
-    summary: 'Your XP, tier, progress to the next tier, season XP, badges by quality and recent completions; platform admins may pass ?userId=',
+    summary:
+      'Your XP, tier, progress to the next tier, season XP, badges by quality and recent completions; platform admins may pass ?userId=',
     guard: authenticatedUser,
-    query: v.object({ userId: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(200, 'must be at most 200 characters'))) }),
+    query: v.object({
+      userId: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(200, 'must be at most 200 characters'))),
+    }),
     response: AchievementsSchema,
     async handle({ caller, query }) {
       const userId = query.userId ?? caller.userId;
@@ -173,7 +195,8 @@ const challengeRoutes: Route[] = [
   defineRoute({
     method: 'POST',
     path: '/api/challenges/personalize',
-    summary: 'Service endpoint: generate or regenerate an adaptive personal goal (average × (1 + difficulty multiplier)); 409 insufficient_history',
+    summary:
+      'Service endpoint: generate or regenerate an adaptive personal goal (average × (1 + difficulty multiplier)); 409 insufficient_history',
     guard: challengesService,
     body: PersonalizeBodySchema,
     response: PersonalizeResponseSchema,
@@ -204,17 +227,26 @@ const challengeRoutes: Route[] = [
     response: LeaderboardPageSchema,
     async handle({ caller, params, query }) {
       const sql = getSql();
-      const challenge = isPlatformAdmin(caller) ? await findChallenge(sql, params.id) : await findVisibleChallenge(sql, params.id, caller.userId);
+      const challenge = isPlatformAdmin(caller)
+        ? await findChallenge(sql, params.id)
+        : await findVisibleChallenge(sql, params.id, caller.userId);
       if (!challenge) throw new NotFoundError('No such challenge.', { code: 'challenge_not_found' });
       const board: Board = query.scope === 'global' ? { kind: 'global' } : await boardFor(caller, challenge, query.clubId);
-      const page = await leaderboard(sql, { challengeId: challenge.id, viewerId: caller.userId, board, limit: query.limit, after: query.cursor });
+      const page = await leaderboard(sql, {
+        challengeId: challenge.id,
+        viewerId: caller.userId,
+        board,
+        limit: query.limit,
+        after: query.cursor,
+      });
       return json(page, 200, NO_STORE);
     },
   }),
   defineRoute({
     method: 'POST',
     path: '/api/challenges/{id}/join',
-    summary: 'Join a challenge (201): sharing flags from your sharing preferences; ?clubId= picks the club board of a global or personal challenge',
+    summary:
+      'Join a challenge (201): sharing flags from your sharing preferences; ?clubId= picks the club board of a global or personal challenge',
     guard: authenticatedUser,
     params: v.object({ id: IdSchema }),
     query: v.object({ clubId: v.optional(ClubIdSchema) }),
@@ -240,10 +272,19 @@ const challengeRoutes: Route[] = [
     path: '/api/challenges/shooter-links',
     summary: 'Claim your shooter record in one of your clubs (201, pending until a club leader confirms)',
     guard: authenticatedUser,
-    body: v.strictObject({ clubId: ClubIdSchema, shooterId: v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters')) }),
+    body: v.strictObject({
+      clubId: ClubIdSchema,
+      shooterId: v.pipe(
+        v.string('must be a string'),
+        v.trim(),
+        v.nonEmpty('must not be empty'),
+        v.maxLength(64, 'must be at most 64 characters'),
+      ),
+    }),
     response: ShooterLinkSchema,
     async handle({ caller, body }) {
-      if (!(await findClubRole(getSql(), body.clubId, caller.userId))) throw forbidden('You can only claim a shooter record in a club you belong to.');
+      if (!(await findClubRole(getSql(), body.clubId, caller.userId)))
+        throw forbidden('You can only claim a shooter record in a club you belong to.');
       return json(await claimShooter(getSql(), body.clubId, caller.userId, body.shooterId), 201);
     },
   }),
@@ -278,7 +319,10 @@ const challengeRoutes: Route[] = [
       params: v.object({ clubId: ClubIdSchema, linkId: IdSchema }),
       response: ShooterLinkSchema,
       async handle({ caller, params }) {
-        return json(await decideLink(getSql(), params.clubId, params.linkId, caller.userId, action === 'confirm' ? 'confirmed' : 'rejected'), 200);
+        return json(
+          await decideLink(getSql(), params.clubId, params.linkId, caller.userId, action === 'confirm' ? 'confirmed' : 'rejected'),
+          200,
+        );
       },
     }),
   ),

@@ -18,7 +18,10 @@ async function main(): Promise<void> {
   const environment = await prepareLocalEnvironment({ storage: false });
   try {
     console.log(`Database: ${environment.database.description}`);
-    const outcome = await seedChallenges(getSql(), { clubId: reading.value.SEED_CLUB_ID, personalUserId: reading.value.SEED_PERSONAL_USER_ID });
+    const outcome = await seedChallenges(getSql(), {
+      clubId: reading.value.SEED_CLUB_ID,
+      personalUserId: reading.value.SEED_PERSONAL_USER_ID,
+    });
     console.log(`Upserted ${outcome.templates} templates and ${outcome.badges} badges.`);
     if (outcome.skipped.length) console.log(`Skipped without SEED_CLUB_ID: ${outcome.skipped.join(', ')}`);
   } finally {

@@ -59,7 +59,18 @@ export async function achievementsOf(sql: Queryable, userId: string): Promise<Ac
     join challenge_participation p on p.id = ub.participation_id
     where ub.user_id = ${userId}
     order by ub.earned_at, ub.badge_key`;
-  const completions = await sql<{ participationId: string; challengeId: string; title: string; finishedAt: Date; xp: number; placement: string | null; private: boolean; clubId: string | null }[]>`
+  const completions = await sql<
+    {
+      participationId: string;
+      challengeId: string;
+      title: string;
+      finishedAt: Date;
+      xp: number;
+      placement: string | null;
+      private: boolean;
+      clubId: string | null;
+    }[]
+  >`
     select p.id as "participationId", p.challenge_id as "challengeId", c.title, p.finished_at as "finishedAt",
            coalesce((p.result->>'xp')::int, p.reward_xp) as xp, p.result->>'placement' as placement,
            not (p.share_within_club or p.share_globally) as private, p.club_id as "clubId"

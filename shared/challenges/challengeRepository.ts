@@ -90,7 +90,7 @@ export async function upsertChallenge(
     default_visibility: challenge.defaultVisibility,
     reward_xp: challenge.rewardXp,
     price_cents: challenge.priceCents,
-    rules: sql.json(challenge.rules as never),
+    rules: sql.json(challenge.rules),
     created_by: challenge.createdBy,
   };
   const conflictColumn = key.presetKey ? 'preset_key' : key.personalizationKey ? 'personalization_key' : null;
@@ -98,10 +98,12 @@ export async function upsertChallenge(
   const conflict = conflictColumn
     ? sql`on conflict (${sql(conflictColumn)}) do update set ${sql.unsafe(updatable.map((column) => `${column} = excluded.${column}`).join(', '))}, updated_at = now()`
     : sql``;
-  const [row] = await sql<ChallengeRow[]>`
+  const [row]: [ChallengeRow?] = await sql`
     with c as (insert into challenge ${sql(values)} ${conflict} returning *)
     select ${sql.unsafe(CHALLENGE_COLUMNS)} from c`;
-  return challengeView(row!);
+  // An insert, or an upsert's update, always returns its row.
+  if (!row) throw new Error('challenge upsert returned no row');
+  return challengeView(row);
 }
 
 export async function findChallenge(sql: Queryable, id: string): Promise<ChallengeView | undefined> {
@@ -169,7 +171,11 @@ export const PARTICIPATION_JSON = `json_build_object(
  * meant for them, each with the caller's participation and, for club templates, the team
  * progress over the participants who share within the club plus the caller.
  */
-export async function listChallenges(sql: Queryable, userId: string, filter: ListFilter): Promise<{ items: ChallengeListItem[]; nextCursor: string | null }> {
+export async function listChallenges(
+  sql: Queryable,
+  userId: string,
+  filter: ListFilter,
+): Promise<{ items: ChallengeListItem[]; nextCursor: string | null }> {
   const statusFilter =
     filter.status === undefined ? sql`` : filter.status === 'available' ? sql`and p.id is null` : sql`and p.status = ${filter.status}`;
   const search = filter.search ? `%${escapeLike(filter.search)}%` : null;

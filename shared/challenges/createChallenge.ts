@@ -9,7 +9,12 @@ import { visibleText } from './text';
 import { compareTiers, TIERS } from './tiers';
 
 const wholeNumber = (min: number, max: number) =>
-  v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
+  v.pipe(
+    v.number('must be a number'),
+    v.integer('must be a whole number'),
+    v.minValue(min, `must be at least ${min}`),
+    v.maxValue(max, `must be at most ${max}`),
+  );
 
 /** POST /api/challenges. Field-level rules here; rules across fields in validateChallenge. */
 export const CreateChallengeBodySchema = v.strictObject({
@@ -41,12 +46,14 @@ export async function validateChallenge(sql: Queryable, body: CreateChallengeBod
   if (body.lowerLevel && body.upperLevel && compareTiers(body.lowerLevel, body.upperLevel) > 0) {
     errors.push({ path: 'body.upperLevel', message: 'must not be below lowerLevel' });
   }
-  if (body.endsAt && new Date(body.endsAt).getTime() <= now.getTime()) errors.push({ path: 'body.endsAt', message: 'must be in the future' });
+  if (body.endsAt && new Date(body.endsAt).getTime() <= now.getTime())
+    errors.push({ path: 'body.endsAt', message: 'must be in the future' });
   const knockout = body.rulesJson.knockout;
   if (knockout) {
     if (body.scope !== 'club') errors.push({ path: 'body.rulesJson.knockout', message: 'is only allowed on a club challenge' });
     if (!body.endsAt) errors.push({ path: 'body.endsAt', message: 'is required for a knockout challenge' });
-    if (knockout.finalistXp >= body.rewardXp) errors.push({ path: 'body.rulesJson.knockout.finalistXp', message: 'must be less than rewardXp' });
+    if (knockout.finalistXp >= body.rewardXp)
+      errors.push({ path: 'body.rulesJson.knockout.finalistXp', message: 'must be less than rewardXp' });
   }
   if (body.rulesJson.rewardBadge) {
     const [badge]: [{ key: string }?] = await sql`select key from challenge_badge where key = ${body.rulesJson.rewardBadge}`;
@@ -59,7 +66,12 @@ export async function validateChallenge(sql: Queryable, body: CreateChallengeBod
   if (errors.length) throw new InvalidError('The challenge is not valid.', errors);
 }
 
-export async function createChallenge(sql: Queryable, body: CreateChallengeBody, createdBy: string, now: Date = new Date()): Promise<ChallengeView> {
+export async function createChallenge(
+  sql: Queryable,
+  body: CreateChallengeBody,
+  createdBy: string,
+  now: Date = new Date(),
+): Promise<ChallengeView> {
   await validateChallenge(sql, body, now);
   return upsertChallenge(sql, {
     scope: body.scope,

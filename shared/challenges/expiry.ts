@@ -9,7 +9,10 @@ import type { Rules } from './rules';
  * taken before the deadline but ingested late still count) and then ends as failed if the goal
  * is still open. Knockout challenges are settled per club board once their end has passed.
  */
-export async function expireParticipations(sql: Sql, now: Date = new Date()): Promise<{ failed: number; completed: number; knockoutsSettled: number }> {
+export async function expireParticipations(
+  sql: Sql,
+  now: Date = new Date(),
+): Promise<{ failed: number; completed: number; knockoutsSettled: number }> {
   const knockouts = await sql<{ id: string }[]>`
     select distinct p.challenge_id as id from challenge_participation p
     where p.status = 'active' and p.deadline_at <= ${now} and p.rules ? 'knockout'

@@ -39,7 +39,12 @@ export const LeaderboardPageSchema = v.object({
 export type LeaderboardPage = v.InferOutput<typeof LeaderboardPageSchema>;
 
 /** Position after which the next page starts: [score, reachedAt, id, rank of that row]. */
-export const LeaderboardCursorSchema = v.tuple([v.pipe(v.string(), v.regex(/^-?\d{1,10}(\.\d{1,2})?$/)), MicroTimestampSchema, v.pipe(v.string(), v.maxLength(64)), v.pipe(v.number(), v.integer(), v.minValue(0))]);
+export const LeaderboardCursorSchema = v.tuple([
+  v.pipe(v.string(), v.regex(/^-?\d{1,10}(\.\d{1,2})?$/)),
+  MicroTimestampSchema,
+  v.pipe(v.string(), v.maxLength(64)),
+  v.pipe(v.number(), v.integer(), v.minValue(0)),
+]);
 export type LeaderboardCursor = v.InferOutput<typeof LeaderboardCursorSchema>;
 
 interface Entry {

@@ -38,7 +38,13 @@ async function participationById(sql: Queryable, id: string): Promise<Participat
  * Global and personal participations appear on the board of `clubId` (a club of the user), else
  * of the user's oldest membership.
  */
-export async function joinChallenge(sql: Queryable, userId: string, challengeId: string, options: { clubId?: string }, now: Date = new Date()): Promise<ParticipationView> {
+export async function joinChallenge(
+  sql: Queryable,
+  userId: string,
+  challengeId: string,
+  options: { clubId?: string },
+  now: Date = new Date(),
+): Promise<ParticipationView> {
   const challenge = await findVisibleChallenge(sql, challengeId, userId);
   if (!challenge) throw new NotFoundError('No such challenge.', { code: 'challenge_not_found' });
   if (challenge.endsAt && new Date(challenge.endsAt).getTime() <= now.getTime()) {
@@ -46,10 +52,16 @@ export async function joinChallenge(sql: Queryable, userId: string, challengeId:
   }
   const [totals]: [{ xp: number }?] = await sql`select lifetime_xp as xp from xp_total where user_id = ${userId}`;
   const tier = tierOf(totals?.xp ?? 0);
-  if ((challenge.lowerLevel && compareTiers(tier, challenge.lowerLevel) < 0) || (challenge.upperLevel && compareTiers(tier, challenge.upperLevel) > 0)) {
-    throw new ConflictError(`This challenge is for levels ${challenge.lowerLevel ?? 'iron'} to ${challenge.upperLevel ?? 'diamond'}; yours is ${tier}.`, {
-      code: 'level_out_of_bounds',
-    });
+  if (
+    (challenge.lowerLevel && compareTiers(tier, challenge.lowerLevel) < 0) ||
+    (challenge.upperLevel && compareTiers(tier, challenge.upperLevel) > 0)
+  ) {
+    throw new ConflictError(
+      `This challenge is for levels ${challenge.lowerLevel ?? 'iron'} to ${challenge.upperLevel ?? 'diamond'}; yours is ${tier}.`,
+      {
+        code: 'level_out_of_bounds',
+      },
+    );
   }
   let clubId: string | null = challenge.clubId;
   if (challenge.scope !== 'club') {
@@ -65,7 +77,7 @@ export async function joinChallenge(sql: Queryable, userId: string, challengeId:
   const [inserted]: [{ id: string }?] = await sql`
     insert into challenge_participation
       (challenge_id, user_id, club_id, rules, reward_xp, joined_at, deadline_at, score_reached_at, share_within_club, share_globally)
-    values (${challenge.id}, ${userId}, ${clubId}, ${sql.json(challenge.rulesJson as never)}, ${challenge.rewardXp}, ${now}, ${deadline}, ${now},
+    values (${challenge.id}, ${userId}, ${clubId}, ${sql.json(challenge.rulesJson)}, ${challenge.rewardXp}, ${now}, ${deadline}, ${now},
             ${sharing.shareWithinClub}, ${sharing.shareGlobally})
     on conflict (challenge_id, user_id) do nothing
     returning id`;
@@ -76,7 +88,12 @@ export async function joinChallenge(sql: Queryable, userId: string, challengeId:
 }
 
 /** Changes the sharing flags of the caller's own participation; anyone else's id is not found. */
-export async function setParticipationVisibility(sql: Queryable, userId: string, participationId: string, flags: Partial<SharingPreferences>): Promise<ParticipationView> {
+export async function setParticipationVisibility(
+  sql: Queryable,
+  userId: string,
+  participationId: string,
+  flags: Partial<SharingPreferences>,
+): Promise<ParticipationView> {
   const [row]: [{ id: string }?] = await sql`
     update challenge_participation set
       share_within_club = coalesce(${flags.shareWithinClub ?? null}::boolean, share_within_club),

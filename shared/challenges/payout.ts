@@ -35,7 +35,11 @@ export async function payReward(tx: TransactionSql, reward: Reward): Promise<{ p
   }
   if (!paid && !badgeName) return { paid: false };
   const title =
-    reward.placement === 'finalist' ? `Finalist: ${reward.challengeTitle}` : reward.placement === 'winner' ? `Winner: ${reward.challengeTitle}` : `Challenge completed: ${reward.challengeTitle}`;
+    reward.placement === 'finalist'
+      ? `Finalist: ${reward.challengeTitle}`
+      : reward.placement === 'winner'
+        ? `Winner: ${reward.challengeTitle}`
+        : `Challenge completed: ${reward.challengeTitle}`;
   const parts = [`+${reward.xp} XP`];
   if (badgeName) parts.push(`badge "${badgeName}"`);
   await notify(withinTransaction(tx), {

@@ -49,7 +49,11 @@ export function adaptiveGoal(metric: Metric, history: History, difficulty: Diffi
   switch (metric) {
     case 'shots': {
       const average = history.shots / weeks;
-      return { goal: { metric, target: Math.min(100_000, Math.max(1, roundUpWhole(average * durationWeeks * (1 + multiplier)))) }, average, multiplier };
+      return {
+        goal: { metric, target: Math.min(100_000, Math.max(1, roundUpWhole(average * durationWeeks * (1 + multiplier)))) },
+        average,
+        multiplier,
+      };
     }
     case 'sessions': {
       const average = history.sessions / weeks;

@@ -160,7 +160,12 @@ export const PRESETS: readonly Preset[] = [
     durationDays: 92,
     defaultVisibility: 'club',
     rewardXp: 1000,
-    rules: { goal: { metric: 'bestSeries', target: 109 }, window: participation, rewardBadge: 'club-cup', knockout: { finalists: 3, finalistXp: 400 } },
+    rules: {
+      goal: { metric: 'bestSeries', target: 109 },
+      window: participation,
+      rewardBadge: 'club-cup',
+      knockout: { finalists: 3, finalistXp: 400 },
+    },
     badge: badge('club-cup', 'Club Cup', 'trophy', '#b9f2ff', 'diamond', 'Winner of the club cup'),
     endsAtQuarterEnd: true,
   },

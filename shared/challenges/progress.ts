@@ -120,7 +120,11 @@ async function evaluateMany(sql: Sql, ids: readonly string[], now: Date): Promis
  * The entry point for ingest: re-evaluates the active participations of every member linked to
  * a shooter in one of these clubs (club numbers, as in club_data_hit.source_club_id).
  */
-export async function evaluateProgressForClubs(sql: Sql, clubNumbers: readonly string[], now: Date = new Date()): Promise<{ evaluated: number; completed: number }> {
+export async function evaluateProgressForClubs(
+  sql: Sql,
+  clubNumbers: readonly string[],
+  now: Date = new Date(),
+): Promise<{ evaluated: number; completed: number }> {
   if (clubNumbers.length === 0) return { evaluated: 0, completed: 0 };
   const rows = await sql<{ id: string }[]>`
     select p.id from challenge_participation p
@@ -129,7 +133,11 @@ export async function evaluateProgressForClubs(sql: Sql, clubNumbers: readonly s
       where l.user_id = p.user_id and l.status = 'confirmed' and c.vereins_id = any(${[...clubNumbers]}::text[])
     )
     order by p.id`;
-  return evaluateMany(sql, rows.map((row) => row.id), now);
+  return evaluateMany(
+    sql,
+    rows.map((row) => row.id),
+    now,
+  );
 }
 
 const BATCH = 500;
@@ -142,10 +150,14 @@ export async function evaluateAllActive(sql: Sql, now: Date = new Date()): Promi
     const rows = await sql<{ id: string }[]>`
       select id from challenge_participation where status = 'active' and id > ${after} order by id limit ${BATCH}`;
     if (rows.length === 0) return total;
-    const outcome = await evaluateMany(sql, rows.map((row) => row.id), now);
+    const outcome = await evaluateMany(
+      sql,
+      rows.map((row) => row.id),
+      now,
+    );
     total.evaluated += outcome.evaluated;
     total.completed += outcome.completed;
-    after = rows[rows.length - 1]!.id;
+    after = rows[rows.length - 1]?.id ?? after;
   }
 }
 

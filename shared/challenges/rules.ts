@@ -15,7 +15,12 @@ export const BadgeKeySchema = v.pipe(
 );
 
 const wholeNumber = (min: number, max: number) =>
-  v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
+  v.pipe(
+    v.number('must be a number'),
+    v.integer('must be a whole number'),
+    v.minValue(min, `must be at least ${min}`),
+    v.maxValue(max, `must be at most ${max}`),
+  );
 
 /** Ring values have one decimal (10.9 is the best shot, 109.0 the best ten-shot series). */
 const ringValue = (max: number) =>
@@ -59,7 +64,9 @@ export const RulesSchema = v.strictObject({
   goal: GoalSchema,
   window: v.optional(WindowSchema, { type: 'participation' }),
   /** Only shots of this discipline count (the club software's discipline code). */
-  discipline: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters'))),
+  discipline: v.optional(
+    v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters')),
+  ),
   rewardBadge: v.optional(BadgeKeySchema),
   /**
    * Knockout: nobody completes early; at the challenge's end the best participant of each club

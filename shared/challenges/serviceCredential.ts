@@ -38,13 +38,13 @@ export interface ServiceCaller {
 
 const REJECTED = 'The service credential is missing or not valid.';
 
-/** `Authorization: Bearer <chsvc_ token>` checked against CHALLENGES_SERVICE_TOKEN_SHA256. */
+/** `Authorization: Bearer <chsvc_ token>` checked against CHALLENGE_SERVICE_TOKEN_HASH. */
 export const challengesService: Guard<ServiceCaller> = {
-  description: 'the personalization service with its own credential (CHALLENGES_SERVICE_TOKEN_SHA256)',
+  description: 'the personalization service with its own credential (CHALLENGE_SERVICE_TOKEN_HASH)',
   security: 'serviceToken',
   authorize(request) {
     const token = bearerToken(request);
-    if (!serviceTokenMatches(token, getSettings().CHALLENGES_SERVICE_TOKEN_SHA256)) return Promise.reject(unauthorized(REJECTED));
+    if (!serviceTokenMatches(token, getSettings().CHALLENGE_SERVICE_TOKEN_HASH)) return Promise.reject(unauthorized(REJECTED));
     return Promise.resolve({ kind: 'service', service: 'challenges-personalization' });
   },
 };

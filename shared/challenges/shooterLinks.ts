@@ -32,7 +32,8 @@ const LINK_FROM = `challenge_shooter_link l join club c on c.id = l.club_id
   left join club_data_shooter s on s.source_club_id = c.vereins_id and s.source_record_id = l.shooter_id`;
 
 async function linkById(sql: Queryable, id: string): Promise<ShooterLink | undefined> {
-  const [row]: [{ link: ShooterLink }?] = await sql`select ${sql.unsafe(LINK_JSON)} as link from ${sql.unsafe(LINK_FROM)} where l.id = ${id}`;
+  const [row]: [{ link: ShooterLink }?] =
+    await sql`select ${sql.unsafe(LINK_JSON)} as link from ${sql.unsafe(LINK_FROM)} where l.id = ${id}`;
   return row?.link;
 }
 
@@ -45,13 +46,14 @@ export async function claimShooter(sql: Queryable, clubId: string, userId: strin
   if (!shooter) throw new NotFoundError('The club has no such shooter record.', { code: 'shooter_not_found' });
   if (shooter.taken) throw new ConflictError('Another member is already linked to this shooter record.', { code: 'shooter_taken' });
   try {
-    const [row] = await sql<{ id: string }[]>`
+    const [row]: [{ id: string }?] = await sql`
       insert into challenge_shooter_link (club_id, user_id, shooter_id) values (${clubId}, ${userId}, ${shooterId}) returning id`;
-    const link = await linkById(sql, row!.id);
+    const link = row && (await linkById(sql, row.id));
     if (!link) throw new NotFoundError('No such link.');
     return link;
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ConflictError('You already have an open or confirmed link in this club.', { code: 'link_exists' });
+    if (isUniqueViolation(error))
+      throw new ConflictError('You already have an open or confirmed link in this club.', { code: 'link_exists' });
     throw error;
   }
 }
@@ -72,7 +74,13 @@ export async function listClubLinks(sql: Queryable, clubId: string, status: (typ
 }
 
 /** A leader decides a pending claim of their club. */
-export async function decideLink(sql: Queryable, clubId: string, linkId: string, leaderId: string, decision: 'confirmed' | 'rejected'): Promise<ShooterLink> {
+export async function decideLink(
+  sql: Queryable,
+  clubId: string,
+  linkId: string,
+  leaderId: string,
+  decision: 'confirmed' | 'rejected',
+): Promise<ShooterLink> {
   try {
     const [row]: [{ id: string }?] = await sql`
       update challenge_shooter_link set status = ${decision}, decided_at = now(), decided_by = ${leaderId}
@@ -80,7 +88,8 @@ export async function decideLink(sql: Queryable, clubId: string, linkId: string,
       returning id`;
     if (!row) throw new NotFoundError('No pending claim with this id in this club.', { code: 'link_not_found' });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ConflictError('Another member is already linked to this shooter record.', { code: 'shooter_taken' });
+    if (isUniqueViolation(error))
+      throw new ConflictError('Another member is already linked to this shooter record.', { code: 'shooter_taken' });
     throw error;
   }
   const link = await linkById(sql, linkId);

@@ -29,10 +29,11 @@ export async function startSeason(sql: Sql, name: string, at: Date): Promise<Sea
       throw new ConflictError('The open season starts later than the new one would.', { code: 'season_overlap' });
     }
     await tx`update xp_season set ends_at = ${at} where ends_at is null`;
-    const [row] = await tx<Season[]>`
+    const [row]: [Season?] = await tx`
       insert into xp_season (name, starts_at) values (${name}, ${at})
       returning id, name, starts_at as "startsAt", ends_at as "endsAt"`;
-    return row!;
+    if (!row) throw new Error('season insert returned no row');
+    return row;
   });
 }
 
@@ -72,7 +73,8 @@ export interface XpTotals {
 }
 
 export async function xpTotals(sql: Queryable, userId: string): Promise<XpTotals> {
-  const [row]: [{ lifetimeXp: number | null; id: string | null; name: string | null; startsAt: Date | null; xp: number | null }?] = await sql`
+  const [row]: [{ lifetimeXp: number | null; id: string | null; name: string | null; startsAt: Date | null; xp: number | null }?] =
+    await sql`
     select (select lifetime_xp from xp_total where user_id = ${userId}) as "lifetimeXp",
            s.id, s.name, s.starts_at as "startsAt",
            (select xp from xp_season_total t where t.season_id = s.id and t.user_id = ${userId}) as xp
@@ -84,7 +86,11 @@ export async function xpTotals(sql: Queryable, userId: string): Promise<XpTotals
 }
 
 /** The best of a season's ladder (or of the lifetime ladder), highest XP first, ties by user id. */
-export async function ladder(sql: Queryable, period: { seasonId: string } | 'lifetime', limit: number): Promise<{ userId: string; xp: number }[]> {
+export async function ladder(
+  sql: Queryable,
+  period: { seasonId: string } | 'lifetime',
+  limit: number,
+): Promise<{ userId: string; xp: number }[]> {
   if (period === 'lifetime') {
     return sql<{ userId: string; xp: number }[]>`
       select user_id as "userId", lifetime_xp as xp from xp_total order by lifetime_xp desc, user_id limit ${limit}`;

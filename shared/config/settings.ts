@@ -108,7 +108,7 @@ export const SettingsSchema = v.object({
    * SHA-256 (hex) of the personalization service's credential; a comma separates two during a
    * rotation. Unset: POST /api/challenges/personalize refuses every call.
    */
-  CHALLENGES_SERVICE_TOKEN_SHA256: v.optional(
+  CHALLENGE_SERVICE_TOKEN_HASH: v.optional(
     v.pipe(
       v.string(),
       v.trim(),

@@ -30,15 +30,15 @@ describe('challenge endpoints', () => {
   let host: TestHost;
   let previousHash: string | undefined;
   beforeAll(async () => {
-    previousHash = process.env['CHALLENGES_SERVICE_TOKEN_SHA256'];
-    process.env['CHALLENGES_SERVICE_TOKEN_SHA256'] = `${hashServiceToken(serviceToken)},${hashServiceToken(generateServiceToken())}`;
+    previousHash = process.env['CHALLENGE_SERVICE_TOKEN_HASH'];
+    process.env['CHALLENGE_SERVICE_TOKEN_HASH'] = `${hashServiceToken(serviceToken)},${hashServiceToken(generateServiceToken())}`;
     resetSettings();
     host = await startTestHost();
   });
   afterAll(async () => {
     await host.close();
-    if (previousHash === undefined) delete process.env['CHALLENGES_SERVICE_TOKEN_SHA256'];
-    else process.env['CHALLENGES_SERVICE_TOKEN_SHA256'] = previousHash;
+    if (previousHash === undefined) delete process.env['CHALLENGE_SERVICE_TOKEN_HASH'];
+    else process.env['CHALLENGE_SERVICE_TOKEN_HASH'] = previousHash;
     resetSettings();
   });
 
@@ -57,7 +57,13 @@ describe('challenge endpoints', () => {
 
       const byLeader = await call(leader, 'POST', '/api/challenges', validBody({ clubId: club.clubId }));
       expect(byLeader.status).toBe(201);
-      expect(await byLeader.json()).toMatchObject({ scope: 'club', clubId: club.clubId, rewardXp: 600, defaultVisibility: 'private', priceCents: null });
+      expect(await byLeader.json()).toMatchObject({
+        scope: 'club',
+        clubId: club.clubId,
+        rewardXp: 600,
+        defaultVisibility: 'private',
+        priceCents: null,
+      });
 
       // A member of the club (who leads another club) may not.
       const byMember = await call(member, 'POST', '/api/challenges', validBody({ clubId: club.clubId }));
@@ -66,9 +72,20 @@ describe('challenge endpoints', () => {
       expect((await call(leader, 'POST', '/api/challenges', validBody({ scope: 'global' }))).status).toBe(403);
       expect((await call(unique('nobody'), 'POST', '/api/challenges', validBody({ clubId: club.clubId }))).status).toBe(403);
 
-      const byAdmin = await call(await admin(), 'POST', '/api/challenges', validBody({ scope: 'global', lowerLevel: 'bronze', upperLevel: 'gold', priceCents: 499 }));
+      const byAdmin = await call(
+        await admin(),
+        'POST',
+        '/api/challenges',
+        validBody({ scope: 'global', lowerLevel: 'bronze', upperLevel: 'gold', priceCents: 499 }),
+      );
       expect(byAdmin.status).toBe(201);
-      expect(await byAdmin.json()).toMatchObject({ scope: 'global', clubId: null, lowerLevel: 'bronze', upperLevel: 'gold', priceCents: 499 });
+      expect(await byAdmin.json()).toMatchObject({
+        scope: 'global',
+        clubId: null,
+        lowerLevel: 'bronze',
+        upperLevel: 'gold',
+        priceCents: 499,
+      });
       expect((await call(await admin(), 'POST', '/api/challenges', validBody({ clubId: otherClub.clubId }))).status).toBe(201);
       expect((await host.request('POST', '/api/challenges', { json: validBody() })).status).toBe(401);
     });
@@ -79,12 +96,18 @@ describe('challenge endpoints', () => {
         [validBody({ scope: 'global', title: 'Gold\u200bCup' }), 'body.title'],
         [validBody({ scope: 'global', title: '\u202eevil' }), 'body.title'],
         [validBody({ scope: 'global', rulesJson: { goal: { metric: 'shots', target: -1 } } }), 'body.rulesJson.goal.target'],
-        [validBody({ scope: 'global', rulesJson: { goal: { metric: 'shots', target: 5 }, rewardBadge: 'no-such-badge' } }), 'body.rulesJson.rewardBadge'],
+        [
+          validBody({ scope: 'global', rulesJson: { goal: { metric: 'shots', target: 5 }, rewardBadge: 'no-such-badge' } }),
+          'body.rulesJson.rewardBadge',
+        ],
         [validBody({ scope: 'club' }), 'body.clubId'],
         [validBody({ scope: 'global', clubId: 'x' }), 'body.clubId'],
         [validBody({ scope: 'global', lowerLevel: 'gold', upperLevel: 'iron' }), 'body.upperLevel'],
         [validBody({ scope: 'global', difficulty: 'insane' }), 'body.difficulty'],
-        [validBody({ scope: 'global', rulesJson: { goal: { metric: 'shots', target: 5 }, knockout: { finalists: 2, finalistXp: 100 } } }), 'body.rulesJson.knockout'],
+        [
+          validBody({ scope: 'global', rulesJson: { goal: { metric: 'shots', target: 5 }, knockout: { finalists: 2, finalistXp: 100 } } }),
+          'body.rulesJson.knockout',
+        ],
       ];
       for (const [body, path] of cases) {
         const response = await call(await admin(), 'POST', '/api/challenges', body);
@@ -98,14 +121,21 @@ describe('challenge endpoints', () => {
 
     it('a knockout pays finalists less than the winner', async () => {
       const club = await createClub();
-      const response = await call(await admin(), 'POST', '/api/challenges', validBody({
-        clubId: club.clubId,
-        endsAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
-        rewardXp: 500,
-        rulesJson: { goal: { metric: 'bestSeries', target: 100 }, knockout: { finalists: 2, finalistXp: 500 } },
-      }));
+      const response = await call(
+        await admin(),
+        'POST',
+        '/api/challenges',
+        validBody({
+          clubId: club.clubId,
+          endsAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+          rewardXp: 500,
+          rulesJson: { goal: { metric: 'bestSeries', target: 100 }, knockout: { finalists: 2, finalistXp: 500 } },
+        }),
+      );
       expect(response.status).toBe(400);
-      expect(((await response.json()) as Problem).errors).toEqual([{ path: 'body.rulesJson.knockout.finalistXp', message: 'must be less than rewardXp' }]);
+      expect(((await response.json()) as Problem).errors).toEqual([
+        { path: 'body.rulesJson.knockout.finalistXp', message: 'must be less than rewardXp' },
+      ]);
     });
   });
 
@@ -125,7 +155,10 @@ describe('challenge endpoints', () => {
       const list = async (query: string) => {
         const response = await call(user, 'GET', `/api/challenges?search=${encodeURIComponent(tag)}&${query}`);
         expect(response.status).toBe(200);
-        return (await response.json()) as { items: { id: string; scope: string; participation: unknown; teamProgress: unknown }[]; nextCursor: string | null };
+        return (await response.json()) as {
+          items: { id: string; scope: string; participation: unknown; teamProgress: unknown }[];
+          nextCursor: string | null;
+        };
       };
       expect((await list('')).items.map((item) => item.id)).toEqual([mine.id, clubOne.id, globalOne.id]);
       expect((await list('difficulty=hard')).items.map((item) => item.id)).toEqual([clubOne.id]);
@@ -153,7 +186,11 @@ describe('challenge endpoints', () => {
       const [caller, sharer, hidden] = [unique('a'), unique('b'), unique('c')];
       for (const user of [caller, sharer, hidden]) await addMember(club.clubId, user);
       const team = await makeChallenge({ title: unique('team'), scope: 'club', clubId: club.clubId });
-      for (const [user, score, share] of [[caller, 10, false], [sharer, 20, true], [hidden, 40, false]] as const) {
+      for (const [user, score, share] of [
+        [caller, 10, false],
+        [sharer, 20, true],
+        [hidden, 40, false],
+      ] as const) {
         const response = await call(user, 'POST', `/api/challenges/${team.id}/join`);
         const participation = (await response.json()) as { id: string };
         await getSql()`update challenge_participation set score = ${score}, share_within_club = ${share} where id = ${participation.id}`;
@@ -170,16 +207,31 @@ describe('challenge endpoints', () => {
       const fresh = unique('fresh');
       const joined = await call(fresh, 'POST', `/api/challenges/${challenge.id}/join`);
       expect(joined.status).toBe(201);
-      expect(await joined.json()).toMatchObject({ status: 'active', shareWithinClub: false, shareGlobally: false, progress: null, result: null });
+      expect(await joined.json()).toMatchObject({
+        status: 'active',
+        shareWithinClub: false,
+        shareGlobally: false,
+        progress: null,
+        result: null,
+      });
 
       const sharer = unique('sharer');
-      expect(await (await call(sharer, 'GET', '/api/challenges/sharing-preferences')).json()).toEqual({ shareWithinClub: false, shareGlobally: false });
+      expect(await (await call(sharer, 'GET', '/api/challenges/sharing-preferences')).json()).toEqual({
+        shareWithinClub: false,
+        shareGlobally: false,
+      });
       const put = await call(sharer, 'PUT', '/api/challenges/sharing-preferences', { shareWithinClub: true, shareGlobally: false });
       expect(put.status).toBe(200);
-      expect(await (await call(sharer, 'POST', `/api/challenges/${challenge.id}/join`)).json()).toMatchObject({ shareWithinClub: true, shareGlobally: false });
+      expect(await (await call(sharer, 'POST', `/api/challenges/${challenge.id}/join`)).json()).toMatchObject({
+        shareWithinClub: true,
+        shareGlobally: false,
+      });
       await call(sharer, 'PUT', '/api/challenges/sharing-preferences', { shareWithinClub: false, shareGlobally: true });
       const second = await makeChallenge();
-      expect(await (await call(sharer, 'POST', `/api/challenges/${second.id}/join`)).json()).toMatchObject({ shareWithinClub: false, shareGlobally: true });
+      expect(await (await call(sharer, 'POST', `/api/challenges/${second.id}/join`)).json()).toMatchObject({
+        shareWithinClub: false,
+        shareGlobally: true,
+      });
 
       const again = await call(sharer, 'POST', `/api/challenges/${challenge.id}/join`);
       expect(again.status).toBe(409);
@@ -201,7 +253,9 @@ describe('challenge endpoints', () => {
       expect(notMine.status).toBe(400);
       expect(((await notMine.json()) as Problem).errors).toEqual([{ path: 'body.clubId', message: 'must be one of your clubs' }]);
       await addMember(club.clubId, user);
-      expect(await (await call(user, 'POST', `/api/challenges/${open.id}/join?clubId=${club.clubId}`)).json()).toMatchObject({ clubId: club.clubId });
+      expect(await (await call(user, 'POST', `/api/challenges/${open.id}/join?clubId=${club.clubId}`)).json()).toMatchObject({
+        clubId: club.clubId,
+      });
     });
 
     it('only the owner changes a participation’s visibility', async () => {
@@ -216,7 +270,10 @@ describe('challenge endpoints', () => {
       const changed = await call(owner, 'PATCH', path, { shareGlobally: true });
       expect(changed.status).toBe(200);
       expect(await changed.json()).toMatchObject({ id: participation.id, shareGlobally: true, shareWithinClub: false });
-      expect(await (await call(owner, 'PATCH', path, { shareWithinClub: true })).json()).toMatchObject({ shareGlobally: true, shareWithinClub: true });
+      expect(await (await call(owner, 'PATCH', path, { shareWithinClub: true })).json()).toMatchObject({
+        shareGlobally: true,
+        shareWithinClub: true,
+      });
       expect((await call(owner, 'PATCH', path, {})).status).toBe(400);
       expect((await call(owner, 'PATCH', path, { shareGlobally: 1 })).status).toBe(400);
       expect((await host.request('PATCH', path, { json: { shareGlobally: false } })).status).toBe(401);
@@ -232,8 +289,16 @@ describe('challenge endpoints', () => {
       await insertHits(club.clubNumber, shooter, hitsOn(new Date(Date.now() - 60_000), 5, 9));
       await ensureBadge('ach-gold', 'gold');
       await ensureBadge('ach-iron', 'iron');
-      const gold = await makeChallenge({ title: 'Gold one', rewardXp: 900, rules: { goal: { metric: 'shots', target: 1 }, rewardBadge: 'ach-gold' } });
-      const iron = await makeChallenge({ title: 'Iron one', rewardXp: 700, rules: { goal: { metric: 'shots', target: 1 }, rewardBadge: 'ach-iron' } });
+      const gold = await makeChallenge({
+        title: 'Gold one',
+        rewardXp: 900,
+        rules: { goal: { metric: 'shots', target: 1 }, rewardBadge: 'ach-gold' },
+      });
+      const iron = await makeChallenge({
+        title: 'Iron one',
+        rewardXp: 700,
+        rules: { goal: { metric: 'shots', target: 1 }, rewardBadge: 'ach-iron' },
+      });
       const joinedAt = new Date(Date.now() - 3_600_000);
       const { joinChallenge } = await import('../../shared/challenges/participationRepository');
       const { evaluateParticipation } = await import('../../shared/challenges/progress');
@@ -246,7 +311,15 @@ describe('challenge endpoints', () => {
       const response = await call(user, 'GET', '/api/challenges/achievements');
       expect(response.status).toBe(200);
       const body = (await response.json()) as Record<string, unknown>;
-      expect(body).toMatchObject({ userId: user, xp: 1600, tier: 'silver', nextTier: 'gold', nextTierAt: 3500, xpToNextTier: 1900, progressToNextTier: 0.05 });
+      expect(body).toMatchObject({
+        userId: user,
+        xp: 1600,
+        tier: 'silver',
+        nextTier: 'gold',
+        nextTierAt: 3500,
+        xpToNextTier: 1900,
+        progressToNextTier: 0.05,
+      });
       expect(body['badgeGroups']).toEqual([
         { quality: 'gold', badges: [expect.objectContaining({ key: 'ach-gold', challengeId: gold.id, fromPrivateChallenge: true })] },
         { quality: 'iron', badges: [expect.objectContaining({ key: 'ach-iron', challengeId: iron.id, fromPrivateChallenge: false })] },
@@ -276,7 +349,8 @@ describe('challenge endpoints', () => {
       // Four sessions in the last four weeks, 50 shots each at 8.6 rings, in series of ten.
       for (let session = 0; session < 4; session += 1) {
         const day = new Date(Date.now() - (3 + session * 7) * 86_400_000);
-        for (let series = 1; series <= 5; series += 1) await insertHits(club.clubNumber, shooter, hitsOn(new Date(day.getTime() + series * 600_000), 10, 8.6, series));
+        for (let series = 1; series <= 5; series += 1)
+          await insertHits(club.clubNumber, shooter, hitsOn(new Date(day.getTime() + series * 600_000), 10, 8.6, series));
       }
       return user;
     }
@@ -284,21 +358,45 @@ describe('challenge endpoints', () => {
 
     it('generates average × (1 + multiplier) and regenerates the same template', async () => {
       const user = await userWithHistory();
-      const response = await call(service, 'POST', '/api/challenges/personalize', { userId: user, metric: 'shots', lookbackDays: 28, durationDays: 14, difficulty: 'medium' });
+      const response = await call(service, 'POST', '/api/challenges/personalize', {
+        userId: user,
+        metric: 'shots',
+        lookbackDays: 28,
+        durationDays: 14,
+        difficulty: 'medium',
+      });
       expect(response.status).toBe(200);
-      const body = (await response.json()) as { challenge: { id: string; scope: string; personalizedForUserId: string; rulesJson: { goal: unknown } }; recommendation: unknown };
+      const body = (await response.json()) as {
+        challenge: { id: string; scope: string; personalizedForUserId: string; rulesJson: { goal: unknown } };
+        recommendation: unknown;
+      };
       // 200 shots in 4 weeks = 50 a week; 2 weeks × 50 × 1.05 = 105.
       expect(body.recommendation).toEqual({ metric: 'shots', average: 50, multiplier: 0.05, target: 105, lookbackDays: 28, sessions: 4 });
-      expect(body.challenge).toMatchObject({ scope: 'personal', personalizedForUserId: user, rulesJson: { goal: { metric: 'shots', target: 105 } } });
+      expect(body.challenge).toMatchObject({
+        scope: 'personal',
+        personalizedForUserId: user,
+        rulesJson: { goal: { metric: 'shots', target: 105 } },
+      });
 
-      const harder = await call(service, 'POST', '/api/challenges/personalize', { userId: user, metric: 'shots', lookbackDays: 28, durationDays: 14, difficulty: 'expert' });
+      const harder = await call(service, 'POST', '/api/challenges/personalize', {
+        userId: user,
+        metric: 'shots',
+        lookbackDays: 28,
+        durationDays: 14,
+        difficulty: 'expert',
+      });
       const regenerated = (await harder.json()) as typeof body;
       expect(regenerated.challenge.id).toBe(body.challenge.id);
       expect(regenerated.recommendation).toMatchObject({ target: 115, multiplier: 0.15 });
 
       const ring = await call(service, 'POST', '/api/challenges/personalize', { userId: user, metric: 'averageRing', lookbackDays: 28 });
       expect(((await ring.json()) as typeof body).recommendation).toMatchObject({ average: 8.6, target: 9 });
-      const series = await call(service, 'POST', '/api/challenges/personalize', { userId: user, metric: 'bestSeries', lookbackDays: 28, difficulty: 'hard' });
+      const series = await call(service, 'POST', '/api/challenges/personalize', {
+        userId: user,
+        metric: 'bestSeries',
+        lookbackDays: 28,
+        difficulty: 'hard',
+      });
       expect(((await series.json()) as typeof body).recommendation).toMatchObject({ average: 86, target: 94.6 });
     });
 
@@ -332,7 +430,9 @@ describe('challenge endpoints', () => {
       const shooterId = unique('s');
       await getSql()`insert into club_data_shooter (source_club_id, source_record_id, display_name) values (${club.clubNumber}, ${shooterId}, 'Anna Example')`;
 
-      expect((await call(unique('stranger'), 'POST', '/api/challenges/shooter-links', { clubId: club.clubId, shooterId })).status).toBe(403);
+      expect((await call(unique('stranger'), 'POST', '/api/challenges/shooter-links', { clubId: club.clubId, shooterId })).status).toBe(
+        403,
+      );
       const missing = await call(member, 'POST', '/api/challenges/shooter-links', { clubId: club.clubId, shooterId: 'nope' });
       expect(missing.status).toBe(404);
       const claim = await call(member, 'POST', '/api/challenges/shooter-links', { clubId: club.clubId, shooterId });
@@ -343,7 +443,9 @@ describe('challenge endpoints', () => {
 
       expect((await call(member, 'GET', `/api/challenges/clubs/${club.clubId}/shooter-links`)).status).toBe(403);
       expect((await call(otherLeader, 'POST', `/api/challenges/clubs/${club.clubId}/shooter-links/${link.id}/confirm`)).status).toBe(403);
-      const pending = (await (await call(leader, 'GET', `/api/challenges/clubs/${club.clubId}/shooter-links`)).json()) as { items: { id: string }[] };
+      const pending = (await (await call(leader, 'GET', `/api/challenges/clubs/${club.clubId}/shooter-links`)).json()) as {
+        items: { id: string }[];
+      };
       expect(pending.items.map((item) => item.id)).toEqual([link.id]);
       const confirmed = await call(leader, 'POST', `/api/challenges/clubs/${club.clubId}/shooter-links/${link.id}/confirm`);
       expect(await confirmed.json()).toMatchObject({ status: 'confirmed' });
@@ -377,12 +479,29 @@ describe('challenge endpoints', () => {
 
   it('documents the routes, their response schemas and the service credential in OpenAPI', async () => {
     const document = (await (await host.request('GET', '/api/openapi.json')).json()) as {
-      paths: Record<string, Record<string, { security?: unknown; responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }> }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            security?: unknown;
+            responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }>;
+          }
+        >
+      >;
       components: { securitySchemes: Record<string, unknown> };
     };
-    const schemaOf = (path: string, method: string) => document.paths[path]?.[method]?.responses['2XX']?.content?.['application/json']?.schema;
+    const schemaOf = (path: string, method: string) =>
+      document.paths[path]?.[method]?.responses['2XX']?.content?.['application/json']?.schema;
     expect(Object.keys(schemaOf('/api/challenges', 'get')?.properties ?? {})).toEqual(['items', 'nextCursor']);
-    expect(Object.keys(schemaOf('/api/challenges/{id}/leaderboard', 'get')?.properties ?? {})).toEqual(['board', 'clubId', 'items', 'nextCursor', 'me', 'around']);
+    expect(Object.keys(schemaOf('/api/challenges/{id}/leaderboard', 'get')?.properties ?? {})).toEqual([
+      'board',
+      'clubId',
+      'items',
+      'nextCursor',
+      'me',
+      'around',
+    ]);
     expect(schemaOf('/api/challenges/achievements', 'get')?.properties).toHaveProperty('badgeGroups');
     expect(schemaOf('/api/challenges/{id}/join', 'post')?.properties).toHaveProperty('shareGlobally');
     expect(document.paths['/api/challenges/personalize']?.['post']?.security).toEqual([{ serviceToken: [] }]);

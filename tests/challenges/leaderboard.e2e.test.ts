@@ -23,7 +23,14 @@ interface Page {
 const base = new Date('2026-09-01T10:00:00Z');
 
 /** A participation with a score reached at base + `minute` minutes and the given sharing flags. */
-async function place(challengeId: string, userId: string, score: number, minute: number, share: { club?: boolean; global?: boolean }, clubId?: string) {
+async function place(
+  challengeId: string,
+  userId: string,
+  score: number,
+  minute: number,
+  share: { club?: boolean; global?: boolean },
+  clubId?: string,
+) {
   const participation = await joinChallenge(getSql(), userId, challengeId, { clubId }, base);
   await getSql()`
     update challenge_participation set score = ${score}, score_reached_at = ${new Date(base.getTime() + minute * 60_000)},
@@ -96,7 +103,9 @@ describe('challenge leaderboards over HTTP', () => {
     expect(clubForPrivate.me).toMatchObject({ rank: 1, hiddenFromOthers: true });
 
     // Club boards are for the club's members.
-    const denied = await host.request('GET', `/api/challenges/${challenge.id}/leaderboard?scope=club&clubId=${club.clubId}`, { headers: await bearer(outsider!) });
+    const denied = await host.request('GET', `/api/challenges/${challenge.id}/leaderboard?scope=club&clubId=${club.clubId}`, {
+      headers: await bearer(outsider!),
+    });
     expect(denied.status).toBe(403);
     const admin = await host.request('GET', `/api/challenges/${challenge.id}/leaderboard?scope=club&clubId=${club.clubId}`, {
       headers: await bearer(unique('admin'), { roles: ['platform_admin'] }),

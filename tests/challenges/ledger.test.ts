@@ -11,7 +11,10 @@ describe('XP ledger and seasons', () => {
     const spring = await startSeason(getSql(), unique('Spring'), new Date('2030-03-01T00:00:00Z'));
     await appendXp(getSql(), { userId: alice, amount: 600, sourceKind: 'challenge', sourceId: unique('p') });
     await appendXp(getSql(), { userId: bob, amount: 300, sourceKind: 'challenge', sourceId: unique('p') });
-    expect(await xpTotals(getSql(), alice)).toEqual({ lifetimeXp: 600, season: { id: spring.id, name: spring.name, startsAt: spring.startsAt, xp: 600 } });
+    expect(await xpTotals(getSql(), alice)).toEqual({
+      lifetimeXp: 600,
+      season: { id: spring.id, name: spring.name, startsAt: spring.startsAt, xp: 600 },
+    });
 
     const summer = await startSeason(getSql(), unique('Summer'), new Date('2030-06-01T00:00:00Z'));
     const afterReset = await xpTotals(getSql(), alice);
@@ -27,7 +30,9 @@ describe('XP ledger and seasons', () => {
     expect((await xpTotals(getSql(), bob)).lifetimeXp).toBe(750);
     const [closed] = await getSql()<{ endsAt: Date }[]>`select ends_at as "endsAt" from xp_season where id = ${spring.id}`;
     expect(closed?.endsAt).toEqual(new Date('2030-06-01T00:00:00Z'));
-    const entries = await getSql()<{ seasonId: string }[]>`select season_id as "seasonId" from xp_ledger where user_id = ${bob} order by id`;
+    const entries = await getSql()<
+      { seasonId: string }[]
+    >`select season_id as "seasonId" from xp_ledger where user_id = ${bob} order by id`;
     expect(entries.map((entry) => entry.seasonId)).toEqual([spring.id, summer.id]);
   });
 

@@ -5,7 +5,8 @@ import { appendXp } from '../../shared/challenges/xpLedger';
 import { getSql } from '../../shared/db/client';
 import { addMember, createClub, ensureBadge, hitsOn, insertHits, linkShooter, makeChallenge, unique } from './support';
 
-const joined = new Date('2026-10-01T08:00:00Z');
+// Long before any other test's deadlines: the expiry sweep is global, and must only meet these rows.
+const joined = new Date('2020-01-06T08:00:00Z');
 const day = (n: number) => new Date(joined.getTime() + n * 86_400_000 + 3_600_000);
 
 async function ledgerOf(userId: string) {
@@ -81,7 +82,11 @@ describe('progress from shot data', () => {
     const shooter = await linkShooter(club, user);
     await insertHits(club.clubNumber, shooter, hitsOn(day(1), 12, 9));
     await ensureBadge('race-badge');
-    const challenge = await makeChallenge({ title: 'Race to ten', rewardXp: 750, rules: { goal: { metric: 'shots', target: 10 }, rewardBadge: 'race-badge' } });
+    const challenge = await makeChallenge({
+      title: 'Race to ten',
+      rewardXp: 750,
+      rules: { goal: { metric: 'shots', target: 10 }, rewardBadge: 'race-badge' },
+    });
     const participation = await joinChallenge(getSql(), user, challenge.id, {}, joined);
 
     const outcomes = await Promise.all(Array.from({ length: 20 }, () => evaluateParticipation(getSql(), participation.id, day(2))));
@@ -93,9 +98,17 @@ describe('progress from shot data', () => {
     const badges = await getSql()`select badge_key from challenge_user_badge where user_id = ${user}`;
     expect(badges).toHaveLength(1);
     expect(await inboxOf(user)).toEqual([
-      { title: 'Challenge completed: Race to ten', body: 'You earned +750 XP and badge "Badge race-badge".', tone: 'success', kind: 'challenge', category: 'training' },
+      {
+        title: 'Challenge completed: Race to ten',
+        body: 'You earned +750 XP and badge "Badge race-badge".',
+        tone: 'success',
+        kind: 'challenge',
+        category: 'training',
+      },
     ]);
-    const [row] = await getSql()<{ status: string; result: unknown }[]>`select status, result from challenge_participation where id = ${participation.id}`;
+    const [row] = await getSql()<
+      { status: string; result: unknown }[]
+    >`select status, result from challenge_participation where id = ${participation.id}`;
     expect(row).toEqual({ status: 'completed', result: { placement: 'completed', xp: 750, badge: 'race-badge' } });
     // A later evaluation finds nothing to do.
     expect(await evaluateParticipation(getSql(), participation.id, day(3))).toBe('inactive');
@@ -146,7 +159,9 @@ describe('progress from shot data', () => {
     const first = await expireParticipations(getSql(), day(4));
     expect(first).toEqual({ failed: 1, completed: 1, knockoutsSettled: 0 });
     expect(await expireParticipations(getSql(), day(5))).toEqual({ failed: 0, completed: 0, knockoutsSettled: 0 });
-    const rows = await getSql()<{ id: string; status: string }[]>`select id, status from challenge_participation where challenge_id = ${challenge.id}`;
+    const rows = await getSql()<
+      { id: string; status: string }[]
+    >`select id, status from challenge_participation where challenge_id = ${challenge.id}`;
     expect(Object.fromEntries(rows.map((row) => [row.id, row.status]))).toEqual({ [lateOne.id]: 'completed', [idleOne.id]: 'failed' });
     expect(await inboxOf(idle)).toEqual([
       expect.objectContaining({ title: 'Challenge ended: Short one', tone: 'info', kind: 'challenge' }),
@@ -182,11 +197,13 @@ describe('progress from shot data', () => {
     await joinChallenge(getSql(), idle, challenge.id, {}, joined);
     // A knockout never completes early, however good the score.
     await evaluateProgressForClubs(getSql(), [club.clubNumber], day(3));
-    const [activeBefore] = await getSql()<{ n: number }[]>`select count(*)::int as n from challenge_participation where challenge_id = ${challenge.id} and status = 'active'`;
+    const [activeBefore] = await getSql()<
+      { n: number }[]
+    >`select count(*)::int as n from challenge_participation where challenge_id = ${challenge.id} and status = 'active'`;
     expect(activeBefore?.n).toBe(5);
 
     const [first, second] = await Promise.all([expireParticipations(getSql(), day(11)), expireParticipations(getSql(), day(11))]);
-    expect(first!.completed + second!.completed).toBe(3);
+    expect(first.completed + second.completed).toBe(3);
 
     const xp = async (user: string) => (await ledgerOf(user)).reduce((sum, entry) => sum + entry.amount, 0);
     expect(await Promise.all(users.map(xp))).toEqual([400, 1000, 400, 0]);

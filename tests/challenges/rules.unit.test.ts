@@ -16,7 +16,9 @@ describe('rulesJson', () => {
       goal: { metric: 'averageRing', target: 9.5, minShots: 30 },
       window: { type: 'participation' },
     });
-    expect(v.parse(RulesSchema, { goal: { metric: 'shots', target: 100 }, window: { type: 'lastDays', days: 7 }, rewardBadge: 'steady-hand' })).toEqual({
+    expect(
+      v.parse(RulesSchema, { goal: { metric: 'shots', target: 100 }, window: { type: 'lastDays', days: 7 }, rewardBadge: 'steady-hand' }),
+    ).toEqual({
       goal: { metric: 'shots', target: 100 },
       window: { type: 'lastDays', days: 7 },
       rewardBadge: 'steady-hand',
@@ -85,7 +87,11 @@ describe('adaptive goals (personalize maths)', () => {
 
   it('counts: weekly average × weeks of the challenge × (1 + multiplier), rounded up', () => {
     // 400 shots in 4 weeks = 100 a week; 14 days = 2 weeks; medium +5 %: 210.
-    expect(adaptiveGoal('shots', history, 'medium', 14)).toEqual({ goal: { metric: 'shots', target: 210 }, average: 100, multiplier: 0.05 });
+    expect(adaptiveGoal('shots', history, 'medium', 14)).toEqual({
+      goal: { metric: 'shots', target: 210 },
+      average: 100,
+      multiplier: 0.05,
+    });
     // 8 sessions in 4 weeks = 2 a week; 2 weeks × 2 × 1.10 = 4.4 → 5.
     expect(adaptiveGoal('sessions', history, 'hard', 14)).toEqual({ goal: { metric: 'sessions', target: 5 }, average: 2, multiplier: 0.1 });
     // Never more sessions than days.
@@ -93,8 +99,16 @@ describe('adaptive goals (personalize maths)', () => {
   });
 
   it('ring values: average × (1 + multiplier), one decimal, capped at the maximum', () => {
-    expect(adaptiveGoal('averageRing', history, 'medium', 14)).toEqual({ goal: { metric: 'averageRing', target: 9, minShots: 30 }, average: 8.6, multiplier: 0.05 });
-    expect(adaptiveGoal('bestSeries', history, 'easy', 14)).toEqual({ goal: { metric: 'bestSeries', target: 90.2 }, average: 88.4, multiplier: 0.02 });
+    expect(adaptiveGoal('averageRing', history, 'medium', 14)).toEqual({
+      goal: { metric: 'averageRing', target: 9, minShots: 30 },
+      average: 8.6,
+      multiplier: 0.05,
+    });
+    expect(adaptiveGoal('bestSeries', history, 'easy', 14)).toEqual({
+      goal: { metric: 'bestSeries', target: 90.2 },
+      average: 88.4,
+      multiplier: 0.02,
+    });
     expect(adaptiveGoal('averageRing', { ...history, averageRing: 10.6 }, 'expert', 14)?.goal.target).toBe(10.9);
     expect(adaptiveGoal('bestSeries', { ...history, averageBestSeries: 104 }, 'expert', 14)?.goal.target).toBe(109);
   });
@@ -119,10 +133,13 @@ describe('knockout payout', () => {
 });
 
 describe('visible text', () => {
-  it.each(['\u200b', '\u200d', '\u202e', '\u00ad', '\u2060', '\ufeff', '\u180e', '\u{e0041}', '\u034f', '\u3164'])('refuses U+%s', (character) => {
-    expect(hasInvisibleCharacters(`Gold${character}Cup`)).toBe(true);
-    expect(v.safeParse(visibleText(50), `Gold${character}Cup`).success).toBe(false);
-  });
+  it.each(['\u200b', '\u200d', '\u202e', '\u00ad', '\u2060', '\ufeff', '\u180e', '\u{e0041}', '\u034f', '\u3164'])(
+    'refuses U+%s',
+    (character) => {
+      expect(hasInvisibleCharacters(`Gold${character}Cup`)).toBe(true);
+      expect(v.safeParse(visibleText(50), `Gold${character}Cup`).success).toBe(false);
+    },
+  );
   it('accepts ordinary text with umlauts and emoji', () => {
     expect(v.parse(visibleText(50), '  Schützenkönig 🎯 ')).toBe('Schützenkönig 🎯');
     expect(v.safeParse(visibleText(5), 'toolong').success).toBe(false);

@@ -9,17 +9,29 @@ describe('seed:challenges', () => {
     const club = await createClub();
     const personalUser = unique('seeded');
     const now = new Date('2026-11-22T12:00:00Z');
-    const keys = PRESETS.map((preset) => preset.key + (preset.scope === 'club' ? `@${club.clubId}` : preset.scope === 'personal' ? `@${personalUser}` : ''));
-    const ours = () => getSql()<{ id: string; presetKey: string; scope: string; rewardXp: number; title: string; endsAt: Date | null; badge: string }[]>`
+    const keys = PRESETS.map(
+      (preset) => preset.key + (preset.scope === 'club' ? `@${club.clubId}` : preset.scope === 'personal' ? `@${personalUser}` : ''),
+    );
+    const ours = () => getSql()<
+      { id: string; presetKey: string; scope: string; rewardXp: number; title: string; endsAt: Date | null; badge: string }[]
+    >`
       select id, preset_key as "presetKey", scope, reward_xp as "rewardXp", title, ends_at as "endsAt", rules->>'rewardBadge' as badge
       from challenge where preset_key = any(${keys}::text[])
       order by preset_key`;
 
-    expect(await seedChallenges(getSql(), { clubId: club.clubId, personalUserId: personalUser }, now)).toEqual({ templates: 15, badges: 15, skipped: [] });
+    expect(await seedChallenges(getSql(), { clubId: club.clubId, personalUserId: personalUser }, now)).toEqual({
+      templates: 15,
+      badges: 15,
+      skipped: [],
+    });
     const first = await ours();
     expect(first).toHaveLength(15);
     const byScope = (scope: string) => first.filter((row) => row.scope === scope);
-    for (const [scope, min, max] of [['global', 550, 900], ['club', 400, 1000], ['personal', 450, 650]] as const) {
+    for (const [scope, min, max] of [
+      ['global', 550, 900],
+      ['club', 400, 1000],
+      ['personal', 450, 650],
+    ] as const) {
       expect(byScope(scope)).toHaveLength(5);
       for (const row of byScope(scope)) {
         expect(row.rewardXp).toBeGreaterThanOrEqual(min);
@@ -40,7 +52,9 @@ describe('seed:challenges', () => {
     const second = await ours();
     expect(second.map((row) => row.id)).toEqual(first.map((row) => row.id));
     expect(second.find((row) => row.id === globalPreset!.id)).toMatchObject({ title: '500 shots in 30 days', rewardXp: 550 });
-    const [kept] = await getSql()<{ id: string; status: string }[]>`select id, status from challenge_participation where id = ${participation.id}`;
+    const [kept] = await getSql()<
+      { id: string; status: string }[]
+    >`select id, status from challenge_participation where id = ${participation.id}`;
     expect(kept).toEqual({ id: participation.id, status: 'active' });
   });
 

@@ -22,7 +22,11 @@ export async function addMember(clubId: string, userId: string, role: 'member' |
 }
 
 /** A shooter record in the club's data and a confirmed link of the user to it. */
-export async function linkShooter(club: { clubId: string; clubNumber: string }, userId: string, shooterId = unique('shooter')): Promise<string> {
+export async function linkShooter(
+  club: { clubId: string; clubNumber: string },
+  userId: string,
+  shooterId = unique('shooter'),
+): Promise<string> {
   const sql = getSql();
   await sql`insert into club_data_shooter (source_club_id, source_record_id, display_name) values (${club.clubNumber}, ${shooterId}, 'Test Shooter')`;
   await sql`insert into challenge_shooter_link (club_id, user_id, shooter_id, status, decided_at) values (${club.clubId}, ${userId}, ${shooterId}, 'confirmed', now())`;
@@ -50,7 +54,7 @@ export function hitsOn(day: Date, count: number, value: number, series = 1): Hit
   return Array.from({ length: count }, (_, index) => ({ at: new Date(day.getTime() + index * 60_000), value, series }));
 }
 
-export async function makeChallenge(overrides: Omit<Partial<NewChallenge>, "rules"> & { rules?: unknown } = {}): Promise<ChallengeView> {
+export async function makeChallenge(overrides: Omit<Partial<NewChallenge>, 'rules'> & { rules?: unknown } = {}): Promise<ChallengeView> {
   const { rules, ...rest } = overrides;
   return upsertChallenge(getSql(), {
     scope: 'global',
