@@ -63,6 +63,9 @@ const ENTRY_COLUMNS = `id, user_id as "userId", score::text as score,
   to_char(score_reached_at at time zone 'UTC', '${MICRO_FORMAT}') as "reachedAt", status,
   share_globally as "sharedGlobally", share_within_club as "sharedWithinClub", club_id as "clubId"`;
 
+/** The board's key in challenge_board_score (014_challenge_board_histogram.sql). */
+const boardKey = (board: Board) => (board.kind === 'global' ? 'global' : board.clubId);
+
 function boardFilter(sql: Queryable, board: Board) {
   return board.kind === 'global'
     ? sql`share_globally and status <> 'cancelled'`
@@ -146,13 +149,15 @@ export async function leaderboard(sql: Queryable, query: LeaderboardQuery): Prom
     if (onPage) {
       me = onPage;
     } else {
-      // One round trip: the rows ahead (the rank; a count over them, so it grows with the rank)
-      // and the two visible neighbours on either side.
+      // One round trip: the rank (visible rows on higher scores from the per-score counts of
+      // challenge_board_score, plus the ties reached earlier) and two visible neighbours each side.
       const [neighbourhood]: [{ ahead: number; previous: Entry[]; next: Entry[] }?] = await sql`
         select
-          (select count(*)::int from challenge_participation
-           where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
-             and ${ahead(sql, own.score, own.reachedAt, own.id)}) as ahead,
+          (select coalesce(sum(participants), 0)::int from challenge_board_score
+           where challenge_id = ${challengeId} and board = ${boardKey(board)} and score > ${own.score}::numeric)
+          + (select count(*)::int from challenge_participation
+             where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
+               and score = ${own.score}::numeric and (score_reached_at, id) < (${own.reachedAt}::timestamptz, ${own.id})) as ahead,
           coalesce((select json_agg(t) from (
             select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
             where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
