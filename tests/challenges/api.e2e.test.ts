@@ -508,6 +508,12 @@ describe('challenge endpoints', () => {
     expect(schemaOf('/api/challenges/achievements', 'get')?.properties).toHaveProperty('badgeGroups');
     expect(schemaOf('/api/challenges/{id}/join', 'post')?.properties).toHaveProperty('shareGlobally');
     expect(document.paths['/api/challenges/personalize']?.['post']?.security).toEqual([{ serviceToken: [] }]);
+    const participation = schemaOf('/api/challenges/{id}/join', 'post')?.properties as Record<string, { enum?: string[] }>;
+    expect(participation['status']?.enum).toEqual(['active', 'completed', 'failed', 'cancelled']);
+    const created = schemaOf('/api/challenges', 'post')?.properties as Record<string, { enum?: string[] }>;
+    expect(created['scope']?.enum).toEqual(['global', 'club', 'personal']);
+    expect(created['difficulty']?.enum).toEqual(['easy', 'medium', 'hard', 'expert']);
+    expect(created['defaultVisibility']?.enum).toEqual(['private', 'club', 'global']);
     expect(document.components.securitySchemes).toHaveProperty('serviceToken');
   });
 });
