@@ -1,3 +1,4 @@
+import { functionDefinitions } from '../../functions/definitions';
 import { generateServiceToken, hashServiceToken } from '../../shared/challenges/serviceCredential';
 import { resetSettings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
@@ -478,6 +479,14 @@ describe('challenge endpoints', () => {
   it('seasons start only by platform admins', async () => {
     expect((await call(unique('member'), 'POST', '/api/challenges/seasons', { name: 'Winter' })).status).toBe(403);
     expect((await call(await admin(), 'POST', '/api/challenges/seasons', { name: '\u200b' })).status).toBe(400);
+  });
+
+  it('registers the progress and expiry timers on their %SETTING% schedules', () => {
+    const timers = functionDefinitions.filter((definition) => definition.kind === 'timer' && definition.name.startsWith('challenge'));
+    expect(timers.map((definition) => [definition.name, definition.kind === 'timer' ? definition.options.schedule : null])).toEqual([
+      ['challengeProgress', '%CHALLENGE_PROGRESS_SCHEDULE%'],
+      ['challengeExpiry', '%CHALLENGE_EXPIRY_SCHEDULE%'],
+    ]);
   });
 
   it('documents the routes, their response schemas and the service credential in OpenAPI', async () => {
