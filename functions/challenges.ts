@@ -60,7 +60,8 @@ const IdSchema = v.pipe(v.string(), v.nonEmpty(), v.maxLength(64));
 const ListCursorSchema = v.tuple([MicroTimestampSchema, IdSchema]);
 const ClubIdSchema = v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters'));
 
-const isPlatformAdmin = (caller: UserCaller) => caller.roles.includes('platform_admin');
+// Every platform check is a capability (shared/auth/roles.ts), never a role name.
+const isPlatformAdmin = (caller: UserCaller) => caller.capabilities.has('platform.admin');
 
 const ListQuerySchema = v.object({
   scope: v.optional(v.picklist(SCOPES, 'must be global, club or personal')),
