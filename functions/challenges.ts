@@ -15,7 +15,7 @@ import {
 import { personalize, PersonalizeBodySchema, PersonalizeResponseSchema } from '../shared/challenges/personalize';
 import { DIFFICULTIES } from '../shared/challenges/personalizeMaths';
 import { evaluateAllActive } from '../shared/challenges/progress';
-import { challengesService } from '../shared/challenges/serviceCredential';
+import { challengesService } from '../shared/http/challengesServiceGuard';
 import { claimShooter, decideLink, LINK_STATUSES, listClubLinks, listOwnLinks, ShooterLinkSchema } from '../shared/challenges/shooterLinks';
 import { visibleText } from '../shared/challenges/text';
 import { startSeason } from '../shared/challenges/xpLedger';
@@ -141,6 +141,7 @@ const challengeRoutes: Route[] = [
   }),
   defineRoute({
     method: 'POST',
+    status: 201,
     path: '/api/challenges',
     summary: 'Create a template (201): platform admins any scope; club leaders only club challenges of their own club; anyone else 403',
     guard: authenticatedUser,
@@ -207,6 +208,7 @@ const challengeRoutes: Route[] = [
   }),
   defineRoute({
     method: 'POST',
+    status: 201,
     path: '/api/challenges/seasons',
     summary: 'Start a new XP season (platform admin): the open season ends now, seasonal totals restart at 0, lifetime totals stay',
     guard: platformAdmin,
@@ -245,6 +247,7 @@ const challengeRoutes: Route[] = [
   }),
   defineRoute({
     method: 'POST',
+    status: 201,
     path: '/api/challenges/{id}/join',
     summary:
       'Join a challenge (201): sharing flags from your sharing preferences; ?clubId= picks the club board of a global or personal challenge',
@@ -270,6 +273,7 @@ const challengeRoutes: Route[] = [
   }),
   defineRoute({
     method: 'POST',
+    status: 201,
     path: '/api/challenges/shooter-links',
     summary: 'Claim your shooter record in one of your clubs (201, pending until a club leader confirms)',
     guard: authenticatedUser,

@@ -1,7 +1,4 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { getSettings } from '../config/settings';
-import { bearerToken, type Guard } from '../http/guards';
-import { unauthorized } from '../http/problem';
 
 /** Every credential of the personalization service starts with this, so a leaked one is recognisable. */
 export const SERVICE_TOKEN_PREFIX = 'chsvc_';
@@ -30,21 +27,3 @@ export function serviceTokenMatches(token: string, configured: string | undefine
   }
   return matched;
 }
-
-export interface ServiceCaller {
-  kind: 'service';
-  service: 'challenges-personalization';
-}
-
-const REJECTED = 'The service credential is missing or not valid.';
-
-/** `Authorization: Bearer <chsvc_ token>` checked against CHALLENGE_SERVICE_TOKEN_HASH. */
-export const challengesService: Guard<ServiceCaller> = {
-  description: 'the personalization service with its own credential (CHALLENGE_SERVICE_TOKEN_HASH)',
-  security: 'serviceToken',
-  authorize(request) {
-    const token = bearerToken(request);
-    if (!serviceTokenMatches(token, getSettings().CHALLENGE_SERVICE_TOKEN_HASH)) return Promise.reject(unauthorized(REJECTED));
-    return Promise.resolve({ kind: 'service', service: 'challenges-personalization' });
-  },
-};

@@ -503,8 +503,8 @@ describe('challenge endpoints', () => {
       >;
       components: { securitySchemes: Record<string, unknown> };
     };
-    const schemaOf = (path: string, method: string) =>
-      document.paths[path]?.[method]?.responses['2XX']?.content?.['application/json']?.schema;
+    const schemaOf = (path: string, method: string, status = '200') =>
+      document.paths[path]?.[method]?.responses[status]?.content?.['application/json']?.schema;
     expect(Object.keys(schemaOf('/api/challenges', 'get')?.properties ?? {})).toEqual(['items', 'nextCursor']);
     expect(Object.keys(schemaOf('/api/challenges/{id}/leaderboard', 'get')?.properties ?? {})).toEqual([
       'board',
@@ -515,11 +515,11 @@ describe('challenge endpoints', () => {
       'around',
     ]);
     expect(schemaOf('/api/challenges/achievements', 'get')?.properties).toHaveProperty('badgeGroups');
-    expect(schemaOf('/api/challenges/{id}/join', 'post')?.properties).toHaveProperty('shareGlobally');
+    expect(schemaOf('/api/challenges/{id}/join', 'post', '201')?.properties).toHaveProperty('shareGlobally');
     expect(document.paths['/api/challenges/personalize']?.['post']?.security).toEqual([{ serviceToken: [] }]);
-    const participation = schemaOf('/api/challenges/{id}/join', 'post')?.properties as Record<string, { enum?: string[] }>;
+    const participation = schemaOf('/api/challenges/{id}/join', 'post', '201')?.properties as Record<string, { enum?: string[] }>;
     expect(participation['status']?.enum).toEqual(['active', 'completed', 'failed', 'cancelled']);
-    const created = schemaOf('/api/challenges', 'post')?.properties as Record<string, { enum?: string[] }>;
+    const created = schemaOf('/api/challenges', 'post', '201')?.properties as Record<string, { enum?: string[] }>;
     expect(created['scope']?.enum).toEqual(['global', 'club', 'personal']);
     expect(created['difficulty']?.enum).toEqual(['easy', 'medium', 'hard', 'expert']);
     expect(created['defaultVisibility']?.enum).toEqual(['private', 'club', 'global']);
