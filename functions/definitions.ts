@@ -1,5 +1,6 @@
 import type { FunctionDefinition } from '../shared/host/definition';
 import { httpGroup } from '../shared/host/definition';
+import { challengeFunctions } from './challenges';
 import { clubMasterFunctions } from './clubMaster';
 import { costFunctions } from './costs';
 import { healthFunctions } from './health';
@@ -17,6 +18,7 @@ const areaFunctions: FunctionDefinition[] = [
   ...notificationFunctions,
   ...ingestFunctions,
   ...costFunctions,
+  ...challengeFunctions,
 ];
 
 export const functionDefinitions: readonly FunctionDefinition[] = [

@@ -100,6 +100,22 @@ export const SettingsSchema = v.object({
   INTERNAL_CLOUD_COST_AUTH_URL: httpsUrl('https://login.microsoftonline.com'),
   /** {cost_api_url}: base URL of Cost Management (ARM); the token scope is `{cost_api_url}/.default`. */
   INTERNAL_CLOUD_COST_API_URL: httpsUrl('https://management.azure.com'),
+  /** NCRONTAB schedule of the challenge progress sweep (%CHALLENGE_PROGRESS_SCHEDULE%). */
+  CHALLENGE_PROGRESS_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 */15 * * * *'),
+  /** NCRONTAB schedule of the timer that ends expired participations (%CHALLENGE_EXPIRY_SCHEDULE%). */
+  CHALLENGE_EXPIRY_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 5 * * * *'),
+  /**
+   * SHA-256 (hex) of the personalization service's credential; a comma separates two during a
+   * rotation. Unset: POST /api/challenges/personalize refuses every call.
+   */
+  CHALLENGE_SERVICE_TOKEN_HASH: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.transform((value) => value || undefined),
+      v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{64}(,[0-9a-f]{64})?$/, 'must be one or two comma-separated SHA-256 hex digests'))),
+    ),
+  ),
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;

@@ -22,7 +22,7 @@ export interface AnonymousCaller {
  */
 export interface Guard<TCaller> {
   readonly description: string;
-  readonly security: 'none' | 'bearer' | 'edgeToken';
+  readonly security: 'none' | 'bearer' | 'edgeToken' | 'serviceToken';
   /** `params` are the route's path parameters, as matched (before the route's params schema). */
   authorize(request: HttpRequest, params: Readonly<Record<string, string>>): Promise<TCaller>;
 }

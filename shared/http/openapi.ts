@@ -41,6 +41,7 @@ export function buildOpenApi(routes: readonly Route[], info: OpenApiInfo): JsonO
     };
     if (route.guard.security === 'bearer') operation['security'] = [{ bearerAuth: [] }];
     if (route.guard.security === 'edgeToken') operation['security'] = [{ edgeToken: [] }];
+    if (route.guard.security === 'serviceToken') operation['security'] = [{ serviceToken: [] }];
     if (route.body) {
       operation['requestBody'] = { required: true, content: { 'application/json': { schema: schemaOf(route.body) } } };
     }
@@ -54,6 +55,7 @@ export function buildOpenApi(routes: readonly Route[], info: OpenApiInfo): JsonO
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         edgeToken: { type: 'http', scheme: 'bearer', description: 'Edge API token of an on-site box' },
+        serviceToken: { type: 'http', scheme: 'bearer', description: 'Credential of an internal service (challenges personalization)' },
       },
       schemas: {
         Problem: {

@@ -1,0 +1,137 @@
+import * as v from 'valibot';
+import { compare, type Comparison } from './harness';
+import type { BenchContext } from './context';
+import { upsertChallenge } from '../shared/challenges/challengeRepository';
+import { leaderboard, type Board } from '../shared/challenges/leaderboard';
+import { RulesSchema } from '../shared/challenges/rules';
+import type { Sql } from '../shared/db/client';
+
+const ITERATIONS = 200;
+const WARMUP = 20;
+const PAGE = 20;
+const CLUB = 'bench-club';
+
+/**
+ * `count` participations of one challenge: 70 % shared globally, a further 15 % shared within
+ * the club only, the rest private; scores 0..500 with many ties, reached at distinct instants;
+ * all on one club's board (the worst case for the club board).
+ */
+async function seedChallenge(sql: Sql, count: number): Promise<string> {
+  const challenge = await upsertChallenge(sql, {
+    scope: 'club',
+    clubId: CLUB,
+    personalizedForUserId: null,
+    title: `Bench ${count}`,
+    description: null,
+    difficulty: 'medium',
+    durationDays: 30,
+    endsAt: null,
+    lowerLevel: null,
+    upperLevel: null,
+    defaultVisibility: 'club',
+    rewardXp: 500,
+    priceCents: null,
+    rules: v.parse(RulesSchema, { goal: { metric: 'shots', target: 1000 } }),
+    createdBy: 'bench',
+  });
+  await sql`
+    insert into challenge_participation (challenge_id, user_id, club_id, rules, reward_xp, deadline_at, score, score_reached_at, share_within_club, share_globally)
+    select ${challenge.id}, 'user-' || n, ${CLUB}, '{"goal":{"metric":"shots","target":1000}}', 500, now() + interval '30 days',
+           (n * 7919) % 501, timestamp '2026-01-01' + make_interval(secs => n), n % 20 >= 14 and n % 20 < 17, n % 20 < 14
+    from generate_series(1, ${count}) as n`;
+  return challenge.id;
+}
+
+const bareFirstPage = (sql: Sql, challengeId: string, board: Board) =>
+  board.kind === 'global'
+    ? sql`
+        select id, user_id, score, score_reached_at, status from challenge_participation
+        where challenge_id = ${challengeId} and share_globally and status <> 'cancelled'
+        order by score desc, score_reached_at, id limit ${PAGE + 1}`
+    : sql`
+        select id, user_id, score, score_reached_at, status from challenge_participation
+        where challenge_id = ${challengeId} and club_id = ${board.clubId} and (share_within_club or share_globally) and status <> 'cancelled'
+        order by score desc, score_reached_at, id limit ${PAGE + 1}`;
+
+/**
+ * First leaderboard page (limit 20) of a challenge with 100,000 participations, global and club
+ * board, through leaderboard() (own-row lookup, page query, merge, ranks, cursor) against the
+ * bare page query on the same partial index. Then the same subject at 50,000 against 100,000
+ * participations: a ratio near 1 shows the first page does not grow with the participants.
+ * The viewer has joined and ranks on the first page; a viewer ranked deep in the board also
+ * pays one index count over the rows ahead of them (measured last).
+ */
+export default async function challengesLeaderboard({ sql }: BenchContext): Promise<Comparison[]> {
+  await sql`insert into club (id, name) values (${CLUB}, 'Bench club') on conflict do nothing`;
+  const large = await seedChallenge(sql, 100_000);
+  const half = await seedChallenge(sql, 50_000);
+  await sql`vacuum analyze challenge_participation`;
+  // user-31 scores (31 * 7919) % 501 = 500, the top score, and shares globally: a first-page viewer.
+  const viewer = 'user-31';
+  const results: Comparison[] = [];
+  for (const board of [{ kind: 'global' }, { kind: 'club', clubId: CLUB }] as Board[]) {
+    results.push(
+      await compare({
+        title: `Leaderboard first page (limit ${PAGE}), ${board.kind} board, 100,000 participations`,
+        baseline: {
+          name: 'bare SQL: partial-index range, order by score desc, reached, id limit 21',
+          run: () => bareFirstPage(sql, large, board),
+        },
+        subject: {
+          name: 'leaderboard() for a participating viewer',
+          run: () => leaderboard(sql, { challengeId: large, viewerId: viewer, board, limit: PAGE }),
+        },
+        iterations: ITERATIONS,
+        warmup: WARMUP,
+        target: 2,
+      }),
+    );
+  }
+  results.push(
+    await compare({
+      title: `Leaderboard first page (limit ${PAGE}), club board: 100,000 against 50,000 participations (growth)`,
+      baseline: {
+        name: 'leaderboard() with 50,000 participations',
+        run: () => leaderboard(sql, { challengeId: half, viewerId: viewer, board: { kind: 'club', clubId: CLUB }, limit: PAGE }),
+      },
+      subject: {
+        name: 'leaderboard() with 100,000 participations',
+        run: () => leaderboard(sql, { challengeId: large, viewerId: viewer, board: { kind: 'club', clubId: CLUB }, limit: PAGE }),
+      },
+      iterations: ITERATIONS,
+      warmup: WARMUP,
+      target: 1.5,
+    }),
+  );
+  // user-5777 scores 250 (mid-board) and shares nothing: its rank is a count over the rows ahead.
+  for (const [baselineId, subjectId, label] of [[half, large, '50,000 against 100,000 participations']] as const) {
+    results.push(
+      await compare({
+        title: `Leaderboard first page (limit ${PAGE}), global board, viewer ranked mid-board (own rank + rows around): ${label}`,
+        baseline: {
+          name: 'leaderboard() with 50,000 participations',
+          run: () => leaderboard(sql, { challengeId: baselineId, viewerId: 'user-5777', board: { kind: 'global' }, limit: PAGE }),
+        },
+        subject: {
+          name: 'leaderboard() with 100,000 participations',
+          run: () => leaderboard(sql, { challengeId: subjectId, viewerId: 'user-5777', board: { kind: 'global' }, limit: PAGE }),
+        },
+        iterations: 50,
+        warmup: 5,
+      }),
+    );
+  }
+  results.push(
+    await compare({
+      title: `Leaderboard first page (limit ${PAGE}), global board, 100,000 participations, viewer ranked mid-board`,
+      baseline: { name: 'bare SQL: partial-index range, limit 21', run: () => bareFirstPage(sql, large, { kind: 'global' }) },
+      subject: {
+        name: 'leaderboard() for a viewer ranked mid-board',
+        run: () => leaderboard(sql, { challengeId: large, viewerId: 'user-5777', board: { kind: 'global' }, limit: PAGE }),
+      },
+      iterations: 50,
+      warmup: 5,
+    }),
+  );
+  return results;
+}

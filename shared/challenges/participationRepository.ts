@@ -1,0 +1,107 @@
+import type { Queryable } from '../db/client';
+import { ConflictError, InvalidError, NotFoundError } from '../errors/domainErrors';
+import { PARTICIPATION_JSON, findVisibleChallenge, type ParticipationRowJson } from './challengeRepository';
+import type { ParticipationView } from './model';
+import { compareTiers, tierOf } from './tiers';
+
+export interface SharingPreferences {
+  shareWithinClub: boolean;
+  shareGlobally: boolean;
+}
+
+/** The flags a new participation starts with; both off until the user changes them. */
+export async function getSharingPreferences(sql: Queryable, userId: string): Promise<SharingPreferences> {
+  const [row]: [SharingPreferences?] = await sql`
+    select share_within_club as "shareWithinClub", share_globally as "shareGlobally"
+    from challenge_sharing_preference where user_id = ${userId}`;
+  return row ?? { shareWithinClub: false, shareGlobally: false };
+}
+
+export async function putSharingPreferences(sql: Queryable, userId: string, preferences: SharingPreferences): Promise<SharingPreferences> {
+  await sql`
+    insert into challenge_sharing_preference (user_id, share_within_club, share_globally)
+    values (${userId}, ${preferences.shareWithinClub}, ${preferences.shareGlobally})
+    on conflict (user_id) do update set share_within_club = excluded.share_within_club,
+      share_globally = excluded.share_globally, updated_at = now()`;
+  return preferences;
+}
+
+async function participationById(sql: Queryable, id: string): Promise<ParticipationView | undefined> {
+  const [row]: [{ participation: ParticipationRowJson }?] = await sql`
+    select ${sql.unsafe(PARTICIPATION_JSON)} as participation from challenge_participation p where p.id = ${id}`;
+  return row?.participation;
+}
+
+/**
+ * Joins the user to a template they can see. The rules, reward and deadline are copied into the
+ * participation; the sharing flags come from the user's sharing preferences (off without any).
+ * Global and personal participations appear on the board of `clubId` (a club of the user), else
+ * of the user's oldest membership.
+ */
+export async function joinChallenge(
+  sql: Queryable,
+  userId: string,
+  challengeId: string,
+  options: { clubId?: string },
+  now: Date = new Date(),
+): Promise<ParticipationView> {
+  const challenge = await findVisibleChallenge(sql, challengeId, userId);
+  if (!challenge) throw new NotFoundError('No such challenge.', { code: 'challenge_not_found' });
+  if (challenge.endsAt && new Date(challenge.endsAt).getTime() <= now.getTime()) {
+    throw new ConflictError('This challenge has ended.', { code: 'challenge_ended' });
+  }
+  const [totals]: [{ xp: number }?] = await sql`select lifetime_xp as xp from xp_total where user_id = ${userId}`;
+  const tier = tierOf(totals?.xp ?? 0);
+  if (
+    (challenge.lowerLevel && compareTiers(tier, challenge.lowerLevel) < 0) ||
+    (challenge.upperLevel && compareTiers(tier, challenge.upperLevel) > 0)
+  ) {
+    throw new ConflictError(
+      `This challenge is for levels ${challenge.lowerLevel ?? 'iron'} to ${challenge.upperLevel ?? 'diamond'}; yours is ${tier}.`,
+      {
+        code: 'level_out_of_bounds',
+      },
+    );
+  }
+  let clubId: string | null = challenge.clubId;
+  if (challenge.scope !== 'club') {
+    const memberships = await sql<{ clubId: string }[]>`
+      select club_id as "clubId" from club_membership where user_id = ${userId} order by created_at, club_id`;
+    if (options.clubId !== undefined && !memberships.some((membership) => membership.clubId === options.clubId)) {
+      throw new InvalidError('You are not a member of that club.', [{ path: 'body.clubId', message: 'must be one of your clubs' }]);
+    }
+    clubId = options.clubId ?? memberships[0]?.clubId ?? null;
+  }
+  const sharing = await getSharingPreferences(sql, userId);
+  const deadline = challenge.endsAt ? new Date(challenge.endsAt) : new Date(now.getTime() + challenge.durationDays * 86_400_000);
+  const [inserted]: [{ id: string }?] = await sql`
+    insert into challenge_participation
+      (challenge_id, user_id, club_id, rules, reward_xp, joined_at, deadline_at, score_reached_at, share_within_club, share_globally)
+    values (${challenge.id}, ${userId}, ${clubId}, ${sql.json(challenge.rulesJson)}, ${challenge.rewardXp}, ${now}, ${deadline}, ${now},
+            ${sharing.shareWithinClub}, ${sharing.shareGlobally})
+    on conflict (challenge_id, user_id) do nothing
+    returning id`;
+  if (!inserted) throw new ConflictError('You have already joined this challenge.', { code: 'already_joined' });
+  const view = await participationById(sql, inserted.id);
+  if (!view) throw new NotFoundError('No such participation.');
+  return view;
+}
+
+/** Changes the sharing flags of the caller's own participation; anyone else's id is not found. */
+export async function setParticipationVisibility(
+  sql: Queryable,
+  userId: string,
+  participationId: string,
+  flags: Partial<SharingPreferences>,
+): Promise<ParticipationView> {
+  const [row]: [{ id: string }?] = await sql`
+    update challenge_participation set
+      share_within_club = coalesce(${flags.shareWithinClub ?? null}::boolean, share_within_club),
+      share_globally = coalesce(${flags.shareGlobally ?? null}::boolean, share_globally)
+    where id = ${participationId} and user_id = ${userId}
+    returning id`;
+  if (!row) throw new NotFoundError('No such participation of yours.', { code: 'participation_not_found' });
+  const view = await participationById(sql, row.id);
+  if (!view) throw new NotFoundError('No such participation of yours.', { code: 'participation_not_found' });
+  return view;
+}

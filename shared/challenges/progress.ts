@@ -1,0 +1,177 @@
+import type { Sql } from '../db/client';
+import { payReward, notifyFailed } from './payout';
+import { isGoalMet, progressFraction, type Measurement, type Rules } from './rules';
+import { measureShots, type ShotStats } from './shotData';
+
+interface ActiveParticipation {
+  id: string;
+  userId: string;
+  challengeId: string;
+  title: string;
+  scope: 'global' | 'club' | 'personal';
+  challengeClubId: string | null;
+  rules: Rules;
+  rewardXp: number;
+  joinedAt: Date;
+  deadlineAt: Date;
+}
+
+export type EvaluationOutcome = 'completed' | 'progressed' | 'unchanged' | 'inactive';
+
+/** The metric's value from the stats of the window. */
+export function measurementOf(rules: Rules, stats: ShotStats): Measurement {
+  switch (rules.goal.metric) {
+    case 'shots':
+      return { value: stats.shots, shots: stats.shots };
+    case 'sessions':
+      return { value: stats.sessions, shots: stats.shots };
+    case 'averageRing':
+      return { value: stats.averageRing ?? 0, shots: stats.shots };
+    case 'bestSeries':
+      return { value: stats.bestSeries ?? 0, shots: stats.shots };
+  }
+}
+
+/** The shots that count: from joining (or the last N days) until now, never past the deadline. */
+export function windowOf(rules: Rules, joinedAt: Date, deadlineAt: Date, now: Date): { from: Date; to: Date } {
+  const to = new Date(Math.min(now.getTime(), deadlineAt.getTime()));
+  if (rules.window.type === 'participation') return { from: joinedAt, to };
+  const from = new Date(Math.max(joinedAt.getTime(), to.getTime() - rules.window.days * 86_400_000));
+  return { from, to };
+}
+
+async function loadActive(sql: Sql, participationId: string): Promise<ActiveParticipation | undefined> {
+  const [row]: [ActiveParticipation?] = await sql`
+    select p.id, p.user_id as "userId", p.challenge_id as "challengeId", c.title, c.scope,
+           c.club_id as "challengeClubId", p.rules, p.reward_xp as "rewardXp",
+           p.joined_at as "joinedAt", p.deadline_at as "deadlineAt"
+    from challenge_participation p join challenge c on c.id = p.challenge_id
+    where p.id = ${participationId} and p.status = 'active'`;
+  return row;
+}
+
+/**
+ * Re-measures one active participation from the shot data and stores its progress and score.
+ * When the goal is met (knockout goals never complete early) the same guarded UPDATE moves it to
+ * `completed`, and only the transaction whose UPDATE did that pays: any number of concurrent
+ * evaluations of one participation pay once.
+ */
+export async function evaluateParticipation(sql: Sql, participationId: string, now: Date = new Date()): Promise<EvaluationOutcome> {
+  const participation = await loadActive(sql, participationId);
+  if (!participation) return 'inactive';
+  const { rules } = participation;
+  const window = windowOf(rules, participation.joinedAt, participation.deadlineAt, now);
+  const stats = await measureShots(sql, {
+    userId: participation.userId,
+    clubId: participation.scope === 'club' ? participation.challengeClubId : null,
+    from: window.from,
+    to: window.to,
+    discipline: rules.discipline ?? null,
+  });
+  const measurement = measurementOf(rules, stats);
+  const met = !rules.knockout && isGoalMet(rules.goal, measurement);
+  const progress = {
+    metric: rules.goal.metric,
+    value: measurement.value,
+    target: rules.goal.target,
+    fraction: progressFraction(rules.goal, measurement),
+    shots: stats.shots,
+    sessions: stats.sessions,
+    evaluatedAt: now.toISOString(),
+  };
+  const result = met ? { placement: 'completed', xp: participation.rewardXp, badge: rules.rewardBadge ?? null } : null;
+  return sql.begin(async (tx) => {
+    const [updated]: [{ status: string }?] = await tx`
+      update challenge_participation set
+        progress = ${tx.json(progress)},
+        result = coalesce(${result ? tx.json(result) : null}::jsonb, result),
+        score_reached_at = case when score <> ${measurement.value} then ${now} else score_reached_at end,
+        score = ${measurement.value},
+        evaluated_at = ${now},
+        status = case when ${met} then 'completed' else status end,
+        finished_at = case when ${met} then ${now}::timestamptz else finished_at end
+      where id = ${participation.id} and status = 'active'
+      returning status`;
+    if (!updated) return 'inactive';
+    if (updated.status !== 'completed') return 'progressed';
+    await payReward(tx, {
+      userId: participation.userId,
+      participationId: participation.id,
+      challengeId: participation.challengeId,
+      challengeTitle: participation.title,
+      xp: participation.rewardXp,
+      badgeKey: rules.rewardBadge ?? null,
+      placement: 'completed',
+    });
+    return 'completed';
+  });
+}
+
+/** Evaluates each id in turn; answers how many completed. */
+async function evaluateMany(sql: Sql, ids: readonly string[], now: Date): Promise<{ evaluated: number; completed: number }> {
+  let completed = 0;
+  for (const id of ids) {
+    if ((await evaluateParticipation(sql, id, now)) === 'completed') completed += 1;
+  }
+  return { evaluated: ids.length, completed };
+}
+
+/**
+ * The entry point for ingest: re-evaluates the active participations of every member linked to
+ * a shooter in one of these clubs (club numbers, as in club_data_hit.source_club_id).
+ */
+export async function evaluateProgressForClubs(
+  sql: Sql,
+  clubNumbers: readonly string[],
+  now: Date = new Date(),
+): Promise<{ evaluated: number; completed: number }> {
+  if (clubNumbers.length === 0) return { evaluated: 0, completed: 0 };
+  const rows = await sql<{ id: string }[]>`
+    select p.id from challenge_participation p
+    where p.status = 'active' and exists (
+      select 1 from challenge_shooter_link l join club c on c.id = l.club_id
+      where l.user_id = p.user_id and l.status = 'confirmed' and c.vereins_id = any(${[...clubNumbers]}::text[])
+    )
+    order by p.id`;
+  return evaluateMany(
+    sql,
+    rows.map((row) => row.id),
+    now,
+  );
+}
+
+const BATCH = 500;
+
+/** The timer's sweep: every active participation, in id order, a batch at a time. */
+export async function evaluateAllActive(sql: Sql, now: Date = new Date()): Promise<{ evaluated: number; completed: number }> {
+  let after = '';
+  const total = { evaluated: 0, completed: 0 };
+  for (;;) {
+    const rows = await sql<{ id: string }[]>`
+      select id from challenge_participation where status = 'active' and id > ${after} order by id limit ${BATCH}`;
+    if (rows.length === 0) return total;
+    const outcome = await evaluateMany(
+      sql,
+      rows.map((row) => row.id),
+      now,
+    );
+    total.evaluated += outcome.evaluated;
+    total.completed += outcome.completed;
+    after = rows[rows.length - 1]?.id ?? after;
+  }
+}
+
+/** Marks one participation failed if it is still active; notifies only when this call did it. */
+export async function failParticipation(sql: Sql, participationId: string, now: Date): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    const [row]: [{ userId: string; title: string }?] = await tx`
+      update challenge_participation p set status = 'failed', finished_at = ${now},
+        result = coalesce(p.result, '{}'::jsonb) || jsonb_build_object('placement', 'out')
+      from challenge c
+      where p.id = ${participationId} and p.status = 'active' and c.id = p.challenge_id
+      returning p.user_id as "userId", c.title`;
+    if (!row) return false;
+    await notifyFailed(tx, row.userId, row.title);
+    return true;
+  });
+}

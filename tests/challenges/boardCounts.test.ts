@@ -1,0 +1,42 @@
+import { joinChallenge } from '../../shared/challenges/participationRepository';
+import { getSql } from '../../shared/db/client';
+import { addMember, createClub, makeChallenge, unique } from './support';
+
+/** What challenge_board_score should hold for the challenge, counted from the rows. */
+async function recount(challengeId: string) {
+  return getSql()<{ board: string; score: string; participants: number }[]>`
+    select b.board, p.score::text, count(*)::int as participants
+    from challenge_participation p
+    cross join lateral challenge_board_entries(p.status, p.share_globally, p.share_within_club, p.club_id) as b(board)
+    where p.challenge_id = ${challengeId} group by 1, 2 order by 1, 2`;
+}
+async function stored(challengeId: string) {
+  return getSql()<{ board: string; score: string; participants: number }[]>`
+    select board, score::text, participants from challenge_board_score
+    where challenge_id = ${challengeId} and participants <> 0 order by 1, 2`;
+}
+
+describe('per-score board counts', () => {
+  it('follow joins, score changes, sharing toggles, cancellation and deletes, also from concurrent statements', async () => {
+    const club = await createClub();
+    const challenge = await makeChallenge();
+    const ids: string[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      const user = unique('counted');
+      await addMember(club.clubId, user);
+      await getSql()`insert into challenge_sharing_preference (user_id, share_within_club, share_globally) values (${user}, ${index % 3 === 0}, ${index % 2 === 0})`;
+      ids.push((await joinChallenge(getSql(), user, challenge.id, { clubId: club.clubId })).id);
+    }
+    expect(await stored(challenge.id)).toEqual(await recount(challenge.id));
+
+    await Promise.all(ids.map((id, index) => getSql()`update challenge_participation set score = ${(index % 4) * 10} where id = ${id}`));
+    await getSql()`update challenge_participation set share_globally = not share_globally where id = any(${ids.slice(0, 5)}::text[])`;
+    await getSql()`update challenge_participation set status = 'cancelled' where id = ${ids[6]!}`;
+    await getSql()`delete from challenge_participation where id = ${ids[7]!}`;
+    await Promise.all(ids.map((id, index) => getSql()`update challenge_participation set score = score + ${index % 2} where id = ${id}`));
+
+    const expected = await recount(challenge.id);
+    expect(expected.length).toBeGreaterThan(3);
+    expect(await stored(challenge.id)).toEqual(expected);
+  });
+});

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import * as v from 'valibot';
+import { upsertChallenge, type NewChallenge } from '../../shared/challenges/challengeRepository';
+import type { ChallengeView } from '../../shared/challenges/model';
+import { RulesSchema } from '../../shared/challenges/rules';
+import { getSql } from '../../shared/db/client';
+
+export const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+let clubNumber = 70_000 + Math.floor(Math.random() * 20_000);
+
+/** A service club with a club number (vereinsId) of its own. */
+export async function createClub(): Promise<{ clubId: string; clubNumber: string }> {
+  const clubId = unique('club');
+  clubNumber += 1;
+  await getSql()`insert into club (id, name, vereins_id) values (${clubId}, ${clubId}, ${String(clubNumber)})`;
+  return { clubId, clubNumber: String(clubNumber) };
+}
+
+export async function addMember(clubId: string, userId: string, role: 'member' | 'leader' = 'member'): Promise<void> {
+  await getSql()`insert into club_membership (club_id, user_id, role) values (${clubId}, ${userId}, ${role})`;
+}
+
+/** A shooter record in the club's data and a confirmed link of the user to it. */
+export async function linkShooter(
+  club: { clubId: string; clubNumber: string },
+  userId: string,
+  shooterId = unique('shooter'),
+): Promise<string> {
+  const sql = getSql();
+  await sql`insert into club_data_shooter (source_club_id, source_record_id, display_name) values (${club.clubNumber}, ${shooterId}, 'Test Shooter')`;
+  await sql`insert into challenge_shooter_link (club_id, user_id, shooter_id, status, decided_at) values (${club.clubId}, ${userId}, ${shooterId}, 'confirmed', now())`;
+  return shooterId;
+}
+
+export interface Hit {
+  at: Date;
+  value: number;
+  series?: number;
+  discipline?: string;
+}
+
+/** Shots as the ingest path writes them. */
+export async function insertHits(clubNumber: string, shooterId: string, hits: readonly Hit[]): Promise<void> {
+  const sql = getSql();
+  for (const hit of hits) {
+    await sql`
+      insert into club_data_hit (source_club_id, source_record_id, shooter_id, discipline, series, shot_no, value, shot_at)
+      values (${clubNumber}, ${randomUUID()}, ${shooterId}, ${hit.discipline ?? 'LG'}, ${hit.series ?? 1}, 1, ${hit.value}, ${hit.at})`;
+  }
+}
+
+export function hitsOn(day: Date, count: number, value: number, series = 1): Hit[] {
+  return Array.from({ length: count }, (_, index) => ({ at: new Date(day.getTime() + index * 60_000), value, series }));
+}
+
+export async function makeChallenge(overrides: Omit<Partial<NewChallenge>, 'rules'> & { rules?: unknown } = {}): Promise<ChallengeView> {
+  const { rules, ...rest } = overrides;
+  return upsertChallenge(getSql(), {
+    scope: 'global',
+    clubId: null,
+    personalizedForUserId: null,
+    title: unique('Challenge'),
+    description: null,
+    difficulty: 'medium',
+    durationDays: 30,
+    endsAt: null,
+    lowerLevel: null,
+    upperLevel: null,
+    defaultVisibility: 'private',
+    rewardXp: 600,
+    priceCents: null,
+    createdBy: 'test',
+    ...rest,
+    rules: v.parse(RulesSchema, rules ?? { goal: { metric: 'shots', target: 10 } }),
+  });
+}
+
+export async function ensureBadge(key: string, quality = 'gold'): Promise<void> {
+  await getSql()`
+    insert into challenge_badge (key, name, icon, colour, description, quality)
+    values (${key}, ${`Badge ${key}`}, 'star', '#d4af37', 'test badge', ${quality}) on conflict (key) do nothing`;
+}
