@@ -2,6 +2,8 @@ import type { FunctionDefinition } from '../shared/host/definition';
 import { httpGroup } from '../shared/host/definition';
 import { clubMasterFunctions } from './clubMaster';
 import { costFunctions } from './costs';
+import { diagnosticsFunctions } from './diagnostics';
+import { freshnessFunctions } from './freshness';
 import { healthFunctions } from './health';
 import { ingestFunctions } from './ingest';
 import { notificationFunctions } from './notifications';
@@ -17,6 +19,8 @@ const areaFunctions: FunctionDefinition[] = [
   ...notificationFunctions,
   ...ingestFunctions,
   ...costFunctions,
+  ...freshnessFunctions,
+  ...diagnosticsFunctions,
 ];
 
 export const functionDefinitions: readonly FunctionDefinition[] = [

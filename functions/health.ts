@@ -8,6 +8,8 @@ import { httpGroup } from '../shared/host/definition';
 import { ingestCheck } from '../shared/ingest/healthCheck';
 import { tableService } from '../shared/storage/tables';
 import { ingestHealthRoute } from './ingestHealth';
+import { checkFreshness } from '../shared/freshness/clubFreshness';
+import { readClubSignals } from '../shared/freshness/freshnessRepository';
 
 /**
  * The components behind GET /healthz. Composed here, where every area is in reach, so
@@ -33,5 +35,20 @@ export const healthFunctions = [
       },
     }),
     ingestHealthRoute,
+    defineRoute({
+      method: 'GET',
+      path: '/healthz/data-freshness',
+      summary:
+        'Data freshness over the active service clubs with a club number: status (ok, stale, unknown, error) and counts; 503 when the check failed',
+      guard: publicAccess,
+      async handle({ log }) {
+        const overview = await checkFreshness(
+          () => readClubSignals(getSql()),
+          new Date(),
+          (error) => log.warn('freshness_check_failed', { error }),
+        );
+        return json(overview, overview.status === 'error' ? 503 : 200, { 'cache-control': 'no-store' });
+      },
+    }),
   ]),
 ];
