@@ -38,7 +38,7 @@ export const BoxCheckSchema = v.strictObject({
   checkedAt: v.pipe(v.string('must be a string'), v.isoTimestamp('must be an ISO timestamp')),
   eveningStart: v.pipe(v.string('must be a string'), v.isoTimestamp('must be an ISO timestamp')),
   hitsAfterEvening: v.boolean('must be true or false'),
-});
+}, 'must carry only checkedAt, eveningStart and hitsAfterEvening');
 
 export const StarterlistPushSchema = v.strictObject({
   starterlists: v.pipe(
@@ -47,7 +47,7 @@ export const StarterlistPushSchema = v.strictObject({
     v.check((lists) => new Set(lists.map((list) => list.id)).size === lists.length, 'must not list the same id twice'),
   ),
   boxCheck: v.optional(v.nullable(BoxCheckSchema)),
-});
+}, 'must carry only starterlists and boxCheck');
 export type StarterlistPush = v.InferOutput<typeof StarterlistPushSchema>;
 
 export const StarterlistPushResultSchema = v.object({
