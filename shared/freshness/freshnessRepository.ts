@@ -29,14 +29,8 @@ interface SignalsRow extends Omit<ClubSignals, 'storedPlan'> {
   planEvenings: TrainingEvening[] | null;
 }
 
-/**
- * One query for every club checked. The newest arrival is read per club through the
- * (source_club_id, created_at desc) index — a lateral `order by created_at desc limit 1` is one
- * short index descent per club — so the cost grows with the number of clubs, not of hits. Every
- * hit counts, soft-deleted ones too: freshness asks whether data arrived, not whether it stayed.
- */
-export async function readClubSignals(sql: Queryable): Promise<ClubSignals[]> {
-  const rows = await sql<SignalsRow[]>`
+/** The query of readClubSignals. Its text is fixed (it takes no input), so a test can EXPLAIN the very query that runs. */
+export const CLUB_SIGNALS_QUERY = `
     select c.id as "clubId", c.vereins_id as "vereinsId", c.name,
            plan.time_zone as "planTimeZone", plan.evenings as "planEvenings",
            hit.created_at as "lastArrivalAt",
@@ -57,6 +51,15 @@ export async function readClubSignals(sql: Queryable): Promise<ClubSignals[]> {
     left join club_freshness_state state on state.club_id = c.id
     where c.status = 'active' and c.vereins_id is not null
     order by c.id`;
+
+/**
+ * One query for every club checked. The newest arrival is read per club through the
+ * (source_club_id, created_at desc) index — a lateral `order by created_at desc limit 1` is one
+ * short index descent per club — so the cost grows with the number of clubs, not of hits. Every
+ * hit counts, soft-deleted ones too: freshness asks whether data arrived, not whether it stayed.
+ */
+export async function readClubSignals(sql: Queryable): Promise<ClubSignals[]> {
+  const rows = await sql.unsafe<SignalsRow[]>(CLUB_SIGNALS_QUERY);
   return rows.map(({ planTimeZone, planEvenings, ...row }) => ({
     ...row,
     storedPlan: planTimeZone && planEvenings ? { timeZone: planTimeZone, evenings: planEvenings } : null,

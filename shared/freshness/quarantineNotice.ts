@@ -1,3 +1,4 @@
+import { getSettings } from '../config/settings';
 import type { Queryable, Sql } from '../db/client';
 import { notify } from '../notifications/notify';
 
@@ -72,4 +73,9 @@ export async function notifyQuarantine(
     throw error;
   }
   return new Set(recipients).size;
+}
+
+/** notifyQuarantine to the platform admins listed in PLATFORM_ADMIN_USER_IDS: the call the ingest path makes. */
+export function notifyQuarantineToPlatformAdmins(sql: Sql, quarantine: QuarantineContext, now: Date = new Date()): Promise<number> {
+  return notifyQuarantine(sql, quarantine, getSettings().PLATFORM_ADMIN_USER_IDS, now);
 }
