@@ -1,5 +1,5 @@
 import type postgres from 'postgres';
-import { DEFAULT_PLAN } from '../shared/freshness/trainingPlan';
+import { DEFAULT_PLAN, type TrainingEvening } from '../shared/freshness/trainingPlan';
 import { instantOfWall, MINUTE, wallClock } from '../shared/notifications/timeZone';
 
 /**
@@ -21,7 +21,7 @@ const THURSDAY = 4;
 /** The check runs at this UTC hour on Thursdays. */
 export const CHECK_HOUR_UTC = 5;
 /** The Wednesday evening of the default plan, on the clubs' clock. */
-const EVENING = DEFAULT_PLAN.evenings[0]!;
+const [EVENING] = DEFAULT_PLAN.evenings as [TrainingEvening];
 const ZONE = DEFAULT_PLAN.timeZone;
 
 /** The first Thursday 05:00 UTC strictly after `now`. */
@@ -60,7 +60,12 @@ export async function checkMirrorForHits(mirror: postgres.Sql, now: Date): Promi
   const [row] = await mirror<{ found: boolean }[]>`
     select exists (select 1 from club_software_hit where shot_at > ${eveningStart}) as found`;
   const found = row?.found === true;
-  return { checkedAt: now.toISOString(), eveningStart: eveningStart.toISOString(), result: found ? 'green' : 'red', hitsAfterEvening: found };
+  return {
+    checkedAt: now.toISOString(),
+    eveningStart: eveningStart.toISOString(),
+    result: found ? 'green' : 'red',
+    hitsAfterEvening: found,
+  };
 }
 
 /** What GET /api/freshness/status shows. */
@@ -83,7 +88,12 @@ export interface BoxFreshness {
 /** The check on its Thursday schedule, with a manual run; `now` is injectable for tests. */
 export function createBoxFreshness(mirror: postgres.Sql, options: { now?: () => Date } = {}): BoxFreshness {
   const now = options.now ?? (() => new Date());
-  const state: BoxFreshnessStatus = { schedule: `Thursdays ${String(CHECK_HOUR_UTC).padStart(2, '0')}:00 UTC`, lastCheck: null, lastError: null, nextCheckAt: null };
+  const state: BoxFreshnessStatus = {
+    schedule: `Thursdays ${String(CHECK_HOUR_UTC).padStart(2, '0')}:00 UTC`,
+    lastCheck: null,
+    lastError: null,
+    nextCheckAt: null,
+  };
   let timer: NodeJS.Timeout | undefined;
   let running = false;
 

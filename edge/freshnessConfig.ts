@@ -22,5 +22,8 @@ export function parseEdgeFreshnessConfig(env: Record<string, string | undefined>
   if (reading.value.SVC_STARTERLIST_SYNC_ENABLED && !env['SVC_EDGE_API_TOKEN']?.trim()) {
     throw new Error('Invalid box settings: SVC_EDGE_API_TOKEN is required when SVC_STARTERLIST_SYNC_ENABLED is true');
   }
-  return { starterlistSyncEnabled: reading.value.SVC_STARTERLIST_SYNC_ENABLED, starterlistSyncSeconds: reading.value.SVC_STARTERLIST_SYNC_SECONDS };
+  return {
+    starterlistSyncEnabled: reading.value.SVC_STARTERLIST_SYNC_ENABLED,
+    starterlistSyncSeconds: reading.value.SVC_STARTERLIST_SYNC_SECONDS,
+  };
 }

@@ -21,8 +21,8 @@ export function freshnessRoutes(push: StarterlistPushAgent, check: BoxFreshness)
         return { status, body: { ...outcome, status: push.status() } };
       },
     },
-    [STARTERLIST_STATUS_PATH]: { method: 'GET', handle: async () => ({ status: 200, body: push.status() }) },
-    [FRESHNESS_STATUS_PATH]: { method: 'GET', handle: async () => ({ status: 200, body: check.status() }) },
+    [STARTERLIST_STATUS_PATH]: { method: 'GET', handle: () => Promise.resolve({ status: 200, body: push.status() }) },
+    [FRESHNESS_STATUS_PATH]: { method: 'GET', handle: () => Promise.resolve({ status: 200, body: check.status() }) },
     [FRESHNESS_RUN_PATH]: {
       method: 'POST',
       async handle() {

@@ -1,6 +1,11 @@
 import type postgres from 'postgres';
 import * as v from 'valibot';
-import { StarterlistPushResultSchema, StarterlistSchema, type Starterlist, type StarterlistPushResult } from '../shared/freshness/starterlists';
+import {
+  StarterlistPushResultSchema,
+  StarterlistSchema,
+  type Starterlist,
+  type StarterlistPushResult,
+} from '../shared/freshness/starterlists';
 import type { Logger } from '../shared/log/logger';
 import { wallClock } from '../shared/notifications/timeZone';
 import { nextRunDelaySeconds } from './backoff';
@@ -30,7 +35,14 @@ export const MIRROR_STARTERLIST_TABLE_DDL = `
 // may run past midnight).
 const ZONE = 'Europe/Berlin';
 
-export type PushFailureReason = 'push_disabled' | 'mirror_unavailable' | 'cloud_unreachable' | 'cloud_endpoint_missing' | 'token_rejected' | 'push_rejected' | 'cloud_error';
+export type PushFailureReason =
+  | 'push_disabled'
+  | 'mirror_unavailable'
+  | 'cloud_unreachable'
+  | 'cloud_endpoint_missing'
+  | 'token_rejected'
+  | 'push_rejected'
+  | 'cloud_error';
 
 export interface PushError {
   reason: PushFailureReason;
@@ -110,7 +122,12 @@ export function prepareStarterlists(rows: readonly MirrorStarterlist[]): { lists
   return { lists, skipped };
 }
 
-async function push(config: StarterlistPushConfig, token: string, lists: Starterlist[], boxCheck: BoxCheckResult | null): Promise<StarterlistPushResult> {
+async function push(
+  config: StarterlistPushConfig,
+  token: string,
+  lists: Starterlist[],
+  boxCheck: BoxCheckResult | null,
+): Promise<StarterlistPushResult> {
   let response: Response;
   try {
     response = await fetch(config.cloudBaseUrl + STARTERLISTS_PATH, {
@@ -118,12 +135,19 @@ async function push(config: StarterlistPushConfig, token: string, lists: Starter
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({
         starterlists: lists,
-        boxCheck: boxCheck && { checkedAt: boxCheck.checkedAt, eveningStart: boxCheck.eveningStart, hitsAfterEvening: boxCheck.hitsAfterEvening },
+        boxCheck: boxCheck && {
+          checkedAt: boxCheck.checkedAt,
+          eveningStart: boxCheck.eveningStart,
+          hitsAfterEvening: boxCheck.hitsAfterEvening,
+        },
       }),
       signal: AbortSignal.timeout(config.cloudTimeoutSeconds * 1000),
     });
   } catch (error) {
-    throw new PushFailure('cloud_unreachable', `The cloud at ${config.cloudBaseUrl} could not be reached: ${error instanceof Error ? error.message : String(error)}.`);
+    throw new PushFailure(
+      'cloud_unreachable',
+      `The cloud at ${config.cloudBaseUrl} could not be reached: ${error instanceof Error ? error.message : String(error)}.`,
+    );
   }
   if (response.ok) {
     const parsed = v.safeParse(StarterlistPushResultSchema, await response.json().catch(() => undefined));
@@ -137,8 +161,10 @@ async function push(config: StarterlistPushConfig, token: string, lists: Starter
       404,
     );
   }
-  if (response.status === 401 || response.status === 403) throw new PushFailure('token_rejected', `The cloud rejected the edge API token (${response.status}).`, response.status);
-  if (response.status === 400 || response.status === 413) throw new PushFailure('push_rejected', `The cloud rejected the starter lists (${response.status}).`, response.status);
+  if (response.status === 401 || response.status === 403)
+    throw new PushFailure('token_rejected', `The cloud rejected the edge API token (${response.status}).`, response.status);
+  if (response.status === 400 || response.status === 413)
+    throw new PushFailure('push_rejected', `The cloud rejected the starter lists (${response.status}).`, response.status);
   throw new PushFailure('cloud_error', `The cloud failed to take the starter lists (${response.status}).`, response.status);
 }
 
@@ -171,7 +197,10 @@ export function createStarterlistPush(
     state.lastRunAt = at;
     try {
       const rows = await readMirrorStarterlists(mirror, now()).catch((error: unknown) => {
-        throw new PushFailure('mirror_unavailable', `The mirror database could not be read: ${error instanceof Error ? error.message : String(error)}.`);
+        throw new PushFailure(
+          'mirror_unavailable',
+          `The mirror database could not be read: ${error instanceof Error ? error.message : String(error)}.`,
+        );
       });
       const { lists, skipped } = prepareStarterlists(rows);
       const result = await push(config, token, lists, options.boxCheck?.() ?? null);
@@ -179,11 +208,21 @@ export function createStarterlistPush(
       log.info('starterlist_push_succeeded', { received: result.received, added: result.added, skipped: skipped.length });
       return { ok: true, result, skipped, at };
     } catch (error) {
-      const failure = error instanceof PushFailure ? error : new PushFailure('cloud_error', error instanceof Error ? error.message : String(error));
-      const pushError: PushError = { reason: failure.reason, message: failure.message, ...(failure.httpStatus !== undefined ? { httpStatus: failure.httpStatus } : {}), at };
+      const failure =
+        error instanceof PushFailure ? error : new PushFailure('cloud_error', error instanceof Error ? error.message : String(error));
+      const pushError: PushError = {
+        reason: failure.reason,
+        message: failure.message,
+        ...(failure.httpStatus !== undefined ? { httpStatus: failure.httpStatus } : {}),
+        at,
+      };
       state.lastError = pushError;
       state.consecutiveFailures += 1;
-      log.warn('starterlist_push_failed', { reason: pushError.reason, message: pushError.message, consecutiveFailures: state.consecutiveFailures });
+      log.warn('starterlist_push_failed', {
+        reason: pushError.reason,
+        message: pushError.message,
+        consecutiveFailures: state.consecutiveFailures,
+      });
       return { ok: false, error: pushError };
     } finally {
       state.running = false;

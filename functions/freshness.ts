@@ -29,7 +29,8 @@ export const freshnessFunctions = [
     defineRoute({
       method: 'PUT',
       path: '/api/admin/clubs/{clubId}/training-plan',
-      summary: "Replaces the club's training plan (400 naming the field for an unknown time zone, an end before its start, overlapping evenings)",
+      summary:
+        "Replaces the club's training plan (400 naming the field for an unknown time zone, an end before its start, overlapping evenings)",
       guard: planGuard,
       params: ClubParamsSchema,
       body: TrainingPlanBodySchema,

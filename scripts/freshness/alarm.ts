@@ -68,14 +68,20 @@ interface StaleEntry {
 
 function isOverview(value: unknown): value is Overview {
   const body = value as Partial<Overview> | null;
-  return typeof body?.status === 'string' && ['checked', 'fresh', 'stale', 'unknown'].every((key) => typeof body[key as keyof Overview] === 'number');
+  return (
+    typeof body?.status === 'string' &&
+    ['checked', 'fresh', 'stale', 'unknown'].every((key) => typeof body[key as keyof Overview] === 'number')
+  );
 }
 
 export async function runFreshnessAlarm(options: AlarmOptions): Promise<AlarmResult> {
   const snooze = parseSnooze(options.snoozeUntil);
   if (snooze instanceof Error) return { exitCode: EXIT.usage, lines: [snooze.message] };
   if (snooze && snooze.getTime() > options.now.getTime()) {
-    return { exitCode: EXIT.ok, lines: [`Freshness alarm snoozed until ${snooze.toISOString()} (SVC_FRESHNESS_SNOOZE_UNTIL); not checked.`] };
+    return {
+      exitCode: EXIT.ok,
+      lines: [`Freshness alarm snoozed until ${snooze.toISOString()} (SVC_FRESHNESS_SNOOZE_UNTIL); not checked.`],
+    };
   }
   const get = options.fetch ?? fetch;
   const base = options.url.replace(/\/+$/, '');
@@ -83,9 +89,16 @@ export async function runFreshnessAlarm(options: AlarmOptions): Promise<AlarmRes
 
   let overview: Overview;
   try {
-    const response = await get(`${base}/healthz/data-freshness`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeout) });
+    const response = await get(`${base}/healthz/data-freshness`, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(timeout),
+    });
     const body: unknown = await response.json().catch(() => undefined);
-    if (!isOverview(body)) return { exitCode: EXIT.error, lines: [`ERROR ${base}/healthz/data-freshness answered ${response.status} without a freshness result.`] };
+    if (!isOverview(body))
+      return {
+        exitCode: EXIT.error,
+        lines: [`ERROR ${base}/healthz/data-freshness answered ${response.status} without a freshness result.`],
+      };
     overview = body;
   } catch (error) {
     return { exitCode: EXIT.error, lines: [`ERROR ${base}/healthz/data-freshness could not be reached: ${describe(error)}.`] };

@@ -110,7 +110,14 @@ export const SettingsSchema = v.object({
   PLATFORM_ADMIN_USER_IDS: v.optional(
     v.pipe(
       v.string(),
-      v.transform((value) => [...new Set(value.split(',').map((id) => id.trim()).filter(Boolean))]),
+      v.transform((value) => [
+        ...new Set(
+          value
+            .split(',')
+            .map((id) => id.trim())
+            .filter(Boolean),
+        ),
+      ]),
     ),
     '',
   ),

@@ -27,7 +27,9 @@ export function evaluateClubs(clubs: readonly ClubSignals[], now: Date): ClubFre
       verdicts.set(key, verdict);
     }
     const boxCheck =
-      signals.boxCheckAt && signals.boxCheckHitsAfter !== null ? { checkedAt: signals.boxCheckAt, hitsAfterEvening: signals.boxCheckHitsAfter } : null;
+      signals.boxCheckAt && signals.boxCheckHitsAfter !== null
+        ? { checkedAt: signals.boxCheckAt, hitsAfterEvening: signals.boxCheckHitsAfter }
+        : null;
     const hint = freshnessHint({
       status: verdict.status,
       evening: verdict.evening,

@@ -10,7 +10,15 @@ export const FRESHNESS_SOURCE = 'freshness';
 
 /** "Wednesday, 18 November 2026, 18:00" on the club's own clock. */
 function localTime(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(instant);
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(instant);
 }
 
 /** Tells each leader of the club that no shot data arrived for the evaluated evening (warning). */
@@ -24,7 +32,19 @@ export async function notifyClubStale(sql: Sql, club: ClubFreshness, now: Date):
     .filter(Boolean)
     .join(' ');
   for (const userId of leaders) {
-    await notify(sql, { userId, title: `No shot data from ${club.signals.name}`, body, tone: 'warning', kind: 'report', category: 'club', source: FRESHNESS_SOURCE }, now);
+    await notify(
+      sql,
+      {
+        userId,
+        title: `No shot data from ${club.signals.name}`,
+        body,
+        tone: 'warning',
+        kind: 'report',
+        category: 'club',
+        source: FRESHNESS_SOURCE,
+      },
+      now,
+    );
   }
   return leaders.length;
 }
@@ -34,7 +54,19 @@ export async function notifyClubRecovered(sql: Sql, club: ClubFreshness, now: Da
   const leaders = await listClubLeaders(sql, club.signals.clubId);
   const body = `Shot data reached the cloud again after the training evening of ${localTime(club.verdict.evening.start, club.plan.timeZone)}.`;
   for (const userId of leaders) {
-    await notify(sql, { userId, title: `Shot data from ${club.signals.name} arrives again`, body, tone: 'success', kind: 'report', category: 'club', source: FRESHNESS_SOURCE }, now);
+    await notify(
+      sql,
+      {
+        userId,
+        title: `Shot data from ${club.signals.name} arrives again`,
+        body,
+        tone: 'success',
+        kind: 'report',
+        category: 'club',
+        source: FRESHNESS_SOURCE,
+      },
+      now,
+    );
   }
   return leaders.length;
 }

@@ -13,8 +13,7 @@ export interface Hint {
 }
 
 const MESSAGES: Record<HintCode, string> = {
-  box_offline:
-    'The box has not contacted the cloud since the evening ended (old edgeTokenLastUsedAt): the box is off or offline.',
+  box_offline: 'The box has not contacted the cloud since the evening ended (old edgeTokenLastUsedAt): the box is off or offline.',
   transport_stalled:
     "The box's own check found hits after the evening, but none reached the cloud (box green, cloud red): the transport stands still.",
   shot_path_broken:

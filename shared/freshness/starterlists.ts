@@ -14,10 +14,19 @@ export const MAX_STARTERLISTS_PER_PUSH = 500;
 const IsoDateSchema = v.pipe(
   v.string('must be a string'),
   v.isoDate('must be a date "YYYY-MM-DD"'),
-  v.check((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'must be a real calendar date'),
+  v.check(
+    (value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+    'must be a real calendar date',
+  ),
 );
 
-const count = (max: number) => v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(0, 'must not be negative'), v.maxValue(max, `must be at most ${max}`));
+const count = (max: number) =>
+  v.pipe(
+    v.number('must be a number'),
+    v.integer('must be a whole number'),
+    v.minValue(0, 'must not be negative'),
+    v.maxValue(max, `must be at most ${max}`),
+  );
 
 export const StarterlistSchema = v.strictObject(
   {
@@ -34,20 +43,26 @@ export const StarterlistSchema = v.strictObject(
 export type Starterlist = v.InferOutput<typeof StarterlistSchema>;
 
 /** The box's own freshness check (Thursday 05:00 UTC): were there hits in the mirror after the evening? */
-export const BoxCheckSchema = v.strictObject({
-  checkedAt: v.pipe(v.string('must be a string'), v.isoTimestamp('must be an ISO timestamp')),
-  eveningStart: v.pipe(v.string('must be a string'), v.isoTimestamp('must be an ISO timestamp')),
-  hitsAfterEvening: v.boolean('must be true or false'),
-}, 'must carry only checkedAt, eveningStart and hitsAfterEvening');
+export const BoxCheckSchema = v.strictObject(
+  {
+    checkedAt: v.pipe(v.string('must be a string'), v.isoTimestamp('must be an ISO timestamp')),
+    eveningStart: v.pipe(v.string('must be a string'), v.isoTimestamp('must be an ISO timestamp')),
+    hitsAfterEvening: v.boolean('must be true or false'),
+  },
+  'must carry only checkedAt, eveningStart and hitsAfterEvening',
+);
 
-export const StarterlistPushSchema = v.strictObject({
-  starterlists: v.pipe(
-    v.array(StarterlistSchema, 'must be an array'),
-    v.maxLength(MAX_STARTERLISTS_PER_PUSH, `must list at most ${MAX_STARTERLISTS_PER_PUSH} starter lists`),
-    v.check((lists) => new Set(lists.map((list) => list.id)).size === lists.length, 'must not list the same id twice'),
-  ),
-  boxCheck: v.optional(v.nullable(BoxCheckSchema)),
-}, 'must carry only starterlists and boxCheck');
+export const StarterlistPushSchema = v.strictObject(
+  {
+    starterlists: v.pipe(
+      v.array(StarterlistSchema, 'must be an array'),
+      v.maxLength(MAX_STARTERLISTS_PER_PUSH, `must list at most ${MAX_STARTERLISTS_PER_PUSH} starter lists`),
+      v.check((lists) => new Set(lists.map((list) => list.id)).size === lists.length, 'must not list the same id twice'),
+    ),
+    boxCheck: v.optional(v.nullable(BoxCheckSchema)),
+  },
+  'must carry only starterlists and boxCheck',
+);
 export type StarterlistPush = v.InferOutput<typeof StarterlistPushSchema>;
 
 export const StarterlistPushResultSchema = v.object({

@@ -93,7 +93,10 @@ export function checkPlanRules(body: TrainingPlanBody): { plan: TrainingPlan } |
       return;
     }
     if (evening.endsNextDay && end >= start) {
-      errors.push({ path: `body.evenings.${index}.end`, message: 'must be before start on the clock when endsNextDay is set (an evening lasts less than a day)' });
+      errors.push({
+        path: `body.evenings.${index}.end`,
+        message: 'must be before start on the clock when endsNextDay is set (an evening lasts less than a day)',
+      });
       return;
     }
     const from = WEEKDAYS.indexOf(evening.weekday) * 24 * 60 + start;

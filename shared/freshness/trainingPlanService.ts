@@ -27,7 +27,12 @@ export async function getTrainingPlan(sql: Queryable, clubId: string): Promise<T
 }
 
 /** Replaces the club's plan after checking every rule (400 naming each failing field). */
-export async function putTrainingPlan(sql: Queryable, clubId: string, body: TrainingPlanBody, updatedBy: string): Promise<TrainingPlanView> {
+export async function putTrainingPlan(
+  sql: Queryable,
+  clubId: string,
+  body: TrainingPlanBody,
+  updatedBy: string,
+): Promise<TrainingPlanView> {
   const checked = checkPlanRules(body);
   if ('errors' in checked) throw invalid('The training plan did not pass validation.', checked.errors);
   if (!(await clubExists(sql, clubId))) throw noSuchClub();

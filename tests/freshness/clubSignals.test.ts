@@ -39,7 +39,11 @@ describe('readClubSignals', () => {
       edgeTokenLastUsedAt: new Date('2026-11-19T03:00:00Z'),
       lastStarterlistSeenAt: new Date('2026-11-18T17:30:00Z'),
     });
-    expect(rows.find((row) => row.clubId === silent.clubId)).toMatchObject({ storedPlan: null, lastArrivalAt: null, edgeTokenLastUsedAt: null });
+    expect(rows.find((row) => row.clubId === silent.clubId)).toMatchObject({
+      storedPlan: null,
+      lastArrivalAt: null,
+      edgeTokenLastUsedAt: null,
+    });
   });
 
   it('reads at most one index entry per club, however many hits a club has', async () => {
@@ -49,9 +53,11 @@ describe('readClubSignals', () => {
       select ${busy.vereinsId}, 'bulk-' || n, timestamptz '2026-01-01' + n * interval '1 minute'
       from generate_series(1, 20000) as n`;
     await sql()`analyze club_data_hit`;
-    const [{ 'QUERY PLAN': [explained] }] = (await sql().unsafe(`explain (analyze, format json) ${CLUB_SIGNALS_QUERY}`)) as unknown as [
-      { 'QUERY PLAN': [{ Plan: PlanNode }] },
-    ];
+    const [
+      {
+        'QUERY PLAN': [explained],
+      },
+    ] = (await sql().unsafe(`explain (analyze, format json) ${CLUB_SIGNALS_QUERY}`)) as unknown as [{ 'QUERY PLAN': [{ Plan: PlanNode }] }];
     const hitNodes = nodes(explained.Plan).filter((node) => node['Relation Name'] === 'club_data_hit');
     expect(hitNodes.map((node) => [node['Node Type'], node['Index Name']])).toEqual([
       [expect.stringMatching(/^Index (Only )?Scan$/), 'club_data_hit_source_created_idx'],

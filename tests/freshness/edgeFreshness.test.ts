@@ -49,7 +49,10 @@ describe('box agent: starter lists and the box-side check', () => {
 
   async function agentFor(token: string, cloudUrl: string, enabled = true): Promise<RunningAgent> {
     const config = parseEdgeConfig({ SVC_EDGE_PORT: '0', SVC_EDGE_API_TOKEN: token, SVC_CLOUD_BASE_URL: cloudUrl });
-    const agent = await startAgent({ ...config, mirrorDatabaseUrl: mirrorUrl }, quiet, { starterlistSyncEnabled: enabled, starterlistSyncSeconds: 3600 });
+    const agent = await startAgent({ ...config, mirrorDatabaseUrl: mirrorUrl }, quiet, {
+      starterlistSyncEnabled: enabled,
+      starterlistSyncSeconds: 3600,
+    });
     agents.push(agent);
     return agent;
   }
@@ -67,7 +70,8 @@ describe('box agent: starter lists and the box-side check', () => {
     const response = await fetch(agent.url + STARTERLIST_RUN_PATH, { method: 'POST' });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ ok: true, result: { received: 1 } });
-    const rows = await getSql()`select list_id, name, discipline, lane_count, starters_count from edge_starterlist where club_id = ${club.clubId}`;
+    const rows =
+      await getSql()`select list_id, name, discipline, lane_count, starters_count from edge_starterlist where club_id = ${club.clubId}`;
     expect(rows).toEqual([{ list_id: 'today-1', name: 'Luftgewehr Abend', discipline: 'Luftgewehr', lane_count: 12, starters_count: 18 }]);
     const [signal] = await getSql()`select last_starterlist_seen_at from edge_box_signal where club_id = ${club.clubId}`;
     expect(signal!['last_starterlist_seen_at']).toBeInstanceOf(Date);
@@ -120,14 +124,15 @@ describe('box agent: starter lists and the box-side check', () => {
     await fetch(agent.url + STARTERLIST_RUN_PATH, { method: 'POST' });
     await fetch(agent.url + STARTERLIST_RUN_PATH, { method: 'POST' });
     const [signal] = await getSql()`select box_check_hits_after, box_check_at from edge_box_signal where club_id = ${club.clubId}`;
-    expect(signal).toMatchObject({ box_check_hits_after: true, box_check_at: expect.any(Date) });
+    expect(signal!['box_check_hits_after']).toBe(true);
+    expect(signal!['box_check_at']).toBeInstanceOf(Date);
   });
 
   it('a check against an unreadable mirror is reported, not thrown', async () => {
     const broken = postgres('postgres://postgres@127.0.0.1:1/none', { max: 1, connect_timeout: 2, onnotice: () => undefined });
     const check = createBoxFreshness(broken, { now: () => new Date('2026-11-19T05:00:00Z') });
     const outcome = await check.runOnce();
-    expect(outcome).toMatchObject({ error: expect.stringContaining('mirror database could not be read') });
+    expect((outcome as { error: string }).error).toContain('mirror database could not be read');
     expect(check.status().lastError).toMatchObject({ at: '2026-11-19T05:00:00.000Z' });
     await broken.end();
   });

@@ -164,7 +164,11 @@ describe('checkFreshness', () => {
   it('answers error when the query fails, and hands the failure on for the log', async () => {
     const failures: unknown[] = [];
     const failure = new Error('connection refused');
-    const overview = await checkFreshness(() => Promise.reject(failure), now, (error) => failures.push(error));
+    const overview = await checkFreshness(
+      () => Promise.reject(failure),
+      now,
+      (error) => failures.push(error),
+    );
     expect(overview).toEqual({ status: 'error', checked: 0, fresh: 0, stale: 0, unknown: 0, checkedAt: now.toISOString() });
     expect(failures).toEqual([failure]);
   });
@@ -175,7 +179,11 @@ describe('checkFreshness', () => {
       signals({ clubId: 'club-2', lastArrivalAt: at('2026-11-10T18:00:00Z') }),
       signals({ clubId: 'club-3' }),
     ];
-    const overview = await checkFreshness(() => Promise.resolve(clubs), now, () => undefined);
+    const overview = await checkFreshness(
+      () => Promise.resolve(clubs),
+      now,
+      () => undefined,
+    );
     expect(overview).toEqual({ status: 'stale', checked: 3, fresh: 1, stale: 1, unknown: 1, checkedAt: now.toISOString() });
   });
 });

@@ -19,14 +19,14 @@ const staleClub = {
 /** A fake deployment answering the two endpoints the alarm reads. */
 function fakeFetch(health: { status: number; body: unknown }, summaryStatus = 200): { fetch: typeof fetch; calls: string[] } {
   const calls: string[] = [];
-  const fake = (async (input: string | URL | Request, init?: RequestInit) => {
-    const url = String(input);
+  const fake = ((input: string | URL, init?: RequestInit) => {
+    const url = input.toString();
     calls.push(url + (new Headers(init?.headers).get('authorization') ? ' (with token)' : ''));
-    if (url.endsWith('/healthz/data-freshness')) return Response.json(health.body, { status: health.status });
+    if (url.endsWith('/healthz/data-freshness')) return Promise.resolve(Response.json(health.body, { status: health.status }));
     if (url.includes('/api/admin/diagnostics/summary')) {
-      return Response.json({ dataFreshness: { clubs: [staleClub], nextOffset: null } }, { status: summaryStatus });
+      return Promise.resolve(Response.json({ dataFreshness: { clubs: [staleClub], nextOffset: null } }, { status: summaryStatus }));
     }
-    return new Response('not found', { status: 404 });
+    return Promise.resolve(new Response('not found', { status: 404 }));
   }) as typeof fetch;
   return { fetch: fake, calls };
 }
@@ -99,7 +99,10 @@ describe('runFreshnessAlarm', () => {
   it('while snoozed exits 0 with a clear line and asks nothing', async () => {
     const { fetch: fake, calls } = fakeFetch({ status: 200, body: overview('stale', 1) });
     const result = await run(fake, { snoozeUntil: '2026-12-27' });
-    expect(result).toEqual({ exitCode: EXIT.ok, lines: ['Freshness alarm snoozed until 2026-12-27T00:00:00.000Z (SVC_FRESHNESS_SNOOZE_UNTIL); not checked.'] });
+    expect(result).toEqual({
+      exitCode: EXIT.ok,
+      lines: ['Freshness alarm snoozed until 2026-12-27T00:00:00.000Z (SVC_FRESHNESS_SNOOZE_UNTIL); not checked.'],
+    });
     expect(calls).toEqual([]);
   });
 
@@ -132,8 +135,11 @@ describe('npm run freshness:check (the script)', () => {
 
   const runScript = (args: string[], env: Record<string, string> = {}) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(tsx, [script, ...args], { env: { ...process.env, SVC_FRESHNESS_SNOOZE_UNTIL: '', FRESHNESS_CHECK_TOKEN: '', ...env } }, (error, stdout, stderr) =>
-        resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr }),
+      execFile(
+        tsx,
+        [script, ...args],
+        { env: { ...process.env, SVC_FRESHNESS_SNOOZE_UNTIL: '', FRESHNESS_CHECK_TOKEN: '', ...env } },
+        (error, stdout, stderr) => resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr }),
       );
     });
 

@@ -22,7 +22,14 @@ interface Entry {
   since: string | null;
 }
 
-const list = (id: string) => ({ id, name: 'Luftgewehr Abend', date: '2026-11-18', discipline: 'Luftgewehr 10 m', laneCount: 12, startersCount: 24 });
+const list = (id: string) => ({
+  id,
+  name: 'Luftgewehr Abend',
+  date: '2026-11-18',
+  discipline: 'Luftgewehr 10 m',
+  laneCount: 12,
+  startersCount: 24,
+});
 
 describe('freshness endpoints through the local host', () => {
   let host: TestHost;
@@ -31,7 +38,8 @@ describe('freshness endpoints through the local host', () => {
   });
   afterAll(() => host.close());
 
-  const push = (token: string, json: unknown) => host.request('POST', '/api/edge/starterlists', { headers: { authorization: `Bearer ${token}` }, json });
+  const push = (token: string, json: unknown) =>
+    host.request('POST', '/api/edge/starterlists', { headers: { authorization: `Bearer ${token}` }, json });
 
   describe('POST /api/edge/starterlists', () => {
     it('records the lists and lastStarterlistSeenAt of the token’s club', async () => {
@@ -65,15 +73,15 @@ describe('freshness endpoints through the local host', () => {
       const [after] = await sql()`
         select last_starterlist_seen_at, box_check_at, box_check_hits_after from edge_box_signal where club_id = ${club.clubId}`;
       expect(after).toEqual({
-        last_starterlist_seen_at: before!['last_starterlist_seen_at'],
+        last_starterlist_seen_at: before!['last_starterlist_seen_at'] as Date,
         box_check_at: new Date('2026-11-19T05:00:00Z'),
         box_check_hits_after: true,
       });
     });
 
     it.each<[string, () => Promise<Record<string, string>>]>([
-      ['no credential', async () => ({})],
-      ['an unknown edge token', async () => ({ authorization: `Bearer ${generateEdgeToken()}` })],
+      ['no credential', () => Promise.resolve({})],
+      ['an unknown edge token', () => Promise.resolve({ authorization: `Bearer ${generateEdgeToken()}` })],
       ['a platform admin JWT', () => bearer('admin-1', { roles: ['platform_admin'] })],
     ])('401 for %s', async (_label, headers) => {
       const response = await host.request('POST', '/api/edge/starterlists', { headers: await headers(), json: { starterlists: [] } });
@@ -83,7 +91,11 @@ describe('freshness endpoints through the local host', () => {
     it.each<[string, unknown, string]>([
       ['personal data in a list', { starterlists: [{ ...list('C-1'), starters: ['Max Mustermann'] }] }, 'body.starterlists.0.starters'],
       ['a name with a zero-width joiner', { starterlists: [{ ...list('C-1'), name: 'Abend\u200dliste' }] }, 'body.starterlists.0.name'],
-      ['a discipline with a bidi override', { starterlists: [{ ...list('C-1'), discipline: '\u202eLuftgewehr' }] }, 'body.starterlists.0.discipline'],
+      [
+        'a discipline with a bidi override',
+        { starterlists: [{ ...list('C-1'), discipline: '\u202eLuftgewehr' }] },
+        'body.starterlists.0.discipline',
+      ],
     ])('400 for %s, nothing stored', async (_label, json, path) => {
       const club = await createFreshnessClub(sql());
       const token = await addEdgeToken(sql(), club.clubId);
@@ -133,12 +145,16 @@ describe('freshness endpoints through the local host', () => {
         headers: await bearer('admin-9', { roles: ['platform_admin'] }),
       });
       expect(response.status).toBe(200);
-      return (await response.json()) as { generatedAt: string; dataFreshness: { clubs: Entry[]; total: number; status: string; nextOffset: number | null } };
+      return (await response.json()) as {
+        generatedAt: string;
+        dataFreshness: { clubs: Entry[]; total: number; status: string; nextOffset: number | null };
+      };
     };
-    const entryOf = (body: { dataFreshness: { clubs: Entry[] } }, clubId: string) => body.dataFreshness.clubs.find((entry) => entry.clubId === clubId);
+    const entryOf = (body: { dataFreshness: { clubs: Entry[] } }, clubId: string) =>
+      body.dataFreshness.clubs.find((entry) => entry.clubId === clubId);
 
     it.each<[string, () => Promise<Record<string, string>>, number]>([
-      ['no token', async () => ({}), 401],
+      ['no token', () => Promise.resolve({}), 401],
       ['ops_admin', () => bearer('ops-1', { roles: ['ops_admin'] }), 403],
       ['support_admin', () => bearer('support-1', { roles: ['support_admin'] }), 403],
       ['billing_admin', () => bearer('billing-1', { roles: ['billing_admin'] }), 403],

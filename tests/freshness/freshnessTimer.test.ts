@@ -16,7 +16,10 @@ const DUE_26 = new Date('2025-11-27T01:00:00Z');
 
 function capturingLog() {
   const entries: Record<string, unknown>[] = [];
-  return { log: createLogger({ minLevel: 'debug', sink: (_level, line) => entries.push(JSON.parse(line) as Record<string, unknown>) }), entries };
+  return {
+    log: createLogger({ minLevel: 'debug', sink: (_level, line) => entries.push(JSON.parse(line) as Record<string, unknown>) }),
+    entries,
+  };
 }
 
 async function inboxOf(userId: string) {
@@ -35,7 +38,14 @@ describe('freshnessCheck timer', () => {
     await runFreshnessCheck(sql(), LATER_19, log); // still stale: no new history row
 
     const history = await listFreshnessHistory(sql(), club.clubId);
-    expect(history.map(({ status, previousStatus, eveningStart, changedAt }) => [status, previousStatus, eveningStart?.toISOString(), changedAt.toISOString()])).toEqual([
+    expect(
+      history.map(({ status, previousStatus, eveningStart, changedAt }) => [
+        status,
+        previousStatus,
+        eveningStart?.toISOString(),
+        changedAt.toISOString(),
+      ]),
+    ).toEqual([
       ['stale', 'ok', '2025-11-19T17:00:00.000Z', DUE_19.toISOString()],
       ['ok', null, '2025-11-12T17:00:00.000Z', '2025-11-19T12:00:00.000Z'],
     ]);
@@ -79,7 +89,12 @@ describe('freshnessCheck timer', () => {
   it('respects the leader’s preferences: the inbox entry always, push held during quiet hours', async () => {
     const club = await createFreshnessClub(sql(), { leaders: 1 });
     const leader = club.leaders[0]!;
-    await savePreferences(sql(), leader, mergePreferences(defaultPreferences(), { dnd: { enabled: true, from: '00:00', to: '07:00' }, email: { enabled: false } }), 'Europe/Berlin');
+    await savePreferences(
+      sql(),
+      leader,
+      mergePreferences(defaultPreferences(), { dnd: { enabled: true, from: '00:00', to: '07:00' }, email: { enabled: false } }),
+      'Europe/Berlin',
+    );
     await addHit(sql(), club.vereinsId!, '2025-11-12T18:30:00Z');
     await runFreshnessCheck(sql(), DUE_19, capturingLog().log);
     expect(await inboxOf(leader)).toHaveLength(1);

@@ -15,15 +15,29 @@ describe('training plan rules', () => {
     expect(checkPlanRules(body({ evenings: [{ weekday: 'wednesday', start: '18:00', end: '20:00' }] }))).toEqual({
       plan: { timeZone: 'Europe/Berlin', evenings: [{ weekday: 'wednesday', start: '18:00', end: '20:00', endsNextDay: false }] },
     });
-    expect(checkPlanRules(body({ timeZone: 'europe/vienna', evenings: [{ weekday: 'monday', start: '19:00', end: '21:00' }] }))).toMatchObject({
+    expect(
+      checkPlanRules(body({ timeZone: 'europe/vienna', evenings: [{ weekday: 'monday', start: '19:00', end: '21:00' }] })),
+    ).toMatchObject({
       plan: { timeZone: 'Europe/Vienna' },
     });
   });
 
   it.each<[string, unknown, string[]]>([
-    ['an unknown time zone', { timeZone: 'Mars/Olympus', evenings: [{ weekday: 'monday', start: '18:00', end: '20:00' }] }, ['body.timeZone']],
-    ['an offset instead of a zone', { timeZone: '+01:00', evenings: [{ weekday: 'monday', start: '18:00', end: '20:00' }] }, ['body.timeZone']],
-    ['an end before the start without endsNextDay', { evenings: [{ weekday: 'monday', start: '20:00', end: '18:00' }] }, ['body.evenings.0.end']],
+    [
+      'an unknown time zone',
+      { timeZone: 'Mars/Olympus', evenings: [{ weekday: 'monday', start: '18:00', end: '20:00' }] },
+      ['body.timeZone'],
+    ],
+    [
+      'an offset instead of a zone',
+      { timeZone: '+01:00', evenings: [{ weekday: 'monday', start: '18:00', end: '20:00' }] },
+      ['body.timeZone'],
+    ],
+    [
+      'an end before the start without endsNextDay',
+      { evenings: [{ weekday: 'monday', start: '20:00', end: '18:00' }] },
+      ['body.evenings.0.end'],
+    ],
     ['an end equal to the start', { evenings: [{ weekday: 'monday', start: '18:00', end: '18:00' }] }, ['body.evenings.0.end']],
     [
       'endsNextDay with an end after the start (longer than a day)',
@@ -101,11 +115,22 @@ describe('rule 6 hints', () => {
   it.each<[string, Partial<HintInput>, HintCode | null]>([
     ['a box that never called the cloud', { edgeTokenLastUsedAt: null }, 'box_offline'],
     ['a box silent since before the evening ended', { edgeTokenLastUsedAt: new Date('2026-11-18T18:59:00Z') }, 'box_offline'],
-    ['box check green after the evening', { boxCheck: { checkedAt: new Date('2026-11-19T05:00:00Z'), hitsAfterEvening: true } }, 'transport_stalled'],
-    ['box check red after the evening', { boxCheck: { checkedAt: new Date('2026-11-19T05:00:00Z'), hitsAfterEvening: false } }, 'nothing_shot'],
+    [
+      'box check green after the evening',
+      { boxCheck: { checkedAt: new Date('2026-11-19T05:00:00Z'), hitsAfterEvening: true } },
+      'transport_stalled',
+    ],
+    [
+      'box check red after the evening',
+      { boxCheck: { checkedAt: new Date('2026-11-19T05:00:00Z'), hitsAfterEvening: false } },
+      'nothing_shot',
+    ],
     [
       'a box check from before the evening does not count; fresh starter lists do',
-      { boxCheck: { checkedAt: new Date('2026-11-12T05:00:00Z'), hitsAfterEvening: true }, lastStarterlistSeenAt: new Date('2026-11-18T17:10:00Z') },
+      {
+        boxCheck: { checkedAt: new Date('2026-11-12T05:00:00Z'), hitsAfterEvening: true },
+        lastStarterlistSeenAt: new Date('2026-11-18T17:10:00Z'),
+      },
       'shot_path_broken',
     ],
     ['starter lists since the evening started', { lastStarterlistSeenAt: new Date('2026-11-18T17:00:00Z') }, 'shot_path_broken'],
@@ -158,9 +183,12 @@ describe('human-readable text', () => {
     expect(v.safeParse(humanTextSchema({ max: 200 }), text).success).toBe(false);
   });
 
-  it.each([['Schützenverein Groß-Gerau 1897 e.V.'], ['Łódź Strzelcy'], ['Luftgewehr 10 m – Auflage'], ['🎯 Abendliste']])('accepts %s', (text) => {
-    expect(humanTextProblem(text)).toBeUndefined();
-  });
+  it.each([['Schützenverein Groß-Gerau 1897 e.V.'], ['Łódź Strzelcy'], ['Luftgewehr 10 m – Auflage'], ['🎯 Abendliste']])(
+    'accepts %s',
+    (text) => {
+      expect(humanTextProblem(text)).toBeUndefined();
+    },
+  );
 
   it('trims and bounds the length', () => {
     const schema = humanTextSchema({ max: 5 });
@@ -171,14 +199,25 @@ describe('human-readable text', () => {
 });
 
 describe('starter-list push schema', () => {
-  const list = { id: 'SL-2026-11-18-1', name: 'Luftgewehr Abend', date: '2026-11-18', discipline: 'Luftgewehr', laneCount: 12, startersCount: 30 };
+  const list = {
+    id: 'SL-2026-11-18-1',
+    name: 'Luftgewehr Abend',
+    date: '2026-11-18',
+    discipline: 'Luftgewehr',
+    laneCount: 12,
+    startersCount: 30,
+  };
 
   it('accepts lists without personal data', () => {
     expect(v.safeParse(StarterlistPushSchema, { starterlists: [list] }).success).toBe(true);
   });
 
   it.each<[string, unknown, string]>([
-    ['a list carrying starters (personal data)', { starterlists: [{ ...list, starters: [{ name: 'Max Mustermann' }] }] }, 'starterlists.0.starters'],
+    [
+      'a list carrying starters (personal data)',
+      { starterlists: [{ ...list, starters: [{ name: 'Max Mustermann' }] }] },
+      'starterlists.0.starters',
+    ],
     ['an invisible character in the name', { starterlists: [{ ...list, name: 'Liste\u200b' }] }, 'starterlists.0.name'],
     ['a date that does not exist', { starterlists: [{ ...list, date: '2026-02-30' }] }, 'starterlists.0.date'],
     ['a negative starters count', { starterlists: [{ ...list, startersCount: -1 }] }, 'starterlists.0.startersCount'],

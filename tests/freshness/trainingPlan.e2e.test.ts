@@ -66,7 +66,7 @@ describe('GET/PUT /api/admin/clubs/{clubId}/training-plan', () => {
 
   describe('who may not', () => {
     it.each<[string, () => Promise<Record<string, string>>, number]>([
-      ['no token', async () => ({}), 401],
+      ['no token', () => Promise.resolve({}), 401],
       ['a member of the club', () => bearer(club.members[0]!), 403],
       ['the leader of another club', () => bearer(other.leaders[0]!), 403],
       ['ops_admin (diagnostics, not clubs.manage)', () => bearer('ops-1', { roles: ['ops_admin'] }), 403],
@@ -93,7 +93,11 @@ describe('GET/PUT /api/admin/clubs/{clubId}/training-plan', () => {
 
   describe('invalid plans: 400 naming the field, nothing changed', () => {
     it.each<[string, unknown, string]>([
-      ['unknown time zone', { timeZone: 'Europe/Atlantis', evenings: [{ weekday: 'monday', start: '18:00', end: '20:00' }] }, 'body.timeZone'],
+      [
+        'unknown time zone',
+        { timeZone: 'Europe/Atlantis', evenings: [{ weekday: 'monday', start: '18:00', end: '20:00' }] },
+        'body.timeZone',
+      ],
       ['end before start without endsNextDay', { evenings: [{ weekday: 'monday', start: '20:00', end: '18:00' }] }, 'body.evenings.0.end'],
       [
         'overlapping evenings',
