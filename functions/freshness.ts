@@ -1,6 +1,10 @@
 import * as v from 'valibot';
 import { getSql } from '../shared/db/client';
 import { edgeBox } from '../shared/clubMaster/edgeAuth';
+import { FRESHNESS_STATUSES } from '../shared/freshness/evaluation';
+import { NotFoundError } from '../shared/errors/domainErrors';
+import { clubExists } from '../shared/freshness/freshnessRepository';
+import { listFreshnessHistory } from '../shared/freshness/freshnessState';
 import { runFreshnessCheck } from '../shared/freshness/freshnessTimer';
 import { recordStarterlists, StarterlistPushResultSchema, StarterlistPushSchema } from '../shared/freshness/starterlists';
 import { TrainingPlanBodySchema } from '../shared/freshness/trainingPlan';
@@ -11,6 +15,30 @@ import { defineRoute, json } from '../shared/http/route';
 
 const ClubParamsSchema = v.object({ clubId: v.pipe(v.string(), v.nonEmpty()) });
 const planGuard = clubRole('clubId', 'leader', { orCapability: 'clubs.manage' });
+
+const pageNumber = (fallback: number, min: number, max: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,7}$/, `must be a whole number from ${min} to ${max}`),
+      v.transform(Number),
+      v.minValue(min, `must be a whole number from ${min} to ${max}`),
+      v.maxValue(max, `must be a whole number from ${min} to ${max}`),
+    ),
+    String(fallback),
+  );
+const HistoryQuerySchema = v.object({ limit: pageNumber(50, 1, 200), offset: pageNumber(0, 0, 1_000_000) });
+const HistoryPageSchema = v.object({
+  items: v.array(
+    v.object({
+      status: v.picklist(FRESHNESS_STATUSES),
+      previousStatus: v.nullable(v.picklist(FRESHNESS_STATUSES)),
+      evening: v.nullable(v.object({ start: v.string(), end: v.string() })),
+      changedAt: v.string(),
+    }),
+  ),
+  nextOffset: v.nullable(v.number()),
+});
 
 /** Data freshness: training plans, the starter-list channel of the boxes, the evaluation timer. */
 export const freshnessFunctions = [
@@ -39,6 +67,31 @@ export const freshnessFunctions = [
         const plan = await putTrainingPlan(getSql(), params.clubId, body, caller.userId);
         log.info('training_plan_saved', { clubId: params.clubId, evenings: plan.evenings.length, by: caller.userId });
         return json(plan);
+      },
+    }),
+  ]),
+  httpGroup('freshnessHistory', 'api/admin/clubs/{clubId}/freshness-history', [
+    defineRoute({
+      method: 'GET',
+      path: '/api/admin/clubs/{clubId}/freshness-history',
+      summary: "The club's freshness status changes, newest first, each with the evening evaluated (limit 1..200, default 50; offset)",
+      guard: planGuard,
+      params: ClubParamsSchema,
+      query: HistoryQuerySchema,
+      response: HistoryPageSchema,
+      async handle({ params, query }) {
+        const rows = await listFreshnessHistory(getSql(), params.clubId, query.limit + 1, query.offset);
+        if (rows.length === 0 && !(await clubExists(getSql(), params.clubId))) {
+          throw new NotFoundError('There is no club with this id.', { code: 'club_not_found' });
+        }
+        const items = rows.slice(0, query.limit).map((row) => ({
+          status: row.status,
+          previousStatus: row.previousStatus,
+          evening: row.eveningStart && row.eveningEnd ? { start: row.eveningStart.toISOString(), end: row.eveningEnd.toISOString() } : null,
+          changedAt: row.changedAt.toISOString(),
+        }));
+        const nextOffset = rows.length > query.limit ? query.offset + query.limit : null;
+        return json({ items, nextOffset }, 200, { 'cache-control': 'no-store' });
       },
     }),
   ]),

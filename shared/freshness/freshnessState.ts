@@ -101,11 +101,11 @@ export interface HistoryEntry {
 }
 
 /** The club's status changes, newest first. */
-export async function listFreshnessHistory(sql: Queryable, clubId: string, limit = 50): Promise<HistoryEntry[]> {
+export async function listFreshnessHistory(sql: Queryable, clubId: string, limit = 50, offset = 0): Promise<HistoryEntry[]> {
   return sql<HistoryEntry[]>`
     select status, previous_status as "previousStatus", evening_start as "eveningStart", evening_end as "eveningEnd",
            changed_at as "changedAt"
     from club_freshness_history where club_id = ${clubId}
     order by changed_at desc, id desc
-    limit ${limit}`;
+    limit ${limit} offset ${offset}`;
 }

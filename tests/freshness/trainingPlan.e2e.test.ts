@@ -1,7 +1,9 @@
 import { getSql } from '../../shared/db/client';
+import { runFreshnessCheck } from '../../shared/freshness/freshnessTimer';
+import { createLogger } from '../../shared/log/logger';
 import { bearer } from '../support/tokens';
 import { startTestHost, type TestHost } from '../support/testHost';
-import { createFreshnessClub } from './fixtures';
+import { addHit, createFreshnessClub } from './fixtures';
 
 const sql = () => getSql();
 const planPath = (clubId: string) => `/api/admin/clubs/${clubId}/training-plan`;
@@ -127,5 +129,45 @@ describe('GET/PUT /api/admin/clubs/{clubId}/training-plan', () => {
   it('answers 405 for other methods', async () => {
     const response = await host.request('DELETE', planPath(club.clubId), { headers: await bearer(club.leaders[0]!) });
     expect(response.status).toBe(405);
+  });
+});
+
+describe('GET /api/admin/clubs/{clubId}/freshness-history', () => {
+  let host: TestHost;
+  beforeAll(async () => {
+    host = await startTestHost();
+  });
+  afterAll(() => host.close());
+
+  it('answers the status changes newest first with the evening evaluated, paged; members and others 403', async () => {
+    const club = await createFreshnessClub(sql(), { leaders: 1, members: 1 });
+    await addHit(sql(), club.vereinsId!, '2025-11-12T18:30:00Z');
+    const quiet = createLogger({ minLevel: 'error', sink: () => undefined });
+    await runFreshnessCheck(sql(), new Date('2025-11-19T12:00:00Z'), quiet); // ok (evening of 12 November 2025)
+    await runFreshnessCheck(sql(), new Date('2025-11-20T01:00:00Z'), quiet); // stale (evening of 19 November 2025)
+
+    const path = `/api/admin/clubs/${club.clubId}/freshness-history`;
+    const response = await host.request('GET', `${path}?limit=1`, { headers: await bearer(club.leaders[0]!) });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      items: [
+        {
+          status: 'stale',
+          previousStatus: 'ok',
+          evening: { start: '2025-11-19T17:00:00.000Z', end: '2025-11-19T19:00:00.000Z' },
+          changedAt: '2025-11-20T01:00:00.000Z',
+        },
+      ],
+      nextOffset: 1,
+    });
+    const rest = await host.request('GET', `${path}?offset=1`, { headers: await bearer('admin-h', { roles: ['platform_admin'] }) });
+    expect(await rest.json()).toMatchObject({ items: [{ status: 'ok', previousStatus: null }], nextOffset: null });
+
+    expect((await host.request('GET', path, { headers: await bearer(club.members[0]!) })).status).toBe(403);
+    expect((await host.request('GET', path)).status).toBe(401);
+    const missing = await host.request('GET', '/api/admin/clubs/no-such-club/freshness-history', {
+      headers: await bearer('admin-h', { roles: ['platform_admin'] }),
+    });
+    expect(missing.status).toBe(404);
   });
 });
