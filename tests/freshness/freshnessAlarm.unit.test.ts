@@ -147,17 +147,17 @@ describe('npm run freshness:check (the script)', () => {
     const result = await runScript(['--url', base]);
     expect(result.code).toBe(EXIT.stale);
     expect(result.stderr).toContain('Data freshness STALE');
-  }, 20_000);
+  }, 60_000);
 
   it('exits 0 with a clear line while snoozed', async () => {
     const result = await runScript(['--url', base], { SVC_FRESHNESS_SNOOZE_UNTIL: '2999-01-01' });
     expect(result.code).toBe(EXIT.ok);
     expect(result.stdout).toContain('Freshness alarm snoozed until 2999-01-01');
-  }, 20_000);
+  }, 60_000);
 
   it('exits 64 without --url', async () => {
     const result = await runScript([]);
     expect(result.code).toBe(EXIT.usage);
     expect(result.stderr).toContain('Usage');
-  }, 20_000);
+  }, 60_000);
 });
