@@ -1,4 +1,4 @@
-import { evaluateClub, overallFreshness, type ClubVerdict, type FreshnessOverview } from './evaluation';
+import { dueEvening, judgeArrival, overallFreshness, type ClubVerdict, type Evening, type FreshnessOverview } from './evaluation';
 import type { ClubSignals } from './freshnessRepository';
 import { freshnessHint, type Hint } from './hints';
 import { resolvePlan, type PlanSource, type TrainingPlan } from './trainingPlan';
@@ -17,15 +17,17 @@ export interface ClubFreshness {
  * the default) share its due evening, which is computed once per plan.
  */
 export function evaluateClubs(clubs: readonly ClubSignals[], now: Date): ClubFreshness[] {
-  const verdicts = new Map<string, ClubVerdict>();
+  // Placing evenings on a zone's calendar costs Intl calls; once per distinct plan is enough.
+  const evenings = new Map<string, Evening>();
   return clubs.map((signals) => {
     const { plan, planSource } = resolvePlan(signals.storedPlan);
-    const key = `${JSON.stringify(plan)}|${signals.lastArrivalAt?.getTime() ?? 'never'}`;
-    let verdict = verdicts.get(key);
-    if (!verdict) {
-      verdict = evaluateClub(plan, signals.lastArrivalAt, now);
-      verdicts.set(key, verdict);
+    const key = JSON.stringify(plan);
+    let evening = evenings.get(key);
+    if (!evening) {
+      evening = dueEvening(plan, now);
+      evenings.set(key, evening);
     }
+    const verdict = judgeArrival(evening, signals.lastArrivalAt, now);
     const boxCheck =
       signals.boxCheckAt && signals.boxCheckHitsAfter !== null
         ? { checkedAt: signals.boxCheckAt, hitsAfterEvening: signals.boxCheckHitsAfter }

@@ -67,7 +67,11 @@ export type ClubVerdict =
  * - stale: nothing arrived since the evening's start, although the evening and its grace are over.
  */
 export function evaluateClub(plan: TrainingPlan, lastArrivalAt: Date | null, now: Date): ClubVerdict {
-  const evening = dueEvening(plan, now);
+  return judgeArrival(dueEvening(plan, now), lastArrivalAt, now);
+}
+
+/** evaluateClub for an evening already known (clubs sharing a plan share its due evening). */
+export function judgeArrival(evening: Evening, lastArrivalAt: Date | null, now: Date): ClubVerdict {
   if (lastArrivalAt === null) return { status: 'unknown', evening };
   if (lastArrivalAt.getTime() > now.getTime() + CLOCK_SKEW_TOLERANCE_MS) return { status: 'error', evening, reason: 'arrival_in_future' };
   return { status: lastArrivalAt.getTime() > evening.start.getTime() ? 'ok' : 'stale', evening };
