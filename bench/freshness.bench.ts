@@ -62,7 +62,7 @@ export default async function freshness({ sql: runnerSql }: BenchContext): Promi
 async function evaluationAlone(sql: Sql, hits: string): Promise<Measured> {
   for (let i = 0; i < WARMUP + 1; i += 1) evaluateClubs(await readClubSignals(sql), NOW);
   const times: number[] = [];
-  for (let i = 0; i < ITERATIONS * 2; i += 1) {
+  for (let i = 0; i < ITERATIONS * 4; i += 1) {
     const started = performance.now();
     evaluateClubs(await readClubSignals(sql), NOW);
     times.push(performance.now() - started);
