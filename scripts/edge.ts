@@ -22,7 +22,10 @@ async function main(): Promise<void> {
   const config = parseEdgeConfig(env);
   const freshness = parseEdgeFreshnessConfig(env);
   if (config.mirrorDatabaseUrl) {
-    await runBoxAgent({ ...config, mirrorDatabaseUrl: config.mirrorDatabaseUrl }, { mirrorDescription: 'SVC_MIRROR_DATABASE_URL', freshness });
+    await runBoxAgent(
+      { ...config, mirrorDatabaseUrl: config.mirrorDatabaseUrl },
+      { mirrorDescription: 'SVC_MIRROR_DATABASE_URL', freshness },
+    );
     return;
   }
   const embedded = await ensureDatabase(undefined);

@@ -49,7 +49,7 @@ describe('box agent: starter lists and the box-side check', () => {
 
   async function agentFor(token: string, cloudUrl: string, enabled = true): Promise<RunningAgent> {
     const config = parseEdgeConfig({ SVC_EDGE_PORT: '0', SVC_EDGE_API_TOKEN: token, SVC_CLOUD_BASE_URL: cloudUrl });
-    const agent = await startAgent({ ...config, mirrorDatabaseUrl: mirrorUrl }, quiet, {
+    const agent = await startAgent({ ...config, mirrorDatabaseUrl: mirrorUrl }, quiet, undefined, {
       starterlistSyncEnabled: enabled,
       starterlistSyncSeconds: 3600,
     });
