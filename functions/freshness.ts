@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { getSql } from '../shared/db/client';
-import { edgeBox } from '../shared/clubMaster/edgeAuth';
+import { edgeBox } from '../shared/http/edgeGuard';
 import { FRESHNESS_STATUSES } from '../shared/freshness/evaluation';
 import { NotFoundError } from '../shared/errors/domainErrors';
 import { clubExists } from '../shared/freshness/freshnessRepository';
