@@ -50,6 +50,7 @@ export const freshnessFunctions = [
       guard: planGuard,
       params: ClubParamsSchema,
       response: TrainingPlanViewSchema,
+      responses: { 404: { description: 'There is no club with this id (platform admins; others get 403)' } },
       async handle({ params }) {
         return json(await getTrainingPlan(getSql(), params.clubId), 200, { 'cache-control': 'no-store' });
       },
@@ -63,6 +64,7 @@ export const freshnessFunctions = [
       params: ClubParamsSchema,
       body: TrainingPlanBodySchema,
       response: TrainingPlanViewSchema,
+      responses: { 404: { description: 'There is no club with this id (platform admins; others get 403)' } },
       async handle({ params, body, caller, log }) {
         const plan = await putTrainingPlan(getSql(), params.clubId, body, caller.userId);
         log.info('training_plan_saved', { clubId: params.clubId, evenings: plan.evenings.length, by: caller.userId });
@@ -79,6 +81,7 @@ export const freshnessFunctions = [
       params: ClubParamsSchema,
       query: HistoryQuerySchema,
       response: HistoryPageSchema,
+      responses: { 404: { description: 'There is no club with this id (platform admins; others get 403)' } },
       async handle({ params, query }) {
         const rows = await listFreshnessHistory(getSql(), params.clubId, query.limit + 1, query.offset);
         if (rows.length === 0 && !(await clubExists(getSql(), params.clubId))) {

@@ -1,7 +1,29 @@
-import { dueEvening, judgeArrival, overallFreshness, type ClubVerdict, type Evening, type FreshnessOverview } from './evaluation';
+import * as v from 'valibot';
+import {
+  dueEvening,
+  FRESHNESS_STATUSES,
+  judgeArrival,
+  overallFreshness,
+  type ClubVerdict,
+  type Evening,
+  type FreshnessOverview,
+} from './evaluation';
 import type { ClubSignals } from './freshnessRepository';
 import { freshnessHint, type Hint } from './hints';
 import { resolvePlan, type PlanSource, type TrainingPlan } from './trainingPlan';
+
+/** The body of GET /healthz/data-freshness, for the OpenAPI document. */
+export const FreshnessOverviewSchema = v.object({
+  status: v.picklist(FRESHNESS_STATUSES),
+  checked: v.number(),
+  fresh: v.number(),
+  stale: v.number(),
+  unknown: v.number(),
+  checkedAt: v.string(),
+});
+
+/** Seconds a caller is asked to wait before checking again after the check itself failed. */
+export const FRESHNESS_RETRY_AFTER_SECONDS = 60;
 
 /** One club's evaluation with the signals it came from. */
 export interface ClubFreshness {
