@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parseEdgeConfig, withEnvFile } from './config';
+import { parseEdgeFreshnessConfig } from './freshnessConfig';
 import { exitOnStartupFailure, runBoxAgent } from './run';
 
 /**
@@ -9,14 +10,16 @@ import { exitOnStartupFailure, runBoxAgent } from './run';
  * fallback of `npm run edge` lives in scripts/edge.ts so this bundle carries no dev tooling.
  */
 async function main(): Promise<void> {
-  const config = parseEdgeConfig(withEnvFile(process.env, path.join(__dirname, '.env')));
+  const env = withEnvFile(process.env, path.join(__dirname, '.env'));
+  const config = parseEdgeConfig(env);
+  const freshness = parseEdgeFreshnessConfig(env);
   const mirrorDatabaseUrl = config.mirrorDatabaseUrl;
   if (!mirrorDatabaseUrl) {
     throw new Error(
       "SVC_MIRROR_DATABASE_URL is required: the connection string of the club software's mirror PostgreSQL (set it in .env).",
     );
   }
-  await runBoxAgent({ ...config, mirrorDatabaseUrl }, { mirrorDescription: 'SVC_MIRROR_DATABASE_URL' });
+  await runBoxAgent({ ...config, mirrorDatabaseUrl }, { mirrorDescription: 'SVC_MIRROR_DATABASE_URL', freshness });
 }
 
 main().catch(exitOnStartupFailure);

@@ -1,6 +1,7 @@
 import { stopOnSignals } from '../shared/process/signals';
 import { createLogger } from '../shared/log/logger';
 import type { EdgeConfig } from './config';
+import type { EdgeFreshnessConfig } from './freshnessConfig';
 import { startAgent } from './startAgent';
 
 /**
@@ -9,10 +10,10 @@ import { startAgent } from './startAgent';
  */
 export async function runBoxAgent(
   config: EdgeConfig & { mirrorDatabaseUrl: string },
-  options: { mirrorDescription: string; release?: () => Promise<void> },
+  options: { mirrorDescription: string; release?: () => Promise<void>; freshness?: EdgeFreshnessConfig },
 ): Promise<void> {
   const log = createLogger({ minLevel: 'info', fields: { component: 'club-master-agent' } });
-  const agent = await startAgent(config, log).catch((error: unknown) => {
+  const agent = await startAgent(config, log, undefined, options.freshness).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     throw new Error(`${config.host}:${config.port} is already in use (EADDRINUSE); set SVC_EDGE_PORT to a free port`);
   });

@@ -6,6 +6,12 @@ import type { Agent } from './agent';
 export const RUN_PATH = '/api/club-master-sync/run';
 export const STATUS_PATH = '/api/club-master-sync/status';
 
+/** One endpoint of the box interface. */
+export interface BoxRoute {
+  method: string;
+  handle(): Promise<{ status: number; body: unknown }>;
+}
+
 export interface AgentServer {
   url: string;
   close(): Promise<void>;
@@ -16,8 +22,12 @@ export interface AgentServer {
  * (200 done, 409 push disabled, 502 the run failed; the body carries the reason);
  * GET /api/club-master-sync/status answers the agent's status. JSON only.
  */
-export async function startAgentServer(agent: Agent, options: { host: string; port: number; log: Logger }): Promise<AgentServer> {
-  const routes: Record<string, { method: string; handle(): Promise<{ status: number; body: unknown }> }> = {
+export async function startAgentServer(
+  agent: Agent,
+  options: { host: string; port: number; log: Logger; routes?: Record<string, BoxRoute> },
+): Promise<AgentServer> {
+  const routes: Record<string, BoxRoute> = {
+    ...options.routes,
     [RUN_PATH]: {
       method: 'POST',
       async handle() {

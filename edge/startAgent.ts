@@ -1,9 +1,13 @@
 import type { Logger } from '../shared/log/logger';
 import { createAgent, type Agent } from './agent';
-import type { Clock } from './clock';
+import { createBoxFreshness } from './boxFreshness';
+import { systemClock, type Clock } from './clock';
 import type { EdgeConfig } from './config';
+import type { EdgeFreshnessConfig } from './freshnessConfig';
+import { freshnessRoutes } from './freshnessRoutes';
 import { connectMirror } from './mirror';
 import { startAgentServer, type AgentServer } from './server';
+import { createStarterlistPush } from './starterlistPush';
 
 export interface RunningAgent extends Pick<Agent, 'runOnce' | 'status'> {
   /** Base URL of the box interface. */
@@ -15,23 +19,45 @@ export interface RunningAgent extends Pick<Agent, 'runOnce' | 'status'> {
  * Starts the box agent in this process: mirror pool, push loop (when enabled) and the box
  * interface on config.host:config.port (port 0 picks a free one).
  */
-export async function startAgent(config: EdgeConfig & { mirrorDatabaseUrl: string }, log: Logger, clock?: Clock): Promise<RunningAgent> {
+export async function startAgent(
+  config: EdgeConfig & { mirrorDatabaseUrl: string },
+  log: Logger,
+  clock: Clock = systemClock,
+  freshness: EdgeFreshnessConfig = { starterlistSyncEnabled: false, starterlistSyncSeconds: 900 },
+): Promise<RunningAgent> {
   const mirror = connectMirror(config.mirrorDatabaseUrl);
   const agent = createAgent(config, mirror, log, clock);
+  const check = createBoxFreshness(mirror, { now: () => clock.now() });
+  const starterlists = createStarterlistPush(
+    {
+      enabled: freshness.starterlistSyncEnabled,
+      intervalSeconds: freshness.starterlistSyncSeconds,
+      edgeApiToken: config.edgeApiToken,
+      cloudBaseUrl: config.cloudBaseUrl,
+      cloudTimeoutSeconds: config.cloudTimeoutSeconds,
+    },
+    mirror,
+    log,
+    { boxCheck: () => check.lastCheck(), now: () => clock.now() },
+  );
   let server: AgentServer;
   try {
-    server = await startAgentServer(agent, { host: config.host, port: config.port, log });
+    server = await startAgentServer(agent, { host: config.host, port: config.port, log, routes: freshnessRoutes(starterlists, check) });
   } catch (error) {
     await mirror.end({ timeout: 5 });
     throw error;
   }
   agent.start();
+  check.start();
+  starterlists.start();
   return {
     url: server.url,
     runOnce: () => agent.runOnce(),
     status: () => agent.status(),
     close: async () => {
       await server.close();
+      check.stop();
+      await starterlists.stop();
       await agent.stop();
       await mirror.end({ timeout: 5 });
     },

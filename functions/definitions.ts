@@ -3,6 +3,8 @@ import { httpGroup } from '../shared/host/definition';
 import { challengeFunctions } from './challenges';
 import { clubMasterFunctions } from './clubMaster';
 import { costFunctions } from './costs';
+import { diagnosticsFunctions } from './diagnostics';
+import { freshnessFunctions } from './freshness';
 import { healthFunctions } from './health';
 import { ingestFunctions } from './ingest';
 import { notificationFunctions } from './notifications';
@@ -19,6 +21,8 @@ const areaFunctions: FunctionDefinition[] = [
   ...ingestFunctions,
   ...costFunctions,
   ...challengeFunctions,
+  ...freshnessFunctions,
+  ...diagnosticsFunctions,
 ];
 
 export const functionDefinitions: readonly FunctionDefinition[] = [

@@ -8,6 +8,8 @@ import { httpGroup } from '../shared/host/definition';
 import { ingestCheck } from '../shared/ingest/healthCheck';
 import { tableService } from '../shared/storage/tables';
 import { ingestHealthRoute } from './ingestHealth';
+import { checkFreshness, FRESHNESS_RETRY_AFTER_SECONDS, FreshnessOverviewSchema } from '../shared/freshness/clubFreshness';
+import { readClubSignals } from '../shared/freshness/freshnessRepository';
 
 /**
  * The components behind GET /healthz. Composed here, where every area is in reach, so
@@ -33,5 +35,31 @@ export const healthFunctions = [
       },
     }),
     ingestHealthRoute,
+    defineRoute({
+      method: 'GET',
+      path: '/healthz/data-freshness',
+      summary:
+        'Data freshness over the active service clubs with a club number: status (ok, stale, unknown, error) and counts; 503 when the check failed',
+      guard: publicAccess,
+      response: FreshnessOverviewSchema,
+      responses: {
+        503: {
+          description: 'The check itself failed (query failed, or an arrival lies in the future); the body is the result with status error',
+          schema: FreshnessOverviewSchema,
+          headers: { 'retry-after': `Seconds to wait before checking again (${FRESHNESS_RETRY_AFTER_SECONDS})` },
+        },
+      },
+      async handle({ log }) {
+        const overview = await checkFreshness(
+          () => readClubSignals(getSql()),
+          new Date(),
+          (error) => log.warn('freshness_check_failed', { error }),
+        );
+        if (overview.status === 'error') {
+          return json(overview, 503, { 'cache-control': 'no-store', 'retry-after': String(FRESHNESS_RETRY_AFTER_SECONDS) });
+        }
+        return json(overview, 200, { 'cache-control': 'no-store' });
+      },
+    }),
   ]),
 ];

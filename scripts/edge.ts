@@ -1,7 +1,10 @@
 import path from 'node:path';
 import postgres from 'postgres';
+import { MIRROR_HIT_TABLE_DDL } from '../edge/boxFreshness';
 import { parseEdgeConfig, withEnvFile } from '../edge/config';
+import { parseEdgeFreshnessConfig } from '../edge/freshnessConfig';
 import { MIRROR_CLUB_TABLE_DDL } from '../edge/mirror';
+import { MIRROR_STARTERLIST_TABLE_DDL } from '../edge/starterlistPush';
 import { exitOnStartupFailure, runBoxAgent } from '../edge/run';
 import { createDatabaseIfMissing, ensureDatabase } from './local/embeddedPostgres';
 import { repoRoot } from './local/paths';
@@ -15,9 +18,14 @@ const LOCAL_MIRROR_DATABASE = 'box_mirror';
  * that server on exit only if it started it.
  */
 async function main(): Promise<void> {
-  const config = parseEdgeConfig(withEnvFile(process.env, path.join(repoRoot, 'edge', '.env')));
+  const env = withEnvFile(process.env, path.join(repoRoot, 'edge', '.env'));
+  const config = parseEdgeConfig(env);
+  const freshness = parseEdgeFreshnessConfig(env);
   if (config.mirrorDatabaseUrl) {
-    await runBoxAgent({ ...config, mirrorDatabaseUrl: config.mirrorDatabaseUrl }, { mirrorDescription: 'SVC_MIRROR_DATABASE_URL' });
+    await runBoxAgent(
+      { ...config, mirrorDatabaseUrl: config.mirrorDatabaseUrl },
+      { mirrorDescription: 'SVC_MIRROR_DATABASE_URL', freshness },
+    );
     return;
   }
   const embedded = await ensureDatabase(undefined);
@@ -25,10 +33,14 @@ async function main(): Promise<void> {
     const mirrorDatabaseUrl = embedded.serverUrl(LOCAL_MIRROR_DATABASE);
     await createDatabaseIfMissing(LOCAL_MIRROR_DATABASE, embedded.serverUrl());
     const setup = postgres(mirrorDatabaseUrl, { max: 1, onnotice: () => undefined });
-    await setup.unsafe(MIRROR_CLUB_TABLE_DDL).finally(() => setup.end());
+    await setup
+      .unsafe(MIRROR_CLUB_TABLE_DDL)
+      .then(() => setup.unsafe(MIRROR_STARTERLIST_TABLE_DDL))
+      .then(() => setup.unsafe(MIRROR_HIT_TABLE_DDL))
+      .finally(() => setup.end());
     await runBoxAgent(
       { ...config, mirrorDatabaseUrl },
-      { mirrorDescription: embedded.description.replace(embedded.url, mirrorDatabaseUrl), release: () => embedded.release() },
+      { mirrorDescription: embedded.description.replace(embedded.url, mirrorDatabaseUrl), release: () => embedded.release(), freshness },
     );
   } catch (error) {
     await embedded.release();

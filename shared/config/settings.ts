@@ -116,6 +116,27 @@ export const SettingsSchema = v.object({
       v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{64}(,[0-9a-f]{64})?$/, 'must be one or two comma-separated SHA-256 hex digests'))),
     ),
   ),
+  /** NCRONTAB schedule of the data-freshness timer (read by the Functions host as %FRESHNESS_SCHEDULE%); hourly by default. */
+  FRESHNESS_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 5 * * * *'),
+  /**
+   * Comma-separated user ids (token subjects) of the platform admins who get operator notices
+   * (ingest quarantine). Platform roles live in the identity provider's tokens, so the service
+   * cannot list their holders itself.
+   */
+  PLATFORM_ADMIN_USER_IDS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((value) => [
+        ...new Set(
+          value
+            .split(',')
+            .map((id) => id.trim())
+            .filter(Boolean),
+        ),
+      ]),
+    ),
+    '',
+  ),
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;

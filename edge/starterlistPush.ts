@@ -1,0 +1,274 @@
+import type postgres from 'postgres';
+import * as v from 'valibot';
+import {
+  StarterlistPushResultSchema,
+  StarterlistSchema,
+  type Starterlist,
+  type StarterlistPushResult,
+} from '../shared/freshness/starterlists';
+import type { Logger } from '../shared/log/logger';
+import { wallClock } from '../shared/notifications/timeZone';
+import { nextRunDelaySeconds } from './backoff';
+import type { BoxCheckResult } from './boxFreshness';
+
+/**
+ * The starter-list push of one box: reads the evening's starter lists from the mirror database
+ * and sends them, with the box's own freshness check, to POST /api/edge/starterlists. Same loop,
+ * status and 404 handling as the club master push; no personal data leaves the box (only the
+ * columns below are read).
+ */
+
+export const STARTERLISTS_PATH = '/api/edge/starterlists';
+
+/** Starter lists as the club software's mirror holds them. */
+export const MIRROR_STARTERLIST_TABLE_DDL = `
+  create table if not exists club_software_starterlist (
+    id text primary key,
+    name text,
+    list_date date not null,
+    discipline text not null,
+    lane_count integer not null,
+    starters_count integer not null
+  )`;
+
+// The clubs' calendar: "the evening's lists" are those of today and yesterday there (an evening
+// may run past midnight).
+const ZONE = 'Europe/Berlin';
+
+export type PushFailureReason =
+  | 'push_disabled'
+  | 'mirror_unavailable'
+  | 'cloud_unreachable'
+  | 'cloud_endpoint_missing'
+  | 'token_rejected'
+  | 'push_rejected'
+  | 'cloud_error';
+
+export interface PushError {
+  reason: PushFailureReason;
+  message: string;
+  httpStatus?: number;
+  at: string;
+}
+
+export type PushOutcome = { ok: true; result: StarterlistPushResult; skipped: string[]; at: string } | { ok: false; error: PushError };
+
+export interface StarterlistPushStatus {
+  enabled: boolean;
+  intervalSeconds: number;
+  running: boolean;
+  lastRunAt: string | null;
+  lastSuccessAt: string | null;
+  lastResult: (StarterlistPushResult & { skipped: string[] }) | null;
+  lastError: PushError | null;
+  consecutiveFailures: number;
+  nextRunAt: string | null;
+}
+
+export interface StarterlistPushConfig {
+  enabled: boolean;
+  intervalSeconds: number;
+  edgeApiToken: string | undefined;
+  cloudBaseUrl: string;
+  cloudTimeoutSeconds: number;
+}
+
+class PushFailure extends Error {
+  constructor(
+    readonly reason: PushFailureReason,
+    message: string,
+    readonly httpStatus?: number,
+  ) {
+    super(message);
+  }
+}
+
+interface MirrorStarterlist {
+  id: string;
+  name: string | null;
+  date: string;
+  discipline: string;
+  laneCount: number;
+  startersCount: number;
+}
+
+/** The local calendar dates (YYYY-MM-DD) of yesterday and today in the clubs' zone. */
+export function eveningDates(now: Date): [string, string] {
+  const format = (instant: Date) => {
+    const clock = wallClock(instant, ZONE);
+    return new Date(Date.UTC(clock.year, clock.month, clock.day)).toISOString().slice(0, 10);
+  };
+  return [format(new Date(now.getTime() - 24 * 3600 * 1000)), format(now)];
+}
+
+export async function readMirrorStarterlists(mirror: postgres.Sql, now: Date): Promise<MirrorStarterlist[]> {
+  const [yesterday, today] = eveningDates(now);
+  return mirror<MirrorStarterlist[]>`
+    select id, name, to_char(list_date, 'YYYY-MM-DD') as date, discipline, lane_count as "laneCount", starters_count as "startersCount"
+    from club_software_starterlist
+    where list_date between ${yesterday}::date and ${today}::date
+    order by id`;
+}
+
+/** The lists the cloud accepts; a row that fails the cloud's rules is skipped and named. */
+export function prepareStarterlists(rows: readonly MirrorStarterlist[]): { lists: Starterlist[]; skipped: string[] } {
+  const lists: Starterlist[] = [];
+  const skipped: string[] = [];
+  for (const row of rows) {
+    const parsed = v.safeParse(StarterlistSchema, { ...row, name: row.name ?? undefined });
+    if (parsed.success) lists.push(parsed.output);
+    else skipped.push(`${row.id}: ${v.getDotPath(parsed.issues[0]) ?? 'row'} ${parsed.issues[0].message}`);
+  }
+  return { lists, skipped };
+}
+
+async function push(
+  config: StarterlistPushConfig,
+  token: string,
+  lists: Starterlist[],
+  boxCheck: BoxCheckResult | null,
+): Promise<StarterlistPushResult> {
+  let response: Response;
+  try {
+    response = await fetch(config.cloudBaseUrl + STARTERLISTS_PATH, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({
+        starterlists: lists,
+        boxCheck: boxCheck && {
+          checkedAt: boxCheck.checkedAt,
+          eveningStart: boxCheck.eveningStart,
+          hitsAfterEvening: boxCheck.hitsAfterEvening,
+        },
+      }),
+      signal: AbortSignal.timeout(config.cloudTimeoutSeconds * 1000),
+    });
+  } catch (error) {
+    throw new PushFailure(
+      'cloud_unreachable',
+      `The cloud at ${config.cloudBaseUrl} could not be reached: ${error instanceof Error ? error.message : String(error)}.`,
+    );
+  }
+  if (response.ok) {
+    const parsed = v.safeParse(StarterlistPushResultSchema, await response.json().catch(() => undefined));
+    if (!parsed.success) throw new PushFailure('cloud_error', 'The cloud answered the push with an unexpected body.', response.status);
+    return parsed.output;
+  }
+  if (response.status === 404) {
+    throw new PushFailure(
+      'cloud_endpoint_missing',
+      'The cloud answered 404: its release has no starter-list endpoint yet. Deploy the backend release with the endpoint before enabling the push.',
+      404,
+    );
+  }
+  if (response.status === 401 || response.status === 403)
+    throw new PushFailure('token_rejected', `The cloud rejected the edge API token (${response.status}).`, response.status);
+  if (response.status === 400 || response.status === 413)
+    throw new PushFailure('push_rejected', `The cloud rejected the starter lists (${response.status}).`, response.status);
+  throw new PushFailure('cloud_error', `The cloud failed to take the starter lists (${response.status}).`, response.status);
+}
+
+/** The push loop; `boxCheck` supplies the latest box-side check to send along. */
+export function createStarterlistPush(
+  config: StarterlistPushConfig,
+  mirror: postgres.Sql,
+  log: Logger,
+  options: { boxCheck?: () => BoxCheckResult | null; now?: () => Date } = {},
+) {
+  const now = options.now ?? (() => new Date());
+  const state: StarterlistPushStatus = {
+    enabled: config.enabled,
+    intervalSeconds: config.intervalSeconds,
+    running: false,
+    lastRunAt: null,
+    lastSuccessAt: null,
+    lastResult: null,
+    lastError: null,
+    consecutiveFailures: 0,
+    nextRunAt: null,
+  };
+  let inFlight: Promise<PushOutcome> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let looping = false;
+
+  async function attempt(token: string): Promise<PushOutcome> {
+    const at = now().toISOString();
+    state.running = true;
+    state.lastRunAt = at;
+    try {
+      const rows = await readMirrorStarterlists(mirror, now()).catch((error: unknown) => {
+        throw new PushFailure(
+          'mirror_unavailable',
+          `The mirror database could not be read: ${error instanceof Error ? error.message : String(error)}.`,
+        );
+      });
+      const { lists, skipped } = prepareStarterlists(rows);
+      const result = await push(config, token, lists, options.boxCheck?.() ?? null);
+      Object.assign(state, { lastSuccessAt: at, lastResult: { ...result, skipped }, lastError: null, consecutiveFailures: 0 });
+      log.info('starterlist_push_succeeded', { received: result.received, added: result.added, skipped: skipped.length });
+      return { ok: true, result, skipped, at };
+    } catch (error) {
+      const failure =
+        error instanceof PushFailure ? error : new PushFailure('cloud_error', error instanceof Error ? error.message : String(error));
+      const pushError: PushError = {
+        reason: failure.reason,
+        message: failure.message,
+        ...(failure.httpStatus !== undefined ? { httpStatus: failure.httpStatus } : {}),
+        at,
+      };
+      state.lastError = pushError;
+      state.consecutiveFailures += 1;
+      log.warn('starterlist_push_failed', {
+        reason: pushError.reason,
+        message: pushError.message,
+        consecutiveFailures: state.consecutiveFailures,
+      });
+      return { ok: false, error: pushError };
+    } finally {
+      state.running = false;
+    }
+  }
+
+  function runOnce(): Promise<PushOutcome> {
+    const token = config.edgeApiToken;
+    if (!config.enabled || token === undefined) {
+      const message = 'The starter-list push is disabled (SVC_STARTERLIST_SYNC_ENABLED=false or no SVC_EDGE_API_TOKEN).';
+      return Promise.resolve({ ok: false, error: { reason: 'push_disabled', message, at: now().toISOString() } });
+    }
+    inFlight ??= attempt(token).finally(() => {
+      inFlight = undefined;
+      scheduleNext();
+    });
+    return inFlight;
+  }
+
+  function scheduleNext(): void {
+    if (!looping) return;
+    if (timer) clearTimeout(timer);
+    const delaySeconds = nextRunDelaySeconds(config.intervalSeconds, state.consecutiveFailures);
+    state.nextRunAt = new Date(now().getTime() + delaySeconds * 1000).toISOString();
+    timer = setTimeout(() => {
+      timer = undefined;
+      state.nextRunAt = null;
+      void runOnce();
+    }, delaySeconds * 1000);
+  }
+
+  return {
+    runOnce,
+    status: (): StarterlistPushStatus => structuredClone(state),
+    start() {
+      if (!config.enabled || looping) return;
+      looping = true;
+      void runOnce();
+    },
+    async stop() {
+      looping = false;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      state.nextRunAt = null;
+      await inFlight;
+    },
+  };
+}
+export type StarterlistPushAgent = ReturnType<typeof createStarterlistPush>;

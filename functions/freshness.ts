@@ -1,0 +1,117 @@
+import * as v from 'valibot';
+import { getSql } from '../shared/db/client';
+import { edgeBox } from '../shared/http/edgeGuard';
+import { FRESHNESS_STATUSES } from '../shared/freshness/evaluation';
+import { NotFoundError } from '../shared/errors/domainErrors';
+import { clubExists } from '../shared/freshness/freshnessRepository';
+import { listFreshnessHistory } from '../shared/freshness/freshnessState';
+import { runFreshnessCheck } from '../shared/freshness/freshnessTimer';
+import { recordStarterlists, StarterlistPushResultSchema, StarterlistPushSchema } from '../shared/freshness/starterlists';
+import { TrainingPlanBodySchema } from '../shared/freshness/trainingPlan';
+import { getTrainingPlan, putTrainingPlan, TrainingPlanViewSchema } from '../shared/freshness/trainingPlanService';
+import { httpGroup, timerFunction } from '../shared/host/definition';
+import { clubRole } from '../shared/http/guards';
+import { defineRoute, json } from '../shared/http/route';
+
+const ClubParamsSchema = v.object({ clubId: v.pipe(v.string(), v.nonEmpty()) });
+const planGuard = clubRole('clubId', 'leader', { orCapability: 'clubs.manage' });
+
+const pageNumber = (fallback: number, min: number, max: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,7}$/, `must be a whole number from ${min} to ${max}`),
+      v.transform(Number),
+      v.minValue(min, `must be a whole number from ${min} to ${max}`),
+      v.maxValue(max, `must be a whole number from ${min} to ${max}`),
+    ),
+    String(fallback),
+  );
+const HistoryQuerySchema = v.object({ limit: pageNumber(50, 1, 200), offset: pageNumber(0, 0, 1_000_000) });
+const HistoryPageSchema = v.object({
+  items: v.array(
+    v.object({
+      status: v.picklist(FRESHNESS_STATUSES),
+      previousStatus: v.nullable(v.picklist(FRESHNESS_STATUSES)),
+      evening: v.nullable(v.object({ start: v.string(), end: v.string() })),
+      changedAt: v.string(),
+    }),
+  ),
+  nextOffset: v.nullable(v.number()),
+});
+
+/** Data freshness: training plans, the starter-list channel of the boxes, the evaluation timer. */
+export const freshnessFunctions = [
+  httpGroup('trainingPlan', 'api/admin/clubs/{clubId}/training-plan', [
+    defineRoute({
+      method: 'GET',
+      path: '/api/admin/clubs/{clubId}/training-plan',
+      summary: "The club's training plan (weekly evenings in its time zone); the default Wednesday 18:00-20:00 as planSource assumed",
+      guard: planGuard,
+      params: ClubParamsSchema,
+      response: TrainingPlanViewSchema,
+      responses: { 404: { description: 'There is no club with this id (platform admins; others get 403)' } },
+      async handle({ params }) {
+        return json(await getTrainingPlan(getSql(), params.clubId), 200, { 'cache-control': 'no-store' });
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/api/admin/clubs/{clubId}/training-plan',
+      summary:
+        "Replaces the club's training plan (400 naming the field for an unknown time zone, an end before its start, overlapping evenings)",
+      guard: planGuard,
+      params: ClubParamsSchema,
+      body: TrainingPlanBodySchema,
+      response: TrainingPlanViewSchema,
+      responses: { 404: { description: 'There is no club with this id (platform admins; others get 403)' } },
+      async handle({ params, body, caller, log }) {
+        const plan = await putTrainingPlan(getSql(), params.clubId, body, caller.userId);
+        log.info('training_plan_saved', { clubId: params.clubId, evenings: plan.evenings.length, by: caller.userId });
+        return json(plan);
+      },
+    }),
+  ]),
+  httpGroup('freshnessHistory', 'api/admin/clubs/{clubId}/freshness-history', [
+    defineRoute({
+      method: 'GET',
+      path: '/api/admin/clubs/{clubId}/freshness-history',
+      summary: "The club's freshness status changes, newest first, each with the evening evaluated (limit 1..200, default 50; offset)",
+      guard: planGuard,
+      params: ClubParamsSchema,
+      query: HistoryQuerySchema,
+      response: HistoryPageSchema,
+      responses: { 404: { description: 'There is no club with this id (platform admins; others get 403)' } },
+      async handle({ params, query }) {
+        const rows = await listFreshnessHistory(getSql(), params.clubId, query.limit + 1, query.offset);
+        if (rows.length === 0 && !(await clubExists(getSql(), params.clubId))) {
+          throw new NotFoundError('There is no club with this id.', { code: 'club_not_found' });
+        }
+        const items = rows.slice(0, query.limit).map((row) => ({
+          status: row.status,
+          previousStatus: row.previousStatus,
+          evening: row.eveningStart && row.eveningEnd ? { start: row.eveningStart.toISOString(), end: row.eveningEnd.toISOString() } : null,
+          changedAt: row.changedAt.toISOString(),
+        }));
+        const nextOffset = rows.length > query.limit ? query.offset + query.limit : null;
+        return json({ items, nextOffset }, 200, { 'cache-control': 'no-store' });
+      },
+    }),
+  ]),
+  httpGroup('starterlists', 'api/edge/starterlists', [
+    defineRoute({
+      method: 'POST',
+      path: '/api/edge/starterlists',
+      summary: "A box pushes the evening's starter lists (no personal data) and its own freshness check",
+      guard: edgeBox,
+      body: StarterlistPushSchema,
+      response: StarterlistPushResultSchema,
+      async handle({ caller, body, log }) {
+        const result = await recordStarterlists(getSql(), caller.clubId, body);
+        log.info('starterlists_received', { clubId: caller.clubId, received: result.received, added: result.added });
+        return json(result);
+      },
+    }),
+  ]),
+  timerFunction('freshnessCheck', { schedule: '%FRESHNESS_SCHEDULE%' }, ({ log }) => runFreshnessCheck(getSql(), new Date(), log)),
+];

@@ -1,0 +1,116 @@
+import type { Sql } from '../db/client';
+import type { Logger } from '../log/logger';
+import { notify } from '../notifications/notify';
+import type { ClubFreshness } from './clubFreshness';
+import { listClubLeaders } from './freshnessRepository';
+import { releaseRecoveryClaim, releaseStaleClaim, type ClaimedNotices } from './freshnessState';
+
+/** The producer name the inbox records for these notices. */
+export const FRESHNESS_SOURCE = 'freshness';
+
+/** "Wednesday, 18 November 2026, 18:00" on the club's own clock. */
+function localTime(instant: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(instant);
+}
+
+/** Tells each leader of the club that no shot data arrived for the evaluated evening (warning). */
+export async function notifyClubStale(sql: Sql, club: ClubFreshness, now: Date): Promise<number> {
+  const leaders = await listClubLeaders(sql, club.signals.clubId);
+  const evening = localTime(club.verdict.evening.start, club.plan.timeZone);
+  const body = [
+    `No shot data reached the cloud for the training evening of ${evening}${club.planSource === 'assumed' ? ' (default plan: no training plan is stored for the club)' : ''}.`,
+    club.hint?.message,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  for (const userId of leaders) {
+    await notify(
+      sql,
+      {
+        userId,
+        title: `No shot data from ${club.signals.name}`,
+        body,
+        tone: 'warning',
+        kind: 'report',
+        category: 'club',
+        source: FRESHNESS_SOURCE,
+      },
+      now,
+    );
+  }
+  return leaders.length;
+}
+
+/** Tells each leader of the club that shot data arrives again (success). */
+export async function notifyClubRecovered(sql: Sql, club: ClubFreshness, now: Date): Promise<number> {
+  const leaders = await listClubLeaders(sql, club.signals.clubId);
+  const body = `Shot data reached the cloud again after the training evening of ${localTime(club.verdict.evening.start, club.plan.timeZone)}.`;
+  for (const userId of leaders) {
+    await notify(
+      sql,
+      {
+        userId,
+        title: `Shot data from ${club.signals.name} arrives again`,
+        body,
+        tone: 'success',
+        kind: 'report',
+        category: 'club',
+        source: FRESHNESS_SOURCE,
+      },
+      now,
+    );
+  }
+  return leaders.length;
+}
+
+export interface NoticeOutcome {
+  staleNotices: number;
+  recoveryNotices: number;
+  failedNotices: number;
+}
+
+/**
+ * Sends the notices a run claimed. A club whose notice fails gets its claim back (the next run
+ * tries again) and the others still go out; the failures are counted and logged.
+ */
+export async function sendClaimedNotices(
+  sql: Sql,
+  clubs: readonly ClubFreshness[],
+  claimed: ClaimedNotices,
+  now: Date,
+  log: Logger,
+): Promise<NoticeOutcome> {
+  const byId = new Map(clubs.map((club) => [club.signals.clubId, club]));
+  const outcome: NoticeOutcome = { staleNotices: 0, recoveryNotices: 0, failedNotices: 0 };
+  for (const { clubId, eveningStart } of claimed.stale) {
+    const club = byId.get(clubId);
+    if (!club) continue;
+    try {
+      outcome.staleNotices += await notifyClubStale(sql, club, now);
+    } catch (error) {
+      outcome.failedNotices += 1;
+      log.warn('freshness_notice_failed', { clubId, notice: 'stale', error });
+      await releaseStaleClaim(sql, clubId, eveningStart);
+    }
+  }
+  for (const clubId of claimed.recovered) {
+    const club = byId.get(clubId);
+    if (!club) continue;
+    try {
+      outcome.recoveryNotices += await notifyClubRecovered(sql, club, now);
+    } catch (error) {
+      outcome.failedNotices += 1;
+      log.warn('freshness_notice_failed', { clubId, notice: 'recovered', error });
+      await releaseRecoveryClaim(sql, clubId);
+    }
+  }
+  return outcome;
+}
