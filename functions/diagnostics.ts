@@ -1,8 +1,11 @@
 import * as v from 'valibot';
+import { getSettings } from '../shared/config/settings';
 import { getSql } from '../shared/db/client';
 import { dataFreshnessBlock, DataFreshnessBlockSchema } from '../shared/freshness/diagnostics';
 import { FRESHNESS_STATUSES } from '../shared/freshness/evaluation';
 import { httpGroup } from '../shared/host/definition';
+import { readIngestHealth } from '../shared/ingest/health';
+import { IngestHealthSchema } from '../shared/ingest/healthSchema';
 import { platformAdmin } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
 
@@ -27,16 +30,18 @@ const SummaryQuerySchema = v.object({
 type SummaryQuery = v.InferOutput<typeof SummaryQuerySchema>;
 
 /**
- * The blocks of the diagnostics summary, each computed by its area. The composition point: the
- * ingest area adds its block here as one more entry (`ingest: () => <ingest health block>`), and
- * SummarySchema gains the matching member.
+ * The blocks of the diagnostics summary, each computed by its area: the ingest block with every
+ * field (the caller is a platform admin, so with detail) and dataFreshness per club.
  */
 const summaryBlocks = {
+  ingest: (_query: SummaryQuery, now: Date) =>
+    readIngestHealth(getSql(), { statusEnabled: getSettings().SVC_INGEST_STATUS_ENABLED, detail: true, now }),
   dataFreshness: (query: SummaryQuery, now: Date) => dataFreshnessBlock(getSql(), query, now),
 };
 
 const SummarySchema = v.object({
   generatedAt: v.string(),
+  ingest: IngestHealthSchema,
   dataFreshness: DataFreshnessBlockSchema,
 });
 
@@ -52,7 +57,7 @@ export const diagnosticsFunctions = [
       method: 'GET',
       path: '/api/admin/diagnostics/summary',
       summary:
-        'Diagnostics summary (platform_admin): dataFreshness per club, worst first, with the rule-6 hint; status filters, limit/offset page the clubs',
+        'Diagnostics summary (platform_admin): the ingest block with every field, and dataFreshness per club, worst first, with the rule-6 hint; status filters, limit/offset page the clubs',
       guard: platformAdmin,
       query: SummaryQuerySchema,
       response: SummarySchema,

@@ -220,6 +220,12 @@ describe('freshness endpoints through the local host', () => {
       expect(firstPage.dataFreshness.total).toBeGreaterThan(1);
     });
 
+    it('carries the ingest block beside dataFreshness (unknown while the status switch is off)', async () => {
+      const body = (await summary()) as unknown as { ingest: { status: string }; dataFreshness: unknown };
+      expect(body.ingest.status).toBe('unknown');
+      expect(body.dataFreshness).toBeDefined();
+    });
+
     it('400 for a bad query, naming the field', async () => {
       const response = await host.request('GET', '/api/admin/diagnostics/summary?status=green&limit=0', {
         headers: await bearer('admin-9', { roles: ['platform_admin'] }),
