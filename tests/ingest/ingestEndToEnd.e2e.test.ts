@@ -125,7 +125,7 @@ describe('ingest end to end: producer → local hub → local host feed → inge
   });
 
   it('applies a training evening with one contract reject, reports it in health, and a replay changes nothing', async () => {
-    const evening = trainingEvening({ clubId: club, startsAt: new Date('2026-11-20T18:30:00Z'), shooters: 4, seed: 7 });
+    const evening = trainingEvening({ clubId: club, startsAt: new Date('2026-11-20T18:30:00Z'), shooters: 4, seed: 7, tombstones: true });
     const hitCreates = evening.filter((change) => change.entity === 'hits' && change.body?.op === 'c');
     const update = evening.find((change) => change.body?.op === 'u');
     const deletion = evening.find((change) => change.body?.op === 'd');
@@ -148,9 +148,12 @@ describe('ingest end to end: producer → local hub → local host feed → inge
     };
     const events = [...evening.slice(0, evening.indexOf(hitCreates[6]!)), rejected, ...evening.slice(evening.indexOf(hitCreates[6]!))];
     await sendChangeEvents(producer, events, { headersAsBytes: true });
+    // The worker drops empty bodies (the tombstone after the delete) before the function sees them.
+    const delivered = events.filter((change) => change.body !== null).length;
+    expect(delivered).toBe(events.length - 1);
 
     host = await startFeed('ingest');
-    await eventually('the first delivery', () => finished.messages >= events.length);
+    await eventually('the first delivery', () => finished.messages >= delivered);
 
     const hits = await hitRows(club);
     expect(hits).toHaveLength(hitCreates.length);
@@ -190,7 +193,7 @@ describe('ingest end to end: producer → local hub → local host feed → inge
     const before = { hits, shooters };
     finished.messages = 0;
     host = await startFeed('replay');
-    await eventually('the replay', () => finished.messages >= events.length);
+    await eventually('the replay', () => finished.messages >= delivered);
 
     expect({ hits: await hitRows(club), shooters: await shooterRows(club) }).toEqual(before);
     // The replayed reject is recorded again, with the same reason; nothing else is.
