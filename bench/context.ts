@@ -7,6 +7,8 @@ import { quoteIdentifier } from '../scripts/local/embeddedPostgres';
 export interface BenchContext {
   /** A pool on a fresh, migrated database that is dropped after the run. */
   sql: Sql;
+  /** The same database's URL, for code that opens its own pool from settings (the app's functions). */
+  url: string;
 }
 
 /** Creates a throw-away database on the server behind `serverUrl` for one benchmark run. */
@@ -19,7 +21,7 @@ export async function createBenchDatabase(serverUrl: string): Promise<{ context:
   const sql = connect({ url: url.toString(), max: 4 });
   await migrate(sql);
   return {
-    context: { sql },
+    context: { sql, url: url.toString() },
     drop: async () => {
       await sql.end({ timeout: 5 });
       await admin.unsafe(`drop database if exists ${quoteIdentifier(name)} with (force)`);

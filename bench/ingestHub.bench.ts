@@ -8,6 +8,11 @@ import { sendChangeEvents } from '../scripts/ingest/sendChangeEvents';
 import { startLocalEventHubs } from '../scripts/local/eventHubs/localEventHubs';
 import type { FunctionDefinition } from '../shared/host/definition';
 import { createLogger } from '../shared/log/logger';
+import { functionDefinitions } from '../functions/definitions';
+import { resetSettings } from '../shared/config/settings';
+import { closeSql } from '../shared/db/client';
+import type { IncomingMessage } from '../shared/ingest/contract';
+import { runSubject as runCore } from './ingest.bench';
 
 const EVENTS = 10_000;
 const CLUBS = 20;
@@ -23,8 +28,12 @@ const WARMUP = 1;
  * maxEventBatchSize: the handler's share with no transport at all. The figure says how much of an ingest run's time
  * the local path adds, so a slow local run is not mistaken for a slow ingest core.
  */
-export default async function ingestHub(_context: BenchContext): Promise<Comparison> {
-  const events = hitEvents(EVENTS);
+export default async function ingestHub(context: BenchContext): Promise<Comparison[]> {
+  return [await transport(), await ingestThroughHub(context)];
+}
+
+async function transport(): Promise<Comparison> {
+  const events = hitEvents(EVENTS, 4700);
   let handled = 0;
   let waiter: { target: number; resolve: () => void } | undefined;
   const handler = async (messages: unknown, _invocation: InvocationContext) => {
@@ -91,12 +100,12 @@ export default async function ingestHub(_context: BenchContext): Promise<Compari
 }
 
 /** Hit inserts spread over CLUBS clubs, grouped per club as the connector's per-topic batches are. */
-function hitEvents(count: number): ChangeEvent[] {
+function hitEvents(count: number, firstClub: number): ChangeEvent[] {
   const perClub = Math.ceil(count / CLUBS);
   const events: ChangeEvent[] = [];
   const start = Date.parse('2026-11-20T18:30:00.000Z');
   for (let club = 0; club < CLUBS && events.length < count; club += 1) {
-    const clubId = String(4700 + club);
+    const clubId = String(firstClub + club);
     for (let i = 0; i < perClub && events.length < count; i += 1) {
       const atMs = start + i * 1000;
       const row: HitRow = {
@@ -115,4 +124,111 @@ function hitEvents(count: number): ChangeEvent[] {
     }
   }
   return events;
+}
+
+const INGEST_ITERATIONS = 3;
+const CORE_BATCH = 500; // bench/ingest.bench.ts
+
+/**
+ * The same 10,000 hit events through producer → local hub → the local host's feed → the real
+ * `ingest` function of functions/definitions.ts (status switch on) → PostgreSQL, against the
+ * core alone as bench/ingest.bench.ts measures it: `applyIngestBatch` on the same events, decoded
+ * as the worker hands them over, in batches of 500. Every run writes clubs of its own, so both
+ * sides insert 10,000 new rows each time. The function opens its pool from settings, so the bench
+ * database's URL is its DATABASE_URL for the run.
+ */
+async function ingestThroughHub({ sql, url }: BenchContext): Promise<Comparison> {
+  const saved = { ...process.env };
+  const hub = await startLocalEventHubs({
+    port: 0,
+    eventHubs: { 'club-data': { partitionCount: 4 } },
+    retention: { maxEvents: 1_000_000 },
+  });
+  Object.assign(process.env, {
+    DATABASE_URL: url,
+    SVC_INGEST_STATUS_ENABLED: 'true',
+    WEBSITE_INSTANCE_ID: 'bench-hub',
+    INGEST_EVENTHUB_CONNECTION: hub.connectionString(),
+    INGEST_EVENTHUB_NAME: 'club-data',
+    INGEST_EVENTHUB_CONSUMER_GROUP: '$Default',
+  });
+  resetSettings();
+  let applied = 0;
+  let waiter: { target: number; resolve: () => void } | undefined;
+  const definitions = functionDefinitions.map((definition): FunctionDefinition => {
+    if (definition.kind !== 'eventHub' || definition.name !== 'ingest') return definition;
+    const ingest = definition.options.handler as (messages: unknown, invocation: InvocationContext) => Promise<unknown>;
+    return {
+      ...definition,
+      options: {
+        ...definition.options,
+        // Counts what the real function has finished with, to know when a run is through.
+        handler: async (messages: unknown, invocation: InvocationContext) => {
+          await ingest(messages, invocation);
+          applied += (messages as unknown[]).length;
+          if (waiter && applied >= waiter.target) waiter.resolve();
+        },
+      },
+    };
+  });
+  const host = await startDevHost(definitions, {
+    port: 0,
+    log: createLogger({ minLevel: 'error' }),
+    functionLog: (level, line) => {
+      if (level === 'error') console.error(line);
+    },
+    setting: (name) => process.env[name],
+    runTimers: false,
+    eventHubTriggers: { maxEventBatchSize: MAX_EVENT_BATCH_SIZE, maxWaitTimeInSeconds: 1 },
+  });
+  const producer = new EventHubProducerClient(hub.connectionString(), 'club-data');
+  let nextClubs = 5000;
+  const freshClubs = () => (nextClubs += CLUBS);
+  try {
+    const result = await compare({
+      title: `${EVENTS.toLocaleString('en')} hit events into PostgreSQL: the ingest function behind the local hub vs the apply core alone`,
+      baseline: {
+        name: `applyIngestBatch, batches of ${CORE_BATCH} (bench/ingest.bench.ts)`,
+        run: async () => {
+          const messages = asCoreMessages(hitEvents(EVENTS, freshClubs()));
+          await runCore(sql, messages, nextClubs);
+        },
+      },
+      subject: {
+        name: `producer → local hub → consumer → ingest function (batches of up to ${MAX_EVENT_BATCH_SIZE}) → PostgreSQL`,
+        run: async () => {
+          const done = new Promise<void>((resolve) => (waiter = { target: applied + EVENTS, resolve }));
+          await sendChangeEvents(producer, hitEvents(EVENTS, freshClubs()));
+          await done;
+        },
+      },
+      iterations: INGEST_ITERATIONS,
+      warmup: WARMUP,
+    });
+    const [rows]: [{ count: number }?] = await sql`select count(*)::int as count from club_data_hit where source_club_id >= '5000'`;
+    const perSecond = (ms: number) => Math.round((EVENTS / ms) * 1000).toLocaleString('en');
+    console.log(
+      `  events/s  ingest through the local hub ${perSecond(result.subject.medianMs)}, core alone ${perSecond(result.baseline.medianMs)} (medians; ${rows?.count ?? 0} rows written)`,
+    );
+    return result;
+  } finally {
+    await producer.close();
+    await host.close();
+    await hub.close();
+    await closeSql();
+    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
+    resetSettings();
+  }
+}
+
+/** The events as the core receives them from the worker: parsed bodies, origin headers as text. */
+function asCoreMessages(events: ChangeEvent[]): IncomingMessage[] {
+  return events.map((event, index) => ({
+    body: event.body,
+    properties: { sourceTopic: event.topic, sourceClubId: event.clubId },
+    sequenceNumber: index + 1,
+    enqueuedAt: null,
+    partitionId: '0',
+  }));
 }
