@@ -25,7 +25,8 @@ type VerifierSettings = Pick<Settings, 'AUTH_JWT_SECRET' | 'AUTH_JWKS_URL' | 'AU
  * so `alg: none` and algorithm-confusion tokens fail.
  */
 export function createTokenVerifier(settings: VerifierSettings): TokenVerifier {
-  const options = { issuer: settings.AUTH_ISSUER, audience: settings.AUTH_AUDIENCE, clockTolerance: 30 };
+  // A token without exp would be valid forever once leaked.
+  const options = { issuer: settings.AUTH_ISSUER, audience: settings.AUTH_AUDIENCE, clockTolerance: 30, requiredClaims: ['exp'] };
   let verify: (token: string) => Promise<{ payload: JWTPayload }>;
   if (settings.AUTH_JWKS_URL) {
     const keys: JWTVerifyGetKey = createRemoteJWKSet(new URL(settings.AUTH_JWKS_URL));
@@ -42,9 +43,11 @@ export function createTokenVerifier(settings: VerifierSettings): TokenVerifier {
     } catch (error) {
       throw new TokenRejected(describeJoseError(error));
     }
-    if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > 200) {
+    if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > 200 || CONTROL.test(payload.sub)) {
       throw new TokenRejected('The token has no usable sub claim.');
     }
+    // Lone surrogates would be stored as U+FFFD, so two different subjects could become one user.
+    if (!claimsWellFormed(payload)) throw new TokenRejected('The token contains text that is not well-formed Unicode.');
     const rawRoles = payload['roles'];
     if (rawRoles !== undefined && !Array.isArray(rawRoles)) {
       throw new TokenRejected('The roles claim must be an array.');
@@ -55,8 +58,25 @@ export function createTokenVerifier(settings: VerifierSettings): TokenVerifier {
   };
 }
 
+const CONTROL = /\p{Cc}/u;
+
+function claimsWellFormed(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return isWellFormed(value);
+  if (depth > 16 || value === null || typeof value !== 'object') return depth <= 16;
+  for (const [key, inner] of Object.entries(value)) {
+    if (!isWellFormed(key) || !claimsWellFormed(inner, depth + 1)) return false;
+  }
+  return true;
+}
+
+/** String.prototype.isWellFormed (Node 20) without depending on the lib target. */
+function isWellFormed(text: string): boolean {
+  return !/\p{Surrogate}/u.test(text);
+}
+
 function describeJoseError(error: unknown): string {
   if (error instanceof joseErrors.JWTExpired) return 'The token has expired.';
+  if (error instanceof joseErrors.JWTClaimValidationFailed && error.reason === 'missing') return `The token has no ${error.claim} claim.`;
   if (error instanceof joseErrors.JWTClaimValidationFailed) return `The token's ${error.claim} claim is not accepted.`;
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'The token signature is invalid.';
   if (error instanceof joseErrors.JOSEAlgNotAllowed) return 'The token algorithm is not accepted.';
