@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { HttpRequest, HttpResponse, InvocationContext, type InvocationContextInit, type Timer } from '@azure/functions';
 import { Cron } from 'croner';
 import type { FunctionDefinition } from '../../shared/host/definition';
-import { REQUEST_ID_HEADER } from '../../shared/http/dispatch';
+import { allowedMethods, REQUEST_ID_HEADER } from '../../shared/http/dispatch';
 import { HttpProblem, PROBLEM_CONTENT_TYPE, problemBody } from '../../shared/http/problem';
 import { compileTemplate } from '../../shared/http/pathTemplate';
 import type { Logger } from '../../shared/log/logger';
@@ -79,6 +79,11 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
 
   async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', `http://${host}`);
+    // Like the Azure host, dot segments are resolved before routing; refusing them here keeps a
+    // `..` from choosing another function than the one the client's path names.
+    if (/(?:^|\/)(?:\.|%2e){1,2}(?:[/?#]|$)/i.test(req.url ?? '')) {
+      return sendProblem(res, new HttpProblem(404, 'Not Found', 'The path contains a dot segment.'));
+    }
     const adminParams = ADMIN_ROUTE.match(url.pathname);
     if (adminParams?.['name']) return invokeNonHttp(adminParams['name'], req, res);
 
@@ -88,7 +93,10 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
     if (!target) return sendProblem(res, new HttpProblem(404, 'Not Found', `No function serves ${url.pathname}.`));
     const methods = target.definition.options.methods ?? ['GET', 'POST'];
     if (!methods.includes((req.method ?? 'GET').toUpperCase() as never)) {
-      return sendProblem(res, new HttpProblem(405, 'Method Not Allowed', `${req.method} is not supported.`));
+      // PROPFIND, TRACE and the like never reach the function; Allow names what the resource takes.
+      const allow = target.definition.routes.length ? allowedMethods(target.definition.routes, url.pathname) : methods.join(', ');
+      if (allow === undefined) return sendProblem(res, new HttpProblem(404, 'Not Found', `No function serves ${url.pathname}.`));
+      return sendProblem(res, new HttpProblem(405, 'Method Not Allowed', 'The method is not supported.', undefined, { allow }));
     }
 
     let body: Buffer;
@@ -110,7 +118,7 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
 
   async function invokeNonHttp(name: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     if ((req.method ?? '').toUpperCase() !== 'POST') {
-      return sendProblem(res, new HttpProblem(405, 'Method Not Allowed', 'Use POST to invoke a function.'));
+      return sendProblem(res, new HttpProblem(405, 'Method Not Allowed', 'Use POST to invoke a function.', undefined, { allow: 'POST' }));
     }
     const definition = byName.get(name.toLowerCase());
     if (!definition) return sendProblem(res, new HttpProblem(404, 'Not Found', `No function named ${name}.`));

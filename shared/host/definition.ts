@@ -21,6 +21,8 @@ export type FunctionDefinition =
   | { kind: 'timer'; name: string; options: TimerFunctionOptions }
   | { kind: 'eventHub'; name: string; options: EventHubFunctionOptions };
 
+// Not TRACE or CONNECT: the worker cannot even build a request object for them (fetch forbids
+// them), so the host must answer them; the local host does so with the resource's Allow.
 const ALL_METHODS: HttpFunctionOptions['methods'] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
 /**

@@ -64,6 +64,7 @@ async function handle(
   requestId: string,
   log: Logger,
 ): Promise<HttpResponseInit> {
+  if (hasDotSegment(path) || endsInEmptySegment(path)) throw notFound(`No route matches ${path}.`);
   const candidates = compiled
     .map(({ route, template }) => ({ route, params: template.match(path) }))
     .filter((candidate): candidate is { route: Route; params: Record<string, string> } => candidate.params !== undefined);
@@ -72,13 +73,19 @@ async function handle(
   if (resource === undefined) throw notFound(`No route matches ${path}.`);
   const sameResource = candidates.filter((candidate) => candidate.route.path === resource);
   const method = request.method.toUpperCase();
-  const chosen = sameResource.find((candidate) => candidate.route.method === method);
+  // HEAD is GET without the body (uptime monitors probe HEAD /healthz).
+  const routeMethod = method === 'HEAD' ? 'GET' : method;
+  const chosen = sameResource.find((candidate) => candidate.route.method === routeMethod);
   if (!chosen) {
     const allow = sameResource.map((candidate) => candidate.route.method).join(', ');
     throw new HttpProblem(405, 'Method Not Allowed', `${method} is not supported on ${path}.`, undefined, { allow });
   }
 
   const { route } = chosen;
+  // A body on a route that takes none is refused before anything reads it or the guard spends work.
+  if (!route.body && sendsBody(request)) {
+    throw badRequest('This route takes no request body.', [{ path: 'body', message: 'must be empty' }]);
+  }
   const caller = await route.guard.authorize(request, chosen.params);
   // Every invalid field of params, query and body is reported at once.
   const errors: FieldError[] = [];
@@ -90,7 +97,52 @@ async function handle(
     body = validate(route.body, value, 'body', errors, bytes > FULL_REPORT_MAX_BYTES);
   }
   if (errors.length) throw invalidInput('The request did not pass validation.', errors);
-  return route.handle({ request, requestId, log, caller, params, query, body });
+  const response = await route.handle({ request, requestId, log, caller, params, query, body });
+  return method === 'HEAD' ? withoutBody(response) : response;
+}
+
+/** The GET answer's status and headers, content type included, without its body. */
+function withoutBody(response: HttpResponseInit): HttpResponseInit {
+  const headers = new Headers(response.headers);
+  if (response.jsonBody !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
+  return { status: response.status, headers: Object.fromEntries(headers), cookies: response.cookies };
+}
+
+/**
+ * The Allow header of the resource a path names in an endpoint group, or undefined when no route
+ * matches; for hosts that must answer a method themselves.
+ */
+export function allowedMethods(routes: readonly Route[], path: string): string | undefined {
+  const matching = routes
+    .map((route) => ({ route, template: compileTemplate(route.path) }))
+    .filter(({ template }) => template.match(path) !== undefined)
+    .sort((a, b) => b.template.specificity - a.template.specificity);
+  const resource = matching[0]?.route.path;
+  if (resource === undefined) return undefined;
+  return matching
+    .filter(({ route }) => route.path === resource)
+    .map(({ route }) => route.method)
+    .join(', ');
+}
+
+function sendsBody(request: HttpRequest): boolean {
+  const length = request.headers.get('content-length');
+  if (length !== null && length.trim() !== '0') return true;
+  return request.headers.has('transfer-encoding');
+}
+
+/**
+ * Both hosts resolve dot segments, encoded ones included, before the function sees the URL:
+ * `DELETE /api/notifications/%2e` arrives as `/api/notifications/`. The trailing slash is all
+ * that is left of the id, so such a path names no resource rather than its parent collection.
+ */
+function endsInEmptySegment(path: string): boolean {
+  return path.length > 1 && path.endsWith('/');
+}
+
+/** `.` or `..` as a segment, however it is percent-encoded: never part of a resource's path. */
+function hasDotSegment(path: string): boolean {
+  return path.split('/').some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
 }
 
 // A large invalid body could yield an issue per byte or two; beyond this size validation stops
@@ -195,12 +247,16 @@ function incomingRequestId(request: HttpRequest): string | undefined {
   return value && /^[A-Za-z0-9._-]{8,100}$/.test(value) ? value : undefined;
 }
 
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return '/';
-  }
+/**
+ * The path exactly as the client sent it. `new URL().pathname` would resolve `.`/`..` and their
+ * encoded forms (`%2e`), turning `/api/notifications/%2e` into `/api/notifications`; routes are
+ * matched on the raw segments instead and dot segments are refused.
+ */
+export function pathOf(url: string): string {
+  const afterAuthority = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
+  const rest = afterAuthority ? url.slice(afterAuthority[0].length) : url;
+  const path = rest.split(/[?#]/, 1)[0] ?? '';
+  return path.startsWith('/') ? path : '/' + path;
 }
 
 /** The invocation's logger; LOG_LEVEL even when the settings are broken (the error path then reports why). */

@@ -17,4 +17,11 @@ describe('GET /healthz through the local host', () => {
     expect(body.components['database']?.status).toBe('up');
     expect(body.components['storage']?.status).toBe('up');
   });
+
+  it('answers HEAD like GET, without a body, for uptime monitors', async () => {
+    const response = await host.request('HEAD', '/healthz');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.text()).toBe('');
+  });
 });

@@ -1,0 +1,118 @@
+import http from 'node:http';
+import { noContent, defineRoute, json } from '../../shared/http/route';
+import { authenticatedUser, publicAccess } from '../../shared/http/guards';
+import { httpGroup } from '../../shared/host/definition';
+import { startTestHost, type TestHost } from '../support/testHost';
+
+const deleted: string[] = [];
+const routes = [
+  defineRoute({
+    method: 'GET',
+    path: '/probe/items',
+    summary: 'list',
+    guard: publicAccess,
+    handle: () => Promise.resolve(json({ items: ['a'] })),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/probe/items',
+    summary: 'clear everything',
+    guard: publicAccess,
+    handle: () => {
+      deleted.push('*');
+      return Promise.resolve(noContent());
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/probe/items/{id}',
+    summary: 'delete one',
+    guard: publicAccess,
+    handle: ({ params }) => {
+      deleted.push(params['id'] ?? '');
+      return Promise.resolve(noContent());
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/probe/items/{id}/read',
+    summary: 'takes no body',
+    guard: authenticatedUser,
+    handle: () => Promise.resolve(noContent()),
+  }),
+];
+
+interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** node:http sends the path as given; fetch() would resolve dot segments before sending. */
+function raw(host: TestHost, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<RawAnswer> {
+  const { port } = new URL(host.url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('hostile requests to an endpoint group', () => {
+  let host: TestHost;
+  beforeAll(async () => {
+    host = await startTestHost([httpGroup('probe', 'probe', routes)]);
+  });
+  afterAll(() => host.close());
+  beforeEach(() => deleted.splice(0));
+
+  it.each(['TRACE', 'PROPFIND', 'PATCH', 'OPTIONS'])('405 with Allow for %s', async (method) => {
+    const answer = await raw(host, method, '/probe/items');
+    expect(answer.status).toBe(405);
+    expect(answer.headers['content-type']).toBe('application/problem+json');
+    expect(answer.headers['allow']).toBe('GET, DELETE');
+  });
+
+  it('answers HEAD like GET without a body', async () => {
+    const answer = await raw(host, 'HEAD', '/probe/items');
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.body).toBe('');
+    expect((await raw(host, 'HEAD', '/probe/nothing')).status).toBe(404);
+  });
+
+  it.each([
+    '/probe/items/',
+    '/probe/items/%2e',
+    '/probe/items/%2E%2e',
+    '/probe/items/.',
+    '/probe/items/..',
+    '/probe/x/%2e%2e/items',
+    '/probe/items/%2e/',
+  ])('DELETE %s is 404 and deletes nothing', async (path) => {
+    const answer = await raw(host, 'DELETE', path);
+    expect(answer.status).toBe(404);
+    expect(answer.headers['content-type']).toBe('application/problem+json');
+    expect(deleted).toEqual([]);
+  });
+
+  it('still deletes an item whose id merely contains dots', async () => {
+    expect((await raw(host, 'DELETE', '/probe/items/a.b')).status).toBe(204);
+    expect((await raw(host, 'DELETE', '/probe/items/...')).status).toBe(204);
+    expect(deleted).toEqual(['a.b', '...']);
+  });
+
+  it('refuses a body on a route that takes none, before the credentials are checked', async () => {
+    const sized = await raw(host, 'POST', '/probe/items/1/read', { 'content-type': 'application/json' }, '{"a":1}');
+    expect(sized.status).toBe(400);
+    expect(JSON.parse(sized.body)).toMatchObject({ errors: [{ path: 'body' }] });
+    const chunked = await raw(host, 'POST', '/probe/items/1/read', { 'transfer-encoding': 'chunked' }, 'x');
+    expect(chunked.status).toBe(400);
+    // Without a body the guard decides as before.
+    expect((await raw(host, 'POST', '/probe/items/1/read')).status).toBe(401);
+  });
+});
