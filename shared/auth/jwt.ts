@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Settings } from '../config/settings';
+import { isWellFormed } from '../validation/humanText';
 import { isPlatformRole, type PlatformRole } from './roles';
 
 export interface VerifiedUser {
@@ -67,11 +68,6 @@ function claimsWellFormed(value: unknown, depth = 0): boolean {
     if (!isWellFormed(key) || !claimsWellFormed(inner, depth + 1)) return false;
   }
   return true;
-}
-
-/** String.prototype.isWellFormed (Node 20) without depending on the lib target. */
-function isWellFormed(text: string): boolean {
-  return !/\p{Surrogate}/u.test(text);
 }
 
 function describeJoseError(error: unknown): string {

@@ -1,5 +1,6 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
+import { hasNoControlCharacters, humanTextSchema } from '../validation/humanText';
 import { wholeNumber } from '../validation/wholeNumber';
 
 /** Most clubs one report may carry; a longer list is answered with 413. */
@@ -16,33 +17,10 @@ export const VereinsIdSchema = v.pipe(
   v.regex(/^[A-Za-z0-9._/-]+$/, 'may contain only letters, digits, ".", "_", "/" and "-"'),
 );
 
-// C0 and C1 control characters, DEL, and the Unicode line/paragraph separators.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+export { hasNoControlCharacters };
 
-// Invisible characters that make a name display differently from what it is: bidi embeddings,
-// overrides and isolates (U+202A–U+202E, U+2066–U+2069), zero-width characters and the marks
-// LRM/RLM (U+200B–U+200F), and the BOM / zero-width no-break space (U+FEFF).
-const INVISIBLE_FORMAT_CHARACTERS = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
-
-// String.prototype.isWellFormed exists in Node 20 but is newer than the ES2022 lib we compile against.
-const isWellFormed = (value: string): boolean => (value as string & { isWellFormed(): boolean }).isWellFormed();
-
-/** True when the text has no control characters (the catalog search and names share this rule). */
-export const hasNoControlCharacters = (value: string): boolean => !CONTROL_CHARACTERS.test(value);
-
-/**
- * Club name: trimmed, 1 to 200 characters, no control characters, no lone surrogates (they are
- * not text and would be stored as U+FFFD), no invisible bidi or zero-width characters.
- */
-export const ClubNameSchema = v.pipe(
-  v.string('must be a string'),
-  v.trim(),
-  v.minLength(1, 'must not be empty'),
-  v.maxLength(200, 'must be at most 200 characters'),
-  v.check(hasNoControlCharacters, 'must not contain control characters'),
-  v.check(isWellFormed, 'must be well-formed Unicode (no lone surrogates)'),
-  v.check((value) => !INVISIBLE_FORMAT_CHARACTERS.test(value), 'must not contain bidi control or zero-width characters'),
-);
+/** Club name: trimmed, 1 to 200 characters, shown as what it is (shared/validation/humanText.ts). */
+export const ClubNameSchema = humanTextSchema(200);
 
 export const ReportedClubSchema = v.object({ vereinsId: VereinsIdSchema, name: ClubNameSchema });
 export type ReportedClub = v.InferOutput<typeof ReportedClubSchema>;

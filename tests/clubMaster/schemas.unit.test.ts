@@ -55,6 +55,13 @@ describe('ReportedClubSchema', () => {
           unknown,
         ],
     ),
+    ...['\u2060', '\u061c', '\u180e', '\u206a', '\ufff9', '\u{e0041}', '\u00ad', '\u3164', '\u034f'].map(
+      (c) =>
+        [`name with invisible U+${c.codePointAt(0)!.toString(16).toUpperCase()}`, { vereinsId: '1', name: `SV${c}Eins` }] as [
+          string,
+          unknown,
+        ],
+    ),
   ])('rejects %s', (_label, input) => {
     expect(v.safeParse(ReportedClubSchema, input).success).toBe(false);
   });

@@ -132,6 +132,9 @@ describe('POST /api/edge/clubs/sync through the local host', () => {
       ['a name with a lone surrogate', { clubs: [{ vereinsId: '2', name: 'SV \ud800 Eins' }] }, 'body.clubs.0.name'],
       ['a name with a bidi override', { clubs: [{ vereinsId: '2', name: 'SV \u202eEins' }] }, 'body.clubs.0.name'],
       ['a name with a zero-width space', { clubs: [{ vereinsId: '2', name: 'SV\u200bEins' }] }, 'body.clubs.0.name'],
+      ['a name with a word joiner', { clubs: [{ vereinsId: '2', name: 'SV\u2060Eins' }] }, 'body.clubs.0.name'],
+      ['a name with a tag character', { clubs: [{ vereinsId: '2', name: 'SV Eins\u{e0041}' }] }, 'body.clubs.0.name'],
+      ['a name with an Arabic letter mark', { clubs: [{ vereinsId: '2', name: '\u061cSV Eins' }] }, 'body.clubs.0.name'],
       ['an entry that is not an object', { clubs: [{ vereinsId: '2', name: 'a' }, 5] }, 'body.clubs.1'],
       [
         'a repeated club number',
