@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { HttpRequest, HttpResponse, InvocationContext, type InvocationContextInit, type Timer } from '@azure/functions';
 import { Cron } from 'croner';
 import type { FunctionDefinition } from '../../shared/host/definition';
@@ -9,6 +10,7 @@ import { HttpProblem, PROBLEM_CONTENT_TYPE, problemBody } from '../../shared/htt
 import { compileTemplate } from '../../shared/http/pathTemplate';
 import type { Logger } from '../../shared/log/logger';
 import { startEventHubTriggers, type EventHubTriggerSettings, type RunningEventHubTriggers } from './eventHubTriggers';
+import { requestUrl } from './requestTarget';
 import { resolveSchedule } from './schedule';
 
 /**
@@ -30,6 +32,8 @@ export interface DevHostOptions {
   functionLog?: (level: string, line: string) => void;
   /** Feed eventHub functions from their hubs with these host.json values; off when absent. */
   eventHubTriggers?: EventHubTriggerSettings;
+  /** Largest request body accepted (the Azure host's 100 MB unless a test lowers it). */
+  maxBodyBytes?: number;
 }
 
 export interface DevHost {
@@ -69,19 +73,31 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
       },
     });
 
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_HTTP_BODY;
   const server = http.createServer((req, res) => {
     void serve(req, res).catch((error: unknown) => {
-      log.error('devhost_request_failed', { error });
+      // The kind and place of the failure only: a message may quote what the client sent.
+      log.error('devhost_request_failed', { errorName: error instanceof Error ? error.name : typeof error, at: stackFrames(error) });
       if (!res.headersSent) sendProblem(res, new HttpProblem(500, 'Internal Server Error', 'The local host failed.'));
       else res.destroy();
     });
   });
 
+  // CONNECT carries an authority, not a path: no function is behind it. Without this listener
+  // Node drops the connection without an answer.
+  server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => {
+    const body = JSON.stringify(problemBody(new HttpProblem(400, 'Bad Request', 'CONNECT is not served.'), randomUUID()));
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+
   async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', `http://${host}`);
+    const url = requestUrl(req.url, req.headers.host, host);
+    if (url instanceof HttpProblem) return sendProblem(res, url);
     // Like the Azure host, dot segments are resolved before routing; refusing them here keeps a
     // `..` from choosing another function than the one the client's path names.
-    if (/(?:^|\/)(?:\.|%2e){1,2}(?:[/?#]|$)/i.test(req.url ?? '')) {
+    if (/(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i.test((req.url ?? '').split('?', 1)[0] ?? '')) {
       return sendProblem(res, new HttpProblem(404, 'Not Found', 'The path contains a dot segment.'));
     }
     const adminParams = ADMIN_ROUTE.match(url.pathname);
@@ -101,13 +117,13 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
 
     let body: Buffer;
     try {
-      body = await readBody(req, MAX_HTTP_BODY);
+      body = await readBody(req, maxBodyBytes);
     } catch {
-      return sendProblem(res, new HttpProblem(413, 'Payload Too Large', 'The body is larger than the host accepts.'));
+      return refuseOversizedBody(req, res);
     }
     const request = new HttpRequest({
       method: req.method ?? 'GET',
-      url: `http://${req.headers.host ?? host}${req.url ?? '/'}`,
+      url: url.href,
       headers: flattenHeaders(req.headers),
       params: target.params,
       ...(body.length ? { body: { bytes: body } } : {}),
@@ -216,17 +232,23 @@ function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, strin
 
 function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length'] ?? 0) > limit) {
+      reject(new Error('body too large'));
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
+        // Stop collecting but do not destroy: the 413 must reach the client first.
+        req.off('data', onData);
         reject(new Error('body too large'));
-        req.destroy();
         return;
       }
       chunks.push(chunk);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
@@ -240,8 +262,33 @@ async function writeResponse(res: http.ServerResponse, response: HttpResponse): 
   res.end(body);
 }
 
+// How long the rest of an oversized body is read and dropped after the 413, so that closing the
+// connection does not reset it before the client has read the answer.
+const DRAIN_AFTER_REFUSAL_MS = 2_000;
+
+/** 413, then close: the unread rest of the body is drained briefly instead of resetting the connection. */
+function refuseOversizedBody(req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.shouldKeepAlive = false;
+  sendProblem(
+    res,
+    new HttpProblem(413, 'Payload Too Large', 'The body is larger than the host accepts.', undefined, { connection: 'close' }),
+  );
+  req.resume();
+  setTimeout(() => req.socket.destroy(), DRAIN_AFTER_REFUSAL_MS).unref();
+}
+
+function stackFrames(error: unknown): string[] | undefined {
+  return error instanceof Error ? error.stack?.split('\n').filter((line) => line.trimStart().startsWith('at ')) : undefined;
+}
+
 function sendProblem(res: http.ServerResponse, problem: HttpProblem): void {
   const requestId = randomUUID();
-  res.writeHead(problem.status, { 'content-type': PROBLEM_CONTENT_TYPE, [REQUEST_ID_HEADER]: requestId, ...problem.headers });
-  res.end(JSON.stringify(problemBody(problem, requestId)));
+  const body = JSON.stringify(problemBody(problem, requestId));
+  res.writeHead(problem.status, {
+    'content-type': PROBLEM_CONTENT_TYPE,
+    'content-length': String(Buffer.byteLength(body)),
+    [REQUEST_ID_HEADER]: requestId,
+    ...problem.headers,
+  });
+  res.end(body);
 }
