@@ -7,6 +7,7 @@ import { defineRoute, json } from '../shared/http/route';
 import { adoptClub } from '../shared/clubMaster/adopt';
 import { listClubCatalog } from '../shared/clubMaster/catalog';
 import { runClubMasterCleanup } from '../shared/clubMaster/cleanup';
+import { createBoxReportLimit } from '../shared/clubMaster/boxReportLimit';
 import { syncKnownClubs } from '../shared/clubMaster/knownClubSync';
 import { isLockTimeout } from '../shared/db/errors';
 import { BusyError } from '../shared/errors/domainErrors';
@@ -36,6 +37,18 @@ function syncBusy(cause: unknown): BusyError {
   });
 }
 
+let limit: ReturnType<typeof createBoxReportLimit> | undefined;
+/** Created on first use: settings are read inside the request's error handling, not at import. */
+function boxReportLimit(): ReturnType<typeof createBoxReportLimit> {
+  const settings = getSettings();
+  limit ??= createBoxReportLimit({
+    maxRunning: settings.CLUB_MASTER_SYNC_RUNNING_PER_BOX,
+    maxWaiting: settings.CLUB_MASTER_SYNC_WAITING_PER_BOX,
+    retryAfterSeconds: SYNC_BUSY_RETRY_AFTER_SECONDS,
+  });
+  return limit;
+}
+
 /** Club master-data channel: the box's sync endpoint, the admin catalog and adopt, the cleanup timer. */
 export const clubMasterFunctions = [
   httpGroup('clubMasterEdge', 'api/edge', [
@@ -50,16 +63,18 @@ export const clubMasterFunctions = [
       response: SyncResultSchema,
       responses: {
         503: {
-          description: 'Other reports of this box are still being written; send the report again later',
+          description: 'Other reports of this box are still being written, or too many wait their turn; send the report again later',
           headers: { 'retry-after': `Seconds to wait (${SYNC_BUSY_RETRY_AFTER_SECONDS})` },
         },
       },
       maxBodyBytes: MAX_REPORT_BYTES,
       async handle({ caller, body, log }) {
         const clubs = parseReportedClubs(body.clubs);
-        const result = await syncKnownClubs(getSql(), caller.clubId, clubs).catch((error: unknown) => {
-          throw isLockTimeout(error) ? syncBusy(error) : error;
-        });
+        const result = await boxReportLimit().run(caller.clubId, () =>
+          syncKnownClubs(getSql(), caller.clubId, clubs).catch((error: unknown) => {
+            throw isLockTimeout(error) ? syncBusy(error) : error;
+          }),
+        );
         log.info('club_master_sync', { reportedByClubId: caller.clubId, ...result });
         return json(result);
       },

@@ -68,6 +68,10 @@ export const SettingsSchema = v.object({
   CLUB_MASTER_RETENTION_DAYS: integer(90, 1, 3650),
   /** Hours without a report after which a box counts as having stopped reporting (4 push intervals). */
   CLUB_MASTER_STALE_AFTER_HOURS: integer(24, 1, 8760),
+  /** Reports of one box written at the same time (each holds a pool connection); more wait. */
+  CLUB_MASTER_SYNC_RUNNING_PER_BOX: integer(2, 1, 64),
+  /** Reports of one box allowed to wait for their turn; one more is answered 503 with Retry-After. */
+  CLUB_MASTER_SYNC_WAITING_PER_BOX: integer(64, 0, 10_000),
   /** Event hub the `ingest` function reads (host expression %INGEST_EVENTHUB_NAME%). */
   INGEST_EVENTHUB_NAME: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), 'club-data'),
   /** Event Hubs connection string of the `ingest` trigger (the host reads it by name); no fallback. */

@@ -1,0 +1,58 @@
+import { getSql } from '../../shared/db/client';
+import { KNOWN_CLUB_LOCK_CLASS } from '../../shared/clubMaster/knownClubSync';
+import { readJson, type ProblemJson } from '../support/http';
+import { startTestHost, type TestHost } from '../support/testHost';
+import { activeVereinsIds, clubList, createBox } from './fixtures';
+
+// One report of a box written at a time and one waiting: the settings are read on the first request.
+process.env['CLUB_MASTER_SYNC_RUNNING_PER_BOX'] = '1';
+process.env['CLUB_MASTER_SYNC_WAITING_PER_BOX'] = '1';
+
+describe('POST /api/edge/clubs/sync: the reports one box may have in flight', () => {
+  let host: TestHost;
+  beforeAll(async () => {
+    host = await startTestHost();
+  });
+  afterAll(() => host.close());
+  const sql = () => getSql();
+  const sync = (token: string, json: unknown) =>
+    host.request('POST', '/api/edge/clubs/sync', { headers: { authorization: `Bearer ${token}` }, json });
+
+  it('refuses reports beyond the running and waiting ones with 503 and Retry-After, and lets other boxes through', async () => {
+    const box = await createBox(sql());
+    const other = await createBox(sql());
+    // Holding the box's sync lock keeps its first report running until the others have arrived.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = sql().begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(${KNOWN_CLUB_LOCK_CLASS}, hashtext(${box.clubId}))`;
+      locked();
+      await released;
+    });
+    await isLocked;
+    const prefixes = ['a', 'b', 'c'];
+    const reports = prefixes.map((prefix, index) =>
+      sync(box.token, { clubs: clubList(prefix, 3) }).then((response) => ({ response, index })),
+    );
+    let refusedIndex = -1;
+    try {
+      // While the lock is held no report of this box can finish: the first answer is the refusal.
+      const first = await Promise.race(reports);
+      refusedIndex = first.index;
+      expect(first.response.status).toBe(503);
+      expect(first.response.headers.get('retry-after')).toBe('60');
+      expect((await readJson<ProblemJson>(first.response)).code).toBe('box_report_limit');
+      expect((await sync(other.token, { clubs: clubList('x', 2) })).status).toBe(200);
+    } finally {
+      release();
+      await holder;
+    }
+    const statuses = (await Promise.all(reports)).map(({ response }) => response.status);
+    expect(statuses.sort()).toEqual([200, 200, 503]);
+    const active = await activeVereinsIds(sql(), box.clubId);
+    expect(active).toHaveLength(3);
+    expect(active.some((id) => id.startsWith(prefixes[refusedIndex] ?? 'none'))).toBe(false);
+  });
+});
