@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { Queryable } from '../db/client';
-import { humanTextSchema } from '../text/humanText';
+import { humanTextSchema } from '../validation/humanText';
 
 /**
  * The starter-list channel: a box pushes the evening's starter lists of its club software. No
@@ -32,9 +32,9 @@ export const StarterlistSchema = v.strictObject(
   {
     /** The list's own id in the club software. */
     id: v.pipe(v.string('must be a string'), v.trim(), v.regex(/^[A-Za-z0-9._:/-]{1,64}$/, 'must be 1 to 64 letters, digits or "._:/-"')),
-    name: v.optional(humanTextSchema({ max: 200 })),
+    name: v.optional(humanTextSchema(200)),
     date: IsoDateSchema,
-    discipline: humanTextSchema({ max: 100 }),
+    discipline: humanTextSchema(100),
     laneCount: count(1000),
     startersCount: count(100_000),
   },
