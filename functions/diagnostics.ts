@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { wholeNumber } from '../shared/validation/wholeNumber';
 import { getSettings } from '../shared/config/settings';
 import { getSql } from '../shared/db/client';
 import { dataFreshnessBlock, DataFreshnessBlockSchema } from '../shared/freshness/diagnostics';
@@ -10,16 +11,7 @@ import { platformAdmin } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
 
 const pageNumber = (fallback: number, min: number, max: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,7}$/, `must be a whole number from ${min} to ${max}`),
-      v.transform(Number),
-      v.minValue(min, `must be a whole number from ${min} to ${max}`),
-      v.maxValue(max, `must be a whole number from ${min} to ${max}`),
-    ),
-    String(fallback),
-  );
+  wholeNumber(fallback, min, max, { message: `must be a whole number from ${min} to ${max}` });
 
 const SummaryQuerySchema = v.object({
   /** Only the clubs with this freshness status. */

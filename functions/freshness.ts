@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { wholeNumber } from '../shared/validation/wholeNumber';
 import { getSql } from '../shared/db/client';
 import { edgeBox } from '../shared/http/edgeGuard';
 import { FRESHNESS_STATUSES } from '../shared/freshness/evaluation';
@@ -17,16 +18,7 @@ const ClubParamsSchema = v.object({ clubId: v.pipe(v.string(), v.nonEmpty()) });
 const planGuard = clubRole('clubId', 'leader', { orCapability: 'clubs.manage' });
 
 const pageNumber = (fallback: number, min: number, max: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,7}$/, `must be a whole number from ${min} to ${max}`),
-      v.transform(Number),
-      v.minValue(min, `must be a whole number from ${min} to ${max}`),
-      v.maxValue(max, `must be a whole number from ${min} to ${max}`),
-    ),
-    String(fallback),
-  );
+  wholeNumber(fallback, min, max, { message: `must be a whole number from ${min} to ${max}` });
 const HistoryQuerySchema = v.object({ limit: pageNumber(50, 1, 200), offset: pageNumber(0, 0, 1_000_000) });
 const HistoryPageSchema = v.object({
   items: v.array(
