@@ -98,8 +98,11 @@ const routes = [
 
 describe('HTTP conventions', () => {
   let host: TestHost;
+  const functionLines: { level: string; line: string }[] = [];
   beforeAll(async () => {
-    host = await startTestHost([httpGroup('pipeline', 'pipeline', routes), httpGroup('notFound', '', [])]);
+    host = await startTestHost([httpGroup('pipeline', 'pipeline', routes), httpGroup('notFound', '', [])], {
+      functionLog: (level, line) => functionLines.push({ level, line }),
+    });
   });
   afterAll(() => host.close());
   beforeEach(() => {
@@ -185,6 +188,11 @@ describe('HTTP conventions', () => {
     const text = JSON.stringify(body);
     expect(text).not.toMatch(/hunter2|app\.js|secret|stack/);
     expect(body.detail).toContain(body.requestId);
+    // The cause goes to the log, under the same request id, and only there.
+    const logged = functionLines.filter((entry) => entry.line.includes('http_unhandled_error'));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]?.level).toBe('error');
+    expect(logged[0]?.line).toContain(body.requestId);
   });
 
   it('handler problems and unique violations become 4xx problems', async () => {

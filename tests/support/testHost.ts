@@ -12,8 +12,12 @@ export interface TestHost extends DevHost {
  * The local host on a free port, serving the app's function definitions over real HTTP,
  * with timers off (tests run them through /admin/functions/{name}).
  */
-export async function startTestHost(definitions: readonly FunctionDefinition[] = functionDefinitions): Promise<TestHost> {
+export async function startTestHost(
+  definitions: readonly FunctionDefinition[] = functionDefinitions,
+  options: { functionLog?: (level: string, line: string) => void } = {},
+): Promise<TestHost> {
   const host = await startDevHost(definitions, {
+    ...options,
     port: 0,
     log: createLogger({ minLevel: 'error' }),
     setting: (name) => process.env[name],
