@@ -81,7 +81,7 @@ const rejectLog = (club: string) => sql()`
   from ingest_contract_reject where runner_id = ${runnerId} and (club_id = ${club} or club_id is null) order by id`;
 
 describe('the ingest function (Event Hubs trigger, cardinality many)', () => {
-  it('is registered as the brief pins it', () => {
+  it('is registered as docs/ingest.md describes it: cardinality many, hub, connection, consumer group, retry', () => {
     expect(definition.options).toMatchObject({
       eventHubName: '%INGEST_EVENTHUB_NAME%',
       connection: 'INGEST_EVENTHUB_CONNECTION',
