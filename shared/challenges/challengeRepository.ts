@@ -23,22 +23,9 @@ export interface NewChallenge {
   createdBy: string | null;
 }
 
-interface ChallengeRow {
+/** A stored challenge: the new one's fields plus what the database assigns. */
+interface ChallengeRow extends Omit<NewChallenge, 'createdBy'> {
   id: string;
-  scope: Scope;
-  clubId: string | null;
-  personalizedForUserId: string | null;
-  title: string;
-  description: string | null;
-  difficulty: Difficulty;
-  durationDays: number;
-  endsAt: Date | null;
-  lowerLevel: Tier | null;
-  upperLevel: Tier | null;
-  defaultVisibility: Visibility;
-  rewardXp: number;
-  priceCents: number | null;
-  rules: Rules;
   createdAt: Date;
 }
 
