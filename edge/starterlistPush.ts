@@ -8,8 +8,8 @@ import {
 } from '../shared/freshness/starterlists';
 import type { Logger } from '../shared/log/logger';
 import { wallClock } from '../shared/notifications/timeZone';
-import { nextRunDelaySeconds } from './backoff';
 import type { BoxCheckResult } from './boxFreshness';
+import { createPushLoop, type PushLoopStatus, type PushRunError, type PushRunOutcome } from './pushLoop';
 
 /**
  * The starter-list push of one box: reads the evening's starter lists from the mirror database
@@ -44,26 +44,11 @@ export type PushFailureReason =
   | 'push_rejected'
   | 'cloud_error';
 
-export interface PushError {
-  reason: PushFailureReason;
-  message: string;
-  httpStatus?: number;
-  at: string;
-}
+export type PushError = PushRunError<PushFailureReason>;
 
-export type PushOutcome = { ok: true; result: StarterlistPushResult; skipped: string[]; at: string } | { ok: false; error: PushError };
+export type PushOutcome = PushRunOutcome<StarterlistPushResult, string, PushFailureReason>;
 
-export interface StarterlistPushStatus {
-  enabled: boolean;
-  intervalSeconds: number;
-  running: boolean;
-  lastRunAt: string | null;
-  lastSuccessAt: string | null;
-  lastResult: (StarterlistPushResult & { skipped: string[] }) | null;
-  lastError: PushError | null;
-  consecutiveFailures: number;
-  nextRunAt: string | null;
-}
+export type StarterlistPushStatus = PushLoopStatus<StarterlistPushResult, string, PushFailureReason>;
 
 export interface StarterlistPushConfig {
   enabled: boolean;
@@ -168,7 +153,7 @@ async function push(
   throw new PushFailure('cloud_error', `The cloud failed to take the starter lists (${response.status}).`, response.status);
 }
 
-/** The push loop; `boxCheck` supplies the latest box-side check to send along. */
+/** The push loop (edge/pushLoop.ts); `boxCheck` supplies the latest box-side check to send along. */
 export function createStarterlistPush(
   config: StarterlistPushConfig,
   mirror: postgres.Sql,
@@ -176,26 +161,18 @@ export function createStarterlistPush(
   options: { boxCheck?: () => BoxCheckResult | null; now?: () => Date } = {},
 ) {
   const now = options.now ?? (() => new Date());
-  const state: StarterlistPushStatus = {
+  return createPushLoop({
+    name: 'starterlist_push',
     enabled: config.enabled,
     intervalSeconds: config.intervalSeconds,
-    running: false,
-    lastRunAt: null,
-    lastSuccessAt: null,
-    lastResult: null,
-    lastError: null,
-    consecutiveFailures: 0,
-    nextRunAt: null,
-  };
-  let inFlight: Promise<PushOutcome> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let looping = false;
-
-  async function attempt(token: string): Promise<PushOutcome> {
-    const at = now().toISOString();
-    state.running = true;
-    state.lastRunAt = at;
-    try {
+    edgeApiToken: config.edgeApiToken,
+    now,
+    log,
+    disabled: {
+      reason: 'push_disabled',
+      message: 'The starter-list push is disabled (SVC_STARTERLIST_SYNC_ENABLED=false or no SVC_EDGE_API_TOKEN).',
+    },
+    async push(token) {
       const rows = await readMirrorStarterlists(mirror, now()).catch((error: unknown) => {
         throw new PushFailure(
           'mirror_unavailable',
@@ -203,72 +180,11 @@ export function createStarterlistPush(
         );
       });
       const { lists, skipped } = prepareStarterlists(rows);
-      const result = await push(config, token, lists, options.boxCheck?.() ?? null);
-      Object.assign(state, { lastSuccessAt: at, lastResult: { ...result, skipped }, lastError: null, consecutiveFailures: 0 });
-      log.info('starterlist_push_succeeded', { received: result.received, added: result.added, skipped: skipped.length });
-      return { ok: true, result, skipped, at };
-    } catch (error) {
-      const failure =
-        error instanceof PushFailure ? error : new PushFailure('cloud_error', error instanceof Error ? error.message : String(error));
-      const pushError: PushError = {
-        reason: failure.reason,
-        message: failure.message,
-        ...(failure.httpStatus !== undefined ? { httpStatus: failure.httpStatus } : {}),
-        at,
-      };
-      state.lastError = pushError;
-      state.consecutiveFailures += 1;
-      log.warn('starterlist_push_failed', {
-        reason: pushError.reason,
-        message: pushError.message,
-        consecutiveFailures: state.consecutiveFailures,
-      });
-      return { ok: false, error: pushError };
-    } finally {
-      state.running = false;
-    }
-  }
-
-  function runOnce(): Promise<PushOutcome> {
-    const token = config.edgeApiToken;
-    if (!config.enabled || token === undefined) {
-      const message = 'The starter-list push is disabled (SVC_STARTERLIST_SYNC_ENABLED=false or no SVC_EDGE_API_TOKEN).';
-      return Promise.resolve({ ok: false, error: { reason: 'push_disabled', message, at: now().toISOString() } });
-    }
-    inFlight ??= attempt(token).finally(() => {
-      inFlight = undefined;
-      scheduleNext();
-    });
-    return inFlight;
-  }
-
-  function scheduleNext(): void {
-    if (!looping) return;
-    if (timer) clearTimeout(timer);
-    const delaySeconds = nextRunDelaySeconds(config.intervalSeconds, state.consecutiveFailures);
-    state.nextRunAt = new Date(now().getTime() + delaySeconds * 1000).toISOString();
-    timer = setTimeout(() => {
-      timer = undefined;
-      state.nextRunAt = null;
-      void runOnce();
-    }, delaySeconds * 1000);
-  }
-
-  return {
-    runOnce,
-    status: (): StarterlistPushStatus => structuredClone(state),
-    start() {
-      if (!config.enabled || looping) return;
-      looping = true;
-      void runOnce();
+      return { result: await push(config, token, lists, options.boxCheck?.() ?? null), skipped };
     },
-    async stop() {
-      looping = false;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      state.nextRunAt = null;
-      await inFlight;
-    },
-  };
+    failureOf: (error) =>
+      error instanceof PushFailure ? error : new PushFailure('cloud_error', error instanceof Error ? error.message : String(error)),
+    describe: (result) => ({ received: result.received, added: result.added }),
+  });
 }
 export type StarterlistPushAgent = ReturnType<typeof createStarterlistPush>;
