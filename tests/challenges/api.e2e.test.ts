@@ -350,9 +350,13 @@ describe('challenge endpoints', () => {
       const club = await createClub();
       const user = unique('adaptive');
       const shooter = await linkShooter(club, user);
-      // Four sessions in the last four weeks, 50 shots each at 8.6 rings, in series of ten.
+      // Four sessions in the last four weeks, 50 shots each at 8.6 rings, in series of ten. Each
+      // session starts at 10:00 UTC so its series never cross midnight in Europe/Berlin (a
+      // session is one Berlin calendar day), whatever the time the test runs.
+      const today = new Date();
+      today.setUTCHours(10, 0, 0, 0);
       for (let session = 0; session < 4; session += 1) {
-        const day = new Date(Date.now() - (3 + session * 7) * 86_400_000);
+        const day = new Date(today.getTime() - (3 + session * 7) * 86_400_000);
         for (let series = 1; series <= 5; series += 1)
           await insertHits(club.clubNumber, shooter, hitsOn(new Date(day.getTime() + series * 600_000), 10, 8.6, series));
       }
