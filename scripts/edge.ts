@@ -2,12 +2,14 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { MIRROR_HIT_TABLE_DDL } from '../edge/boxFreshness';
 import { parseEdgeConfig, withEnvFile } from '../edge/config';
+import { parseEdgeConnectorConfig } from '../edge/connectorConfig';
+import type { ConnectorSetup } from '../edge/connectorSetup';
 import { parseEdgeFreshnessConfig } from '../edge/freshnessConfig';
 import { MIRROR_CLUB_TABLE_DDL } from '../edge/mirror';
 import { MIRROR_STARTERLIST_TABLE_DDL } from '../edge/starterlistPush';
 import { exitOnStartupFailure, runBoxAgent } from '../edge/run';
 import { createDatabaseIfMissing, ensureDatabase } from './local/embeddedPostgres';
-import { repoRoot } from './local/paths';
+import { localDataDir, repoRoot } from './local/paths';
 
 const LOCAL_MIRROR_DATABASE = 'box_mirror';
 
@@ -21,10 +23,22 @@ async function main(): Promise<void> {
   const env = withEnvFile(process.env, path.join(repoRoot, 'edge', '.env'));
   const config = parseEdgeConfig(env);
   const freshness = parseEdgeFreshnessConfig(env);
+  const connectorConfig = parseEdgeConnectorConfig(env);
+  // In a checkout the connector file is the repository's and the consent lives under .data/edge.
+  const connector: ConnectorSetup | undefined =
+    connectorConfig.enabled && connectorConfig.clubId
+      ? {
+          kafkaConnectUrl: connectorConfig.kafkaConnectUrl,
+          clubId: connectorConfig.clubId,
+          configFile: connectorConfig.configFile ?? path.join(repoRoot, 'infra', 'connector', 'debezium-club-data.json'),
+          stateFile: connectorConfig.stateFile ?? path.join(localDataDir(), 'edge', 'connector-state.json'),
+          checkSeconds: connectorConfig.checkSeconds,
+        }
+      : undefined;
   if (config.mirrorDatabaseUrl) {
     await runBoxAgent(
       { ...config, mirrorDatabaseUrl: config.mirrorDatabaseUrl },
-      { mirrorDescription: 'SVC_MIRROR_DATABASE_URL', freshness },
+      { mirrorDescription: 'SVC_MIRROR_DATABASE_URL', freshness, connector },
     );
     return;
   }
@@ -40,7 +54,12 @@ async function main(): Promise<void> {
       .finally(() => setup.end());
     await runBoxAgent(
       { ...config, mirrorDatabaseUrl },
-      { mirrorDescription: embedded.description.replace(embedded.url, mirrorDatabaseUrl), release: () => embedded.release(), freshness },
+      {
+        mirrorDescription: embedded.description.replace(embedded.url, mirrorDatabaseUrl),
+        release: () => embedded.release(),
+        freshness,
+        connector,
+      },
     );
   } catch (error) {
     await embedded.release();
