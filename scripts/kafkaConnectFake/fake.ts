@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A wire-level fake of the Kafka Connect REST API (one standalone worker) for the box agent's
- * tests. Status codes and bodies follow Kafka Connect 3.7+ (ConnectorsResource, the herders and
+ * tests and for `npm run edge -- --fake-kafka-connect` (docs/box-connector.md). Status codes and bodies follow Kafka Connect 3.7+ (ConnectorsResource, the herders and
  * the REST error mapper): errors are `{"error_code":<status>,"message":"..."}`, PUT config answers
  * 201 when it creates and 200 when it updates, POST /connectors 201 or 409 when the name exists,
  * pause/resume 202 without a body, stop and DELETE 204, DELETE offsets 200 with a message or 400
@@ -62,7 +62,7 @@ export const REBALANCE_MESSAGE =
 const OFFSETS_RESET_MESSAGE =
   'The Connect framework-managed offsets for this connector have been reset successfully. However, if this connector manages offsets externally, they will need to be manually reset in the system that the connector uses.';
 
-export async function startKafkaConnectFake(): Promise<KafkaConnectFake> {
+export async function startKafkaConnectFake(options: { port?: number } = {}): Promise<KafkaConnectFake> {
   const connectors = new Map<string, Connector>();
   /** Offsets by connector name: the WAL position published up to; kept after a DELETE. */
   const offsets = new Map<string, number>();
@@ -257,7 +257,10 @@ export async function startKafkaConnectFake(): Promise<KafkaConnectFake> {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const { port } = server.address() as AddressInfo;
 
   return {
