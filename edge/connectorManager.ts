@@ -161,7 +161,13 @@ export function createConnectorManager(options: ConnectorManagerOptions): Connec
       return { ok: false, action, error: failed };
     }
     const { status, plan } = observed;
-    if (plan.steps.length === 0) return { ok: true, action: null };
+    if (plan.steps.length === 0) {
+      // Kafka Connect answers again after a failed check: the status should not keep showing that failure.
+      if (lastAction?.name === 'check' && !lastAction.ok) {
+        return { ok: true, action: record({ name: 'check', trigger, at: at(), ok: true, steps: [`GET ${path('/status')}`], error: null }) };
+      }
+      return { ok: true, action: null };
+    }
     const created = status.state === 'ABSENT';
     const actionName: ActionName = plan.steps.includes('pause')
       ? 'pause'

@@ -345,6 +345,41 @@ describe('box agent: score-data connector and consent gate', () => {
     expect(answer.body.error).toMatchObject({ reason: 'connect_unreachable', step: `DELETE /connectors/${NAME}` });
   });
 
+  it('once Kafka Connect answers again, the status shows the pending pause and the next check enforces it', async () => {
+    const port = await freePort();
+    const agent = await agentWith({ kafkaConnectUrl: `http://127.0.0.1:${port}` });
+    await settled(agent, (current) => current.lastAction !== null);
+    const revoked = await consent(agent, 'REVOKED');
+    expect(revoked.status).toBe(502);
+    expect(revoked.body.consent.state).toBe('REVOKED');
+
+    // Kafka Connect comes back on its port with the connector still running there.
+    const { config } = JSON.parse(readFileSync(CONNECTOR_FILE, 'utf8')) as { config: Record<string, string> };
+    const back = await startKafkaConnectFake({ port });
+    try {
+      back.seed(NAME, config);
+      const pending = await status(agent);
+      expect(pending).toMatchObject({ gate: 'closed', connector: { state: 'RUNNING' }, observeError: null });
+      expect(pending.reason).toBe(
+        'Paused: the data-sharing consent is REVOKED; score rows do not leave the club. (not yet: next step pause)',
+      );
+
+      // The same consent file, read by the agent's next start-up check: the connector is paused.
+      await agent.close();
+      agents.splice(agents.indexOf(agent), 1);
+      const next = await agentWith({ kafkaConnectUrl: back.url });
+      const view = await settled(next, (current) => current.lastAction !== null);
+      expect(view).toMatchObject({
+        consent: { state: 'REVOKED' },
+        connector: { state: 'PAUSED' },
+        lastAction: { name: 'pause', ok: true },
+      });
+    } finally {
+      await Promise.all(agents.splice(0).map((running) => running.close()));
+      await back.close();
+    }
+  });
+
   it('rejects a bad consent body, naming the field, and changes nothing', async () => {
     const agent = await agentWith();
     await settled(agent, (current) => current.connector?.state === 'ABSENT');
