@@ -346,7 +346,7 @@ describe('the Replay Shooter Master Data workflow', () => {
       expect(result.code).toBe(0);
       expect(remote()).toEqual([
         'mkdir -p /srv/shooting-club/replay/991 && tar -xf - -C /srv/shooting-club/replay/991',
-        "docker run --rm --init --name shooter-backfill-991 --env-file /srv/shooting-club/ingest-worker.env -e CLUB_IDS='4711 4712' -e GROUP_ID='shooting-club-shooter-backfill' -e NEW_GROUP='--new-group' -v /srv/shooting-club/replay/991:/app -w /app node:22-bookworm-slim sh scripts/ci/replayShooters.sh",
+        "docker run --rm --init --name shooter-backfill-991 --user $(id -u):$(id -g) -e HOME=/tmp --env-file /srv/shooting-club/ingest-worker.env -e CLUB_IDS='4711 4712' -e GROUP_ID='shooting-club-shooter-backfill' -e NEW_GROUP='--new-group' -v /srv/shooting-club/replay/991:/app -w /app node:22-bookworm-slim sh scripts/ci/replayShooters.sh",
         'rm -rf /srv/shooting-club/replay/991',
       ]);
     }, 60_000);
