@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parseEdgeConfig, withEnvFile } from './config';
+import { parseEdgeConnectorConfig } from './connectorConfig';
 import { parseEdgeFreshnessConfig } from './freshnessConfig';
 import { exitOnStartupFailure, runBoxAgent } from './run';
 
@@ -19,7 +20,25 @@ async function main(): Promise<void> {
       "SVC_MIRROR_DATABASE_URL is required: the connection string of the club software's mirror PostgreSQL (set it in .env).",
     );
   }
-  await runBoxAgent({ ...config, mirrorDatabaseUrl }, { mirrorDescription: 'SVC_MIRROR_DATABASE_URL', freshness });
+  const connector = parseEdgeConnectorConfig(env);
+  await runBoxAgent(
+    { ...config, mirrorDatabaseUrl },
+    {
+      mirrorDescription: 'SVC_MIRROR_DATABASE_URL',
+      freshness,
+      // The connector file and the consent live next to the bundle unless the settings say otherwise.
+      connector:
+        connector.enabled && connector.clubId
+          ? {
+              kafkaConnectUrl: connector.kafkaConnectUrl,
+              clubId: connector.clubId,
+              configFile: connector.configFile ?? path.join(__dirname, 'debezium-club-data.json'),
+              stateFile: connector.stateFile ?? path.join(__dirname, 'connector-state.json'),
+              checkSeconds: connector.checkSeconds,
+            }
+          : undefined,
+    },
+  );
 }
 
 main().catch(exitOnStartupFailure);

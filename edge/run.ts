@@ -1,6 +1,7 @@
 import { stopOnSignals } from '../shared/process/signals';
 import { createLogger } from '../shared/log/logger';
 import type { EdgeConfig } from './config';
+import type { ConnectorSetup } from './connectorSetup';
 import type { EdgeFreshnessConfig } from './freshnessConfig';
 import { startAgent } from './startAgent';
 
@@ -10,10 +11,10 @@ import { startAgent } from './startAgent';
  */
 export async function runBoxAgent(
   config: EdgeConfig & { mirrorDatabaseUrl: string },
-  options: { mirrorDescription: string; release?: () => Promise<void>; freshness?: EdgeFreshnessConfig },
+  options: { mirrorDescription: string; release?: () => Promise<void>; freshness?: EdgeFreshnessConfig; connector?: ConnectorSetup },
 ): Promise<void> {
   const log = createLogger({ minLevel: 'info', fields: { component: 'club-master-agent' } });
-  const agent = await startAgent(config, log, undefined, options.freshness).catch((error: unknown) => {
+  const agent = await startAgent(config, log, undefined, options.freshness, options.connector).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     throw new Error(`${config.host}:${config.port} is already in use (EADDRINUSE); set SVC_EDGE_PORT to a free port`);
   });
@@ -22,6 +23,13 @@ export async function runBoxAgent(
   console.log(`Mirror:    ${options.mirrorDescription}`);
   console.log(
     `Push:      ${config.syncEnabled ? `enabled, every ${config.syncIntervalSeconds} s` : 'disabled (SVC_CLUB_MASTER_SYNC_ENABLED=false)'}`,
+  );
+  console.log(
+    `Connector: ${
+      options.connector
+        ? `managed on ${options.connector.kafkaConnectUrl} (GET ${agent.url}/api/connector/status; consent in ${options.connector.stateFile})`
+        : 'not managed (SVC_CONNECTOR_ENABLED=false)'
+    }`,
   );
   stopOnSignals(async () => {
     await agent.close();

@@ -6,10 +6,13 @@ import type { Agent } from './agent';
 export const RUN_PATH = '/api/club-master-sync/run';
 export const STATUS_PATH = '/api/club-master-sync/status';
 
-/** One endpoint of the box interface. */
+/** Largest request body the box interface reads (the consent body is a few hundred bytes). */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/** One endpoint of the box interface; `body` is the parsed JSON request body (undefined when empty). */
 export interface BoxRoute {
   method: string;
-  handle(): Promise<{ status: number; body: unknown }>;
+  handle(request: { body: unknown }): Promise<{ status: number; body: unknown }>;
 }
 
 export interface AgentServer {
@@ -44,22 +47,47 @@ export async function startAgentServer(
       res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
       res.end(JSON.stringify(body));
     };
-    // The request body is not used; drain it so keep-alive connections stay usable.
-    req.resume();
     const path = requestPath(req.url);
-    if (path === undefined) return send(400, { error: 'bad_request', message: 'The request target must be a path.' });
+    if (path === undefined) return drain(() => send(400, { error: 'bad_request', message: 'The request target must be a path.' }));
     const route = routes[path];
-    if (!route) return send(404, { error: 'not_found', message: `No endpoint at ${path || '/'}.` });
+    if (!route) return drain(() => send(404, { error: 'not_found', message: `No endpoint at ${path || '/'}.` }));
     if ((req.method ?? 'GET').toUpperCase() !== route.method) {
-      return send(405, { error: 'method_not_allowed', message: `Use ${route.method}.` }, { allow: route.method });
+      return drain(() => send(405, { error: 'method_not_allowed', message: `Use ${route.method}.` }, { allow: route.method }));
     }
-    route
-      .handle()
-      .then(({ status, body }) => send(status, body))
-      .catch((error: unknown) => {
-        options.log.error('edge_request_failed', { path, error });
-        send(500, { error: 'internal_error', message: 'The agent failed to answer.' });
-      });
+    /** Reads the body to its end (so keep-alive connections stay usable) before answering. */
+    function drain(answer: () => void): void {
+      req.resume();
+      req.once('end', answer);
+    }
+    const answer = (body: unknown) =>
+      route
+        .handle({ body })
+        .then(({ status, body: answerBody }) => send(status, answerBody))
+        .catch((error: unknown) => {
+          options.log.error('edge_request_failed', { path, error });
+          send(500, { error: 'internal_error', message: 'The agent failed to answer.' });
+        });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.once('end', () => {
+      if (tooLarge) return send(413, { error: 'too_large', message: `The body may be at most ${MAX_BODY_BYTES} bytes.` });
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: unknown = undefined;
+      if (text.trim() !== '') {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          return send(400, { error: 'bad_request', message: 'The body is not JSON.' });
+        }
+      }
+      void answer(body);
+    });
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -4,6 +4,8 @@ import { createBoxFreshness } from './boxFreshness';
 import { systemClock, type Clock } from './clock';
 import type { EdgeConfig } from './config';
 import type { EdgeFreshnessConfig } from './freshnessConfig';
+import { loadConnectorManager, type ConnectorSetup } from './connectorSetup';
+import { connectorRoutes } from './connectorRoutes';
 import { freshnessRoutes } from './freshnessRoutes';
 import { connectMirror } from './mirror';
 import { startAgentServer, type AgentServer } from './server';
@@ -24,7 +26,10 @@ export async function startAgent(
   log: Logger,
   clock: Clock = systemClock,
   freshness: EdgeFreshnessConfig = { starterlistSyncEnabled: false, starterlistSyncSeconds: 900 },
+  connectorSetup?: ConnectorSetup,
 ): Promise<RunningAgent> {
+  // Read before anything starts: a missing or broken connector file fails the start-up.
+  const connector = connectorSetup && (await loadConnectorManager(connectorSetup, log, clock));
   const mirror = connectMirror(config.mirrorDatabaseUrl);
   const agent = createAgent(config, mirror, log, clock);
   const check = createBoxFreshness(mirror, { now: () => clock.now() });
@@ -42,7 +47,12 @@ export async function startAgent(
   );
   let server: AgentServer;
   try {
-    server = await startAgentServer(agent, { host: config.host, port: config.port, log, routes: freshnessRoutes(starterlists, check) });
+    server = await startAgentServer(agent, {
+      host: config.host,
+      port: config.port,
+      log,
+      routes: { ...freshnessRoutes(starterlists, check), ...connectorRoutes(connector) },
+    });
   } catch (error) {
     await mirror.end({ timeout: 5 });
     throw error;
@@ -50,12 +60,14 @@ export async function startAgent(
   agent.start();
   check.start();
   starterlists.start();
+  connector?.start();
   return {
     url: server.url,
     runOnce: () => agent.runOnce(),
     status: () => agent.status(),
     close: async () => {
       await server.close();
+      await connector?.stop();
       check.stop();
       await starterlists.stop();
       await agent.stop();

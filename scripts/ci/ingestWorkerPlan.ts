@@ -62,6 +62,8 @@ export function stepOutputs(plan: IngestWorkerPlan): string {
   const lines = [`action=${plan.action}`];
   if (plan.action === 'skip') lines.push(`reason=${plan.reason}`);
   else lines.push(`command=${plan.command}`);
+  // The containers the deploy expects afterwards: it checks the host against this count.
+  if (plan.action !== 'skip') lines.push(`replicas=${plan.action === 'start' ? plan.replicas : 0}`);
   return lines.join('\n');
 }
 

@@ -58,7 +58,10 @@ describe('staging ingest worker plan', () => {
   it('writes the plan as step outputs for the workflow', () => {
     expect(stepOutputs({ action: 'skip', reason: 'not yet' })).toBe('action=skip\nreason=not yet');
     expect(stepOutputs({ action: 'stop', command: 'docker compose rm --stop --force ingest-worker' })).toBe(
-      'action=stop\ncommand=docker compose rm --stop --force ingest-worker',
+      'action=stop\ncommand=docker compose rm --stop --force ingest-worker\nreplicas=0',
+    );
+    expect(stepOutputs({ action: 'start', replicas: 1, command: 'docker compose up' })).toBe(
+      'action=start\ncommand=docker compose up\nreplicas=1',
     );
   });
 

@@ -1,0 +1,58 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CONSENT_STATES, type ConsentState } from '../shared/boxConnector/consentGate';
+
+/**
+ * The club's data-sharing consent as the box keeps it: a small JSON file on the box
+ * (SVC_CONNECTOR_STATE_FILE), written whole through a temporary file and a rename, so a crash
+ * never leaves half a decision. A missing file is NONE (a new box); a file that cannot be read
+ * or parsed is NONE as well, with the problem named: the gate fails closed.
+ */
+export interface ConsentRecord {
+  state: ConsentState;
+  /** When the decision was recorded on this box (null for NONE without a file). */
+  changedAt: string | null;
+  /** Who recorded it, as the operator typed it (a name, a board resolution). */
+  changedBy: string | null;
+}
+
+export interface ConsentReading {
+  consent: ConsentRecord;
+  /** Why the file could not be used; the consent then counts as NONE. */
+  problem?: string;
+}
+
+const NONE: ConsentRecord = { state: 'NONE', changedAt: null, changedBy: null };
+
+export async function readConsent(file: string): Promise<ConsentReading> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { consent: NONE };
+    return { consent: NONE, problem: `The consent file ${file} could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).` };
+  }
+  try {
+    const parsed = JSON.parse(text) as { consent?: { state?: unknown; changedAt?: unknown; changedBy?: unknown } };
+    const state = parsed.consent?.state;
+    if (typeof state !== 'string' || !(CONSENT_STATES as readonly string[]).includes(state)) {
+      return { consent: NONE, problem: `The consent file ${file} holds no valid consent state.` };
+    }
+    return {
+      consent: {
+        state: state as ConsentState,
+        changedAt: typeof parsed.consent?.changedAt === 'string' ? parsed.consent.changedAt : null,
+        changedBy: typeof parsed.consent?.changedBy === 'string' ? parsed.consent.changedBy : null,
+      },
+    };
+  } catch {
+    return { consent: NONE, problem: `The consent file ${file} is not valid JSON.` };
+  }
+}
+
+export async function writeConsent(file: string, consent: ConsentRecord): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, JSON.stringify({ consent }, null, 2) + '\n', { mode: 0o600 });
+  await rename(temporary, file);
+}
