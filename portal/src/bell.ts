@@ -1,5 +1,5 @@
 import { getJson, send } from './api';
-import { h, replace } from './dom';
+import { h, replace, s } from './dom';
 import { dateTime } from './format';
 import { t } from './i18n';
 import type { InboxPage } from './types';
@@ -18,7 +18,13 @@ export function notificationBell(): { element: HTMLElement; stop: () => void } {
   const button = h(
     'button',
     { type: 'button', class: 'bell', 'aria-expanded': 'false', 'aria-controls': 'bell-panel', 'data-testid': 'bell' },
-    h('span', { class: 'bell-icon', 'aria-hidden': 'true' }, '🔔'),
+    s(
+      'svg',
+      { class: 'bell-icon', viewBox: '0 0 24 24', width: 20, height: 20, 'aria-hidden': 'true', focusable: 'false' },
+      s('path', {
+        d: 'M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1Z',
+      }),
+    ),
     h('span', { class: 'visually-hidden' }, t('bell.label')),
     count,
   );
@@ -28,7 +34,7 @@ export function notificationBell(): { element: HTMLElement; stop: () => void } {
   const panel = h(
     'div',
     { id: 'bell-panel', class: 'bell-panel', role: 'region', 'aria-labelledby': 'bell-title', hidden: true, 'data-testid': 'bell-panel' },
-    h('div', { class: 'bell-head' }, h('h2', { id: 'bell-title' }, t('bell.title')), markAll, close),
+    h('div', { class: 'bell-head' }, h('h2', { id: 'bell-title', tabindex: -1 }, t('bell.title')), markAll, close),
     list,
   );
 
@@ -103,13 +109,14 @@ export function notificationBell(): { element: HTMLElement; stop: () => void } {
       if ((error as { status?: number }).status !== 404) replace(list, problemBox(t('bell.failed'), error));
     }
     await refresh();
+    // The button pressed may be gone (re-rendered list) or disabled: keep focus inside the panel.
+    if (!panel.hidden && !panel.contains(document.activeElement)) panel.querySelector<HTMLElement>('h2')?.focus();
   };
   const setOpen = (open: boolean) => {
     panel.hidden = !open;
     button.setAttribute('aria-expanded', String(open));
     if (open) {
       void refresh();
-      panel.querySelector<HTMLElement>('h2')?.setAttribute('tabindex', '-1');
       panel.querySelector<HTMLElement>('h2')?.focus();
     }
   };
@@ -119,15 +126,22 @@ export function notificationBell(): { element: HTMLElement; stop: () => void } {
     button.focus();
   });
   markAll.addEventListener('click', () => void act(() => send('POST', `${INBOX}/read-all`)));
-  panel.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') {
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && !panel.hidden) {
       setOpen(false);
       button.focus();
     }
-  });
+  };
+  document.addEventListener('keydown', onKey);
 
   render();
   void refresh();
   const timer = setInterval(() => void refresh(), REFRESH_MS);
-  return { element: h('div', { class: 'bell-wrap' }, button, panel), stop: () => clearInterval(timer) };
+  return {
+    element: h('div', { class: 'bell-wrap' }, button, panel),
+    stop: () => {
+      clearInterval(timer);
+      document.removeEventListener('keydown', onKey);
+    },
+  };
 }

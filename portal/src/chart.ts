@@ -3,7 +3,7 @@ import { h, s } from './dom';
 import { day, money } from './format';
 import { t } from './i18n';
 
-const BOX = { width: 720, height: 300, margin: { top: 16, right: 16, bottom: 40, left: 72 } };
+const BOX = { width: 720, height: 300, margin: { top: 16, right: 32, bottom: 40, left: 72 } };
 
 /**
  * The 30-day trend as an SVG line chart: y axis in the currency with round ticks, x axis with a
