@@ -52,13 +52,14 @@ function languageSwitch(): HTMLElement {
   select.value = language();
   select.addEventListener('change', () => {
     setLanguage(select.value as Language);
-    renderShell();
+    renderShell(undefined, false);
     document.getElementById('language')?.focus();
   });
   return h('div', { class: 'language' }, h('label', { for: 'language' }, t('nav.language')), select);
 }
 
-function renderShell(notice?: string): void {
+/** Draws the header and the page; `moveFocus` puts focus on the page heading (not on first load). */
+function renderShell(notice?: string, moveFocus = true): void {
   stopBell?.();
   stopBell = undefined;
   document.title = t('app.title');
@@ -76,7 +77,7 @@ function renderShell(notice?: string): void {
       session = signedIn;
       renderShell();
     });
-    main.querySelector<HTMLElement>('h1')?.focus();
+    if (moveFocus) main.querySelector<HTMLElement>('h1')?.focus();
     return;
   }
   const bell = notificationBell();
@@ -99,7 +100,7 @@ function renderShell(notice?: string): void {
     ),
     main,
   );
-  renderRoute(false);
+  renderRoute(moveFocus);
 }
 
 function renderRoute(moveFocus = true): void {
@@ -159,7 +160,7 @@ async function start(): Promise<void> {
       notice = error instanceof ApiError && error.status === 401 ? t('signin.expired') : (error as Error).message;
     }
   }
-  renderShell(notice);
+  renderShell(notice, false);
 }
 
 void start();
