@@ -28,11 +28,11 @@ describe('portal: keyboard, language and phone width', () => {
   async function tabTo(name: string | RegExp, limit = 25): Promise<void> {
     for (let i = 0; i < limit; i++) {
       await page.keyboard.press('Tab');
-      const label = (await page.evaluate(`(() => {
+      const label = await page.evaluate<string>(`(() => {
         const e = document.activeElement;
         if (!e || e === document.body) return '';
         return e.getAttribute('aria-label') || (e.labels && e.labels[0] && e.labels[0].textContent) || e.textContent || '';
-      })()`)) as string;
+      })()`);
       if (typeof name === 'string' ? label.trim() === name : name.test(label)) return;
     }
     throw new Error(`Tab never reached ${String(name)}`);
