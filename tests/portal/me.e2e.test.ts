@@ -1,4 +1,5 @@
 import { meFunctions } from '../../functions/me';
+import { openApiFunction } from '../../functions/openapi';
 import { readJson, type ProblemJson } from '../support/http';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
@@ -7,7 +8,7 @@ import { bearer } from '../support/tokens';
 describe('GET /api/me', () => {
   let host: TestHost;
   beforeAll(async () => {
-    host = await startTestHost(meFunctions);
+    host = await startTestHost([...meFunctions, openApiFunction(() => meFunctions)]);
   });
   afterAll(() => host.close());
 
@@ -57,5 +58,20 @@ describe('GET /api/me', () => {
     const response = await host.request('POST', '/api/me', { headers: await bearer('admin-1') });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET');
+  });
+
+  it('is in the OpenAPI document with its guard, bearer security and the session schema', async () => {
+    const document = await readJson<{ paths: Record<string, Record<string, Record<string, unknown>>> }>(
+      await host.request('GET', '/api/openapi.json'),
+    );
+    const operation = document.paths['/api/me']?.['get'];
+    expect(operation).toMatchObject({
+      description: 'Who may call: any authenticated user.',
+      security: [{ bearerAuth: [] }],
+      responses: {
+        '200': { content: { 'application/json': { schema: { type: 'object', required: ['sub', 'roles', 'capabilities'] } } } },
+        '401': expect.anything() as unknown,
+      },
+    });
   });
 });
