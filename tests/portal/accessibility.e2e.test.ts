@@ -49,6 +49,8 @@ describe('portal: keyboard, language and phone width', () => {
 
   it('signs in, navigates and reads the chart with the keyboard alone, the focus always visible', async () => {
     await page.goto(`${rig.host.url}/portal/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await screenshot(page, 'sign-in');
     await page.keyboard.press('Tab');
     expect(await focused().innerText()).toBe('Skip to content');
     await tabTo('Bearer token');
@@ -57,6 +59,8 @@ describe('portal: keyboard, language and phone width', () => {
     expect((await focusRing()).style).not.toBe('none');
     await page.keyboard.press('Enter');
     await navLink(page, 'Costs').waitFor();
+    expect(await focused().innerText()).toBe('Overview');
+    await screenshot(page, 'overview');
 
     await tabTo('Costs');
     const ring = await focusRing();

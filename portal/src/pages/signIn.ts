@@ -29,7 +29,7 @@ export function signInPage(main: HTMLElement, notice: string | undefined, signed
       ' ',
       t('signin.local'),
       ' ',
-      h('code', {}, 'npm run token -- --sub admin-1 --role platform_admin'),
+      h('code', {}, 'npm run -s token -- --sub admin-1 --role platform_admin'),
     ),
     h('div', { class: 'field' }, h('label', { for: 'token' }, t('signin.token')), token),
     message,
