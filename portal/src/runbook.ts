@@ -2,7 +2,8 @@
  * What the ingest block asks of the operator (spec, incident rules 1, 2, 4, 5): each condition
  * that needs attention, the step to take and the runbook section (docs/runbook-ingest.md).
  */
-export type AttentionKind = 'quarantined' | 'rejecting' | 'drift' | 'stalled' | 'down' | 'recovered';
+export const ATTENTION_KINDS = ['quarantined', 'rejecting', 'drift', 'stalled', 'down', 'recovered'] as const;
+export type AttentionKind = (typeof ATTENTION_KINDS)[number];
 
 export interface Attention {
   kind: AttentionKind;

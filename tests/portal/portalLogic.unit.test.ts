@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chartModel, nearestIndex, niceStep } from '../../portal/src/chartModel';
-import { highlightedFields, ingestAttention } from '../../portal/src/runbook';
+import { de, en } from '../../portal/src/labels';
+import { browserLanguage } from '../../portal/src/language';
+import { FRESHNESS_STATUSES } from '../../shared/freshness/evaluation';
+import { HINT_CODES } from '../../shared/freshness/hints';
+import { ATTENTION_KINDS, highlightedFields, ingestAttention } from '../../portal/src/runbook';
 
 const BOX = { width: 720, height: 300, margin: { top: 16, right: 32, bottom: 40, left: 72 } };
 
@@ -90,5 +94,38 @@ describe('the portal palette', () => {
     ['info-text', 'info-bg'],
   ])('--%s on --%s meets WCAG AA (4.5:1)', (foreground, background) => {
     expect(contrast(colour(foreground), colour(background))).toBeGreaterThanOrEqual(4.5);
+  });
+});
+
+describe('the default language', () => {
+  it.each([
+    [['de-DE', 'en-US'], 'de'],
+    [['de-AT'], 'de'],
+    [['en-GB', 'de'], 'en'],
+    [['fr-FR', 'en-US'], 'en'],
+    [['fr-FR', 'it'], 'de'],
+    [[], 'de'],
+  ])('%j → %s', (languages, expected) => {
+    expect(browserLanguage(languages)).toBe(expected);
+  });
+});
+
+describe('the labels', () => {
+  it('have a German and an English text for every state, step, status and hint the pages look up by name', () => {
+    const needed = [
+      ...ATTENTION_KINDS.flatMap((kind) => [`diag.state.${kind}`, `diag.step.${kind}`]),
+      ...FRESHNESS_STATUSES.map((status) => `diag.status.${status}`),
+      ...HINT_CODES.map((code) => `diag.hint.${code}`),
+    ];
+    for (const key of needed) {
+      expect([key, typeof (en as Record<string, string>)[key], typeof (de as Record<string, string>)[key]]).toEqual([
+        key,
+        'string',
+        'string',
+      ]);
+    }
+    // Placeholders match between the languages.
+    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+    for (const key of Object.keys(en) as (keyof typeof en)[]) expect([key, placeholders(de[key])]).toEqual([key, placeholders(en[key])]);
   });
 });
