@@ -46,8 +46,9 @@ describe('portal: diagnostics and notifications in a browser', () => {
     process.env['SVC_INGEST_STATUS_ENABLED'] = 'true';
     resetSettings();
     rig = await startPortalRig({ costService: () => createCostService({ provider: undefined }) });
-    // A club whose last data arrived weeks ago, whose box never called: stale, box offline.
-    staleClub = await createFreshnessClub(sql(), { name: `Portal Stale ${tag}` });
+    // A club whose last data arrived weeks ago, whose box never called: stale, box offline. The
+    // name sorts it first among the stale clubs of the whole run (the page shows 200, worst first).
+    staleClub = await createFreshnessClub(sql(), { name: `AAA Portal Stale ${tag}` });
     await addHit(sql(), staleClub.vereinsId ?? '', new Date(Date.now() - 30 * 86_400_000));
     // A club number a box reports that is no service club yet, with score data: adoptable.
     const box = await createServiceClub(sql(), { name: `Portal Box ${tag}` });
