@@ -50,6 +50,8 @@ describe('portal: diagnostics and notifications in a browser', () => {
     // name sorts it first among the stale clubs of the whole run (the page shows 200, worst first).
     staleClub = await createFreshnessClub(sql(), { name: `AAA Portal Stale ${tag}` });
     await addHit(sql(), staleClub.vereinsId ?? '', new Date(Date.now() - 30 * 86_400_000));
+    // Clubs that never delivered (unknown): more than one page of the freshness table.
+    for (let i = 0; i < 51; i++) await createFreshnessClub(sql(), { name: `Portal Unknown ${tag} ${i}` });
     // A club number a box reports that is no service club yet, with score data: adoptable.
     const box = await createServiceClub(sql(), { name: `Portal Box ${tag}` });
     await syncKnownClubs(sql(), box, [{ vereinsId: `${tag}-7`, name: `Portal Imported ${tag}` }]);
@@ -104,13 +106,19 @@ describe('portal: diagnostics and notifications in a browser', () => {
     await screenshot(page, 'diagnostics');
   });
 
-  it('shows freshness per club with the rule-6 interpretation', async () => {
+  it('shows freshness per club with the rule-6 interpretation, 50 clubs a page', async () => {
     const club = page.getByTestId('freshness').locator(`tr[data-club="${staleClub.vereinsId}"]`);
     const text = await club.innerText();
     expect(text).toContain(staleClub.name);
     expect(text).toContain('stale');
     expect(text).toContain('The box is off or offline');
     expect(text).toContain('assumed (Wed 18–20)');
+    const rows = page.getByTestId('freshness').locator('tbody tr');
+    expect(await rows.count()).toBe(50);
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await rows.nth(50).waitFor();
+    expect(await rows.count()).toBeGreaterThan(50);
+    expect(await page.getByText(/^Showing \d+ of \d+ clubs/).innerText()).toMatch(new RegExp(`^Showing ${await rows.count()} of`));
   });
 
   it('lists imported_only clubs and adopts one', async () => {

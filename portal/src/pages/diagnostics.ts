@@ -7,6 +7,8 @@ import type { CatalogEntry, CatalogPage, ClubFreshness, DiagnosticsSummary, Inge
 import { loading, problemBox, section, tableWrap } from '../ui';
 
 const TIMESTAMP = /At$|Since$/;
+/** Clubs per page of the freshness table, worst first. */
+const FRESHNESS_PAGE = 50;
 
 /**
  * Diagnostics for platform admins: ingest health with every field and the step to take, data
@@ -23,7 +25,7 @@ export async function diagnosticsPage(main: HTMLElement, capabilities: readonly 
   const loadSummary = async () => {
     replace(summaryHost, loading());
     try {
-      const summary = await getJson<DiagnosticsSummary>('/api/admin/diagnostics/summary');
+      const summary = await getJson<DiagnosticsSummary>(`/api/admin/diagnostics/summary?limit=${FRESHNESS_PAGE}`);
       replace(
         summaryHost,
         h('p', { class: 'muted small' }, t('diag.generatedAt', { time: dateTime(summary.generatedAt) })),
@@ -190,6 +192,7 @@ function freshnessBlock(block: DiagnosticsSummary['dataFreshness']): HTMLElement
   );
   if (block.clubs.length === 0)
     return section('freshness-title', t('diag.freshness.title'), summary, h('p', { class: 'muted' }, t('diag.freshness.none')));
+  const tbody = h('tbody');
   const table = h(
     'table',
     { 'data-testid': 'freshness' },
@@ -204,32 +207,55 @@ function freshnessBlock(block: DiagnosticsSummary['dataFreshness']): HTMLElement
         ),
       ),
     ),
-    h(
-      'tbody',
-      {},
-      block.clubs.map((club) =>
-        h(
-          'tr',
-          { class: club.status === 'stale' || club.status === 'error' ? 'highlight' : '', 'data-club': club.vereinsId },
-          h('th', { scope: 'row' }, club.name, h('br'), h('span', { class: 'muted small' }, club.vereinsId)),
-          h('td', {}, statusBadge(club.status)),
-          h('td', {}, interpretation(club)),
-          h('td', {}, dateTime(club.lastArrivalAt)),
-          h('td', {}, dateTime(club.lastStarterlistSeenAt)),
-          h('td', {}, dateTime(club.edgeTokenLastUsedAt)),
-          h('td', {}, `${dateTime(club.evening.start)} – ${dateTime(club.evening.end)}`),
-          h('td', {}, club.planSource === 'assumed' ? t('diag.freshness.planAssumed') : t('diag.freshness.planStored')),
-          h('td', {}, dateTime(club.since)),
-        ),
-      ),
-    ),
+    tbody,
   );
+  const shown = h('span', {});
+  const more = h('button', { type: 'button', class: 'button button-secondary button-small' }, t('common.more'));
+  let nextOffset = block.nextOffset;
+  let count = 0;
+  const add = (clubs: ClubFreshness[]) => {
+    tbody.append(...clubs.map(freshnessRow));
+    count += clubs.length;
+    shown.textContent = t('diag.freshness.shown', { shown: count, total: block.total });
+    more.hidden = nextOffset === null;
+  };
+  // Further pages of clubs, worst first.
+  more.addEventListener('click', () => {
+    if (nextOffset === null) return;
+    more.disabled = true;
+    getJson<DiagnosticsSummary>(`/api/admin/diagnostics/summary?limit=${FRESHNESS_PAGE}&offset=${nextOffset}`)
+      .then((page) => {
+        nextOffset = page.dataFreshness.nextOffset;
+        add(page.dataFreshness.clubs);
+      })
+      .catch((error: unknown) => more.after(problemBox(t('diag.freshness.title'), error)))
+      .finally(() => {
+        more.disabled = false;
+      });
+  });
+  add(block.clubs);
   return section(
     'freshness-title',
     t('diag.freshness.title'),
     summary,
     tableWrap(table, t('diag.freshness.title')),
-    h('p', { class: 'muted small' }, t('diag.freshness.shown', { shown: block.clubs.length, total: block.total })),
+    h('p', { class: 'muted small pager' }, shown, more),
+  );
+}
+
+function freshnessRow(club: ClubFreshness): HTMLElement {
+  return h(
+    'tr',
+    { class: club.status === 'stale' || club.status === 'error' ? 'highlight' : '', 'data-club': club.vereinsId },
+    h('th', { scope: 'row' }, club.name, h('br'), h('span', { class: 'muted small' }, club.vereinsId)),
+    h('td', {}, statusBadge(club.status)),
+    h('td', {}, interpretation(club)),
+    h('td', {}, dateTime(club.lastArrivalAt)),
+    h('td', {}, dateTime(club.lastStarterlistSeenAt)),
+    h('td', {}, dateTime(club.edgeTokenLastUsedAt)),
+    h('td', {}, `${dateTime(club.evening.start)} – ${dateTime(club.evening.end)}`),
+    h('td', {}, club.planSource === 'assumed' ? t('diag.freshness.planAssumed') : t('diag.freshness.planStored')),
+    h('td', {}, dateTime(club.since)),
   );
 }
 
