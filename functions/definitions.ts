@@ -8,7 +8,9 @@ import { freshnessFunctions } from './freshness';
 import { healthFunctions } from './health';
 import { ingestFunctions } from './ingest';
 import { notificationFunctions } from './notifications';
+import { meFunctions } from './me';
 import { openApiFunction } from './openapi';
+import { portalFunction } from './portal';
 
 /**
  * Every function of the app, in one list. The Azure host gets it through functions/index.ts;
@@ -23,11 +25,14 @@ const areaFunctions: FunctionDefinition[] = [
   ...challengeFunctions,
   ...freshnessFunctions,
   ...diagnosticsFunctions,
+  ...meFunctions,
 ];
 
 export const functionDefinitions: readonly FunctionDefinition[] = [
   ...areaFunctions,
   openApiFunction(() => functionDefinitions),
+  // The admin portal's static files (no API routes; docs/portal.md).
+  portalFunction(),
   // Lowest precedence: any path no group claims answers 404 in problem+json.
   httpGroup('notFound', '', []),
 ];

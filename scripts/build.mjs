@@ -1,7 +1,10 @@
 // Bundles every production entry into one self-contained CommonJS file each: dist/<name>.js runs
-// with `node` alone (no tsx, no node_modules). Usage: node scripts/build.mjs [--outdir <dir>]
+// with `node` alone (no tsx, no node_modules); the admin portal's static files go to <outdir>/portal.
+// Usage: node scripts/build.mjs [--outdir <dir>] [--only portal]
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { buildPortal } from '../portal/build.mjs';
 
 /** Which module an importer loads with import(), and the bundle file that replaces it at run time. */
 const SDKS_APART = [
@@ -25,10 +28,14 @@ const entries = [
   { in: 'edge/main.ts', out: 'edge-agent' },
 ];
 
-const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' } } });
+const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' }, only: { type: 'string' } } });
+if (values.only !== undefined && values.only !== 'portal') throw new Error('--only takes: portal');
+const portalOnly = values.only === 'portal';
 
-await Promise.all(
-  entries.map((entry) =>
+await Promise.all([
+  // The admin portal (docs/portal.md): served by the app's `portal` function from dist/portal.
+  buildPortal({ outdir: path.join(values.outdir, 'portal') }),
+  ...(portalOnly ? [] : entries).map((entry) =>
     build({
       entryPoints: { [entry.out]: entry.in },
       outdir: values.outdir,
@@ -42,8 +49,9 @@ await Promise.all(
       logLevel: 'warning',
     }),
   ),
-);
-for (const entry of entries) console.log(`Bundled ${entry.in} -> ${values.outdir}/${entry.out}.js`);
+]);
+for (const entry of portalOnly ? [] : entries) console.log(`Bundled ${entry.in} -> ${values.outdir}/${entry.out}.js`);
+console.log(`Bundled portal/src -> ${values.outdir}/portal/`);
 
 /** Leaves the SDK modules of SDKS_APART out of the app bundle: their import() loads the separate files. */
 function sdksApart() {

@@ -36,6 +36,9 @@ async function main(): Promise<void> {
     eventHubs = await ensureLocalEventHubs(settings.INGEST_EVENTHUB_CONNECTION, served);
     // The hub may have moved to a free port: the functions' connection setting follows it.
     if (eventHubs) process.env['INGEST_EVENTHUB_CONNECTION'] = eventHubs.connectionString;
+    // The admin portal's files, fresh from portal/src (the app serves dist/portal; docs/portal.md).
+    const { buildPortal } = await import('../portal/build.mjs');
+    await buildPortal({ outdir: path.join(repoRoot, 'dist', 'portal') });
     const port = settings.PORT;
     host = await startDevHost(functionDefinitions, {
       port,
@@ -56,6 +59,7 @@ async function main(): Promise<void> {
     if (host.eventHubFeeds.length) console.log(`Triggers:  ${host.eventHubFeeds.join(', ')}`);
     console.log(`Functions: ${functionDefinitions.map((d) => `${d.name} [${d.kind}]`).join(', ')}`);
     console.log(`Listening: ${host.url}  (try ${host.url}/healthz)`);
+    console.log(`Portal:    ${host.url}/portal/  (sign in with a token from npm run token)`);
   } catch (error) {
     // Whatever this run started (embedded PostgreSQL, Azurite) must not outlive a failed start.
     await shutdown();

@@ -35,6 +35,10 @@ describe('npm start', () => {
     expect({ status, output }).toMatchObject({ status: 200 });
     expect(output).toContain(`Listening: http://127.0.0.1:${port}`);
     expect(output).toMatch(/Database: +PostgreSQL from DATABASE_URL/);
+    // The admin portal, built from portal/src by the start itself (docs/portal.md).
+    const portal = await fetch(`http://127.0.0.1:${port}/portal/`);
+    expect([portal.status, portal.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(output).toContain(`Portal:    http://127.0.0.1:${port}/portal/`);
 
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
     child.kill('SIGINT');

@@ -1,0 +1,121 @@
+import { chartModel, nearestIndex, type ChartPoint } from './chartModel';
+import { h, s } from './dom';
+import { day, money } from './format';
+import { t } from './i18n';
+
+const BOX = { width: 720, height: 300, margin: { top: 16, right: 32, bottom: 40, left: 72 } };
+
+/**
+ * The 30-day trend as an SVG line chart: y axis in the currency with round ticks, x axis with a
+ * label every 7 days, one point per day. Hovering (or arrow keys while the chart has focus) shows
+ * the day's value in the readout below the chart; the values are also available as a table.
+ */
+export function lineChart(series: readonly ChartPoint[], currency: string, total: number): HTMLElement {
+  const model = chartModel(series, BOX);
+  const first = series[0]?.date ?? '';
+  const last = series[series.length - 1]?.date ?? '';
+  const label = t('costs.trend.label', { from: day(first, true), to: day(last, true), total: money(total, currency) });
+  const readout = h('p', { class: 'chart-readout', 'aria-live': 'polite', 'data-testid': 'chart-readout' }, t('costs.trend.hint'));
+  const marker = s('circle', { class: 'chart-marker', r: 6, cx: -100, cy: -100, 'aria-hidden': 'true' });
+
+  const svg = s(
+    'svg',
+    {
+      class: 'trend-chart',
+      viewBox: `0 0 ${BOX.width} ${BOX.height}`,
+      role: 'img',
+      'aria-label': label,
+      tabindex: 0,
+      preserveAspectRatio: 'xMidYMid meet',
+    },
+    s('title', {}, label),
+    // y axis: gridlines and amounts
+    s(
+      'g',
+      { class: 'axis axis-y' },
+      model.yTicks.map((tick) => [
+        s('line', { x1: model.plot.left, x2: model.plot.right, y1: tick.y, y2: tick.y, class: tick.value === 0 ? 'baseline' : 'grid' }),
+        s('text', { x: model.plot.left - 8, y: tick.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, money(tick.value, currency)),
+      ]),
+    ),
+    // x axis: day labels
+    s(
+      'g',
+      { class: 'axis axis-x' },
+      s('line', { x1: model.plot.left, x2: model.plot.left, y1: model.plot.top, y2: model.plot.bottom, class: 'baseline' }),
+      model.xTicks.map((tick) => [
+        s('line', { x1: tick.x, x2: tick.x, y1: model.plot.bottom, y2: model.plot.bottom + 5, class: 'baseline' }),
+        s('text', { x: tick.x, y: model.plot.bottom + 22, 'text-anchor': 'middle' }, day(tick.date)),
+      ]),
+    ),
+    s('polyline', { class: 'chart-line', points: model.points.map((point) => `${point.x},${point.y}`).join(' ') }),
+    s(
+      'g',
+      { class: 'chart-points' },
+      model.points.map((point) =>
+        s(
+          'circle',
+          { class: 'point', cx: point.x, cy: point.y, r: 3.5, 'data-date': point.date, 'data-cost': point.cost },
+          s('title', {}, `${day(point.date, true)}: ${money(point.cost, currency)}`),
+        ),
+      ),
+    ),
+    marker,
+  );
+
+  let active = -1;
+  const show = (index: number) => {
+    const point = model.points[index];
+    if (!point) return;
+    active = index;
+    marker.setAttribute('cx', String(point.x));
+    marker.setAttribute('cy', String(point.y));
+    readout.textContent = `${day(point.date, true)}: ${money(point.cost, currency)}`;
+  };
+  svg.addEventListener('mousemove', (event) => {
+    const rect = svg.getBoundingClientRect();
+    if (rect.width === 0) return;
+    // viewBox units; preserveAspectRatio "meet" keeps the whole box visible and centred.
+    const scale = Math.min(rect.width / BOX.width, rect.height / BOX.height);
+    const offsetX = (rect.width - BOX.width * scale) / 2;
+    show(nearestIndex(model, (event.clientX - rect.left - offsetX) / scale));
+  });
+  svg.addEventListener('focus', () => show(active < 0 ? model.points.length - 1 : active));
+  svg.addEventListener('keydown', (event) => {
+    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight' || event.key === 'Home' || event.key === 'End') {
+      event.preventDefault();
+      const next =
+        event.key === 'Home'
+          ? 0
+          : event.key === 'End'
+            ? model.points.length - 1
+            : Math.min(model.points.length - 1, Math.max(0, active + (event.key === 'ArrowLeft' ? -1 : 1)));
+      show(next);
+    }
+  });
+
+  const table = h(
+    'details',
+    { class: 'chart-table' },
+    h('summary', {}, t('costs.trend.table')),
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        {},
+        h(
+          'thead',
+          {},
+          h('tr', {}, h('th', { scope: 'col' }, t('costs.trend.date')), h('th', { scope: 'col', class: 'num' }, t('costs.trend.cost'))),
+        ),
+        h(
+          'tbody',
+          {},
+          series.map((point) => h('tr', {}, h('td', {}, day(point.date, true)), h('td', { class: 'num' }, money(point.cost, currency)))),
+        ),
+      ),
+    ),
+  );
+  return h('figure', { class: 'chart' }, h('div', { class: 'chart-frame' }, svg), readout, table);
+}

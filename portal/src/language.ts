@@ -1,0 +1,11 @@
+/** The portal's languages and how the default is chosen (no DOM here, so tests can import it). */
+export type Language = 'de' | 'en';
+
+/** The browser's preferred language among German and English (German when it names neither first). */
+export function browserLanguage(languages: readonly string[]): Language {
+  for (const tag of languages) {
+    const primary = tag.toLowerCase().split('-')[0];
+    if (primary === 'de' || primary === 'en') return primary;
+  }
+  return 'de';
+}

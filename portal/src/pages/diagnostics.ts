@@ -1,0 +1,397 @@
+import { getJson, send } from '../api';
+import { h, replace } from '../dom';
+import { dateTime } from '../format';
+import { t, type Key } from '../i18n';
+import { highlightedFields, INGEST_FIELD_ORDER, ingestAttention } from '../runbook';
+import type { CatalogEntry, CatalogPage, ClubFreshness, DiagnosticsSummary, IngestHealth } from '../types';
+import { loading, problemBox, section, tableWrap } from '../ui';
+
+const TIMESTAMP = /At$|Since$/;
+/** Clubs per page of the freshness table, worst first. */
+const FRESHNESS_PAGE = 50;
+
+/**
+ * Diagnostics for platform admins: ingest health with every field and the step to take, data
+ * freshness per club with the rule-6 interpretation, and (with clubs.manage) the club catalog
+ * with the adopt action.
+ */
+export async function diagnosticsPage(main: HTMLElement, capabilities: readonly string[]): Promise<void> {
+  const summaryHost = h('div', { class: 'stack' }, loading());
+  const reload = h('button', { type: 'button', class: 'button button-secondary' }, t('diag.reload'));
+  main.append(h('div', { class: 'page-head' }, h('h1', { tabindex: -1 }, t('diag.title')), reload), summaryHost);
+  const catalogHost = h('div');
+  if (capabilities.includes('clubs.manage')) main.append(catalogHost);
+
+  const loadSummary = async () => {
+    replace(summaryHost, loading());
+    try {
+      const summary = await getJson<DiagnosticsSummary>(`/api/admin/diagnostics/summary?limit=${FRESHNESS_PAGE}`);
+      replace(
+        summaryHost,
+        h('p', { class: 'muted small' }, t('diag.generatedAt', { time: dateTime(summary.generatedAt) })),
+        ingestBlock(summary.ingest),
+        freshnessBlock(summary.dataFreshness),
+      );
+    } catch (error) {
+      replace(summaryHost, problemBox(t('diag.title'), error));
+    }
+  };
+  reload.addEventListener('click', () => void loadSummary());
+  await Promise.all([loadSummary(), capabilities.includes('clubs.manage') ? catalogBlock(catalogHost) : Promise.resolve()]);
+}
+
+function value(field: string, raw: unknown): string {
+  if (raw === null || raw === undefined || raw === '') return '–';
+  if (typeof raw === 'string' && TIMESTAMP.test(field)) return `${dateTime(raw)} (${raw})`;
+  if (typeof raw === 'string') return raw;
+  if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
+  return JSON.stringify(raw);
+}
+
+function ingestBlock(health: IngestHealth): HTMLElement {
+  const attention = ingestAttention(health);
+  const marked = highlightedFields(health);
+  const fields = [
+    ...INGEST_FIELD_ORDER.filter((field) => field in health),
+    ...Object.keys(health).filter((field) => !(INGEST_FIELD_ORDER as readonly string[]).includes(field) && field !== 'recentRejects'),
+  ];
+  const table = h(
+    'table',
+    { class: 'fields', 'data-testid': 'ingest-fields' },
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('diag.ingest.field')), h('th', { scope: 'col' }, t('diag.ingest.value')))),
+    h(
+      'tbody',
+      {},
+      fields.map((field) =>
+        h(
+          'tr',
+          { class: marked.has(field) ? 'highlight' : '', 'data-field': field },
+          h('th', { scope: 'row' }, h('code', {}, field)),
+          h('td', {}, marked.has(field) ? h('strong', {}, value(field, health[field])) : value(field, health[field])),
+        ),
+      ),
+    ),
+  );
+
+  const banner =
+    health.status === 'unknown'
+      ? h('div', { class: 'alert alert-info', role: 'status' }, h('p', {}, t('diag.ingest.unknown')))
+      : attention.length === 0
+        ? h('div', { class: 'alert alert-ok', role: 'status' }, h('p', {}, t('diag.ingest.ok')))
+        : h(
+            'div',
+            { class: `alert alert-${attention[0]?.severity ?? 'warning'}`, role: 'alert', 'data-testid': 'ingest-attention' },
+            h('p', { class: 'alert-title' }, t('diag.ingest.attention')),
+            h(
+              'ul',
+              { class: 'steps' },
+              attention.map((item) =>
+                h(
+                  'li',
+                  { 'data-state': item.kind },
+                  h('strong', {}, t(`diag.state.${item.kind}` as Key)),
+                  ' — ',
+                  t(`diag.step.${item.kind}` as Key),
+                  ' ',
+                  h('span', { class: 'runbook-ref' }, t('diag.runbook', { section: `docs/runbook-ingest.md › “${item.section}”` })),
+                ),
+              ),
+            ),
+          );
+
+  // Incident rule 1: what to note on rejecting or suspected drift, gathered in one place.
+  const notes =
+    health.admissionState === 'rejecting' || health.admissionState === 'quarantined' || health.sourceDriftState === 'suspected'
+      ? h(
+          'dl',
+          { class: 'notes', 'aria-label': t('diag.ingest.notes') },
+          [
+            'sourceDriftDetail',
+            'lastContractRejectReason',
+            'lastContractRejectTopic',
+            'lastContractRejectEntity',
+            'lastContractRejectClubId',
+          ].map((field) => [h('dt', {}, h('code', {}, field)), h('dd', {}, value(field, health[field]))]),
+        )
+      : null;
+
+  const rejects = health.recentRejects?.length
+    ? h(
+        'details',
+        {},
+        h('summary', {}, `${t('diag.ingest.rejects')} (${health.recentRejects.length})`),
+        tableWrap(
+          h(
+            'table',
+            {},
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ['rejectedAt', 'topic', 'clubId', 'entity', 'reason', 'detail', 'partitionId', 'sequenceNumber'].map((name) =>
+                  h('th', { scope: 'col' }, h('code', {}, name)),
+                ),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              health.recentRejects.map((reject) =>
+                h(
+                  'tr',
+                  {},
+                  ['rejectedAt', 'topic', 'clubId', 'entity', 'reason', 'detail', 'partitionId', 'sequenceNumber'].map((name) =>
+                    h('td', {}, value(name, reject[name])),
+                  ),
+                ),
+              ),
+            ),
+          ),
+          t('diag.ingest.rejects'),
+        ),
+      )
+    : null;
+
+  return section(
+    'ingest-title',
+    t('diag.ingest.title'),
+    banner,
+    notes ? h('div', {}, h('h3', {}, t('diag.ingest.notes')), notes) : null,
+    tableWrap(table, t('diag.ingest.title')),
+    rejects,
+  );
+}
+
+function interpretation(club: ClubFreshness): string {
+  if (club.status === 'error') return club.statusReason === 'arrival_in_future' ? t('diag.freshness.arrivalInFuture') : '–';
+  if (club.hint) {
+    const key = `diag.hint.${club.hint.code}` as Key;
+    return t(key) === key ? club.hint.message : t(key);
+  }
+  return club.status === 'ok' ? t('diag.freshness.okText') : '–';
+}
+
+function statusBadge(status: string): HTMLElement {
+  return h('span', { class: `badge badge-${status}` }, t(`diag.status.${status}` as Key));
+}
+
+function freshnessBlock(block: DiagnosticsSummary['dataFreshness']): HTMLElement {
+  const summary = h(
+    'p',
+    {},
+    t('diag.freshness.summary', {
+      status: t(`diag.status.${block.status}` as Key),
+      checked: block.checked,
+      fresh: block.fresh,
+      stale: block.stale,
+      unknown: block.unknown,
+      time: dateTime(block.checkedAt),
+    }),
+  );
+  if (block.clubs.length === 0)
+    return section('freshness-title', t('diag.freshness.title'), summary, h('p', { class: 'muted' }, t('diag.freshness.none')));
+  const tbody = h('tbody');
+  const table = h(
+    'table',
+    { 'data-testid': 'freshness' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        (['club', 'status', 'interpretation', 'lastArrival', 'lastStarterlist', 'edgeToken', 'evening', 'plan', 'since'] as const).map(
+          (column) => h('th', { scope: 'col' }, t(`diag.freshness.${column}`)),
+        ),
+      ),
+    ),
+    tbody,
+  );
+  const shown = h('span', {});
+  const more = h('button', { type: 'button', class: 'button button-secondary button-small' }, t('common.more'));
+  let nextOffset = block.nextOffset;
+  let count = 0;
+  const add = (clubs: ClubFreshness[]) => {
+    tbody.append(...clubs.map(freshnessRow));
+    count += clubs.length;
+    shown.textContent = t('diag.freshness.shown', { shown: count, total: block.total });
+    more.hidden = nextOffset === null;
+  };
+  // Further pages of clubs, worst first.
+  more.addEventListener('click', () => {
+    if (nextOffset === null) return;
+    more.disabled = true;
+    getJson<DiagnosticsSummary>(`/api/admin/diagnostics/summary?limit=${FRESHNESS_PAGE}&offset=${nextOffset}`)
+      .then((page) => {
+        nextOffset = page.dataFreshness.nextOffset;
+        add(page.dataFreshness.clubs);
+      })
+      .catch((error: unknown) => more.after(problemBox(t('diag.freshness.title'), error)))
+      .finally(() => {
+        more.disabled = false;
+      });
+  });
+  add(block.clubs);
+  return section(
+    'freshness-title',
+    t('diag.freshness.title'),
+    summary,
+    tableWrap(table, t('diag.freshness.title')),
+    h('p', { class: 'muted small pager' }, shown, more),
+  );
+}
+
+function freshnessRow(club: ClubFreshness): HTMLElement {
+  return h(
+    'tr',
+    { class: club.status === 'stale' || club.status === 'error' ? 'highlight' : '', 'data-club': club.vereinsId },
+    h('th', { scope: 'row' }, club.name, h('br'), h('span', { class: 'muted small' }, club.vereinsId)),
+    h('td', {}, statusBadge(club.status)),
+    h('td', {}, interpretation(club)),
+    h('td', {}, dateTime(club.lastArrivalAt)),
+    h('td', {}, dateTime(club.lastStarterlistSeenAt)),
+    h('td', {}, dateTime(club.edgeTokenLastUsedAt)),
+    h('td', {}, `${dateTime(club.evening.start)} – ${dateTime(club.evening.end)}`),
+    h('td', {}, club.planSource === 'assumed' ? t('diag.freshness.planAssumed') : t('diag.freshness.planStored')),
+    h('td', {}, dateTime(club.since)),
+  );
+}
+
+async function catalogBlock(host: HTMLElement): Promise<void> {
+  const status = h(
+    'select',
+    { id: 'catalog-status', name: 'status' },
+    h('option', { value: 'imported_only' }, 'imported_only'),
+    h('option', { value: '' }, t('diag.catalog.all')),
+    h('option', { value: 'active' }, 'active'),
+    h('option', { value: 'inactive' }, 'inactive'),
+  );
+  const query = h('input', { id: 'catalog-q', name: 'q', type: 'search', maxlength: 100, autocomplete: 'off' });
+  const message = h('div', { 'aria-live': 'polite' });
+  const results = h('div', {}, loading());
+  let offset = 0;
+  const LIMIT = 50;
+
+  const load = async () => {
+    replace(results, loading());
+    const params = new URLSearchParams({ limit: String(LIMIT), offset: String(offset) });
+    if (status.value) params.set('status', status.value);
+    if (query.value.trim()) params.set('q', query.value.trim());
+    try {
+      const page = await getJson<CatalogPage>(`/api/admin/clubs?${params.toString()}`);
+      replace(results, catalogTable(page, adopt), pager(page));
+    } catch (error) {
+      replace(results, problemBox(t('diag.catalog.title'), error));
+    }
+  };
+  const pager = (page: CatalogPage) => {
+    const previous = h('button', { type: 'button', class: 'button button-secondary' }, t('common.previous'));
+    const next = h('button', { type: 'button', class: 'button button-secondary' }, t('common.next'));
+    previous.disabled = page.offset === 0;
+    next.disabled = page.nextOffset === null;
+    previous.addEventListener('click', () => {
+      offset = Math.max(0, offset - LIMIT);
+      void load();
+    });
+    next.addEventListener('click', () => {
+      offset = page.nextOffset ?? offset;
+      void load();
+    });
+    return h(
+      'div',
+      { class: 'pager' },
+      h('span', { class: 'muted small' }, t('diag.catalog.total', { total: page.total })),
+      previous,
+      next,
+    );
+  };
+  const adopt = async (entry: CatalogEntry) => {
+    const number = entry.vereinsId ?? '';
+    try {
+      const result = (await send('POST', '/api/admin/clubs/adopt', { vereinsId: number })) as { created: boolean };
+      replace(
+        message,
+        h(
+          'div',
+          { class: 'alert alert-ok', role: 'status' },
+          h('p', {}, t(result.created ? 'diag.catalog.adopted' : 'diag.catalog.activated', { name: entry.name, number })),
+        ),
+      );
+      await load();
+    } catch (error) {
+      replace(message, problemBox(t('diag.catalog.adoptFailed', { number }), error));
+    }
+  };
+
+  const form = h(
+    'form',
+    { class: 'filters', role: 'search' },
+    h('div', { class: 'field' }, h('label', { for: 'catalog-status' }, t('diag.catalog.filter')), status),
+    h('div', { class: 'field' }, h('label', { for: 'catalog-q' }, t('diag.catalog.search')), query),
+    h('button', { type: 'submit', class: 'button button-secondary' }, t('diag.catalog.apply')),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    offset = 0;
+    void load();
+  });
+  replace(host, section('catalog-title', t('diag.catalog.title'), form, message, results));
+  await load();
+}
+
+function catalogTable(page: CatalogPage, adopt: (entry: CatalogEntry) => Promise<void>): HTMLElement {
+  if (page.items.length === 0) return h('p', { class: 'muted' }, t('diag.catalog.empty'));
+  const table = h(
+    'table',
+    { 'data-testid': 'catalog' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        (['name', 'number', 'status', 'boxes', 'lastSeen', 'action'] as const).map((column) =>
+          h('th', { scope: 'col' }, t(`diag.catalog.${column}`)),
+        ),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      page.items.map((entry) => {
+        let action: HTMLElement | string = '–';
+        if (entry.status === 'imported_only' && entry.vereinsId) {
+          const button = h(
+            'button',
+            {
+              type: 'button',
+              class: 'button button-small',
+              'aria-label': t('diag.catalog.adoptLabel', { number: entry.vereinsId, name: entry.name }),
+            },
+            t('diag.catalog.adopt'),
+          );
+          button.addEventListener('click', () => {
+            button.disabled = true;
+            void adopt(entry).finally(() => {
+              button.disabled = false;
+            });
+          });
+          action = button;
+        }
+        return h(
+          'tr',
+          { 'data-club': entry.vereinsId ?? '' },
+          h('th', { scope: 'row' }, entry.name),
+          h('td', {}, entry.vereinsId ?? '–'),
+          h('td', {}, h('span', { class: `badge badge-${entry.status}` }, entry.status)),
+          h('td', { class: 'num' }, String(entry.reportingBoxes)),
+          h('td', {}, dateTime(entry.lastSeenAt)),
+          h('td', {}, action),
+        );
+      }),
+    ),
+  );
+  return tableWrap(table, t('diag.catalog.title'));
+}

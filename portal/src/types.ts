@@ -1,0 +1,122 @@
+/** The API's answers as the portal reads them (the generated schemas are in /api/openapi.json). */
+
+export interface Session {
+  sub: string;
+  roles: string[];
+  capabilities: string[];
+}
+
+export interface Freshness {
+  asOf: string;
+  cached: boolean;
+  stale: boolean;
+}
+
+export interface Delta {
+  absolute: number;
+  percent: number | null;
+}
+
+export interface CostSummary extends Freshness {
+  currency: string;
+  month: string;
+  monthToDate: number;
+  forecast: { endOfMonth: number; method: 'provider' | 'run_rate' };
+  lastMonth: number;
+  deltaToLastMonth: Delta;
+  resourceGroups: { resourceGroup: string; monthToDate: number; lastMonth: number; delta: Delta }[];
+  warnings: string[];
+}
+
+export interface CostBreakdown extends Freshness {
+  currency: string;
+  month: string;
+  total: number;
+  services: { service: string; cost: number; sharePercent: number }[];
+}
+
+export interface CostTimeseries extends Freshness {
+  currency: string;
+  days: number;
+  from: string;
+  to: string;
+  total: number;
+  points: { date: string; cost: number }[];
+}
+
+export type IngestHealth = Record<string, unknown> & {
+  status: 'up' | 'down' | 'unknown';
+  admissionState: 'none' | 'rejecting' | 'quarantined' | null;
+  sourceDriftState: 'none' | 'suspected' | 'recovered' | null;
+  catchUpState: 'live' | 'catching_up' | 'stalled' | null;
+  incidentState: 'none' | 'recovered' | null;
+  recentRejects?: Record<string, unknown>[];
+};
+
+export type FreshnessStatus = 'ok' | 'stale' | 'unknown' | 'error';
+
+export interface ClubFreshness {
+  clubId: string;
+  vereinsId: string;
+  name: string;
+  status: FreshnessStatus;
+  statusReason?: string;
+  lastArrivalAt: string | null;
+  lastStarterlistSeenAt: string | null;
+  edgeTokenLastUsedAt: string | null;
+  planSource: 'stored' | 'assumed';
+  evening: { start: string; end: string };
+  since: string | null;
+  hint: { code: string; message: string } | null;
+}
+
+export interface DiagnosticsSummary {
+  generatedAt: string;
+  ingest: IngestHealth;
+  dataFreshness: {
+    status: FreshnessStatus;
+    checked: number;
+    fresh: number;
+    stale: number;
+    unknown: number;
+    checkedAt: string;
+    clubs: ClubFreshness[];
+    total: number;
+    limit: number;
+    offset: number;
+    nextOffset: number | null;
+  };
+}
+
+export interface CatalogEntry {
+  clubId: string | null;
+  vereinsId: string | null;
+  name: string;
+  status: 'active' | 'inactive' | 'imported_only';
+  reportingBoxes: number;
+  lastSeenAt: string | null;
+  edgeTokenLastUsedAt: string | null;
+}
+
+export interface CatalogPage {
+  items: CatalogEntry[];
+  total: number;
+  limit: number;
+  offset: number;
+  nextOffset: number | null;
+}
+
+export interface InboxItem {
+  id: string;
+  title: string;
+  body?: string;
+  date: string;
+  tone: string;
+  read: boolean;
+}
+
+export interface InboxPage {
+  items: InboxItem[];
+  unreadCount: number;
+  nextCursor: string | null;
+}

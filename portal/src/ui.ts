@@ -1,0 +1,41 @@
+import type { ApiError } from './api';
+import { h } from './dom';
+import { t } from './i18n';
+
+/** A problem answered by the backend: its title, the operator text (`detail`), code and request id. */
+export function problemBox(heading: string, error: unknown): HTMLElement {
+  const api = error as Partial<ApiError>;
+  return h(
+    'div',
+    { class: 'alert alert-danger', role: 'alert' },
+    h('p', { class: 'alert-title' }, heading),
+    h('p', {}, api.detail ?? api.message ?? String(error)),
+    api.code || api.status
+      ? h(
+          'p',
+          { class: 'muted small' },
+          [
+            api.status ? `HTTP ${api.status}` : '',
+            api.code ? `code ${api.code}` : '',
+            api.requestId ? `${t('common.requestId')} ${api.requestId}` : '',
+          ]
+            .filter(Boolean)
+            .join(' · '),
+        )
+      : null,
+  );
+}
+
+export function loading(): HTMLElement {
+  return h('p', { class: 'muted', role: 'status' }, t('common.loading'));
+}
+
+/** A section with a heading whose id labels it. */
+export function section(id: string, title: string, ...children: (Node | null)[]): HTMLElement {
+  return h('section', { class: 'card', 'aria-labelledby': id }, h('h2', { id }, title), ...children);
+}
+
+/** A table in a horizontally scrolling wrapper (narrow screens). */
+export function tableWrap(table: HTMLTableElement, label: string): HTMLElement {
+  return h('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': label }, table);
+}

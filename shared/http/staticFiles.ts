@@ -1,0 +1,86 @@
+import type { HttpResponseInit } from '@azure/functions';
+import type { StaticAssets } from '../portal/assets';
+import { HttpProblem } from './problem';
+import { problemResponse } from './dispatch';
+
+/**
+ * Same origin only, nothing inline, nothing from elsewhere (no CDN at run time): scripts and styles
+ * come from the portal's own files, data from the API of the same app.
+ */
+export const PORTAL_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const SECURITY_HEADERS = {
+  'content-security-policy': PORTAL_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+export interface StaticRequest {
+  method: string;
+  /** The path exactly as sent (dispatch.ts pathOf), query not included. */
+  path: string;
+  query: string;
+  ifNoneMatch: string | null;
+}
+
+/**
+ * Answers a request for the files of a web app mounted at `mount` (`/portal`): the bare mount
+ * redirects to `mount/`, which is index.html; any other name must be one of `assets` exactly.
+ * Names are compared as sent, never decoded or joined to a path: `..`, `%2e%2e`, `a%2fb` and
+ * `a/b` are simply names that do not exist (404).
+ */
+export function serveStatic(assets: StaticAssets | undefined, mount: string, request: StaticRequest, requestId: string): HttpResponseInit {
+  const method = request.method.toUpperCase();
+  if (method !== 'GET' && method !== 'HEAD') {
+    return withSecurity(
+      problemResponse(
+        new HttpProblem(405, 'Method Not Allowed', `${method} is not supported here.`, undefined, { allow: 'GET, HEAD' }),
+        requestId,
+        request.path,
+      ),
+    );
+  }
+  const rest = request.path.slice(mount.length);
+  if (request.path.toLowerCase().startsWith(mount.toLowerCase()) && rest === '') {
+    return { status: 308, headers: { ...SECURITY_HEADERS, location: `${mount}/${request.query}`, 'cache-control': 'no-cache' } };
+  }
+  if (!assets)
+    return notFound('The portal is not part of this build; `npm run build` (or `npm start`) makes dist/portal.', request, requestId);
+  const name = rest === '/' ? 'index.html' : rest.slice(1);
+  const asset = rest.startsWith('/') && /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(name) ? assets.get(name) : undefined;
+  if (!asset) return notFound('The portal has no such file.', request, requestId);
+
+  const headers = {
+    ...SECURITY_HEADERS,
+    'content-type': asset.contentType,
+    'cache-control': asset.cacheControl,
+    etag: asset.etag,
+  };
+  if (request.ifNoneMatch?.split(',').some((tag) => tag.trim() === asset.etag || tag.trim() === '*')) {
+    return { status: 304, headers };
+  }
+  return {
+    status: 200,
+    headers: { ...headers, 'content-length': String(asset.body.length) },
+    body: method === 'HEAD' ? undefined : asset.body,
+  };
+}
+
+function notFound(detail: string, request: StaticRequest, requestId: string): HttpResponseInit {
+  const response = withSecurity(problemResponse(new HttpProblem(404, 'Not Found', detail), requestId, request.path));
+  return { ...response, headers: { ...response.headers, 'cache-control': 'no-store' } };
+}
+
+function withSecurity(response: HttpResponseInit): HttpResponseInit {
+  return { ...response, headers: { ...SECURITY_HEADERS, ...(response.headers as Record<string, string>) } };
+}

@@ -1,0 +1,132 @@
+import type { Page } from 'playwright-core';
+import type { FakeCostProvider } from '../../scripts/costsFake/server';
+import { tokenFor } from '../support/tokens';
+import { clockAt, serviceFor, startFake } from '../costs/support';
+import { navLink, screenshot, startPortalRig, type PortalRig } from './browser';
+
+/** The portal used with the keyboard only, in German, and at a phone's width. */
+describe('portal: keyboard, language and phone width', () => {
+  let fake: FakeCostProvider;
+  let rig: PortalRig;
+  let page: Page;
+  let token: string;
+
+  beforeAll(async () => {
+    fake = await startFake();
+    const service = serviceFor(fake, clockAt('2026-11-21T10:00:00Z').now);
+    rig = await startPortalRig({ costService: () => service });
+    page = await rig.newPage();
+    token = await tokenFor('keyboard-admin', { roles: ['platform_admin'] });
+  }, 60_000);
+  afterAll(async () => {
+    await rig?.close();
+    await fake?.close();
+  });
+
+  const focused = () => page.locator(':focus');
+  /** Presses Tab until the focused element's accessible name matches (at most `limit` times; the page may wrap around). */
+  async function tabTo(name: string | RegExp, limit = 25): Promise<void> {
+    for (let i = 0; i < limit; i++) {
+      await page.keyboard.press('Tab');
+      const label = await page.evaluate<string>(`(() => {
+        const e = document.activeElement;
+        if (!e || e === document.body) return '';
+        return e.getAttribute('aria-label') || (e.labels && e.labels[0] && e.labels[0].textContent) || e.textContent || '';
+      })()`);
+      if (typeof name === 'string' ? label.trim() === name : name.test(label)) return;
+    }
+    throw new Error(`Tab never reached ${String(name)}`);
+  }
+  /** The focus ring of the focused element: a real outline. */
+  async function focusRing(): Promise<{ style: string; width: number }> {
+    return focused().evaluate((element) => {
+      const style = (
+        globalThis as unknown as { getComputedStyle(e: unknown): { outlineStyle: string; outlineWidth: string } }
+      ).getComputedStyle(element);
+      return { style: style.outlineStyle, width: parseFloat(style.outlineWidth) };
+    });
+  }
+
+  it('signs in, navigates and reads the chart with the keyboard alone, the focus always visible', async () => {
+    await page.goto(`${rig.host.url}/portal/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await screenshot(page, 'sign-in');
+    await page.keyboard.press('Tab');
+    expect(await focused().innerText()).toBe('Skip to content');
+    await tabTo('Bearer token');
+    await page.keyboard.insertText(token);
+    await tabTo('Sign in');
+    expect((await focusRing()).style).not.toBe('none');
+    await page.keyboard.press('Enter');
+    await navLink(page, 'Costs').waitFor();
+    expect(await focused().innerText()).toBe('Overview');
+    await screenshot(page, 'overview');
+
+    await tabTo('Costs');
+    const ring = await focusRing();
+    expect(ring.style).toBe('solid');
+    expect(ring.width).toBeGreaterThanOrEqual(2);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Cloud costs' }).waitFor();
+    expect(await focused().innerText()).toBe('Cloud costs');
+
+    await tabTo(/^Line chart of the daily costs/, 40);
+    await page.getByTestId('chart-readout').filter({ hasText: '21 Nov 2026:' }).waitFor();
+    await page.keyboard.press('ArrowLeft');
+    await page.getByTestId('chart-readout').filter({ hasText: '20 Nov 2026:' }).waitFor();
+    await page.keyboard.press('Home');
+    await page.getByTestId('chart-readout').filter({ hasText: '23 Oct 2026:' }).waitFor();
+
+    await tabTo('Download CSV (30 days)', 40);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+    expect(download.suggestedFilename()).toMatch(/^costs-.*\.csv$/);
+
+    await tabTo(/^Notifications: \d+ unread$/, 60);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('bell-panel').waitFor();
+    await page.keyboard.press('Escape');
+    expect(await page.getByTestId('bell-panel').isHidden()).toBe(true);
+    expect(await focused().getAttribute('data-testid')).toBe('bell');
+  });
+
+  it('every form control and button has an accessible name', async () => {
+    await navLink(page, 'Diagnostics').click();
+    await page.getByTestId('ingest-fields').or(page.getByRole('alert')).first().waitFor();
+    const unnamed = await page.evaluate(`[...document.querySelectorAll('input, select, textarea, button, a[href], [tabindex="0"]')]
+      .filter((element) => !(element.getAttribute('aria-label') || (element.labels && element.labels.length) || element.textContent.trim()))
+      .map((element) => element.outerHTML.slice(0, 80))`);
+    expect(unnamed).toEqual([]);
+  });
+
+  it('switches to German: labels, number format and the page language', async () => {
+    await navLink(page, 'Costs').click();
+    await page.getByTestId('tile-mtd').waitFor();
+    await page.getByLabel('Language').selectOption('de');
+    const german = page.getByRole('navigation', { name: 'Hauptnavigation' });
+    await german.getByRole('link', { name: 'Kosten' }).waitFor();
+    expect(await german.getByRole('link').allInnerTexts()).toEqual(['Übersicht', 'Kosten', 'Diagnose']);
+    expect(await page.locator('html').getAttribute('lang')).toBe('de');
+    expect(await page.getByTestId('tile-mtd').innerText()).toContain('Monat bisher');
+    expect(await page.getByTestId('tile-mtd').innerText()).toMatch(/251,20\s€/);
+    expect(await page.getByRole('button', { name: 'CSV herunterladen (30 Tage)' }).count()).toBe(1);
+    await screenshot(page, 'costs-de');
+    await page.getByLabel('Sprache').selectOption('en');
+    await navLink(page, 'Costs').waitFor();
+  });
+
+  it('fits a phone: no sideways scrolling of the page, tables scroll in their own boxes', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [path, name] of [
+      ['costs', 'costs-phone'],
+      ['diagnostics', 'diagnostics-phone'],
+    ] as const) {
+      await page.goto(`${rig.host.url}/portal/#/${path}`);
+      await page.locator('h1').waitFor();
+      await page.locator('section.card').first().waitFor();
+      const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+      expect([path, overflow]).toEqual([path, 0]);
+      await screenshot(page, name);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+});

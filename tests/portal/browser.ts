@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { clubMasterFunctions } from '../../functions/clubMaster';
+import { diagnosticsFunctions } from '../../functions/diagnostics';
+import { meFunctions } from '../../functions/me';
+import { notificationFunctions } from '../../functions/notifications';
+import { portalFunction } from '../../functions/portal';
+import { costRoutes } from '../../functions/costs';
+import type { CostService } from '../../shared/costs/service';
+import { httpGroup, type FunctionDefinition } from '../../shared/host/definition';
+import { startTestHost, type TestHost } from '../support/testHost';
+import { artifactPath, buildPortal } from './support';
+
+/** Debian's Chromium (installed by .ci/run when missing), driven by playwright-core. */
+export const CHROMIUM = '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface PortalRig {
+  host: TestHost;
+  browser: BrowserContext;
+  /** A new tab (its own sessionStorage, so its own sign-in). */
+  newPage(): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/**
+ * One test file's portal: the portal built into a folder of its own, served by the local host
+ * with the API functions it calls (costs over `costService`), and one headless Chromium with a
+ * fresh profile. English labels, UTC, so the expected texts are fixed.
+ */
+export async function startPortalRig(options: { costService: () => CostService; extra?: FunctionDefinition[] }): Promise<PortalRig> {
+  const build = buildPortal();
+  const host = await startTestHost([
+    ...meFunctions,
+    ...notificationFunctions,
+    ...diagnosticsFunctions,
+    ...clubMasterFunctions,
+    httpGroup('costs', 'api/admin/v1/costs', costRoutes(options.costService)),
+    ...(options.extra ?? []),
+    portalFunction(() => build.dir),
+    httpGroup('notFound', '', []),
+  ]);
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'portal-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+    viewport: { width: 1280, height: 900 },
+    acceptDownloads: true,
+  });
+  browser.setDefaultTimeout(15_000);
+  return {
+    host,
+    browser,
+    newPage: () => browser.newPage(),
+    async close() {
+      await browser.close();
+      await host.close();
+      rmSync(profile, { recursive: true, force: true });
+      build.remove();
+    },
+  };
+}
+
+/** Opens the portal in `page` and signs in with `token` through the form, as a person would. */
+export async function signIn(page: Page, host: TestHost, token: string): Promise<void> {
+  await page.goto(`${host.url}/portal/`);
+  await page.getByLabel('Bearer token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: artifactPath(`${name}.png`), fullPage: true });
+}
+
+/** A link of the main navigation. */
+export function navLink(page: Page, name: string) {
+  return page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name, exact: true });
+}

@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import type { FakeCostProvider } from '../../scripts/costsFake/server';
+import { createCostService, type CostService } from '../../shared/costs/service';
+import { tokenFor } from '../support/tokens';
+import { clockAt, serviceFor, startFake } from '../costs/support';
+import { navLink, screenshot, signIn, startPortalRig, type PortalRig } from './browser';
+
+/**
+ * The cost dashboard in headless Chromium against the local host, the production cost service
+ * and the fake provider serving tests/fixtures/cost-management/dataset.json (the figures are
+ * worked out in tests/costs/dashboard.e2e.test.ts).
+ */
+describe('portal: cost dashboard in a browser', () => {
+  let fake: FakeCostProvider;
+  let rig: PortalRig;
+  let service: CostService;
+  let page: Page;
+  const clock = clockAt('2026-11-21T10:00:00Z');
+
+  beforeAll(async () => {
+    fake = await startFake();
+    service = serviceFor(fake, clock.now);
+    rig = await startPortalRig({ costService: () => service });
+    page = await rig.newPage();
+    await signIn(page, rig.host, await tokenFor('billing-1', { roles: ['billing_admin'] }));
+  }, 60_000);
+  afterAll(async () => {
+    await rig?.close();
+    await fake?.close();
+  });
+
+  it('offers the costs entry to a costs.read session and shows the fixture figures in the tiles', async () => {
+    await navLink(page, 'Costs').click();
+    await page.getByTestId('tile-mtd').waitFor();
+    expect(await page.getByTestId('tile-mtd').innerText()).toContain('€251.20');
+    expect(await page.getByTestId('tile-forecast').innerText()).toContain('€266.20');
+    expect(await page.getByTestId('tile-last-month').innerText()).toContain('€263.83');
+    expect(await page.getByTestId('tile-delta').innerText()).toContain('+€2.37 (+0.9%)');
+    expect(await page.getByTestId('costs-as-of').innerText()).toContain('21 Nov 2026, 10:00');
+    const groups = await page.getByTestId('resource-groups').locator('tbody tr').allInnerTexts();
+    expect(groups[0]).toMatch(/ict_stratandplan_goldsprova_prod\s+€218.70\s+€173.42\s+\+€45.28 \(\+26.1%\)/);
+    expect(groups).toHaveLength(4);
+    const services = await page.getByTestId('services').locator('tbody tr').allInnerTexts();
+    expect(services[0]).toMatch(/Virtual Machines\s+€218.70\s+87.1%/);
+    expect(services.map((row) => row.split('\t')[0])).toEqual([
+      'Virtual Machines',
+      'Bandwidth',
+      'Azure App Service',
+      'Storage',
+      'Key Vault',
+    ]);
+    await screenshot(page, 'costs');
+  });
+
+  it('draws the 30-day trend with 30 points, axes and a value on hover', async () => {
+    const chart = page.locator('svg.trend-chart');
+    expect(await chart.locator('circle.point').count()).toBe(30);
+    expect(await chart.locator('.axis-y text').count()).toBeGreaterThanOrEqual(3);
+    expect(await chart.locator('.axis-x text').count()).toBeGreaterThanOrEqual(4);
+    const last = chart.locator('circle.point').last();
+    expect(await last.getAttribute('data-date')).toBe('2026-11-21');
+    await last.hover();
+    const expected = `21 Nov 2026: €${Number(await last.getAttribute('data-cost')).toFixed(2)}`;
+    await page.getByTestId('chart-readout').filter({ hasText: expected }).waitFor();
+  });
+
+  it('downloads the CSV with the bearer token in the header, never in the URL', async () => {
+    const requests: { url: string; authorization?: string }[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('export.csv')) requests.push({ url: request.url(), authorization: request.headers()['authorization'] });
+    });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download CSV (30 days)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('costs-2026-10-23-to-2026-11-21.csv');
+    const csv = readFileSync((await download.path()) ?? '', 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('date,resourceGroup,service,cost,currency');
+    expect(csv.split('\r\n').length).toBeGreaterThan(2);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.url).toBe(`${rig.host.url}/api/admin/v1/costs/export.csv?days=30`);
+    expect(requests[0]?.authorization).toMatch(/^Bearer ey/);
+  });
+
+  it('shows the operator message of a provider failure', async () => {
+    fake.fail('token', 'expired_secret');
+    service = serviceFor(fake, clock.now);
+    const problem = (await (
+      await fetch(`${rig.host.url}/api/admin/v1/costs/summary`, {
+        headers: { authorization: `Bearer ${await tokenFor('billing-1', { roles: ['billing_admin'] })}` },
+      })
+    ).json()) as { detail: string; code: string };
+    expect(problem.code).toBe('secret_expired');
+    service = serviceFor(fake, clock.now);
+    await navLink(page, 'Overview').click();
+    await navLink(page, 'Costs').click();
+    const alert = page.getByRole('alert').filter({ hasText: problem.detail });
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain('code secret_expired');
+    // One message for the three refused calls, and the page still offers the rest of the portal.
+    expect(await page.getByRole('alert').count()).toBe(1);
+    await screenshot(page, 'costs-provider-error');
+    fake.clearFailures();
+  });
+
+  it('without credentials shows the unconfigured message and nothing else breaks', async () => {
+    service = createCostService({ provider: undefined });
+    await navLink(page, 'Overview').click();
+    await navLink(page, 'Costs').click();
+    const message = page.getByTestId('costs-unconfigured');
+    await message.waitFor();
+    expect(await message.innerText()).toContain('Cost monitoring is not configured');
+    expect(await page.locator('svg.trend-chart').count()).toBe(0);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await screenshot(page, 'costs-unconfigured');
+    await navLink(page, 'Overview').click();
+    expect(await page.getByTestId('session-sub').innerText()).toBe('billing-1');
+  });
+
+  it('gives support_admin no costs entry, and the page itself says why', async () => {
+    const support = await rig.newPage();
+    await signIn(support, rig.host, await tokenFor('support-1', { roles: ['support_admin'] }));
+    const nav = support.getByRole('navigation', { name: 'Main navigation' });
+    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Overview']);
+    await support.goto(`${rig.host.url}/portal/#/costs`);
+    await support.getByRole('alert').filter({ hasText: 'costs.read' }).waitFor();
+    await screenshot(support, 'support-admin');
+    await support.close();
+  });
+});

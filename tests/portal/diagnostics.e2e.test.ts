@@ -1,0 +1,168 @@
+import type { Page } from 'playwright-core';
+import { syncKnownClubs } from '../../shared/clubMaster/knownClubSync';
+import { resetSettings } from '../../shared/config/settings';
+import { createCostService } from '../../shared/costs/service';
+import { getSql } from '../../shared/db/client';
+import { applyIngestBatch } from '../../shared/ingest/apply';
+import { runHeartbeat } from '../../shared/ingest/eventRunner';
+import { notify } from '../../shared/notifications/notify';
+import { createServiceClub, uniqueTag } from '../clubMaster/fixtures';
+import { addHit, createFreshnessClub } from '../freshness/fixtures';
+import { useIngestTablesExclusively } from '../ingest/exclusive';
+import { event, hitBody, incoming, uniqueClub } from '../ingest/fixtures';
+import { tokenFor } from '../support/tokens';
+import { navLink, screenshot, signIn, startPortalRig, type PortalRig } from './browser';
+
+const sql = () => getSql();
+const THRESHOLDS = { rejectingThreshold: 2, quarantineThreshold: 5, windowSeconds: 300, driftQuietSeconds: 900 };
+
+/** Five contract rejects on one producer path, now: the path is quarantined. */
+async function quarantineOnePath(): Promise<string> {
+  const club = uniqueClub();
+  const options = {
+    runner: { id: 'event:portal-e2e', kind: 'event' as const },
+    statusEnabled: true,
+    thresholds: THRESHOLDS,
+    rejectLogMax: 1000,
+    now: () => new Date(),
+  };
+  await runHeartbeat(sql(), options);
+  const bad = (lsn: number) => event(hitBody({ id: lsn, clubId: club, lsn }), { topic: `club.${club}.hits`, clubId: '1' });
+  await applyIngestBatch(sql(), incoming([bad(1), bad(2), bad(3), bad(4), bad(5)]), options);
+  return club;
+}
+
+/** Diagnostics and the bell in headless Chromium, over the real services and PostgreSQL. */
+describe('portal: diagnostics and notifications in a browser', () => {
+  useIngestTablesExclusively();
+  let rig: PortalRig;
+  let page: Page;
+  const admin = `portal-admin-${uniqueTag()}`;
+  const tag = uniqueTag();
+  let quarantinedClub: string;
+  let staleClub: { name: string; vereinsId: string | null };
+
+  beforeAll(async () => {
+    process.env['SVC_INGEST_STATUS_ENABLED'] = 'true';
+    resetSettings();
+    rig = await startPortalRig({ costService: () => createCostService({ provider: undefined }) });
+    // A club whose last data arrived weeks ago, whose box never called: stale, box offline. The
+    // name sorts it first among the stale clubs of the whole run (the page shows 200, worst first).
+    staleClub = await createFreshnessClub(sql(), { name: `AAA Portal Stale ${tag}` });
+    await addHit(sql(), staleClub.vereinsId ?? '', new Date(Date.now() - 30 * 86_400_000));
+    // Clubs that never delivered (unknown): more than one page of the freshness table.
+    for (let i = 0; i < 51; i++) await createFreshnessClub(sql(), { name: `Portal Unknown ${tag} ${i}` });
+    // A club number a box reports that is no service club yet, with score data: adoptable.
+    const box = await createServiceClub(sql(), { name: `Portal Box ${tag}` });
+    await syncKnownClubs(sql(), box, [{ vereinsId: `${tag}-7`, name: `Portal Imported ${tag}` }]);
+    await sql()`insert into club_data_hit (source_club_id) values (${`${tag}-7`})`;
+    for (const title of ['Ingest quarantined', 'Club stale', 'Weekly report']) {
+      await notify(sql(), { userId: admin, title, body: `${title} body`, tone: 'warning', kind: 'report', source: 'test', channels: [] });
+    }
+    page = await rig.newPage();
+    await signIn(page, rig.host, await tokenFor(admin, { roles: ['platform_admin'] }));
+  }, 60_000);
+  beforeEach(async () => {
+    // useIngestTablesExclusively empties the ingest tables before each test.
+    quarantinedClub = await quarantineOnePath();
+  });
+  afterAll(async () => {
+    await rig?.close();
+    delete process.env['SVC_INGEST_STATUS_ENABLED'];
+    resetSettings();
+  });
+
+  it('shows the quarantined ingest state highlighted, with every field, the step to take and the runbook section', async () => {
+    await navLink(page, 'Diagnostics').click();
+    const attention = page.getByTestId('ingest-attention');
+    await attention.waitFor();
+    const text = await attention.innerText();
+    expect(text).toContain('A producer path is quarantined');
+    expect(text).toContain('start no large replay while the scope error is open');
+    expect(text).toContain('Runbook: docs/runbook-ingest.md › “Quarantined”');
+    expect(text).toContain('Source drift suspected');
+    const fields = page.getByTestId('ingest-fields');
+    const row = (field: string) => fields.locator(`tr[data-field="${field}"]`);
+    expect(await row('admissionState').getAttribute('class')).toBe('highlight');
+    expect(await row('admissionState').innerText()).toContain('quarantined');
+    expect(await row('quarantineClubId').innerText()).toContain(quarantinedClub);
+    expect(await row('quarantineTopic').innerText()).toContain(`club.${quarantinedClub}.hits`);
+    expect(await row('heartbeatAt').getAttribute('class')).toBe('');
+    for (const field of [
+      'status',
+      'workerState',
+      'runnerKind',
+      'catchUpState',
+      'sourceDriftDetail',
+      'lastContractRejectReason',
+      'quarantineReason',
+      'rejectBurstCount',
+    ]) {
+      expect(await row(field).count()).toBe(1);
+    }
+    // Incident rule 1: what to note, gathered in one place.
+    const notes = page.getByRole('definition').filter({ hasText: `club_scope_mismatch on club.${quarantinedClub}.hits` });
+    expect(await notes.count()).toBe(1);
+    await screenshot(page, 'diagnostics');
+  });
+
+  it('shows freshness per club with the rule-6 interpretation, 50 clubs a page', async () => {
+    const club = page.getByTestId('freshness').locator(`tr[data-club="${staleClub.vereinsId}"]`);
+    const text = await club.innerText();
+    expect(text).toContain(staleClub.name);
+    expect(text).toContain('stale');
+    expect(text).toContain('The box is off or offline');
+    expect(text).toContain('assumed (Wed 18–20)');
+    const rows = page.getByTestId('freshness').locator('tbody tr');
+    expect(await rows.count()).toBe(50);
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await rows.nth(50).waitFor();
+    expect(await rows.count()).toBeGreaterThan(50);
+    expect(await page.getByText(/^Showing \d+ of \d+ clubs/).innerText()).toMatch(new RegExp(`^Showing ${await rows.count()} of`));
+  });
+
+  it('lists imported_only clubs and adopts one', async () => {
+    await page.getByLabel('Search name or club number').fill(tag);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const catalog = page.getByTestId('catalog');
+    await catalog.locator(`tr[data-club="${tag}-7"]`).waitFor();
+    expect(await catalog.locator('tbody tr').allInnerTexts()).toEqual([
+      expect.stringMatching(new RegExp(`Portal Imported ${tag}\\s+${tag}-7\\s+imported_only\\s+1`)),
+    ]);
+    await screenshot(page, 'diagnostics-catalog');
+    await page.getByRole('button', { name: `Adopt club ${tag}-7 (Portal Imported ${tag}) as a service club` }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Portal Imported ${tag} (${tag}-7) is now a service club.` })
+      .waitFor();
+    await page.getByText('No clubs match.').waitFor();
+    const [club]: [{ status: string }?] = await sql()`select status from club where vereins_id = ${`${tag}-7`}`;
+    expect(club?.status).toBe('active');
+  });
+
+  it('the bell shows the unread count and marks read, all read and deletes through the inbox endpoints', async () => {
+    const bell = page.getByTestId('bell');
+    await page.getByTestId('bell-count').filter({ hasText: '3' }).waitFor();
+    expect(await bell.getAttribute('aria-label')).toBe('Notifications: 3 unread');
+    await bell.click();
+    const panel = page.getByTestId('bell-panel');
+    const item = (title: string) => panel.locator('li').filter({ hasText: title });
+    await item('Weekly report').waitFor();
+    await item('Weekly report').getByRole('button', { name: 'Mark read' }).click();
+    await page.getByTestId('bell-count').filter({ hasText: '2' }).waitFor();
+    expect(await item('Weekly report').getByRole('button', { name: 'Mark read' }).count()).toBe(0);
+    await screenshot(page, 'notifications');
+    await item('Club stale').getByRole('button', { name: 'Delete' }).click();
+    await item('Club stale').waitFor({ state: 'detached' });
+    await page.getByTestId('bell-count').filter({ hasText: '1' }).waitFor();
+    await panel.getByRole('button', { name: 'Mark all read' }).click();
+    await page.getByTestId('bell-count').waitFor({ state: 'hidden' });
+    expect(await bell.getAttribute('aria-label')).toBe('Notifications: 0 unread');
+    const [counts]: [{ total: number; unread: number }?] =
+      await sql()`select count(*)::int as total, count(*) filter (where read_at is null)::int as unread from notification where user_id = ${admin}`;
+    expect(counts).toEqual({ total: 2, unread: 0 });
+    await page.keyboard.press('Escape');
+    expect(await panel.isHidden()).toBe(true);
+    expect(await page.locator(':focus').getAttribute('data-testid')).toBe('bell');
+  });
+});

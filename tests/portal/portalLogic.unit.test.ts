@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { chartModel, nearestIndex, niceStep } from '../../portal/src/chartModel';
+import { de, en } from '../../portal/src/labels';
+import { browserLanguage } from '../../portal/src/language';
+import { FRESHNESS_STATUSES } from '../../shared/freshness/evaluation';
+import { HINT_CODES } from '../../shared/freshness/hints';
+import { ATTENTION_KINDS, highlightedFields, ingestAttention } from '../../portal/src/runbook';
+
+const BOX = { width: 720, height: 300, margin: { top: 16, right: 32, bottom: 40, left: 72 } };
+
+describe('the trend chart geometry', () => {
+  const series = Array.from({ length: 30 }, (_, i) => ({
+    date: `2026-11-${String(i + 1).padStart(2, '0')}`,
+    cost: i === 10 ? 218.7 : i % 3,
+  }));
+
+  it('places one point per day across the plot, the highest below a round maximum', () => {
+    const model = chartModel(series, BOX);
+    expect(model.points).toHaveLength(30);
+    expect(model.points[0]?.x).toBe(72);
+    expect(model.points[29]?.x).toBe(688);
+    expect(model.max).toBe(300);
+    expect(model.yTicks.map((tick) => tick.value)).toEqual([0, 100, 200, 300]);
+    expect(model.points[10]?.y).toBeCloseTo(260 - (244 * 218.7) / 300, 1);
+    // Labels every 7 days counted back from the newest day, which always has one.
+    expect(model.xTicks.map((tick) => tick.date)).toEqual(['2026-11-02', '2026-11-09', '2026-11-16', '2026-11-23', '2026-11-30']);
+    expect(nearestIndex(model, 690)).toBe(29);
+    expect(nearestIndex(model, 0)).toBe(0);
+  });
+
+  it('copes with a month without costs and a single day', () => {
+    expect(chartModel([{ date: '2026-11-01', cost: 0 }], BOX)).toMatchObject({ max: 1, points: [{ x: 380, y: 260 }] });
+    expect([niceStep(0, 4), niceStep(9, 4), niceStep(1000, 4), niceStep(0.3, 4)]).toEqual([1, 2.5, 250, 0.1]);
+  });
+});
+
+describe('what the ingest block asks of the operator', () => {
+  it('names each condition with its runbook section, most urgent first', () => {
+    expect(ingestAttention({ status: 'up', admissionState: 'quarantined', sourceDriftState: 'suspected', catchUpState: 'live' })).toEqual([
+      { kind: 'quarantined', section: 'Quarantined', severity: 'danger' },
+      { kind: 'drift', section: 'Drift suspected', severity: 'warning' },
+    ]);
+    expect(ingestAttention({ status: 'down', admissionState: 'rejecting', catchUpState: 'stalled' }).map((item) => item.section)).toEqual([
+      'Rejecting',
+      'Stalled',
+      'Rollback',
+    ]);
+    expect(
+      ingestAttention({ status: 'up', admissionState: 'none', sourceDriftState: 'none', catchUpState: 'live', incidentState: 'none' }),
+    ).toEqual([]);
+    expect(ingestAttention({ status: 'up', admissionState: 'none', incidentState: 'recovered' })).toEqual([
+      { kind: 'recovered', section: 'Rejecting', severity: 'info' },
+    ]);
+  });
+
+  it('highlights the fields of a quarantine and of drift, not the healthy ones', () => {
+    const fields = highlightedFields({ admissionState: 'quarantined', sourceDriftState: 'suspected' });
+    expect([...fields]).toEqual(expect.arrayContaining(['admissionState', 'quarantineTopic', 'quarantineReason', 'sourceDriftDetail']));
+    expect(fields.has('heartbeatAt')).toBe(false);
+    expect(highlightedFields({ status: 'up', admissionState: 'none' }).size).toBe(0);
+  });
+});
+
+describe('the portal palette', () => {
+  const css = readFileSync(path.join(__dirname, '../../portal/src/styles.css'), 'utf8');
+  const colour = (name: string) => {
+    const value = new RegExp(`--${name}:\\s*(#[0-9a-f]{6})`, 'i').exec(css)?.[1];
+    if (!value) throw new Error(`no --${name}`);
+    return value;
+  };
+  const luminance = (hex: string) => {
+    const [r, g, b] = [1, 3, 5].map((i) => {
+      const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a: string, b: string) => {
+    const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+    return (light + 0.05) / (dark + 0.05);
+  };
+
+  it.each([
+    ['text', 'bg'],
+    ['text', 'card'],
+    ['muted', 'bg'],
+    ['muted', 'card'],
+    ['accent', 'card'],
+    ['accent-text', 'accent'],
+    ['danger-text', 'danger-bg'],
+    ['warning-text', 'warning-bg'],
+    ['ok-text', 'ok-bg'],
+    ['info-text', 'info-bg'],
+  ])('--%s on --%s meets WCAG AA (4.5:1)', (foreground, background) => {
+    expect(contrast(colour(foreground), colour(background))).toBeGreaterThanOrEqual(4.5);
+  });
+});
+
+describe('the default language', () => {
+  it.each([
+    [['de-DE', 'en-US'], 'de'],
+    [['de-AT'], 'de'],
+    [['en-GB', 'de'], 'en'],
+    [['fr-FR', 'en-US'], 'en'],
+    [['fr-FR', 'it'], 'de'],
+    [[], 'de'],
+  ])('%j → %s', (languages, expected) => {
+    expect(browserLanguage(languages)).toBe(expected);
+  });
+});
+
+describe('the labels', () => {
+  it('have a German and an English text for every state, step, status and hint the pages look up by name', () => {
+    const needed = [
+      ...ATTENTION_KINDS.flatMap((kind) => [`diag.state.${kind}`, `diag.step.${kind}`]),
+      ...FRESHNESS_STATUSES.map((status) => `diag.status.${status}`),
+      ...HINT_CODES.map((code) => `diag.hint.${code}`),
+    ];
+    for (const key of needed) {
+      expect([key, typeof (en as Record<string, string>)[key], typeof (de as Record<string, string>)[key]]).toEqual([
+        key,
+        'string',
+        'string',
+      ]);
+    }
+    // Placeholders match between the languages.
+    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+    for (const key of Object.keys(en) as (keyof typeof en)[]) expect([key, placeholders(de[key])]).toEqual([key, placeholders(en[key])]);
+  });
+});
