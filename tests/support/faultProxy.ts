@@ -39,7 +39,8 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   };
 
   const server = net.createServer((client) => {
-    if (refusing) return void client.destroy();
+    // A reset, as a closed port would give (ECONNRESET rather than a silent close).
+    if (refusing) return void client.resetAndDestroy();
     const upstream = net.connect(target.port, target.host);
     const pair = { client, upstream };
     pairs.add(pair);
