@@ -1,6 +1,6 @@
 import postgres from 'postgres';
 import { getSettings } from '../config/settings';
-import { withPoolWait } from './poolWait';
+import { guardPool } from './poolGuard';
 
 /** The driver's query function; repository functions take it as their first parameter. */
 export type Sql = postgres.Sql;
@@ -22,7 +22,7 @@ export interface ConnectOptions {
 /** Seconds a caller refused for want of a free connection is asked to wait. */
 export const POOL_BUSY_RETRY_AFTER_SECONDS = 2;
 
-/** Opens a lazily-connecting, bounded pool. */
+/** Opens a lazily-connecting, bounded pool (guarded: shared/db/poolGuard.ts). */
 export function connect(options: ConnectOptions): Sql {
   const sql = postgres(options.url, {
     max: options.max ?? 10,
@@ -34,9 +34,8 @@ export function connect(options: ConnectOptions): Sql {
     transform: { undefined: null },
     connection: { application_name: 'shooting-club-backend' },
   });
-  if (options.maxWaitMs === undefined) return sql;
-  return withPoolWait(sql, {
-    maxWaitMs: options.maxWaitMs,
+  return guardPool(sql, {
+    ...(options.maxWaitMs === undefined ? {} : { maxWaitMs: options.maxWaitMs }),
     retryAfterSeconds: POOL_BUSY_RETRY_AFTER_SECONDS,
     pool: options.name ?? 'database',
   });
