@@ -35,6 +35,7 @@ export function connect(options: ConnectOptions): Sql {
     connection: { application_name: 'shooting-club-backend' },
   });
   return guardPool(sql, {
+    max: options.max ?? 10,
     ...(options.maxWaitMs === undefined ? {} : { maxWaitMs: options.maxWaitMs }),
     retryAfterSeconds: POOL_BUSY_RETRY_AFTER_SECONDS,
     pool: options.name ?? 'database',
