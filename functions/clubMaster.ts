@@ -1,5 +1,5 @@
 import { getSettings } from '../shared/config/settings';
-import { getSql } from '../shared/db/client';
+import { getBulkSql, getSql } from '../shared/db/client';
 import { httpGroup, timerFunction } from '../shared/host/definition';
 import { requireCapability } from '../shared/http/guards';
 import { edgeBox } from '../shared/http/edgeGuard';
@@ -63,7 +63,8 @@ export const clubMasterFunctions = [
       response: SyncResultSchema,
       responses: {
         503: {
-          description: 'Other reports of this box are still being written, or too many wait their turn; send the report again later',
+          description:
+            'Other reports of this box are still being written, too many wait their turn, or the bulk pool stayed busy (code pool_busy); send the report again later',
           headers: { 'retry-after': `Seconds to wait (${SYNC_BUSY_RETRY_AFTER_SECONDS})` },
         },
       },
@@ -71,7 +72,7 @@ export const clubMasterFunctions = [
       async handle({ caller, body, log }) {
         const clubs = parseReportedClubs(body.clubs);
         const result = await boxReportLimit().run(caller.clubId, () =>
-          syncKnownClubs(getSql(), caller.clubId, clubs).catch((error: unknown) => {
+          syncKnownClubs(getBulkSql(), caller.clubId, clubs).catch((error: unknown) => {
             throw isLockTimeout(error) ? syncBusy(error) : error;
           }),
         );

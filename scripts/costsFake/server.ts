@@ -60,6 +60,8 @@ export interface FakeCostProvider {
   /** Every later `operation` request fails with `failure` (`times` times, or until cleared). */
   fail(operation: FakeOperation, failure: FakeFailure, times?: number): void;
   clearFailures(): void;
+  /** Holds every Cost Management answer (query, forecast) back by `ms` (0 = none): a slow provider. */
+  delayAnswers(ms: number): void;
   /** Access tokens handed out so far (tests check that none reaches a log). */
   issuedTokens(): string[];
   setTokenLifetime(seconds: number): void;
@@ -93,11 +95,17 @@ export async function startFakeCostProvider(options: FakeProviderOptions): Promi
     return current.failure;
   };
 
+  let answerDelayMs = 0;
   const send = (res: ServerResponse, record: FakeRequest, { status, headers, body }: Replay) => {
     record.status = status;
     requests.push(record);
-    res.writeHead(status, { 'content-type': JSON_TYPE, ...headers });
-    res.end(status === 204 ? undefined : JSON.stringify(body));
+    const write = () => {
+      if (res.destroyed) return;
+      res.writeHead(status, { 'content-type': JSON_TYPE, ...headers });
+      res.end(status === 204 ? undefined : JSON.stringify(body));
+    };
+    if (answerDelayMs > 0 && (record.operation === 'query' || record.operation === 'forecast')) setTimeout(write, answerDelayMs).unref();
+    else write();
   };
 
   // --- Entra ID -----------------------------------------------------------------------------
@@ -278,6 +286,9 @@ export async function startFakeCostProvider(options: FakeProviderOptions): Promi
       switches.set(operation, { failure, remaining: times });
     },
     clearFailures: () => switches.clear(),
+    delayAnswers(ms) {
+      answerDelayMs = ms;
+    },
     issuedTokens: () => [...issued],
     setTokenLifetime(seconds) {
       tokenLifetime = seconds;

@@ -32,6 +32,12 @@ export const SettingsSchema = v.object({
   /** PostgreSQL connection string; unset locally means the embedded instance started by the scripts. */
   DATABASE_URL: optionalText,
   DATABASE_POOL_MAX: integer(10, 1, 100),
+  /** Milliseconds a user request's query waits for a free connection before a 503 with Retry-After. */
+  DATABASE_POOL_WAIT_MS: integer(3_000, 10, 60_000),
+  /** Connections of the separate pool for bulk work (box reports); 0 = bulk work shares the user pool. */
+  DATABASE_BULK_POOL_MAX: integer(2, 0, 100),
+  /** Milliseconds bulk work waits for a connection of its pool before a 503 with Retry-After. */
+  DATABASE_BULK_POOL_WAIT_MS: integer(20_000, 10, 600_000),
   /** Azure Storage connection string (Azurite locally). */
   AzureWebJobsStorage: optionalText,
   /**

@@ -45,6 +45,8 @@ interface Sdk {
 export interface AzureProviderOptions {
   /** The token cache's clock (tests move it forward). */
   now?: () => number;
+  /** Milliseconds one provider request may take (default 30 s); tests of a slow provider shorten it. */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -55,6 +57,7 @@ export function azureCostProvider(config: CostProviderConfig, options: AzureProv
   let sdk: Promise<Sdk> | undefined;
   const scope = `subscriptions/${config.subscriptionId}`; // no leading slash: the SDK would send `//subscriptions`
   const apiOrigin = new URL(config.apiUrl).origin;
+  const timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
 
   const connect = () => {
     sdk ??= loadSdk(config, options).catch((error: unknown) => {
@@ -80,7 +83,7 @@ export function azureCostProvider(config: CostProviderConfig, options: AzureProv
         method: 'POST',
         body: JSON.stringify(body),
         headers: pipeline.createHttpHeaders({ 'content-type': 'application/json; charset=utf-8', accept: 'application/json' }),
-        abortSignal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        abortSignal: AbortSignal.timeout(timeoutMs),
       });
       const response = await client.sendRequest(request);
       if (response.status === 204) break;
@@ -106,7 +109,7 @@ export function azureCostProvider(config: CostProviderConfig, options: AzureProv
       try {
         const connection = await connect();
         const body = usageQuery(range);
-        const first = await connection.client.query.usage(scope, body, { abortSignal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+        const first = await connection.client.query.usage(scope, body, { abortSignal: AbortSignal.timeout(timeoutMs) });
         const pages = await readAllPages(first, body, connection);
         return pages.flatMap((page) => readUsageRows(page));
       } catch (error) {
@@ -117,7 +120,7 @@ export function azureCostProvider(config: CostProviderConfig, options: AzureProv
       try {
         const connection = await connect();
         const body = forecastQuery(range);
-        const first = await connection.client.forecast.usage(scope, body, { abortSignal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+        const first = await connection.client.forecast.usage(scope, body, { abortSignal: AbortSignal.timeout(timeoutMs) });
         const pages = await readAllPages(first, body, connection);
         const rows = pages.flatMap((page) => readForecastRows(page));
         return rows.length ? rows : undefined;

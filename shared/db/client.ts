@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import { getSettings } from '../config/settings';
+import { guardPool } from './poolGuard';
 
 /** The driver's query function; repository functions take it as their first parameter. */
 export type Sql = postgres.Sql;
@@ -12,11 +13,18 @@ export interface ConnectOptions {
   url: string;
   max?: number;
   connectTimeoutSeconds?: number;
+  /** Milliseconds a query may wait for a free connection before it fails with a BusyError (unset: no bound). */
+  maxWaitMs?: number;
+  /** Names the pool in that error (`user`, `bulk`). */
+  name?: string;
 }
 
-/** Opens a lazily-connecting, bounded pool. */
+/** Seconds a caller refused for want of a free connection is asked to wait. */
+export const POOL_BUSY_RETRY_AFTER_SECONDS = 2;
+
+/** Opens a lazily-connecting, bounded pool (guarded: shared/db/poolGuard.ts). */
 export function connect(options: ConnectOptions): Sql {
-  return postgres(options.url, {
+  const sql = postgres(options.url, {
     max: options.max ?? 10,
     idle_timeout: 30,
     connect_timeout: options.connectTimeoutSeconds ?? 10,
@@ -26,23 +34,56 @@ export function connect(options: ConnectOptions): Sql {
     transform: { undefined: null },
     connection: { application_name: 'shooting-club-backend' },
   });
+  return guardPool(sql, {
+    max: options.max ?? 10,
+    ...(options.maxWaitMs === undefined ? {} : { maxWaitMs: options.maxWaitMs }),
+    retryAfterSeconds: POOL_BUSY_RETRY_AFTER_SECONDS,
+    pool: options.name ?? 'database',
+  });
 }
 
 let shared: Sql | undefined;
+let bulk: Sql | undefined;
 
-/** The one pool of this process. */
+/** The pool of this process that user requests use. */
 export function getSql(): Sql {
   if (!shared) {
     const settings = getSettings();
     if (!settings.DATABASE_URL) throw new Error('DATABASE_URL is not set');
-    shared = connect({ url: settings.DATABASE_URL, max: settings.DATABASE_POOL_MAX });
+    shared = connect({
+      url: settings.DATABASE_URL,
+      max: settings.DATABASE_POOL_MAX,
+      maxWaitMs: settings.DATABASE_POOL_WAIT_MS,
+      name: 'user',
+    });
   }
   return shared;
 }
 
-/** Closes the pool of this process (tests, scripts, dev host shutdown). */
+/**
+ * The pool for bulk work (box reports): a second, small pool of DATABASE_BULK_POOL_MAX
+ * connections, so bulk work can never hold the connections user requests need. With
+ * DATABASE_BULK_POOL_MAX=0 bulk work shares the user pool (the behaviour without the budget).
+ */
+export function getBulkSql(): Sql {
+  const settings = getSettings();
+  if (settings.DATABASE_BULK_POOL_MAX === 0) return getSql();
+  if (!bulk) {
+    if (!settings.DATABASE_URL) throw new Error('DATABASE_URL is not set');
+    bulk = connect({
+      url: settings.DATABASE_URL,
+      max: settings.DATABASE_BULK_POOL_MAX,
+      maxWaitMs: settings.DATABASE_BULK_POOL_WAIT_MS,
+      name: 'bulk',
+    });
+  }
+  return bulk;
+}
+
+/** Closes the pools of this process (tests, scripts, dev host shutdown). */
 export async function closeSql(): Promise<void> {
-  const current = shared;
+  const current = [shared, bulk];
   shared = undefined;
-  await current?.end({ timeout: 5 });
+  bulk = undefined;
+  await Promise.all(current.map(async (pool) => pool?.end({ timeout: 5 })));
 }

@@ -12,11 +12,16 @@ export function databaseCheck(sql: () => Sql): HealthCheck {
   };
 }
 
+/** evaluateHealth's default deadline. */
+const STORAGE_CHECK_TIMEOUT_MS = 3_000;
+
 export function storageCheck(service: () => TableServiceClient): HealthCheck {
   return {
     name: 'storage',
     async check() {
-      await service().getProperties();
+      // Aborted with the health report's own deadline, so an unreachable account leaves no retries
+      // of the SDK running in the background after the report has answered.
+      await service().getProperties({ abortSignal: AbortSignal.timeout(STORAGE_CHECK_TIMEOUT_MS) });
       return { status: 'up' };
     },
   };

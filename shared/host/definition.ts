@@ -9,7 +9,7 @@ import type {
 import { configuredLogLevel } from '../config/settings';
 import { createDispatcher } from '../http/dispatch';
 import type { Route } from '../http/route';
-import { DomainError } from '../errors/domainErrors';
+import { BusyError, DomainError } from '../errors/domainErrors';
 import { createLogger, invocationSink, type Logger } from '../log/logger';
 
 /**
@@ -68,9 +68,11 @@ export const RETRY_POLICIES = {
  * Whether a failed job should run again. A domain error (bad data, a broken rule) fails the same
  * way every time, so retrying it would only block the timer or, for Event Hubs, the partition;
  * anything else (database down, serialization failure) is an infrastructure failure worth retrying.
+ * A BusyError ("too much at once", such as every pool connection held: shared/db/poolGuard.ts)
+ * passes with time, so it is retried too; dropping it would lose an event batch under load.
  */
 export function isRetryableJobError(error: unknown): boolean {
-  return !(error instanceof DomainError);
+  return !(error instanceof DomainError) || error instanceof BusyError;
 }
 
 export interface TimerOptions {
