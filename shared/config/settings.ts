@@ -92,6 +92,22 @@ export const SettingsSchema = v.object({
   INGEST_DRIFT_QUIET_SECONDS: integer(900, 60, 604_800),
   /** Rows the contract reject log keeps (newest first). */
   INGEST_REJECT_LOG_MAX: integer(1000, 10, 1_000_000),
+  /** Storage table of the staging worker's and the backfill's checkpoints and partition ownership (AzureWebJobsStorage). */
+  INGEST_CHECKPOINT_TABLE: v.optional(
+    v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z][A-Za-z0-9]{2,62}$/, 'must be a table name: a letter, then 2 to 62 letters or digits')),
+    'IngestCheckpoints',
+  ),
+  /** Events the staging worker applies per batch and partition at most. */
+  INGEST_WORKER_MAX_BATCH_SIZE: integer(100, 1, 5000),
+  /** Seconds between the staging worker's lag samples (and heartbeats). */
+  INGEST_WORKER_LAG_SAMPLE_SECONDS: integer(30, 1, 3600),
+  /** Lag samples per partition the catchUpState window keeps (docs/ingest-worker.md). */
+  INGEST_WORKER_LAG_WINDOW: integer(10, 2, 1000),
+  /** Stable consumer group of the backfill commands (`--group` overrides it). */
+  INGEST_BACKFILL_CONSUMER_GROUP: v.optional(
+    v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')),
+    'shooting-club-shooter-backfill',
+  ),
   /** Set by Azure per function app instance; names the ingest status row (host name when unset). */
   WEBSITE_INSTANCE_ID: optionalText,
   /** Cost reader (service principal) for the cost dashboard; the four below together switch it on. */
