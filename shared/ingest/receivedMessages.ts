@@ -9,14 +9,16 @@ import type { IncomingMessage } from './contract';
 export function messagesFromEvents(events: readonly ReceivedEventData[], partitionId: string): IncomingMessage[] {
   return events.map((event) => ({
     body: event.body,
-    properties: rawProperties(event) ?? (event.properties as Record<string, unknown> | undefined) ?? {},
+    properties: propertiesOf(event),
     sequenceNumber: event.sequenceNumber,
     enqueuedAt: event.enqueuedTimeUtc,
     partitionId,
   }));
 }
 
-function rawProperties(event: ReceivedEventData): Record<string, unknown> | undefined {
+function propertiesOf(event: ReceivedEventData): Record<string, unknown> {
   const raw: unknown = event.getRawAmqpMessage().applicationProperties;
-  return typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : undefined;
+  if (typeof raw === 'object' && raw !== null) return raw as Record<string, unknown>;
+  const parsed: unknown = event.properties;
+  return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
 }
