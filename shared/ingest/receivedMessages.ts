@@ -8,7 +8,7 @@ import type { IncomingMessage } from './contract';
  */
 export function messagesFromEvents(events: readonly ReceivedEventData[], partitionId: string): IncomingMessage[] {
   return events.map((event) => ({
-    body: event.body,
+    body: event.body as unknown,
     properties: propertiesOf(event),
     sequenceNumber: event.sequenceNumber,
     enqueuedAt: event.enqueuedTimeUtc,
