@@ -54,6 +54,10 @@ async function main(): Promise<number> {
       progressIntervalMs: 2000,
       onProgress: (progress) => console.log(`  ${line(progress)}`),
     });
+    if (summary.forcedPast)
+      console.log(
+        `Forced past the open quarantine of ${summary.forcedPast.topic ?? 'an unknown topic'} (since ${summary.forcedPast.since}).`,
+      );
     console.log(`Done in ${(summary.durationMs / 1000).toFixed(1)} s over ${summary.partitions} partition(s): ${line(summary)}`);
     return BACKFILL_EXIT.done;
   } catch (error) {

@@ -33,6 +33,8 @@ export interface BackfillProgress {
 
 export interface BackfillSummary extends BackfillProgress {
   consumerGroup: string;
+  /** The open quarantine a forced run went past. */
+  forcedPast: QuarantineContext | null;
   fresh: boolean;
   partitions: number;
   durationMs: number;
@@ -114,10 +116,10 @@ export function selects(selection: BackfillSelection): (message: IncomingMessage
 
 export async function runBackfill(options: BackfillOptions): Promise<BackfillSummary> {
   const started = Date.now();
-  if (!options.force) {
-    const quarantine = await openQuarantineFor(options.sql, options.selection);
-    if (quarantine) throw new BackfillRefusedError(quarantine);
-  }
+  // Read even when forced: the summary names the quarantine it went past. (It is also the pool's
+  // first query: postgres.js 3.4 serialises an untyped sql.array wrongly before its types are fetched.)
+  const quarantine = await openQuarantineFor(options.sql, options.selection);
+  if (quarantine && !options.force) throw new BackfillRefusedError(quarantine);
   const { checkpointStore, consumerGroup } = options;
   await checkpointStore.ensureTable();
   const client = new EventHubConsumerClient(consumerGroup, options.connectionString, options.eventHubName, checkpointStore, {
@@ -144,7 +146,14 @@ export async function runBackfill(options: BackfillOptions): Promise<BackfillSum
     const lagLeft = () => [...target].reduce((sum, [id, last]) => sum + Math.max(0, last - (position.get(id) ?? -1)), 0);
     progress.lagLeft = lagLeft();
     if (progress.lagLeft === 0)
-      return { ...progress, consumerGroup, fresh: options.fresh, partitions: heads.length, durationMs: Date.now() - started };
+      return {
+        ...progress,
+        consumerGroup,
+        forcedPast: quarantine,
+        fresh: options.fresh,
+        partitions: heads.length,
+        durationMs: Date.now() - started,
+      };
 
     let finish: () => void = () => undefined;
     let fail: (error: Error) => void = () => undefined;
@@ -199,7 +208,14 @@ export async function runBackfill(options: BackfillOptions): Promise<BackfillSum
       clearInterval(timer);
       await subscription.close();
     }
-    return { ...progress, consumerGroup, fresh: options.fresh, partitions: heads.length, durationMs: Date.now() - started };
+    return {
+      ...progress,
+      consumerGroup,
+      forcedPast: quarantine,
+      fresh: options.fresh,
+      partitions: heads.length,
+      durationMs: Date.now() - started,
+    };
   } finally {
     await client.close();
   }

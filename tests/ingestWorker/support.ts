@@ -31,9 +31,9 @@ export function startHub(partitionCount = 4): Promise<LocalEventHubs> {
 }
 
 /** A checkpoint table of its own in the run's Azurite. */
-export function checkpointStore(): TableCheckpointStore {
+export function checkpointStore(tableName = `ckpt${uniqueTag()}`): TableCheckpointStore {
   const connectionString = process.env['AzureWebJobsStorage'] ?? '';
-  return new TableCheckpointStore(createTableClient({ kind: 'connectionString', connectionString }, `ckpt${uniqueTag()}`));
+  return new TableCheckpointStore(createTableClient({ kind: 'connectionString', connectionString }, tableName));
 }
 
 export async function publish(hub: LocalEventHubs, events: readonly ChangeEvent[]): Promise<void> {
