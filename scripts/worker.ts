@@ -1,4 +1,4 @@
-import { getSettings, resetSettings } from '../shared/config/settings';
+import { getIngestWorkerSettings, getSettings } from '../shared/config/settings';
 import { closeSql, getSql } from '../shared/db/client';
 import { migrate } from '../shared/db/migrate';
 import { stopOnSignals } from '../shared/process/signals';
@@ -24,24 +24,23 @@ async function main(): Promise<void> {
   try {
     const migrations = await migrate(getSql());
     const configured = process.env['INGEST_EVENTHUB_CONNECTION'];
-    const running = effectiveConnectionString(configured);
-    if (running !== configured) {
-      process.env['INGEST_EVENTHUB_CONNECTION'] = running;
+    const hubOfStart = effectiveConnectionString(configured);
+    if (hubOfStart !== configured) {
+      process.env['INGEST_EVENTHUB_CONNECTION'] = hubOfStart;
     } else {
       const settings = getSettings();
       const groups = [settings.INGEST_EVENTHUB_CONSUMER_GROUP, settings.INGEST_BACKFILL_CONSUMER_GROUP];
       eventHubs = await ensureLocalEventHubs(configured, { [settings.INGEST_EVENTHUB_NAME]: { consumerGroups: groups } });
       if (eventHubs) process.env['INGEST_EVENTHUB_CONNECTION'] = eventHubs.connectionString;
     }
-    resetSettings();
-    const { worker, description } = await runIngestWorkerFromSettings(getSettings(), environment.log);
+    const running = await runIngestWorkerFromSettings(getIngestWorkerSettings(), environment.log);
     console.log(`Settings:  ${environment.settingsFile}`);
     console.log(`Database:  ${environment.database.description} (${migrations.applied.length} migration(s) applied)`);
     console.log(`Storage:   ${environment.storage?.description}`);
     console.log(`Events:    ${eventHubs?.description ?? 'the hub of the running npm start'}`);
-    console.log(`Ingest worker: ${description}`);
+    console.log(`Ingest worker: ${running.description}`);
     stopOnSignals(async () => {
-      await worker.stop();
+      await running.stop();
       await shutdown();
     });
   } catch (error) {

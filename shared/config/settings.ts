@@ -185,6 +185,48 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   return settings;
 }
 
+/**
+ * The settings of the staging ingest worker (workers/ingest): no HTTP, so none of the app's auth
+ * settings; parsed from an environment map with the same rules and defaults as the app's.
+ */
+export const INGEST_WORKER_SETTING_NAMES = [
+  'DATABASE_URL',
+  'DATABASE_POOL_MAX',
+  'AzureWebJobsStorage',
+  'AzureWebJobsStorage__accountName',
+  'AzureWebJobsStorage__tableServiceUri',
+  'AzureWebJobsStorage__credential',
+  'AzureWebJobsStorage__clientId',
+  'LOG_LEVEL',
+  'INGEST_EVENTHUB_NAME',
+  'INGEST_EVENTHUB_CONNECTION',
+  'INGEST_EVENTHUB_CONSUMER_GROUP',
+  'INGEST_REJECTING_THRESHOLD',
+  'INGEST_QUARANTINE_THRESHOLD',
+  'INGEST_REJECT_WINDOW_SECONDS',
+  'INGEST_DRIFT_QUIET_SECONDS',
+  'INGEST_REJECT_LOG_MAX',
+  'INGEST_CHECKPOINT_TABLE',
+  'INGEST_WORKER_MAX_BATCH_SIZE',
+  'INGEST_WORKER_LAG_SAMPLE_SECONDS',
+  'INGEST_WORKER_LAG_WINDOW',
+] as const satisfies readonly (keyof Settings)[];
+
+export type IngestWorkerSettings = Pick<Settings, (typeof INGEST_WORKER_SETTING_NAMES)[number]>;
+
+const IngestWorkerSettingsSchema = v.pick(SettingsSchema, INGEST_WORKER_SETTING_NAMES);
+
+export function parseIngestWorkerSettings(env: Record<string, string | undefined>): IngestWorkerSettings {
+  const reading = readEnvSettings(IngestWorkerSettingsSchema, INGEST_WORKER_SETTING_NAMES, env);
+  if (!reading.ok) throw new SettingsError(reading.problems);
+  return reading.value;
+}
+
+/** The worker's settings from this process's environment. */
+export function getIngestWorkerSettings(): IngestWorkerSettings {
+  return parseIngestWorkerSettings(process.env);
+}
+
 let cached: Settings | undefined;
 
 /** The settings of this process, parsed on first use (never at import time). */

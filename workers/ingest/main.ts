@@ -1,5 +1,4 @@
-import { getSettings } from '../../shared/config/settings';
-import { closeSql } from '../../shared/db/client';
+import { getIngestWorkerSettings } from '../../shared/config/settings';
 import { createLogger } from '../../shared/log/logger';
 import { stopOnSignals } from '../../shared/process/signals';
 import { runIngestWorkerFromSettings } from './run';
@@ -10,14 +9,11 @@ import { runIngestWorkerFromSettings } from './run';
  * finishes the batch in hand, checkpoints it, marks the status row stopped and exits 0.
  */
 async function main(): Promise<void> {
-  const settings = getSettings();
+  const settings = getIngestWorkerSettings();
   const log = createLogger({ minLevel: settings.LOG_LEVEL });
-  const { worker, description } = await runIngestWorkerFromSettings(settings, log);
-  console.log(`Ingest worker: ${description}`);
-  stopOnSignals(async () => {
-    await worker.stop();
-    await closeSql();
-  });
+  const running = await runIngestWorkerFromSettings(settings, log);
+  console.log(`Ingest worker: ${running.description}`);
+  stopOnSignals(() => running.stop());
 }
 
 main().catch((error: unknown) => {
