@@ -98,7 +98,7 @@ export const SettingsSchema = v.object({
     'IngestCheckpoints',
   ),
   /** Events the staging worker applies per batch and partition at most. */
-  INGEST_WORKER_MAX_BATCH_SIZE: integer(100, 1, 5000),
+  INGEST_WORKER_MAX_BATCH_SIZE: integer(500, 1, 5000),
   /** Seconds between the staging worker's lag samples (and heartbeats). */
   INGEST_WORKER_LAG_SAMPLE_SECONDS: integer(30, 1, 3600),
   /** Lag samples per partition the catchUpState window keeps (docs/ingest-worker.md). */
