@@ -3,6 +3,8 @@ import { getSql } from '../../shared/db/client';
 import { runEventBatch } from '../../shared/ingest/eventRunner';
 import type { IngestWorker, IngestWorkerOptions } from '../../shared/ingest/worker';
 import type { TableCheckpointStore } from '../../shared/ingest/checkpointStore';
+import { partitionForKey } from '../../scripts/local/eventHubs/partitionKey';
+import { topicFor } from '../../scripts/ingest/debeziumEvents';
 import { checkpointStore, eventually, GROUP, hitEvents, hitValues, HUB, publish, startHub, startTestWorker, uniqueClub } from './support';
 
 /**
@@ -80,7 +82,8 @@ describe('staging ingest worker', () => {
   });
 
   it('shares the partitions between two replicas, and one takes over all of them when the other stops', async () => {
-    const clubs = Array.from({ length: 8 }, () => uniqueClub());
+    // Two clubs per partition, so both replicas have work whichever partitions they hold.
+    const clubs = clubsPerPartition(2, 4);
     const first = await start({ name: `replica-a-${clubs[0]}` });
     const second = await start({ name: `replica-b-${clubs[0]}` });
     await eventually(() => Promise.resolve(first.ownedPartitions().length === 2 && second.ownedPartitions().length === 2));
@@ -103,10 +106,8 @@ describe('staging ingest worker', () => {
     // Updates after the hand-over: a new value per record, applied by the remaining replica.
     const updates = clubs.flatMap((club) => hitEvents(club, 12).map((event) => ({ ...event, body: { ...event.body!, op: 'u' as const } })));
     await publish(hub, updates);
-    await eventually(async () => {
-      const total = (await checkpointed()).size === 4 ? [...(await checkpointed()).values()].reduce((sum, seq) => sum + seq + 1, 0) : 0;
-      return total === 8 * 24;
-    });
+    // Every event of every partition checkpointed.
+    await eventually(async () => [...(await checkpointed()).values()].reduce((sum, seq) => sum + seq + 1, 0) === 8 * 24);
     for (const club of clubs) {
       const values = await hitValues(sql(), club);
       expect(values.size).toBe(12);
@@ -142,3 +143,17 @@ describe('staging ingest worker', () => {
     expect(row?.workerState).toBe('stopped');
   });
 });
+
+/** Club ids whose hits topics land `perPartition` on each of `partitions` partitions (the local hub's key hash). */
+function clubsPerPartition(perPartition: number, partitions: number): string[] {
+  const counts = new Array<number>(partitions).fill(0);
+  const clubs: string[] = [];
+  while (clubs.length < perPartition * partitions) {
+    const club = uniqueClub();
+    const partition = partitionForKey(topicFor(club, 'hits'), partitions);
+    if ((counts[partition] ?? 0) >= perPartition) continue;
+    counts[partition] = (counts[partition] ?? 0) + 1;
+    clubs.push(club);
+  }
+  return clubs;
+}
