@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { EventHubConsumerClient } from '@azure/event-hubs';
 import type { LocalEventHubs } from '../../scripts/local/eventHubs/localEventHubs';
 import { getSql } from '../../shared/db/client';
-import { BackfillRefusedError, runBackfill, type BackfillOptions } from '../../shared/ingest/backfill';
+import { BackfillRefusedError, runBackfill, type BackfillOptions, type BackfillProgress } from '../../shared/ingest/backfill';
 import type { TableCheckpointStore } from '../../shared/ingest/checkpointStore';
 import { sampleGroupLag } from '../../shared/ingest/lag';
 import {
@@ -70,7 +70,11 @@ describe('backfill and replay', () => {
     });
 
   it('applies only the selected club’s shooters with the stable group, keeping its checkpoints so its lag is observable', async () => {
-    const summary = await backfill({});
+    const progress: BackfillProgress[] = [];
+    const summary = await backfill({ progressIntervalMs: 1, onProgress: (line) => progress.push(line) });
+    // The progress lines while it ran: what was read and what is left always add up to the backlog.
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.every((line) => line.read + line.lagLeft === 10 && line.applied + line.skipped === line.read)).toBe(true);
     expect(summary).toMatchObject({
       read: 10,
       applied: 3,
