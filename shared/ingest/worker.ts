@@ -192,9 +192,12 @@ export async function startIngestWorker(options: IngestWorkerOptions): Promise<I
       if (stopping) return;
       stopping = true;
       clearInterval(timer);
-      await Promise.allSettled([...inFlight]);
-      await tick.catch(() => undefined);
+      // The receivers stop first, so nothing new arrives; the SDK does not wait for a batch in
+      // hand, this does: it is applied and checkpointed before the connection closes.
+      const batches = [...inFlight];
       await subscription.close();
+      await Promise.allSettled(batches);
+      await tick.catch(() => undefined);
       await client.close();
       await recordWorkerStopped(sql, runner, now());
     },

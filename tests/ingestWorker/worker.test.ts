@@ -121,23 +121,27 @@ describe('staging ingest worker', () => {
     const club = uniqueClub();
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    let entered: () => void = () => undefined;
-    const inHand = new Promise<void>((resolve) => (entered = resolve));
+    let entered: (sequences: number[]) => void = () => undefined;
+    const inHand = new Promise<number[]>((resolve) => (entered = resolve));
     const applyBatch: IngestWorkerOptions['applyBatch'] = async (db, messages, options, log) => {
-      entered();
+      entered(messages.map((message) => message.sequenceNumber ?? -1));
       await gate;
       return runEventBatch(db, messages, options, log);
     };
     await publish(hub, hitEvents(club, 10));
     const worker = await start({ applyBatch });
-    await inHand;
+    // However many events the first batch holds, it is the one in hand when the stop begins.
+    const sequences = await inHand;
     const stopping = worker.stop();
     workers.splice(workers.indexOf(worker), 1);
     release();
     await stopping;
 
-    expect((await hitValues(sql(), club)).size).toBe(10);
-    expect([...(await checkpointed()).values()]).toContain(9);
+    const applied = [...(await hitValues(sql(), club)).keys()].map(Number).sort((a, b) => a - b);
+    // Record i is the event with sequence number i - 1: exactly the batch in hand was applied...
+    expect(applied).toEqual(sequences.map((sequence) => sequence + 1));
+    // ...and checkpointed; what came after stays behind the checkpoint for the next start.
+    expect([...(await checkpointed()).values()]).toEqual([sequences.at(-1)]);
     const [row]: [{ workerState: string }?] = await sql()`
       select worker_state as "workerState" from ingest_runner_status where runner_id = ${worker.runner.id}`;
     expect(row?.workerState).toBe('stopped');
