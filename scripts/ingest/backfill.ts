@@ -29,7 +29,13 @@ async function main(): Promise<number> {
     return BACKFILL_EXIT.usage;
   }
   const { selection, fresh, force } = parsed.args;
-  const environment = await prepareLocalEnvironment({ storage: true });
+  // An identity-based storage connection (a cloud container) must not be replaced by the local
+  // settings' Azurite default.
+  const identityStorage =
+    !process.env['AzureWebJobsStorage'] &&
+    Boolean(process.env['AzureWebJobsStorage__accountName'] || process.env['AzureWebJobsStorage__tableServiceUri']);
+  if (identityStorage) process.env['AzureWebJobsStorage'] = '';
+  const environment = await prepareLocalEnvironment({ storage: !identityStorage });
   try {
     const settings = getSettings();
     const connectionString = effectiveConnectionString(settings.INGEST_EVENTHUB_CONNECTION);
