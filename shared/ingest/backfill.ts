@@ -170,11 +170,13 @@ export async function runBackfill(options: BackfillOptions): Promise<BackfillSum
         const outcome = await applyIngestBatch(options.sql, chosen, apply);
         progress.written += outcome.hits + outcome.shooters;
       }
-      await context.updateCheckpoint(events[events.length - 1]!);
+      const last = events.at(-1);
+      if (!last) return;
+      await context.updateCheckpoint(last);
       progress.read += events.length;
       progress.applied += chosen.length;
       progress.skipped += events.length - chosen.length;
-      position.set(context.partitionId, events[events.length - 1]!.sequenceNumber);
+      position.set(context.partitionId, last.sequenceNumber);
       progress.lagLeft = lagLeft();
       if (progress.lagLeft === 0) finish();
     }

@@ -70,8 +70,8 @@ export function evaluatePartition(window: readonly PartitionSample[], rules: Cat
   const current = window.at(-1);
   if (!current || current.lag <= rules.allowedLag) return 'live';
   if (window.some((sample) => sample.lag <= rules.allowedLag)) return 'live';
-  const first = window[0]!;
-  const checkpointMoved = window.some((sample) => sample.checkpointSequenceNumber !== first.checkpointSequenceNumber);
+  const first = window[0]?.checkpointSequenceNumber;
+  const checkpointMoved = window.some((sample) => sample.checkpointSequenceNumber !== first);
   if (window.length >= rules.minSamples && !checkpointMoved) return 'stalled';
   return 'catching_up';
 }

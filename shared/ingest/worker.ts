@@ -104,10 +104,12 @@ export async function startIngestWorker(options: IngestWorkerOptions): Promise<I
 
   async function processBatch(events: ReceivedEventData[], context: PartitionContext): Promise<void> {
     const messages = messagesFromEvents(events, context.partitionId);
+    const last = events.at(-1);
+    if (!last) return;
     try {
       await applyBatch(sql, messages, options.apply, log);
       // Only after the core committed: a crash in between redelivers, and the core is idempotent.
-      await context.updateCheckpoint(events[events.length - 1]!);
+      await context.updateCheckpoint(last);
     } catch (error) {
       log.warn('ingest_worker_batch_failed', {
         partitionId: context.partitionId,
