@@ -26,6 +26,8 @@ const entries = [
   { in: 'shared/storage/identity.ts', out: 'identitySdk' },
   // The box agent on each club's on-site box.
   { in: 'edge/main.ts', out: 'edge-agent' },
+  // The staging ingest worker (workers/README.md).
+  { in: 'workers/ingest/main.ts', out: 'ingest-worker' },
 ];
 
 const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' }, only: { type: 'string' } } });

@@ -32,7 +32,10 @@ async function main(): Promise<void> {
     const setting = (name: string) => process.env[name];
     const served = eventHubsReadBy(functionDefinitions, 'INGEST_EVENTHUB_CONNECTION', setting);
     const ingestGroups = served[settings.INGEST_EVENTHUB_NAME]?.consumerGroups ?? [];
-    served[settings.INGEST_EVENTHUB_NAME] = { consumerGroups: [...new Set([...ingestGroups, settings.INGEST_EVENTHUB_CONSUMER_GROUP])] };
+    // The backfill commands read with a group of their own (docs/ingest-worker.md).
+    served[settings.INGEST_EVENTHUB_NAME] = {
+      consumerGroups: [...new Set([...ingestGroups, settings.INGEST_EVENTHUB_CONSUMER_GROUP, settings.INGEST_BACKFILL_CONSUMER_GROUP])],
+    };
     eventHubs = await ensureLocalEventHubs(settings.INGEST_EVENTHUB_CONNECTION, served);
     // The hub may have moved to a free port: the functions' connection setting follows it.
     if (eventHubs) process.env['INGEST_EVENTHUB_CONNECTION'] = eventHubs.connectionString;

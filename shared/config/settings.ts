@@ -98,6 +98,22 @@ export const SettingsSchema = v.object({
   INGEST_DRIFT_QUIET_SECONDS: integer(900, 60, 604_800),
   /** Rows the contract reject log keeps (newest first). */
   INGEST_REJECT_LOG_MAX: integer(1000, 10, 1_000_000),
+  /** Storage table of the staging worker's and the backfill's checkpoints and partition ownership (AzureWebJobsStorage). */
+  INGEST_CHECKPOINT_TABLE: v.optional(
+    v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z][A-Za-z0-9]{2,62}$/, 'must be a table name: a letter, then 2 to 62 letters or digits')),
+    'IngestCheckpoints',
+  ),
+  /** Events the staging worker applies per batch and partition at most. */
+  INGEST_WORKER_MAX_BATCH_SIZE: integer(500, 1, 5000),
+  /** Seconds between the staging worker's lag samples (and heartbeats). */
+  INGEST_WORKER_LAG_SAMPLE_SECONDS: integer(30, 1, 3600),
+  /** Lag samples per partition the catchUpState window keeps (docs/ingest-worker.md). */
+  INGEST_WORKER_LAG_WINDOW: integer(10, 2, 1000),
+  /** Stable consumer group of the backfill commands (`--group` overrides it). */
+  INGEST_BACKFILL_CONSUMER_GROUP: v.optional(
+    v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')),
+    'shooting-club-shooter-backfill',
+  ),
   /** Set by Azure per function app instance; names the ingest status row (host name when unset). */
   WEBSITE_INSTANCE_ID: optionalText,
   /** Cost reader (service principal) for the cost dashboard; the four below together switch it on. */
@@ -173,6 +189,48 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
     throw new SettingsError([{ setting: 'AUTH_JWT_SECRET', message: 'must be at least 32 characters' }]);
   }
   return settings;
+}
+
+/**
+ * The settings of the staging ingest worker (workers/ingest): no HTTP, so none of the app's auth
+ * settings; parsed from an environment map with the same rules and defaults as the app's.
+ */
+export const INGEST_WORKER_SETTING_NAMES = [
+  'DATABASE_URL',
+  'DATABASE_POOL_MAX',
+  'AzureWebJobsStorage',
+  'AzureWebJobsStorage__accountName',
+  'AzureWebJobsStorage__tableServiceUri',
+  'AzureWebJobsStorage__credential',
+  'AzureWebJobsStorage__clientId',
+  'LOG_LEVEL',
+  'INGEST_EVENTHUB_NAME',
+  'INGEST_EVENTHUB_CONNECTION',
+  'INGEST_EVENTHUB_CONSUMER_GROUP',
+  'INGEST_REJECTING_THRESHOLD',
+  'INGEST_QUARANTINE_THRESHOLD',
+  'INGEST_REJECT_WINDOW_SECONDS',
+  'INGEST_DRIFT_QUIET_SECONDS',
+  'INGEST_REJECT_LOG_MAX',
+  'INGEST_CHECKPOINT_TABLE',
+  'INGEST_WORKER_MAX_BATCH_SIZE',
+  'INGEST_WORKER_LAG_SAMPLE_SECONDS',
+  'INGEST_WORKER_LAG_WINDOW',
+] as const satisfies readonly (keyof Settings)[];
+
+export type IngestWorkerSettings = Pick<Settings, (typeof INGEST_WORKER_SETTING_NAMES)[number]>;
+
+const IngestWorkerSettingsSchema = v.pick(SettingsSchema, INGEST_WORKER_SETTING_NAMES);
+
+export function parseIngestWorkerSettings(env: Record<string, string | undefined>): IngestWorkerSettings {
+  const reading = readEnvSettings(IngestWorkerSettingsSchema, INGEST_WORKER_SETTING_NAMES, env);
+  if (!reading.ok) throw new SettingsError(reading.problems);
+  return reading.value;
+}
+
+/** The worker's settings from this process's environment. */
+export function getIngestWorkerSettings(): IngestWorkerSettings {
+  return parseIngestWorkerSettings(process.env);
 }
 
 let cached: Settings | undefined;

@@ -1,5 +1,5 @@
 import type { TokenCredential } from '@azure/identity';
-import { TableServiceClient } from '@azure/data-tables';
+import { TableClient, TableServiceClient } from '@azure/data-tables';
 import { getSettings, type Settings } from '../config/settings';
 
 /**
@@ -66,6 +66,14 @@ export function createTableService(connection: StorageConnection): TableServiceC
   // Azurite speaks plain HTTP on loopback; real storage accounts are always HTTPS.
   const allowInsecureConnection = /UseDevelopmentStorage=true|https?:\/\/(127\.0\.0\.1|localhost)/i.test(connectionString);
   return TableServiceClient.fromConnectionString(connectionString, { allowInsecureConnection });
+}
+
+/** A client of one table on the connection (the ingest checkpoint store); nothing is contacted until the first call. */
+export function createTableClient(connection: StorageConnection, tableName: string): TableClient {
+  if (connection.kind === 'identity') return new TableClient(connection.tableServiceUri, tableName, credentialFor(connection));
+  const { connectionString } = connection;
+  const allowInsecureConnection = /UseDevelopmentStorage=true|https?:\/\/(127\.0\.0\.1|localhost)/i.test(connectionString);
+  return TableClient.fromConnectionString(connectionString, tableName, { allowInsecureConnection });
 }
 
 export class StorageNotConfiguredError extends Error {

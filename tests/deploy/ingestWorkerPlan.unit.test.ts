@@ -65,7 +65,7 @@ describe('staging ingest worker plan', () => {
     );
   });
 
-  it('as the workflow runs it, looks at this checkout: skips until the worker entry exists', async () => {
+  it('as the workflow runs it, looks at this checkout: the worker entry is in this release, so it starts', async () => {
     const root = path.resolve(__dirname, '..', '..');
     const { stdout } = await promisify(execFile)(
       process.execPath,
@@ -74,7 +74,10 @@ describe('staging ingest worker plan', () => {
         cwd: root,
       },
     );
-    const expected = existsSync(path.join(root, WORKER_ENTRY)) ? 'action=start' : 'action=skip';
-    expect(stdout.split('\n')[0]).toBe(expected);
+    expect(existsSync(path.join(root, WORKER_ENTRY))).toBe(true);
+    expect(stdout.split('\n').slice(0, 2)).toEqual([
+      'action=start',
+      'command=docker compose up --detach --build --remove-orphans --scale ingest-worker=2 ingest-worker',
+    ]);
   }, 30_000);
 });

@@ -1,0 +1,207 @@
+import os from 'node:os';
+import {
+  EventHubConsumerClient,
+  earliestEventPosition,
+  type PartitionContext,
+  type ReceivedEventData,
+  type Subscription,
+} from '@azure/event-hubs';
+import type { Sql } from '../db/client';
+import type { Logger } from '../log/logger';
+import type { ApplyOptions, ApplyOutcome } from './apply';
+import {
+  evaluateCatchUp,
+  pushSample,
+  summariseLag,
+  type CatchUpRules,
+  type CatchUpState,
+  type LagSummary,
+  type PartitionSample,
+} from './catchUp';
+import type { TableCheckpointStore } from './checkpointStore';
+import type { IncomingMessage } from './contract';
+import { runEventBatch, runHeartbeat } from './eventRunner';
+import { sampleGroupLag } from './lag';
+import { messagesFromEvents } from './receivedMessages';
+import type { RunnerIdentity } from './statusRepository';
+import { recordLagSample, recordWorkerStarted, recordWorkerStopped } from './workerStatus';
+
+/**
+ * The staging ingest worker (docs/ingest-worker.md): an EventHubConsumerClient over the
+ * consumer group, its state in the table checkpoint store shared by every replica, each batch
+ * applied through the apply core and checkpointed only after the core committed it. A batch
+ * that throws is not checkpointed: the SDK stops that partition's pump and the next
+ * load-balancing round starts it again from the checkpoint, so the batch is delivered again.
+ * A timer samples lag and catchUpState into the status row and beats the heartbeat.
+ */
+export interface IngestWorkerOptions {
+  sql: Sql;
+  connectionString: string;
+  eventHubName: string;
+  consumerGroup: string;
+  checkpointStore: TableCheckpointStore;
+  apply: ApplyOptions;
+  log: Logger;
+  maxBatchSize: number;
+  maxWaitTimeInSeconds: number;
+  lagSampleIntervalMs: number;
+  catchUpRules: CatchUpRules;
+  /** How often replicas renew and balance ownership, and when an unrenewed claim counts as free. */
+  loadBalancing?: { updateIntervalInMs: number; partitionOwnershipExpirationIntervalInMs: number };
+  /** The apply step; tests wrap it to make a batch fail. */
+  applyBatch?: (sql: Sql, messages: readonly IncomingMessage[], options: ApplyOptions, log: Logger) => Promise<ApplyOutcome>;
+  now?: () => Date;
+}
+
+export interface LagSnapshot {
+  sampledAt: Date;
+  summary: LagSummary | null;
+  catchUpState: CatchUpState;
+  error: string | null;
+}
+
+export interface IngestWorker {
+  runner: RunnerIdentity;
+  /** Events applied (committed and checkpointed) by this replica. */
+  readonly applied: number;
+  /** Partitions this replica is reading now. */
+  ownedPartitions(): string[];
+  /** Takes one lag sample now and writes it (the timer does the same). */
+  sampleLag(): Promise<LagSnapshot>;
+  /** Finishes the batches in hand, checkpoints them, closes the client and marks the row stopped. */
+  stop(): Promise<void>;
+}
+
+/** One status row per replica: containers get distinct host names. */
+export function workerRunnerIdentity(name: string = os.hostname()): RunnerIdentity {
+  return { id: `worker:${name}`, kind: 'worker' };
+}
+
+/** An error without `retryable`: the SDK would otherwise go on past the failed batch. */
+class BatchFailedError extends Error {
+  constructor(cause: unknown) {
+    super(`batch not applied: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'BatchFailedError';
+  }
+}
+
+export async function startIngestWorker(options: IngestWorkerOptions): Promise<IngestWorker> {
+  const now = options.now ?? (() => new Date());
+  const { sql, log, checkpointStore } = options;
+  const runner = options.apply.runner;
+  const applyBatch = options.applyBatch ?? runEventBatch;
+  await checkpointStore.ensureTable();
+  await recordWorkerStarted(sql, runner, now());
+
+  const client = new EventHubConsumerClient(options.consumerGroup, options.connectionString, options.eventHubName, checkpointStore, {
+    loadBalancingOptions: { strategy: 'greedy', ...options.loadBalancing },
+  });
+  const inFlight = new Set<Promise<void>>();
+  const owned = new Set<string>();
+  const windows = new Map<string, PartitionSample[]>();
+  let stopping = false;
+  let applied = 0;
+
+  async function processBatch(events: ReceivedEventData[], context: PartitionContext): Promise<void> {
+    const messages = messagesFromEvents(events, context.partitionId);
+    const last = events.at(-1);
+    if (!last) return;
+    try {
+      await applyBatch(sql, messages, options.apply, log);
+      // Only after the core committed: a crash in between redelivers, and the core is idempotent.
+      await context.updateCheckpoint(last);
+    } catch (error) {
+      log.warn('ingest_worker_batch_failed', {
+        partitionId: context.partitionId,
+        firstSequenceNumber: events[0]?.sequenceNumber,
+        size: events.length,
+        error,
+      });
+      throw new BatchFailedError(error);
+    }
+    applied += events.length;
+  }
+
+  const subscription: Subscription = client.subscribe(
+    {
+      processInitialize: async (context) => {
+        owned.add(context.partitionId);
+        await Promise.resolve();
+      },
+      processClose: async (_reason, context) => {
+        owned.delete(context.partitionId);
+        await Promise.resolve();
+      },
+      processEvents: async (events, context) => {
+        // After a stop began nothing new starts; unapplied events stay behind the checkpoint.
+        if (events.length === 0 || stopping) return;
+        const batch = processBatch(events, context);
+        inFlight.add(batch);
+        try {
+          await batch;
+        } finally {
+          inFlight.delete(batch);
+        }
+      },
+      processError: async (error, context) => {
+        if (stopping) return;
+        log.warn('ingest_worker_receive_error', { partitionId: context.partitionId || null, error });
+        await Promise.resolve();
+      },
+    },
+    {
+      startPosition: earliestEventPosition,
+      maxBatchSize: options.maxBatchSize,
+      maxWaitTimeInSeconds: options.maxWaitTimeInSeconds,
+      skipParsingBodyAsJson: true,
+    },
+  );
+
+  async function sampleLag(): Promise<LagSnapshot> {
+    const sampledAt = now();
+    try {
+      const samples = await sampleGroupLag(client, checkpointStore, options.consumerGroup, sampledAt);
+      for (const sample of samples) pushSample(windows, sample, options.catchUpRules.windowSize);
+      const summary = summariseLag(samples, options.catchUpRules.allowedLag);
+      const catchUpState = evaluateCatchUp(windows.values(), options.catchUpRules);
+      await recordLagSample(sql, runner, sampledAt, { ok: true, summary, catchUpState });
+      return { sampledAt, summary, catchUpState, error: null };
+    } catch (error) {
+      const text = (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 500);
+      log.warn('ingest_worker_lag_sample_failed', { error });
+      await recordLagSample(sql, runner, sampledAt, { ok: false, error: text }).catch(() => undefined);
+      return { sampledAt, summary: null, catchUpState: evaluateCatchUp(windows.values(), options.catchUpRules), error: text };
+    }
+  }
+
+  let tick: Promise<unknown> = sampleLag();
+  const timer = setInterval(() => {
+    tick = Promise.all([
+      sampleLag(),
+      runHeartbeat(sql, options.apply).catch((error: unknown) => log.warn('ingest_worker_heartbeat_failed', { error })),
+    ]);
+  }, options.lagSampleIntervalMs);
+  timer.unref();
+
+  return {
+    runner,
+    get applied() {
+      return applied;
+    },
+    ownedPartitions: () => [...owned].sort(),
+    sampleLag,
+    stop: async () => {
+      if (stopping) return;
+      stopping = true;
+      clearInterval(timer);
+      // The receivers stop first, so nothing new arrives; the SDK does not wait for a batch in
+      // hand, this does: it is applied and checkpointed before the connection closes.
+      const batches = [...inFlight];
+      await subscription.close();
+      await Promise.allSettled(batches);
+      await tick.catch(() => undefined);
+      await client.close();
+      await recordWorkerStopped(sql, runner, now());
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import type { IngestWorkerSettings } from '../../shared/config/settings';
+import { connect } from '../../shared/db/client';
+import { DEFAULT_CATCH_UP_RULES } from '../../shared/ingest/catchUp';
+import { TableCheckpointStore } from '../../shared/ingest/checkpointStore';
+import { startIngestWorker, workerRunnerIdentity, type IngestWorker } from '../../shared/ingest/worker';
+import type { Logger } from '../../shared/log/logger';
+import { createTableClient, storageConnection, StorageNotConfiguredError } from '../../shared/storage/tables';
+
+export interface RunningIngestWorker {
+  worker: IngestWorker;
+  description: string;
+  /** Stops the worker (batch in hand, checkpoint, status row), then closes its pool. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the staging ingest worker from its settings (docs/ingest-worker.md). Fails fast, naming
+ * the missing setting. The worker writes its status row whatever SVC_INGEST_STATUS_ENABLED says:
+ * that switch is the production function's. It opens its own pool (the app's getSql() would
+ * parse the app's settings, auth included, which a worker without HTTP does not have).
+ */
+export async function runIngestWorkerFromSettings(settings: IngestWorkerSettings, log: Logger): Promise<RunningIngestWorker> {
+  if (!settings.DATABASE_URL) throw new Error('DATABASE_URL is required: the service database the worker applies to.');
+  const connectionString = settings.INGEST_EVENTHUB_CONNECTION;
+  if (!connectionString) throw new Error('INGEST_EVENTHUB_CONNECTION is required: the Event Hubs connection string the worker reads.');
+  const storage = storageConnection(settings);
+  if (!storage) throw new StorageNotConfiguredError();
+  const sql = connect({ url: settings.DATABASE_URL, max: settings.DATABASE_POOL_MAX });
+  const runner = workerRunnerIdentity();
+  try {
+    const worker = await startIngestWorker({
+      sql,
+      connectionString,
+      eventHubName: settings.INGEST_EVENTHUB_NAME,
+      consumerGroup: settings.INGEST_EVENTHUB_CONSUMER_GROUP,
+      checkpointStore: new TableCheckpointStore(createTableClient(storage, settings.INGEST_CHECKPOINT_TABLE)),
+      apply: {
+        runner,
+        statusEnabled: true,
+        thresholds: {
+          rejectingThreshold: settings.INGEST_REJECTING_THRESHOLD,
+          quarantineThreshold: settings.INGEST_QUARANTINE_THRESHOLD,
+          windowSeconds: settings.INGEST_REJECT_WINDOW_SECONDS,
+          driftQuietSeconds: settings.INGEST_DRIFT_QUIET_SECONDS,
+        },
+        rejectLogMax: settings.INGEST_REJECT_LOG_MAX,
+      },
+      log,
+      maxBatchSize: settings.INGEST_WORKER_MAX_BATCH_SIZE,
+      maxWaitTimeInSeconds: 5,
+      lagSampleIntervalMs: settings.INGEST_WORKER_LAG_SAMPLE_SECONDS * 1000,
+      catchUpRules: { ...DEFAULT_CATCH_UP_RULES, windowSize: settings.INGEST_WORKER_LAG_WINDOW },
+    });
+    const description =
+      `${runner.id} reading ${settings.INGEST_EVENTHUB_NAME} (${settings.INGEST_EVENTHUB_CONSUMER_GROUP}), ` +
+      `checkpoints in table ${settings.INGEST_CHECKPOINT_TABLE}, lag every ${settings.INGEST_WORKER_LAG_SAMPLE_SECONDS} s`;
+    return {
+      worker,
+      description,
+      stop: async () => {
+        await worker.stop();
+        await sql.end({ timeout: 5 });
+      },
+    };
+  } catch (error) {
+    await sql.end({ timeout: 5 });
+    throw error;
+  }
+}
