@@ -2,6 +2,7 @@ import { closeSql, getSql } from '../shared/db/client';
 import { migrate } from '../shared/db/migrate';
 import { prepareLocalEnvironment } from './local/environment';
 import { stopOnSignals } from '../shared/process/signals';
+import { leaveSignalsToCommand } from './local/embeddedPostgres';
 
 /**
  * `npm run services`: only the local backing services (PostgreSQL, Azurite), migrated and kept
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
     console.log('and "AzureWebJobsStorage": the connectionString in .data/azurite/instance.json');
   }
   console.log('Ctrl-C stops them.');
+  leaveSignalsToCommand();
   stopOnSignals(() => environment.release());
   setInterval(() => undefined, 1 << 30);
 }

@@ -10,6 +10,7 @@ import { ensureLocalEventHubs, type RunningEventHubs } from './local/eventHubs/d
 import { prepareLocalEnvironment } from './local/environment';
 import { repoRoot } from './local/paths';
 import { stopOnSignals } from '../shared/process/signals';
+import { leaveSignalsToCommand } from './local/embeddedPostgres';
 
 /**
  * `npm start`: settings from local.settings(.sample).json, PostgreSQL (DATABASE_URL or embedded),
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
     await shutdown();
     throw error;
   }
+  leaveSignalsToCommand();
   stopOnSignals(async () => {
     await host.close();
     await shutdown();

