@@ -160,9 +160,19 @@ function validate(
   if (result.success) return result.output;
   for (const issue of result.issues) {
     const dotPath = v.getDotPath(issue);
-    errors.push({ path: dotPath ? `${where}.${dotPath}` : where, message: issue.message });
+    errors.push({ path: dotPath ? `${where}.${dotPath}` : where, message: boundedMessage(issue.message) });
   }
   return undefined;
+}
+
+// valibot's default messages quote the received value ("... but received \"<the input>\""): a
+// huge string would come back in full, so a message is cut to this many characters.
+const MAX_ISSUE_MESSAGE_CHARS = 200;
+
+function boundedMessage(message: string): string {
+  if (message.length <= MAX_ISSUE_MESSAGE_CHARS) return message;
+  // Never end on half a surrogate pair.
+  return message.slice(0, MAX_ISSUE_MESSAGE_CHARS).replace(/[\uD800-\uDBFF]$/, '') + '…';
 }
 
 async function readJsonBody(request: HttpRequest, route: Route): Promise<{ value: unknown; bytes: number }> {

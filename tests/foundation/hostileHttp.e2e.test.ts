@@ -1,4 +1,5 @@
 import http from 'node:http';
+import * as v from 'valibot';
 import { noContent, defineRoute, json } from '../../shared/http/route';
 import { authenticatedUser, publicAccess } from '../../shared/http/guards';
 import { httpGroup } from '../../shared/host/definition';
@@ -32,6 +33,14 @@ const routes = [
       deleted.push(params['id'] ?? '');
       return Promise.resolve(noContent());
     },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/probe/named',
+    summary: 'takes an object',
+    guard: publicAccess,
+    body: v.object({ name: v.string() }),
+    handle: () => Promise.resolve(noContent()),
   }),
   defineRoute({
     method: 'POST',
@@ -114,5 +123,16 @@ describe('hostile requests to an endpoint group', () => {
     expect(chunked.status).toBe(400);
     // Without a body the guard decides as before.
     expect((await raw(host, 'POST', '/probe/items/1/read')).status).toBe(401);
+  });
+
+  it('names a wrong-typed field without quoting a huge value back', async () => {
+    const huge = JSON.stringify('\uD800'.repeat(50_000));
+    const answer = await raw(host, 'POST', '/probe/named', { 'content-type': 'application/json' }, huge);
+    expect(answer.status).toBe(400);
+    const problem = JSON.parse(answer.body) as { errors: { path: string; message: string }[] };
+    expect(problem.errors).toEqual([
+      { path: 'body', message: expect.stringMatching(/^Invalid type: Expected Object but received .{1,200}$/su) as unknown },
+    ]);
+    expect(answer.body.length).toBeLessThan(2_000);
   });
 });
