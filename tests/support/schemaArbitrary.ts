@@ -119,7 +119,7 @@ const types = (schema: JsonSchema): string[] => (Array.isArray(schema.type) ? sc
 const variants = (schema: JsonSchema): JsonSchema[] | undefined =>
   (schema['anyOf'] as JsonSchema[] | undefined) ?? (schema['oneOf'] as JsonSchema[] | undefined);
 const num = (schema: JsonSchema, keyword: string): number | undefined =>
-  typeof schema[keyword] === 'number' ? (schema[keyword]) : undefined;
+  typeof schema[keyword] === 'number' ? schema[keyword] : undefined;
 
 const MAX_GENERATED_ITEMS = 4;
 
