@@ -9,7 +9,7 @@ import type { JsonSchema, OpenApiDocument, OpenApiOperation } from '../support/o
 import { bodyValue, hostileString, HOSTILE_STRINGS, PROTOTYPE_KEYS, validValue } from '../support/schemaArbitrary';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { tokenFor } from '../support/tokens';
-import { buildWorld, type World } from './world';
+import { buildWorld, PEOPLE, type World } from './world';
 
 /**
  * Property-based fuzzing of every operation in the OpenAPI document: random, boundary and
@@ -19,7 +19,7 @@ import { buildWorld, type World } from './world';
  * changes no row (a fingerprint of every table before and after); nothing is logged at error level.
  * FUZZ_RUNS raises the runs per operation (docs/testing-hostile.md); a failure prints its seed.
  */
-const RUNS = Number(process.env['FUZZ_RUNS'] ?? 20);
+const RUNS = Number(process.env['FUZZ_RUNS'] ?? 30);
 const SEED = process.env['FUZZ_SEED'] ? Number(process.env['FUZZ_SEED']) : undefined;
 
 const document = buildOpenApi(
@@ -32,7 +32,7 @@ const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
 );
 
 interface FuzzRequest {
-  credential: 'right' | 'none' | 'hostile';
+  credential: 'right' | 'plainUser' | 'none' | 'hostile';
   hostileAuthorization: string;
   segments: Record<string, string>;
   query: string;
@@ -142,7 +142,7 @@ function requestArbitrary(operation: OpenApiOperation, world: World, hostileAuth
     Object.fromEntries(pathParameters.map((parameter) => [parameter.name, segmentArbitrary(parameter.name, parameter.schema, known)])),
   ) as fc.Arbitrary<Record<string, string>>;
   return fc.record({
-    credential: fc.constantFrom<FuzzRequest['credential']>('right', 'right', 'right', 'right', 'right', 'none', 'hostile'),
+    credential: fc.constantFrom<FuzzRequest['credential']>('right', 'right', 'right', 'right', 'right', 'plainUser', 'none', 'hostile'),
     hostileAuthorization: fc.constantFrom(...hostileAuthorizations),
     segments,
     query: queryArbitrary(operation),
@@ -213,6 +213,8 @@ describe('fuzzing every route of the OpenAPI document', () => {
   let world: World;
   let host: TestHost;
   let hostileAuthorizations: string[];
+  /** A user without platform role, a member of club A: reaches the 403 paths with the same input. */
+  let plainUser: string;
   const errorLines: string[] = [];
   let baseline: DbFingerprint;
 
@@ -230,6 +232,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
       },
       log: createLogger({ minLevel: 'error', sink: (_level, line) => errorLines.push(line) }),
     });
+    plainUser = `Bearer ${await tokenFor(PEOPLE.member)}`;
     hostileAuthorizations = [
       world.auth.forged,
       world.auth.revokedEdge,
@@ -270,9 +273,11 @@ describe('fuzzing every route of the OpenAPI document', () => {
           const authorization =
             request.credential === 'right'
               ? rightCredential(operation, world)
-              : request.credential === 'hostile'
-                ? request.hostileAuthorization
-                : undefined;
+              : request.credential === 'plainUser'
+                ? plainUser
+                : request.credential === 'hostile'
+                  ? request.hostileAuthorization
+                  : undefined;
           if (authorization) headers['authorization'] = authorization;
           if (request.body !== undefined && request.contentType !== undefined) headers['content-type'] = headerSafe(request.contentType);
           errorLines.splice(0);
