@@ -5,6 +5,7 @@ import { configuredLogLevel, getSettings, SettingsError } from '../config/settin
 import { createLogger, invocationSink, type Logger } from '../log/logger';
 import { isDataException, isForeignKeyViolation, isTransient, isUniqueViolation, sqlState } from '../db/errors';
 import { BusyError, ConflictError, DomainError, InvalidError, NotFoundError, TooLargeError, UpstreamError } from '../errors/domainErrors';
+import { isWellFormed } from '../validation/humanText';
 import { compileTemplate, type CompiledTemplate } from './pathTemplate';
 import {
   badRequest,
@@ -95,6 +96,7 @@ async function handle(
   if (route.body) {
     const { value, bytes } = await readJsonBody(request, route);
     body = validate(route.body, value, 'body', errors, bytes > FULL_REPORT_MAX_BYTES);
+    errors.push(...illFormedStrings(value, bytes > FULL_REPORT_MAX_BYTES ? 1 : MAX_ILL_FORMED_REPORTED));
   }
   if (errors.length) throw invalidInput('The request did not pass validation.', errors);
   const response = await route.handle({ request, requestId, log, caller, params, query, body });
@@ -163,6 +165,34 @@ function validate(
     errors.push({ path: dotPath ? `${where}.${dotPath}` : where, message: boundedMessage(issue.message) });
   }
   return undefined;
+}
+
+const MAX_ILL_FORMED_REPORTED = 20;
+
+/**
+ * Strings and keys of a JSON body that are not well-formed Unicode (a `\ud800` escape without its
+ * pair). PostgreSQL would store each lone surrogate as U+FFFD, so two different ids (`u\ud800`,
+ * `u\udbff`) would become one, as a token's `sub` would (jwt.ts refuses those). Walked without
+ * recursion: a body may nest thousands of levels deep.
+ */
+function illFormedStrings(value: unknown, limit: number): FieldError[] {
+  const found: FieldError[] = [];
+  const pending: { value: unknown; path: string }[] = [{ value, path: 'body' }];
+  const refuse = (path: string) => found.push({ path, message: 'must be well-formed Unicode (no lone surrogates)' });
+  for (let next = pending.pop(); next && found.length < limit; next = pending.pop()) {
+    const { value: current, path } = next;
+    if (typeof current === 'string') {
+      if (!isWellFormed(current)) refuse(path);
+    } else if (Array.isArray(current)) {
+      current.forEach((item, index) => pending.push({ value: item, path: `${path}.${index}` }));
+    } else if (current !== null && typeof current === 'object') {
+      for (const [key, item] of Object.entries(current)) {
+        if (!isWellFormed(key)) refuse(path);
+        else pending.push({ value: item, path: `${path}.${key}` });
+      }
+    }
+  }
+  return found.slice(0, limit);
 }
 
 // valibot's default messages quote the received value ("... but received \"<the input>\""): a

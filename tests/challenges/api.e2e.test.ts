@@ -346,13 +346,14 @@ describe('challenge endpoints', () => {
   });
 
   describe('POST /api/challenges/personalize', () => {
-    async function userWithHistory(): Promise<string> {
+    async function userWithHistory(user = unique('adaptive')): Promise<string> {
       const club = await createClub();
-      const user = unique('adaptive');
       const shooter = await linkShooter(club, user);
       // Four sessions in the last four weeks, 50 shots each at 8.6 rings, in series of ten.
       for (let session = 0; session < 4; session += 1) {
         const day = new Date(Date.now() - (3 + session * 7) * 86_400_000);
+        // At noon UTC: a session started late in the evening would span two days and count twice.
+        day.setUTCHours(12, 0, 0, 0);
         for (let series = 1; series <= 5; series += 1)
           await insertHits(club.clubNumber, shooter, hitsOn(new Date(day.getTime() + series * 600_000), 10, 8.6, series));
       }
@@ -408,6 +409,20 @@ describe('challenge endpoints', () => {
       const response = await call(service, 'POST', '/api/challenges/personalize', { userId: unique('new'), metric: 'sessions' });
       expect(response.status).toBe(409);
       expect(((await response.json()) as Problem).code).toBe('insufficient_history');
+    });
+
+    it('refuses a userId that is not well-formed Unicode: stored, it would name another user', async () => {
+      // PostgreSQL stores a lone surrogate as U+FFFD: `x\ud800` would become the id of this user.
+      const other = await userWithHistory(`${unique('adaptive')}\ufffd`);
+      const response = await call(service, 'POST', '/api/challenges/personalize', {
+        userId: other.replace('\ufffd', '\ud800'),
+        metric: 'shots',
+      });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as Problem).errors).toEqual([
+        { path: 'body.userId', message: 'must be well-formed Unicode (no lone surrogates)' },
+      ]);
+      expect(await getSql()`select id from challenge where personalized_for_user_id = ${other}`).toEqual([]);
     });
 
     it('accepts only the service credential', async () => {

@@ -126,7 +126,7 @@ describe('hostile requests to an endpoint group', () => {
   });
 
   it('names a wrong-typed field without quoting a huge value back', async () => {
-    const huge = JSON.stringify('\uD800'.repeat(50_000));
+    const huge = JSON.stringify('\u00e9'.repeat(50_000));
     const answer = await raw(host, 'POST', '/probe/named', { 'content-type': 'application/json' }, huge);
     expect(answer.status).toBe(400);
     const problem = JSON.parse(answer.body) as { errors: { path: string; message: string }[] };
@@ -134,5 +134,24 @@ describe('hostile requests to an endpoint group', () => {
       { path: 'body', message: expect.stringMatching(/^Invalid type: Expected Object but received .{1,200}$/su) as unknown },
     ]);
     expect(answer.body.length).toBeLessThan(2_000);
+  });
+
+  it('refuses strings and keys that are not well-formed Unicode anywhere in a body, however deep', async () => {
+    const post = (body: string) => raw(host, 'POST', '/probe/named', { 'content-type': 'application/json' }, body);
+    const field = await post('{"name":"a\\ud800","extra":{"x\\udc00y":1,"list":["ok","\\udbff"]}}');
+    expect(field.status).toBe(400);
+    const message = 'must be well-formed Unicode (no lone surrogates)';
+    expect(JSON.parse(field.body)).toMatchObject({
+      errors: expect.arrayContaining([
+        { path: 'body.name', message },
+        { path: 'body.extra', message },
+        { path: 'body.extra.list.1', message },
+      ]) as unknown,
+    });
+    // A pair is well-formed; so is the escaped replacement character.
+    expect((await post('{"name":"\\ud83d\\ude00 \\ufffd"}')).status).toBe(204);
+    const deep = await post('{"name":"a","deep":' + '['.repeat(50_000) + '"\\ud800"' + ']'.repeat(50_000) + '}');
+    expect(deep.status).toBe(400);
+    expect(JSON.parse(deep.body)).toMatchObject({ errors: [{ path: expect.stringMatching(/^body\.deep(\.0)+$/) as unknown, message }] });
   });
 });
