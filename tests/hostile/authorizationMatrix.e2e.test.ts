@@ -4,15 +4,8 @@ import { changedTables, dbFingerprint, usePrivateDatabase, type PrivateDatabase 
 import { sendRaw } from '../support/hostileClient';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { tokenFor } from '../support/tokens';
-import {
-  AUTHORIZATION_MATRIX,
-  PRINCIPALS,
-  type Outcome,
-  type Principal,
-  type ResourceRef,
-  type SampleRequest,
-} from './authorizationMatrix';
-import { buildWorld, PEOPLE, type World } from './world';
+import { AUTHORIZATION_MATRIX, PRINCIPALS, type Outcome, type Principal } from './authorizationMatrix';
+import { buildWorld, PEOPLE, substitute, targetOf, type World } from './world';
 
 /**
  * The authorization matrix (tests/hostile/authorizationMatrix.ts) against the routes the app
@@ -48,38 +41,6 @@ async function callers(world: World): Promise<Record<Principal, Caller>> {
     revokedEdgeBox: { authorization: world.auth.revokedEdge, club: 'A' },
     service: { authorization: world.auth.service, club: 'A' },
   };
-}
-
-function resolve(text: string, world: World, club: string): string {
-  return text.replaceAll('{club}', club).replaceAll('{owner}', world.owner);
-}
-
-function substitute(value: unknown, world: World, club: string): unknown {
-  if (typeof value === 'string') return resolve(value, world, club);
-  if (Array.isArray(value)) return value.map((item) => substitute(item, world, club));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substitute(item, world, club)]));
-  }
-  return value;
-}
-
-function targetOf(path: string, sample: SampleRequest, world: World, club: string): string {
-  const ids: Record<ResourceRef, string> = {
-    club,
-    notification: world.notificationId,
-    clubChallenge: world.challengeId,
-    participation: world.participationId,
-    pendingLink: world.pendingLinkId,
-  };
-  const filled = path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
-    const ref = sample.params?.[name] ?? (name === 'clubId' ? 'club' : undefined);
-    if (!ref) throw new Error(`The matrix row for ${path} does not say what {${name}} names (request.params).`);
-    return encodeURIComponent(ids[ref]);
-  });
-  const query = new URLSearchParams(
-    Object.entries(sample.query ?? {}).map(([key, value]): [string, string] => [key, resolve(value, world, club)]),
-  ).toString();
-  return query ? `${filled}?${query}` : filled;
 }
 
 function meets(status: number, expected: Outcome): boolean {

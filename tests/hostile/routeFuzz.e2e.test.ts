@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { functionDefinitions } from '../../functions/definitions';
 import { getSql } from '../../shared/db/client';
 import { buildOpenApi } from '../../shared/http/openapi';
+import { isWellFormed } from '../../shared/validation/humanText';
 import { createLogger } from '../../shared/log/logger';
 import { changedTables, dbFingerprint, usePrivateDatabase, type DbFingerprint, type PrivateDatabase } from '../support/dbFingerprint';
 import { headerSafe, percentEncode, RAW_ESCAPES, sendRaw, type RawAnswer } from '../support/hostileClient';
@@ -9,7 +10,8 @@ import type { JsonSchema, OpenApiDocument, OpenApiOperation } from '../support/o
 import { bodyValue, hostileString, HOSTILE_STRINGS, PROTOTYPE_KEYS, validValue } from '../support/schemaArbitrary';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { tokenFor } from '../support/tokens';
-import { buildWorld, PEOPLE, type World } from './world';
+import { AUTHORIZATION_MATRIX } from './authorizationMatrix';
+import { buildWorld, PEOPLE, substitute, targetOf, type World } from './world';
 
 /**
  * Property-based fuzzing of every operation in the OpenAPI document: random, boundary and
@@ -177,6 +179,28 @@ function describeRequest(method: string, target: string, request: FuzzRequest, h
   return `${method} ${target.slice(0, 500)}\nheaders: ${JSON.stringify({ ...headers, authorization: headers['authorization'] ? '<' + request.credential + '>' : undefined })}\nbody: ${body}`;
 }
 
+/** Whether a JSON body holds a string or key that is not well-formed Unicode. */
+function carriesIllFormedText(body: string | Buffer | undefined): boolean {
+  if (typeof body !== 'string') return false;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return false;
+  }
+  const pending: unknown[] = [value];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next === 'string' && !isWellFormed(next)) return true;
+    if (next && typeof next === 'object') {
+      for (const [key, item] of Object.entries(next)) {
+        if (!isWellFormed(key)) return true;
+        pending.push(item);
+      }
+    }
+  }
+  return false;
+}
+
 /** The checks every answer must pass; a failure names the request. */
 function checkAnswer(answer: RawAnswer, describe: () => string): void {
   const fail = (why: string) => {
@@ -261,6 +285,52 @@ describe('fuzzing every route of the OpenAPI document', () => {
     expect(operations.length).toBeGreaterThan(30);
   });
 
+  /** Every string (and key) of a value, with its dot path, each replaced by `replace`. */
+  function* eachString(value: unknown, path = ''): Generator<{ path: string; with: (text: string) => unknown }> {
+    if (typeof value === 'string') {
+      yield { path, with: (text) => text };
+    } else if (Array.isArray(value)) {
+      const items = value as unknown[];
+      for (const [index, item] of items.entries()) {
+        for (const found of eachString(item, path ? `${path}.${index}` : String(index))) {
+          yield { path: found.path, with: (text) => items.map((other, i) => (i === index ? found.with(text) : other)) };
+        }
+      }
+    } else if (value && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        for (const found of eachString(item, path ? `${path}.${key}` : key)) {
+          yield { path: found.path, with: (text) => ({ ...value, [key]: found.with(text) }) };
+        }
+      }
+    }
+  }
+
+  // The sample bodies of the authorization matrix pass validation; a lone surrogate put into any
+  // one of their strings must be refused, naming that field: stored, it would become U+FFFD.
+  it('refuses a lone surrogate in every string of every sample body', async () => {
+    const accepted: string[] = [];
+    for (const [key, row] of Object.entries(AUTHORIZATION_MATRIX)) {
+      if (row.request?.body === undefined) continue;
+      const [method = '', path = ''] = key.split(' ');
+      const operation = document.paths[path]?.[method.toLowerCase()];
+      if (!operation) continue;
+      const body = substitute(row.request.body, world, world.clubA);
+      for (const field of eachString(body)) {
+        const original = String(field.path.split('.').reduce<unknown>((at, part) => (at as Record<string, unknown>)[part], body));
+        const answer = await sendRaw(host.url, {
+          method,
+          path: targetOf(path, row.request, world, world.clubA),
+          headers: { authorization: rightCredential(operation, world) ?? '', 'content-type': 'application/json' },
+          body: JSON.stringify(field.with(`${original}\uD800`)),
+        });
+        const problem = answer.status === 400 ? (JSON.parse(answer.body) as { errors?: { path: string }[] }) : undefined;
+        if (!problem?.errors?.some((error) => error.path === `body.${field.path}`))
+          accepted.push(`${key} body.${field.path}: ${answer.status}`);
+      }
+    }
+    expect(accepted).toEqual([]);
+  });
+
   it.each(operations.map((entry) => [`${entry.method} ${entry.path}`, entry] as const))(
     '%s',
     async (_name, { path, method, operation }) => {
@@ -284,6 +354,11 @@ describe('fuzzing every route of the OpenAPI document', () => {
           const answer = await sendRaw(host.url, { method, path: target, headers, body: request.body });
           const describe = () => describeRequest(method, target, request, headers);
           checkAnswer(answer, describe);
+          if (answer.status < 300 && carriesIllFormedText(request.body)) {
+            throw new Error(
+              `accepted (${answer.status}) a body with a lone surrogate, which the database would store as U+FFFD\n${describe()}`,
+            );
+          }
           if (errorLines.length) throw new Error(`logged at error level:\n${errorLines.join('\n').slice(0, 2_000)}\n${describe()}`);
           const after = await dbFingerprint(getSql());
           if (answer.status >= 400) {

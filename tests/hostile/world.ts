@@ -7,6 +7,7 @@ import { makeChallenge } from '../challenges/support';
 import { startFake } from '../costs/support';
 import { tokenFor } from '../support/tokens';
 import type { FakeCostProvider } from '../../scripts/costsFake/server';
+import type { ResourceRef, SampleRequest } from './authorizationMatrix';
 
 /**
  * The people, clubs, boxes and resources the hostile tests act with, in the database the test
@@ -118,4 +119,38 @@ export async function buildWorld(options: { costs?: boolean } = {}): Promise<Wor
       await costs?.close();
     },
   };
+}
+
+export function resolve(text: string, world: World, club: string): string {
+  return text.replaceAll('{club}', club).replaceAll('{owner}', world.owner);
+}
+
+/** A sample body with `{club}` and `{owner}` filled in. */
+export function substitute(value: unknown, world: World, club: string): unknown {
+  if (typeof value === 'string') return resolve(value, world, club);
+  if (Array.isArray(value)) return value.map((item) => substitute(item, world, club));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substitute(item, world, club)]));
+  }
+  return value;
+}
+
+/** A matrix row's path and query with its parameters filled in for a caller acting on `club`. */
+export function targetOf(path: string, sample: SampleRequest, world: World, club: string): string {
+  const ids: Record<ResourceRef, string> = {
+    club,
+    notification: world.notificationId,
+    clubChallenge: world.challengeId,
+    participation: world.participationId,
+    pendingLink: world.pendingLinkId,
+  };
+  const filled = path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
+    const ref = sample.params?.[name] ?? (name === 'clubId' ? 'club' : undefined);
+    if (!ref) throw new Error(`The matrix row for ${path} does not say what {${name}} names (request.params).`);
+    return encodeURIComponent(ids[ref]);
+  });
+  const query = new URLSearchParams(
+    Object.entries(sample.query ?? {}).map(([key, value]): [string, string] => [key, resolve(value, world, club)]),
+  ).toString();
+  return query ? `${filled}?${query}` : filled;
 }

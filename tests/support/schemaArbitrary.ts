@@ -207,10 +207,40 @@ function boundaryValues(schema: JsonSchema): unknown[] {
   return values;
 }
 
+/** Characters that are not text, or that display as nothing: each one alone makes a string suspect. */
+export const UNICODE_EDGES: readonly string[] = [
+  '\uD800',
+  '\uDC00',
+  '\u0000',
+  '\u0007',
+  '\u200B',
+  '\u2060',
+  '\u202E',
+  '\uFEFF',
+  '\uDB40\uDC41',
+  '\u0301',
+  '\u2028',
+];
+
+/** A string of the right type and length with one edge character put in somewhere. */
+function stringWithEdge(schema: JsonSchema): fc.Arbitrary<string> {
+  return fc
+    .tuple(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 20 }), fc.constantFrom(...UNICODE_EDGES), fc.nat())
+    .map(([text, edge, at]) => {
+      const position = at % (text.length + 1);
+      const max = num(schema, 'maxLength') ?? Infinity;
+      return (text.slice(0, position) + edge + text.slice(position)).slice(0, Math.max(edge.length, max));
+    });
+}
+
 /** Near-valid: a valid value with exactly one thing wrong, somewhere inside. */
 export function nearValidValue(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
-  const leaf = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...boundaryValues(schema)) }, { weight: 2, arbitrary: hostileValue });
   const [type] = types(schema);
+  const leaf = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...boundaryValues(schema)) },
+    { weight: 2, arbitrary: hostileValue },
+    ...(type === 'string' ? [{ weight: 3, arbitrary: stringWithEdge(schema) }] : []),
+  );
   if (depth > 6) return leaf;
   const options = variants(schema);
   if (options) return fc.oneof(leaf, ...options.map((option) => nearValidValue(option, depth + 1)));
