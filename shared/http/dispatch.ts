@@ -96,7 +96,11 @@ async function handle(
   if (route.body) {
     const { value, bytes } = await readJsonBody(request, route);
     body = validate(route.body, value, 'body', errors, bytes > FULL_REPORT_MAX_BYTES);
-    errors.push(...illFormedStrings(value, bytes > FULL_REPORT_MAX_BYTES ? 1 : MAX_ILL_FORMED_REPORTED));
+    // A field the schema refused already is not named twice.
+    const named = new Set(errors.map((error) => error.path));
+    errors.push(
+      ...unstorableText(value, bytes > FULL_REPORT_MAX_BYTES ? 1 : MAX_ILL_FORMED_REPORTED).filter((error) => !named.has(error.path)),
+    );
   }
   if (errors.length) throw invalidInput('The request did not pass validation.', errors);
   const response = await route.handle({ request, requestId, log, caller, params, query, body });
@@ -170,25 +174,29 @@ function validate(
 const MAX_ILL_FORMED_REPORTED = 20;
 
 /**
- * Strings and keys of a JSON body that are not well-formed Unicode (a `\ud800` escape without its
- * pair). PostgreSQL would store each lone surrogate as U+FFFD, so two different ids (`u\ud800`,
- * `u\udbff`) would become one, as a token's `sub` would (jwt.ts refuses those). Walked without
- * recursion: a body may nest thousands of levels deep.
+ * Strings and keys of a JSON body that no column can hold as sent. A lone surrogate (a `\ud800`
+ * escape without its pair) would be stored as U+FFFD, so two different ids (`u\ud800`,
+ * `u\udbff`) would become one, as a token's `sub` would (jwt.ts refuses those); a NUL is refused by
+ * PostgreSQL only after the handler started, without naming the field. Walked without recursion:
+ * a body may nest thousands of levels deep.
  */
-function illFormedStrings(value: unknown, limit: number): FieldError[] {
+function unstorableText(value: unknown, limit: number): FieldError[] {
   const found: FieldError[] = [];
   const pending: { value: unknown; path: string }[] = [{ value, path: 'body' }];
-  const refuse = (path: string) => found.push({ path, message: 'must be well-formed Unicode (no lone surrogates)' });
+  const check = (text: string, path: string) => {
+    if (!isWellFormed(text)) found.push({ path, message: 'must be well-formed Unicode (no lone surrogates)' });
+    else if (text.includes('\u0000')) found.push({ path, message: 'must not contain NUL characters' });
+  };
   for (let next = pending.pop(); next && found.length < limit; next = pending.pop()) {
     const { value: current, path } = next;
     if (typeof current === 'string') {
-      if (!isWellFormed(current)) refuse(path);
+      check(current, path);
     } else if (Array.isArray(current)) {
       current.forEach((item, index) => pending.push({ value: item, path: `${path}.${index}` }));
     } else if (current !== null && typeof current === 'object') {
       for (const [key, item] of Object.entries(current)) {
-        if (!isWellFormed(key)) refuse(path);
-        else pending.push({ value: item, path: `${path}.${key}` });
+        check(key, path);
+        pending.push({ value: item, path: `${path}.${key}` });
       }
     }
   }

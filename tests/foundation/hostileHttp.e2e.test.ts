@@ -148,6 +148,11 @@ describe('hostile requests to an endpoint group', () => {
         { path: 'body.extra.list.1', message },
       ]) as unknown,
     });
+    const nul = await post('{"name":"a","note":"b\\u0000c"}');
+    expect(JSON.parse(nul.body)).toMatchObject({
+      status: 400,
+      errors: [{ path: 'body.note', message: 'must not contain NUL characters' }],
+    });
     // A pair is well-formed; so is the escaped replacement character.
     expect((await post('{"name":"\\ud83d\\ude00 \\ufffd"}')).status).toBe(204);
     const deep = await post('{"name":"a","deep":' + '['.repeat(50_000) + '"\\ud800"' + ']'.repeat(50_000) + '}');

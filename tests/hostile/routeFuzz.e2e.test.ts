@@ -305,9 +305,13 @@ describe('fuzzing every route of the OpenAPI document', () => {
     }
   }
 
-  // The sample bodies of the authorization matrix pass validation; a lone surrogate put into any
-  // one of their strings must be refused, naming that field: stored, it would become U+FFFD.
-  it('refuses a lone surrogate in every string of every sample body', async () => {
+  // The sample bodies of the authorization matrix pass validation; a lone surrogate (stored, it
+  // would become U+FFFD) or a NUL (PostgreSQL refuses it) put into any one of their strings must be
+  // refused with a 400 naming that field.
+  it.each([
+    ['a lone surrogate', '\uD800'],
+    ['a NUL', '\u0000'],
+  ])('refuses %s in every string of every sample body, naming the field', async (_name, edge) => {
     const accepted: string[] = [];
     for (const [key, row] of Object.entries(AUTHORIZATION_MATRIX)) {
       if (row.request?.body === undefined) continue;
@@ -321,7 +325,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
           method,
           path: targetOf(path, row.request, world, world.clubA),
           headers: { authorization: rightCredential(operation, world) ?? '', 'content-type': 'application/json' },
-          body: JSON.stringify(field.with(`${original}\uD800`)),
+          body: JSON.stringify(field.with(`${original}${edge}x`)),
         });
         const problem = answer.status === 400 ? (JSON.parse(answer.body) as { errors?: { path: string }[] }) : undefined;
         if (!problem?.errors?.some((error) => error.path === `body.${field.path}`))
