@@ -102,7 +102,9 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? new HttpProblem(408, 'Request Timeout', 'The request did not arrive in time.')
           : new HttpProblem(400, 'Bad Request', 'The request is not valid HTTP.');
-    socket.end(rawProblem(problem));
+    // The answer to HEAD has no body; the method is known only from the bytes Node could not parse.
+    const rawPacket = (error as { rawPacket?: Buffer }).rawPacket;
+    socket.end(rawProblem(problem, rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD '));
   });
 
   async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -295,9 +297,9 @@ function stackFrames(error: unknown): string[] | undefined {
 }
 
 /** A whole problem+json answer as bytes for a socket no ServerResponse belongs to; the connection closes after it. */
-function rawProblem(problem: HttpProblem): string {
+function rawProblem(problem: HttpProblem, withoutBody = false): string {
   const body = JSON.stringify(problemBody(problem, randomUUID()));
-  return `HTTP/1.1 ${problem.status} ${problem.title}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+  return `HTTP/1.1 ${problem.status} ${problem.title}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${withoutBody ? '' : body}`;
 }
 
 function sendProblem(res: http.ServerResponse, problem: HttpProblem): void {

@@ -106,6 +106,13 @@ describe('the local host under malformed requests', () => {
     expect(JSON.parse(answer.body)).toMatchObject({ status: 431 });
   });
 
+  it('answers HEAD with a request line over the header limit with 431 and no body', async () => {
+    const answer = await exchange(port, `HEAD /probe/items?q=${'a'.repeat(70_000)} HTTP/1.1\r\nHost: localhost\r\nConnection: close`);
+    expect(answer.status).toBe(431);
+    expect(answer.head).toMatch(/\r\ncontent-type: application\/problem\+json/i);
+    expect(answer.body).toBe('');
+  });
+
   it('answers a request Node cannot parse with 400 problem+json, quoting nothing of it', async () => {
     const answer = await exchange(port, 'GET /probe/items HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\nContent-Length: secretpw');
     expect(answer.status).toBe(400);

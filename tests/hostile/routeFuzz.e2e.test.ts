@@ -41,6 +41,8 @@ interface FuzzRequest {
   contentType: string | undefined;
   extraHeaders: Record<string, string>;
   body: string | Buffer | undefined;
+  /** GET routes are also asked with HEAD (uptime monitors do): the same answer without a body. */
+  head: boolean;
 }
 
 /** Known ids by path parameter name, so some runs name resources that exist. */
@@ -144,6 +146,7 @@ function requestArbitrary(operation: OpenApiOperation, world: World, hostileAuth
     Object.fromEntries(pathParameters.map((parameter) => [parameter.name, segmentArbitrary(parameter.name, parameter.schema, known)])),
   ) as fc.Arbitrary<Record<string, string>>;
   return fc.record({
+    head: fc.constantFrom(false, false, false, true),
     credential: fc.constantFrom<FuzzRequest['credential']>('right', 'right', 'right', 'right', 'right', 'plainUser', 'none', 'hostile'),
     hostileAuthorization: fc.constantFrom(...hostileAuthorizations),
     segments,
@@ -202,7 +205,7 @@ function carriesIllFormedText(body: string | Buffer | undefined): boolean {
 }
 
 /** The checks every answer must pass; a failure names the request. */
-function checkAnswer(answer: RawAnswer, describe: () => string): void {
+function checkAnswer(answer: RawAnswer, describe: () => string, head = false): void {
   const fail = (why: string) => {
     throw new Error(`${why}\n${describe()}\nanswer ${answer.status}: ${answer.body.slice(0, 500)}`);
   };
@@ -210,6 +213,10 @@ function checkAnswer(answer: RawAnswer, describe: () => string): void {
   if (answer.status < 400) return;
   if (answer.headers['content-type'] !== 'application/problem+json')
     fail(`a ${answer.status} without problem+json (${answer.headers['content-type']})`);
+  if (head) {
+    if (answer.body !== '') fail('an answer to HEAD with a body');
+    return;
+  }
   if (answer.body.length > 200_000) fail(`a ${answer.status} with a body of ${answer.body.length} characters`);
   let problem: { type?: unknown; title?: unknown; status?: unknown; requestId?: unknown; detail?: unknown; errors?: unknown };
   try {
@@ -355,9 +362,11 @@ describe('fuzzing every route of the OpenAPI document', () => {
           if (authorization) headers['authorization'] = authorization;
           if (request.body !== undefined && request.contentType !== undefined) headers['content-type'] = headerSafe(request.contentType);
           errorLines.splice(0);
-          const answer = await sendRaw(host.url, { method, path: target, headers, body: request.body });
-          const describe = () => describeRequest(method, target, request, headers);
-          checkAnswer(answer, describe);
+          const head = method === 'GET' && request.head;
+          const sent = head ? 'HEAD' : method;
+          const answer = await sendRaw(host.url, { method: sent, path: target, headers, body: request.body });
+          const describe = () => describeRequest(sent, target, request, headers);
+          checkAnswer(answer, describe, head);
           if (answer.status < 300 && carriesIllFormedText(request.body)) {
             throw new Error(
               `accepted (${answer.status}) a body with a lone surrogate, which the database would store as U+FFFD\n${describe()}`,
