@@ -86,10 +86,25 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
   // CONNECT carries an authority, not a path: no function is behind it. Without this listener
   // Node drops the connection without an answer.
   server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => {
-    const body = JSON.stringify(problemBody(new HttpProblem(400, 'Bad Request', 'CONNECT is not served.'), randomUUID()));
-    socket.end(
-      `HTTP/1.1 400 Bad Request\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-    );
+    socket.end(rawProblem(new HttpProblem(400, 'Bad Request', 'CONNECT is not served.')));
+  });
+
+  // A request Node cannot parse (a request line or headers over its limit, broken framing) never
+  // reaches `serve`; without this listener Node answers with an empty body.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable || error.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const problem =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? new HttpProblem(431, 'Request Header Fields Too Large', 'The request line or headers are larger than the host accepts.')
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new HttpProblem(408, 'Request Timeout', 'The request did not arrive in time.')
+          : new HttpProblem(400, 'Bad Request', 'The request is not valid HTTP.');
+    // The answer to HEAD has no body; the method is known only from the bytes Node could not parse.
+    const rawPacket = (error as { rawPacket?: Buffer }).rawPacket;
+    socket.end(rawProblem(problem, rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD '));
   });
 
   async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -279,6 +294,12 @@ function refuseOversizedBody(req: http.IncomingMessage, res: http.ServerResponse
 
 function stackFrames(error: unknown): string[] | undefined {
   return error instanceof Error ? error.stack?.split('\n').filter((line) => line.trimStart().startsWith('at ')) : undefined;
+}
+
+/** A whole problem+json answer as bytes for a socket no ServerResponse belongs to; the connection closes after it. */
+function rawProblem(problem: HttpProblem, withoutBody = false): string {
+  const body = JSON.stringify(problemBody(problem, randomUUID()));
+  return `HTTP/1.1 ${problem.status} ${problem.title}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${withoutBody ? '' : body}`;
 }
 
 function sendProblem(res: http.ServerResponse, problem: HttpProblem): void {

@@ -5,6 +5,7 @@ import { configuredLogLevel, getSettings, SettingsError } from '../config/settin
 import { createLogger, invocationSink, type Logger } from '../log/logger';
 import { isDataException, isForeignKeyViolation, isTransient, isUniqueViolation, sqlState } from '../db/errors';
 import { BusyError, ConflictError, DomainError, InvalidError, NotFoundError, TooLargeError, UpstreamError } from '../errors/domainErrors';
+import { isWellFormed } from '../validation/humanText';
 import { compileTemplate, type CompiledTemplate } from './pathTemplate';
 import {
   badRequest,
@@ -95,6 +96,11 @@ async function handle(
   if (route.body) {
     const { value, bytes } = await readJsonBody(request, route);
     body = validate(route.body, value, 'body', errors, bytes > FULL_REPORT_MAX_BYTES);
+    // A field the schema refused already is not named twice.
+    const named = new Set(errors.map((error) => error.path));
+    errors.push(
+      ...unstorableText(value, bytes > FULL_REPORT_MAX_BYTES ? 1 : MAX_ILL_FORMED_REPORTED).filter((error) => !named.has(error.path)),
+    );
   }
   if (errors.length) throw invalidInput('The request did not pass validation.', errors);
   const response = await route.handle({ request, requestId, log, caller, params, query, body });
@@ -160,9 +166,51 @@ function validate(
   if (result.success) return result.output;
   for (const issue of result.issues) {
     const dotPath = v.getDotPath(issue);
-    errors.push({ path: dotPath ? `${where}.${dotPath}` : where, message: issue.message });
+    errors.push({ path: dotPath ? `${where}.${dotPath}` : where, message: boundedMessage(issue.message) });
   }
   return undefined;
+}
+
+const MAX_ILL_FORMED_REPORTED = 20;
+
+/**
+ * Strings and keys of a JSON body that no column can hold as sent. A lone surrogate (a `\ud800`
+ * escape without its pair) would be stored as U+FFFD, so two different ids (`u\ud800`,
+ * `u\udbff`) would become one, as a token's `sub` would (jwt.ts refuses those); a NUL is refused by
+ * PostgreSQL only after the handler started, without naming the field. Walked without recursion:
+ * a body may nest thousands of levels deep.
+ */
+function unstorableText(value: unknown, limit: number): FieldError[] {
+  const found: FieldError[] = [];
+  const pending: { value: unknown; path: string }[] = [{ value, path: 'body' }];
+  const check = (text: string, path: string) => {
+    if (!isWellFormed(text)) found.push({ path, message: 'must be well-formed Unicode (no lone surrogates)' });
+    else if (text.includes('\u0000')) found.push({ path, message: 'must not contain NUL characters' });
+  };
+  for (let next = pending.pop(); next && found.length < limit; next = pending.pop()) {
+    const { value: current, path } = next;
+    if (typeof current === 'string') {
+      check(current, path);
+    } else if (Array.isArray(current)) {
+      current.forEach((item, index) => pending.push({ value: item, path: `${path}.${index}` }));
+    } else if (current !== null && typeof current === 'object') {
+      for (const [key, item] of Object.entries(current)) {
+        check(key, path);
+        pending.push({ value: item, path: `${path}.${key}` });
+      }
+    }
+  }
+  return found.slice(0, limit);
+}
+
+// valibot's default messages quote the received value ("... but received \"<the input>\""): a
+// huge string would come back in full, so a message is cut to this many characters.
+const MAX_ISSUE_MESSAGE_CHARS = 200;
+
+function boundedMessage(message: string): string {
+  if (message.length <= MAX_ISSUE_MESSAGE_CHARS) return message;
+  // Never end on half a surrogate pair.
+  return message.slice(0, MAX_ISSUE_MESSAGE_CHARS).replace(/[\uD800-\uDBFF]$/, '') + '…';
 }
 
 async function readJsonBody(request: HttpRequest, route: Route): Promise<{ value: unknown; bytes: number }> {

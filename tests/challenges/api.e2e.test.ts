@@ -346,9 +346,8 @@ describe('challenge endpoints', () => {
   });
 
   describe('POST /api/challenges/personalize', () => {
-    async function userWithHistory(): Promise<string> {
+    async function userWithHistory(user = unique('adaptive')): Promise<string> {
       const club = await createClub();
-      const user = unique('adaptive');
       const shooter = await linkShooter(club, user);
       // Four sessions in the last four weeks, 50 shots each at 8.6 rings, in series of ten. Each
       // session starts at 10:00 UTC so its series never cross midnight in Europe/Berlin (a
@@ -412,6 +411,20 @@ describe('challenge endpoints', () => {
       const response = await call(service, 'POST', '/api/challenges/personalize', { userId: unique('new'), metric: 'sessions' });
       expect(response.status).toBe(409);
       expect(((await response.json()) as Problem).code).toBe('insufficient_history');
+    });
+
+    it('refuses a userId that is not well-formed Unicode: stored, it would name another user', async () => {
+      // PostgreSQL stores a lone surrogate as U+FFFD: `x\ud800` would become the id of this user.
+      const other = await userWithHistory(`${unique('adaptive')}\ufffd`);
+      const response = await call(service, 'POST', '/api/challenges/personalize', {
+        userId: other.replace('\ufffd', '\ud800'),
+        metric: 'shots',
+      });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as Problem).errors).toEqual([
+        { path: 'body.userId', message: 'must be well-formed Unicode (no lone surrogates)' },
+      ]);
+      expect(await getSql()`select id from challenge where personalized_for_user_id = ${other}`).toEqual([]);
     });
 
     it('accepts only the service credential', async () => {

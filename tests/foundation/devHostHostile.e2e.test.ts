@@ -99,6 +99,28 @@ describe('the local host under malformed requests', () => {
     expect(logLines.filter((line) => line.includes('"level":"error"'))).toEqual([]);
   });
 
+  it('answers a request line over the header limit with 431 problem+json', async () => {
+    const answer = await exchange(port, `GET /probe/items?q=${'a'.repeat(70_000)} HTTP/1.1\r\nHost: localhost\r\nConnection: close`);
+    expect(answer.status).toBe(431);
+    expect(answer.head).toMatch(/\r\ncontent-type: application\/problem\+json/i);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 431 });
+  });
+
+  it('answers HEAD with a request line over the header limit with 431 and no body', async () => {
+    const answer = await exchange(port, `HEAD /probe/items?q=${'a'.repeat(70_000)} HTTP/1.1\r\nHost: localhost\r\nConnection: close`);
+    expect(answer.status).toBe(431);
+    expect(answer.head).toMatch(/\r\ncontent-type: application\/problem\+json/i);
+    expect(answer.body).toBe('');
+  });
+
+  it('answers a request Node cannot parse with 400 problem+json, quoting nothing of it', async () => {
+    const answer = await exchange(port, 'GET /probe/items HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\nContent-Length: secretpw');
+    expect(answer.status).toBe(400);
+    expect(answer.head).toMatch(/\r\ncontent-type: application\/problem\+json/i);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 400, title: 'Bad Request' });
+    expect(answer.body).not.toMatch(/secretpw/);
+  });
+
   it('still serves a well-formed request with a port and an IPv6 Host', async () => {
     expect((await exchange(port, `GET /probe/items HTTP/1.1\r\nHost: localhost:${port}\r\nConnection: close`)).status).toBe(200);
     expect((await exchange(port, `GET /probe/items HTTP/1.1\r\nHost: [::1]:${port}\r\nConnection: close`)).status).toBe(200);

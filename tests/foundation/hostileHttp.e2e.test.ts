@@ -1,4 +1,5 @@
 import http from 'node:http';
+import * as v from 'valibot';
 import { noContent, defineRoute, json } from '../../shared/http/route';
 import { authenticatedUser, publicAccess } from '../../shared/http/guards';
 import { httpGroup } from '../../shared/host/definition';
@@ -32,6 +33,14 @@ const routes = [
       deleted.push(params['id'] ?? '');
       return Promise.resolve(noContent());
     },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/probe/named',
+    summary: 'takes an object',
+    guard: publicAccess,
+    body: v.object({ name: v.string() }),
+    handle: () => Promise.resolve(noContent()),
   }),
   defineRoute({
     method: 'POST',
@@ -114,5 +123,40 @@ describe('hostile requests to an endpoint group', () => {
     expect(chunked.status).toBe(400);
     // Without a body the guard decides as before.
     expect((await raw(host, 'POST', '/probe/items/1/read')).status).toBe(401);
+  });
+
+  it('names a wrong-typed field without quoting a huge value back', async () => {
+    const huge = JSON.stringify('\u00e9'.repeat(50_000));
+    const answer = await raw(host, 'POST', '/probe/named', { 'content-type': 'application/json' }, huge);
+    expect(answer.status).toBe(400);
+    const problem = JSON.parse(answer.body) as { errors: { path: string; message: string }[] };
+    expect(problem.errors).toEqual([
+      { path: 'body', message: expect.stringMatching(/^Invalid type: Expected Object but received .{1,200}$/su) as unknown },
+    ]);
+    expect(answer.body.length).toBeLessThan(2_000);
+  });
+
+  it('refuses strings and keys that are not well-formed Unicode anywhere in a body, however deep', async () => {
+    const post = (body: string) => raw(host, 'POST', '/probe/named', { 'content-type': 'application/json' }, body);
+    const field = await post('{"name":"a\\ud800","extra":{"x\\udc00y":1,"list":["ok","\\udbff"]}}');
+    expect(field.status).toBe(400);
+    const message = 'must be well-formed Unicode (no lone surrogates)';
+    expect(JSON.parse(field.body)).toMatchObject({
+      errors: expect.arrayContaining([
+        { path: 'body.name', message },
+        { path: 'body.extra', message },
+        { path: 'body.extra.list.1', message },
+      ]) as unknown,
+    });
+    const nul = await post('{"name":"a","note":"b\\u0000c"}');
+    expect(JSON.parse(nul.body)).toMatchObject({
+      status: 400,
+      errors: [{ path: 'body.note', message: 'must not contain NUL characters' }],
+    });
+    // A pair is well-formed; so is the escaped replacement character.
+    expect((await post('{"name":"\\ud83d\\ude00 \\ufffd"}')).status).toBe(204);
+    const deep = await post('{"name":"a","deep":' + '['.repeat(50_000) + '"\\ud800"' + ']'.repeat(50_000) + '}');
+    expect(deep.status).toBe(400);
+    expect(JSON.parse(deep.body)).toMatchObject({ errors: [{ path: expect.stringMatching(/^body\.deep(\.0)+$/) as unknown, message }] });
   });
 });

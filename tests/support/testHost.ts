@@ -1,5 +1,5 @@
 import { functionDefinitions } from '../../functions/definitions';
-import { createLogger } from '../../shared/log/logger';
+import { createLogger, type Logger } from '../../shared/log/logger';
 import { startDevHost, type DevHost } from '../../scripts/devhost/host';
 import type { FunctionDefinition } from '../../shared/host/definition';
 
@@ -14,12 +14,12 @@ export interface TestHost extends DevHost {
  */
 export async function startTestHost(
   definitions: readonly FunctionDefinition[] = functionDefinitions,
-  options: { functionLog?: (level: string, line: string) => void } = {},
+  options: { functionLog?: (level: string, line: string) => void; log?: Logger } = {},
 ): Promise<TestHost> {
   const host = await startDevHost(definitions, {
     ...options,
     port: 0,
-    log: createLogger({ minLevel: 'error' }),
+    log: options.log ?? createLogger({ minLevel: 'error' }),
     setting: (name) => process.env[name],
     runTimers: false,
   });

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+import { closeSql, type Queryable } from '../../shared/db/client';
+import { migrate } from '../../shared/db/migrate';
+import { resetSettings } from '../../shared/config/settings';
+
+/** One checksum per application table: the row count and an md5 over every row, in a stable order. */
+export type DbFingerprint = Record<string, { rows: number; checksum: string }>;
+
+/**
+ * Columns that record that a credential was used, not what the service holds: an edge token's
+ * `last_used_at` is set by the guard (throttled) before a request can be refused for its input.
+ * Everything else counts.
+ */
+export const BOOKKEEPING_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  edge_token: ['last_used_at'],
+};
+
+const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+/**
+ * Every base table outside the system schemas, each as row count and md5 over its rows' JSON
+ * text (sorted), in one statement. Sequences are left out: a refused insert may use up a number.
+ */
+export async function dbFingerprint(sql: Queryable): Promise<DbFingerprint> {
+  const tables = await sql<{ schema: string; name: string }[]>`
+    select table_schema as schema, table_name as name from information_schema.tables
+    where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')
+    order by 1, 2`;
+  if (tables.length === 0) return {};
+  const parts = tables.map(({ schema, name }) => {
+    const ignored = BOOKKEEPING_COLUMNS[name] ?? [];
+    const row = ignored.length ? `(to_jsonb(t) - array[${ignored.map(literal).join(', ')}]::text[])::text` : 'to_jsonb(t)::text';
+    return `select ${literal(`${schema}.${name}`)} as name, count(*)::int as rows,
+      md5(coalesce(string_agg(${row}, E'\\n' order by ${row}), '')) as checksum
+      from ${quote(schema)}.${quote(name)} as t`;
+  });
+  const result = await sql.unsafe<{ name: string; rows: number; checksum: string }[]>(parts.join('\nunion all\n'));
+  return Object.fromEntries(result.map(({ name, rows, checksum }) => [name, { rows, checksum }]));
+}
+
+/** The tables whose rows differ between two fingerprints (added or dropped tables included). */
+export function changedTables(before: DbFingerprint, after: DbFingerprint): string[] {
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...names].filter((name) => before[name]?.checksum !== after[name]?.checksum || before[name]?.rows !== after[name]?.rows).sort();
+}
+
+export interface PrivateDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A migrated database of this test file's own on the run's server, made the process's
+ * DATABASE_URL (jest gives each test file its own process.env). A fingerprint taken there
+ * changes only through this file's requests, while other files run in parallel.
+ */
+export async function usePrivateDatabase(prefix: string): Promise<PrivateDatabase> {
+  const serverUrl = process.env['DATABASE_URL'];
+  if (!serverUrl) throw new Error('DATABASE_URL is not set: run through jest (tests/support/globalSetup.ts)');
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`create database ${quote(name)}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const own = postgres(url.toString(), { max: 1, onnotice: () => undefined });
+  await migrate(own);
+  await own.end();
+  await closeSql();
+  process.env['DATABASE_URL'] = url.toString();
+  resetSettings();
+  return {
+    url: url.toString(),
+    async drop() {
+      await closeSql();
+      await admin.unsafe(`drop database if exists ${quote(name)} with (force)`);
+      await admin.end();
+    },
+  };
+}
