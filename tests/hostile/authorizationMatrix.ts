@@ -166,6 +166,8 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   'GET /api/admin/v1/costs/timeseries': { expect: COSTS_READ },
   'GET /api/admin/v1/costs/export.csv': { expect: COSTS_READ },
 
+  'GET /api/me': { expect: ANY_USER },
+
   'GET /api/notifications': { expect: ANY_USER },
   'DELETE /api/notifications': { expect: ANY_USER },
   'POST /api/notifications/clear': { expect: ANY_USER },
