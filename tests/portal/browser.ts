@@ -29,6 +29,8 @@ const ARGS = [
 export interface PortalRig {
   host: TestHost;
   browser: BrowserContext;
+  /** What the functions logged (level and line), so a test can check it and the report stays clean. */
+  functionLogs: { level: string; line: string }[];
   /** A new tab (its own sessionStorage, so its own sign-in). */
   newPage(): Promise<Page>;
   close(): Promise<void>;
@@ -41,16 +43,20 @@ export interface PortalRig {
  */
 export async function startPortalRig(options: { costService: () => CostService; extra?: FunctionDefinition[] }): Promise<PortalRig> {
   const build = buildPortal();
-  const host = await startTestHost([
-    ...meFunctions,
-    ...notificationFunctions,
-    ...diagnosticsFunctions,
-    ...clubMasterFunctions,
-    httpGroup('costs', 'api/admin/v1/costs', costRoutes(options.costService)),
-    ...(options.extra ?? []),
-    portalFunction(() => build.dir),
-    httpGroup('notFound', '', []),
-  ]);
+  const functionLogs: { level: string; line: string }[] = [];
+  const host = await startTestHost(
+    [
+      ...meFunctions,
+      ...notificationFunctions,
+      ...diagnosticsFunctions,
+      ...clubMasterFunctions,
+      httpGroup('costs', 'api/admin/v1/costs', costRoutes(options.costService)),
+      ...(options.extra ?? []),
+      portalFunction(() => build.dir),
+      httpGroup('notFound', '', []),
+    ],
+    { functionLog: (level, line) => functionLogs.push({ level, line }) },
+  );
   const profile = mkdtempSync(path.join(os.tmpdir(), 'portal-chromium-'));
   const browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -65,6 +71,7 @@ export async function startPortalRig(options: { costService: () => CostService; 
   return {
     host,
     browser,
+    functionLogs,
     newPage: () => browser.newPage(),
     async close() {
       await browser.close();

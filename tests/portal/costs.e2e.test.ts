@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import type { FakeCostProvider } from '../../scripts/costsFake/server';
 import { createCostService, type CostService } from '../../shared/costs/service';
 import { tokenFor } from '../support/tokens';
-import { clockAt, serviceFor, startFake } from '../costs/support';
+import { SECRET, clockAt, serviceFor, startFake } from '../costs/support';
 import { navLink, screenshot, signIn, startPortalRig, type PortalRig } from './browser';
 
 /**
@@ -101,6 +101,10 @@ describe('portal: cost dashboard in a browser', () => {
     // One message for the three refused calls, and the page still offers the rest of the portal.
     expect(await page.getByRole('alert').count()).toBe(1);
     await screenshot(page, 'costs-provider-error');
+    // The operator finds the failure in the log under its code, without the client secret.
+    const failures = rig.functionLogs.filter(({ level, line }) => level === 'error' && line.includes('"failure":"secret_expired"'));
+    expect(failures.length).toBeGreaterThan(0);
+    expect(failures.map(({ line }) => line).join('\n')).not.toContain(SECRET);
     fake.clearFailures();
   });
 
