@@ -1,10 +1,8 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { startKafkaConnectFake, type KafkaConnectFake } from '../../scripts/kafkaConnectFake/fake';
 import { freePort } from '../../scripts/local/net';
+import { buildBundles, type BuiltBundles } from '../support/bundles';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -13,42 +11,22 @@ const root = path.resolve(__dirname, '..', '..');
  * defaults when the settings leave them empty), managing the connector on a Kafka Connect fake.
  */
 describe('the box agent bundle with connector management', () => {
-  const outdir = mkdtempSync(path.join(os.tmpdir(), 'edge-connector-bundle-'));
-  const bundle = path.join(outdir, 'edge-agent.js');
-  const children: ChildProcess[] = [];
+  let bundles: BuiltBundles;
+  let outdir: string;
   let fake: KafkaConnectFake;
 
   beforeAll(async () => {
-    await promisify(execFile)(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { cwd: root });
+    bundles = await buildBundles('edge-connector-bundle');
+    outdir = bundles.outdir;
     fake = await startKafkaConnectFake();
   }, 60_000);
 
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    bundles.remove();
     await fake.close();
-    rmSync(outdir, { recursive: true, force: true });
   });
 
-  function startBundle(env: Record<string, string>) {
-    const child = spawn(process.execPath, [bundle], {
-      cwd: outdir,
-      env: { PATH: process.env['PATH'] ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const printed = (text: string) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => output.includes(text) && resolve();
-        child.stdout?.on('data', check);
-        child.once('exit', () => reject(new Error(`The agent exited: ${output}`)));
-        check();
-      });
-    return { child, output: () => output, exited, printed };
-  }
+  const startBundle = (env: Record<string, string>) => bundles.start('edge-agent', env);
 
   const settings = (port: number) => ({
     SVC_MIRROR_DATABASE_URL: process.env['DATABASE_URL'] ?? '',

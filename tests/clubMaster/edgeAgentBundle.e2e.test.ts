@@ -1,16 +1,12 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import postgres from 'postgres';
 import { getSql } from '../../shared/db/client';
 import { MIRROR_CLUB_TABLE_DDL } from '../../edge/mirror';
 import { freePort } from '../../scripts/local/net';
+import { buildBundles, type BuiltBundles } from '../support/bundles';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { activeVereinsIds, createBox, uniqueTag } from './fixtures';
-
-const root = path.resolve(__dirname, '..', '..');
 
 /**
  * The box agent as a box runs it: the bundle `npm run build` emits, copied nowhere near the
@@ -18,17 +14,15 @@ const root = path.resolve(__dirname, '..', '..');
  * to the cloud served by the local host.
  */
 describe('the box agent bundle', () => {
-  const outdir = mkdtempSync(path.join(os.tmpdir(), 'edge-bundle-'));
-  const bundle = path.join(outdir, 'edge-agent.js');
+  let bundles: BuiltBundles;
   let cloud: TestHost;
   let admin: postgres.Sql;
   let mirror: postgres.Sql;
   let mirrorUrl: string;
   const mirrorDatabase = `mirror_${uniqueTag()}`;
-  const children: ChildProcess[] = [];
 
   beforeAll(async () => {
-    await promisify(execFile)(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { cwd: root });
+    bundles = await buildBundles('edge-bundle');
     cloud = await startTestHost();
     admin = postgres(process.env['DATABASE_URL'] ?? '', { max: 1, onnotice: () => undefined });
     // The name is built from [a-z0-9_] only (uniqueTag is hex), so quoting is all it needs.
@@ -41,47 +35,21 @@ describe('the box agent bundle', () => {
   }, 60_000);
 
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    bundles.remove();
     await mirror.end();
     await admin.unsafe(`drop database if exists "${mirrorDatabase}" with (force)`);
     await admin.end();
     await cloud.close();
-    rmSync(outdir, { recursive: true, force: true });
   });
 
-  /** Starts the bundle with only these variables (and PATH): nothing of the test's environment leaks in. */
-  function startBundle(env: Record<string, string>): { child: ChildProcess; output(): string; exited: Promise<number | null> } {
-    const child = spawn(process.execPath, [bundle], {
-      cwd: outdir,
-      env: { PATH: process.env['PATH'] ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    return { child, output: () => output, exited };
-  }
-
-  /** Resolves once the output contains `text`; rejects when the process ends first. */
-  function outputContains(started: ReturnType<typeof startBundle>, text: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        if (started.output().includes(text)) resolve();
-      };
-      started.child.stdout?.on('data', check);
-      started.child.once('exit', () => reject(new Error(`The agent exited: ${started.output()}`)));
-      check();
-    });
-  }
+  const startBundle = (env: Record<string, string>) => bundles.start('edge-agent', env);
 
   it('starts with node alone, pushes the mirror clubs to the cloud and stops on SIGTERM', async () => {
     const box = await createBox(getSql());
     await mirror`insert into club_software_club (vereins_id, name) values ('5001', 'SV Bündel'), ('5002', 'SV Paket')`;
     const port = await freePort();
     // As on a box: the settings in the .env next to the bundle, the environment overriding one.
-    const envFile = path.join(outdir, '.env');
+    const envFile = path.join(bundles.outdir, '.env');
     writeFileSync(
       envFile,
       [
@@ -93,7 +61,7 @@ describe('the box agent bundle', () => {
       ].join('\n'),
     );
     const agent = startBundle({ SVC_EDGE_PORT: String(port) });
-    await outputContains(agent, 'Box agent:');
+    await agent.printed('Box agent:');
 
     // Joins the start-up push when it is still running, else pushes again: either way the clubs landed.
     const run = await fetch(`http://127.0.0.1:${port}/api/club-master-sync/run`, { method: 'POST' });

@@ -1,47 +1,28 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import type { LocalEventHubs } from '../../scripts/local/eventHubs/localEventHubs';
 import { getSql } from '../../shared/db/client';
+import { buildBundles, type BuiltBundles } from '../support/bundles';
 import { eventually, GROUP, hitEvents, hitValues, HUB, publish, startHub, uniqueClub, uniqueTag } from './support';
-
-const root = path.resolve(__dirname, '..', '..');
 
 /**
  * The worker as the staging container runs it: dist/ingest-worker.js from `npm run build`, started
  * with plain `node` away from node_modules, stopped with SIGTERM.
  */
 describe('the ingest worker bundle', () => {
-  const outdir = mkdtempSync(path.join(os.tmpdir(), 'ingest-worker-bundle-'));
-  const children: ChildProcess[] = [];
+  let bundles: BuiltBundles;
   let hub: LocalEventHubs;
 
   beforeAll(async () => {
-    await promisify(execFile)(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { cwd: root });
+    bundles = await buildBundles('ingest-worker-bundle');
     hub = await startHub();
   }, 60_000);
 
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    bundles.remove();
     await hub.close();
-    rmSync(outdir, { recursive: true, force: true });
   });
 
-  function startBundle(env: Record<string, string>) {
-    const child = spawn(process.execPath, [path.join(outdir, 'ingest-worker.js')], {
-      cwd: outdir,
-      env: { PATH: process.env['PATH'] ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    return { child, output: () => output, exited };
-  }
+  const startBundle = (env: Record<string, string>) => bundles.start('ingest-worker', env);
 
   it('applies events with node alone, and on SIGTERM checkpoints, marks its row stopped and exits 0', async () => {
     const club = uniqueClub();

@@ -1,0 +1,65 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const root = path.resolve(__dirname, '..', '..');
+
+export interface StartedBundle {
+  child: ChildProcess;
+  /** Everything the process printed so far, stdout and stderr. */
+  output(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  /** Resolves once the output contains `text`; rejects when the process ends first. */
+  printed(text: string): Promise<void>;
+}
+
+export interface BuiltBundles {
+  /** The folder the bundles are in: nowhere near the repository's node_modules. */
+  outdir: string;
+  /** Starts `<outdir>/<name>.js` with plain node and only these variables (and PATH). */
+  start(name: string, env: Record<string, string>): StartedBundle;
+  /** Kills what is still running and removes the folder. */
+  remove(): void;
+}
+
+/**
+ * The production bundles as `npm run build` emits them, built into a temporary folder, for tests
+ * that run a process as a box or a container runs it: `node <bundle>.js`, no tsx, no
+ * devDependencies, nothing of the test's environment.
+ */
+export async function buildBundles(prefix: string): Promise<BuiltBundles> {
+  const outdir = mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+  await promisify(execFile)(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { cwd: root });
+  const children: ChildProcess[] = [];
+  return {
+    outdir,
+    start(name, env) {
+      const child = spawn(process.execPath, [path.join(outdir, `${name}.js`)], {
+        cwd: outdir,
+        env: { PATH: process.env['PATH'] ?? '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      let output = '';
+      child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      const printed = (text: string) =>
+        new Promise<void>((resolve, reject) => {
+          const check = () => output.includes(text) && resolve();
+          child.stdout?.on('data', check);
+          child.stderr?.on('data', check);
+          child.once('exit', () => (output.includes(text) ? resolve() : reject(new Error(`${name} exited: ${output}`))));
+          check();
+        });
+      return { child, output: () => output, exited, printed };
+    },
+    remove() {
+      for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(outdir, { recursive: true, force: true });
+    },
+  };
+}
