@@ -145,15 +145,15 @@ export async function runBackfill(options: BackfillOptions): Promise<BackfillSum
     }
     const lagLeft = () => [...target].reduce((sum, [id, last]) => sum + Math.max(0, last - (position.get(id) ?? -1)), 0);
     progress.lagLeft = lagLeft();
-    if (progress.lagLeft === 0)
-      return {
-        ...progress,
-        consumerGroup,
-        forcedPast: quarantine,
-        fresh: options.fresh,
-        partitions: heads.length,
-        durationMs: Date.now() - started,
-      };
+    const summary = () => ({
+      ...progress,
+      consumerGroup,
+      forcedPast: quarantine,
+      fresh: options.fresh,
+      partitions: heads.length,
+      durationMs: Date.now() - started,
+    });
+    if (progress.lagLeft === 0) return summary();
 
     let finish: () => void = () => undefined;
     let fail: (error: Error) => void = () => undefined;
@@ -210,14 +210,7 @@ export async function runBackfill(options: BackfillOptions): Promise<BackfillSum
       clearInterval(timer);
       await subscription.close();
     }
-    return {
-      ...progress,
-      consumerGroup,
-      forcedPast: quarantine,
-      fresh: options.fresh,
-      partitions: heads.length,
-      durationMs: Date.now() - started,
-    };
+    return summary();
   } finally {
     await client.close();
   }
