@@ -3,7 +3,7 @@ import type { InvocationContext } from '@azure/functions';
 import { compare, type Comparison } from './harness';
 import type { BenchContext } from './context';
 import { startDevHost } from '../scripts/devhost/host';
-import { changeEvent, type ChangeEvent, type HitRow } from '../scripts/ingest/debeziumEvents';
+import { asCoreMessages, hitEvents } from './hitEvents';
 import { sendChangeEvents } from '../scripts/ingest/sendChangeEvents';
 import { startLocalEventHubs } from '../scripts/local/eventHubs/localEventHubs';
 import type { FunctionDefinition } from '../shared/host/definition';
@@ -11,7 +11,6 @@ import { createLogger } from '../shared/log/logger';
 import { functionDefinitions } from '../functions/definitions';
 import { resetSettings } from '../shared/config/settings';
 import { closeSql } from '../shared/db/client';
-import type { IncomingMessage } from '../shared/ingest/contract';
 import { runSubject as runCore } from './ingest.bench';
 
 const EVENTS = 10_000;
@@ -33,7 +32,7 @@ export default async function ingestHub(context: BenchContext): Promise<Comparis
 }
 
 async function transport(): Promise<Comparison> {
-  const events = hitEvents(EVENTS, 4700);
+  const events = hitEvents(EVENTS, 4700, CLUBS);
   let handled = 0;
   let waiter: { target: number; resolve: () => void } | undefined;
   const handler = async (messages: unknown, _invocation: InvocationContext) => {
@@ -97,33 +96,6 @@ async function transport(): Promise<Comparison> {
     await host.close();
     await hub.close();
   }
-}
-
-/** Hit inserts spread over CLUBS clubs, grouped per club as the connector's per-topic batches are. */
-function hitEvents(count: number, firstClub: number): ChangeEvent[] {
-  const perClub = Math.ceil(count / CLUBS);
-  const events: ChangeEvent[] = [];
-  const start = Date.parse('2026-11-20T18:30:00.000Z');
-  for (let club = 0; club < CLUBS && events.length < count; club += 1) {
-    const clubId = String(firstClub + club);
-    for (let i = 0; i < perClub && events.length < count; i += 1) {
-      const atMs = start + i * 1000;
-      const row: HitRow = {
-        id: 100_000 + i,
-        club_id: clubId,
-        shooter_id: 1001 + (i % 12),
-        discipline: 'LG',
-        series: 1 + Math.floor(i / 10),
-        shot_no: 1 + (i % 10),
-        value: 9.7,
-        shot_at: atMs * 1000,
-      };
-      events.push(
-        changeEvent('hits', clubId, 'c', { after: row }, { lsn: 24_000_000 + i * 100, txId: 5000 + i, committedAtMs: atMs + 150 }),
-      );
-    }
-  }
-  return events;
 }
 
 const INGEST_ITERATIONS = 3;
@@ -190,7 +162,7 @@ async function ingestThroughHub({ sql, url }: BenchContext): Promise<Comparison>
       baseline: {
         name: `applyIngestBatch, batches of ${CORE_BATCH} (bench/ingest.bench.ts)`,
         run: async () => {
-          const messages = asCoreMessages(hitEvents(EVENTS, freshClubs()));
+          const messages = asCoreMessages(hitEvents(EVENTS, freshClubs(), CLUBS));
           await runCore(sql, messages, nextClubs);
         },
       },
@@ -198,7 +170,7 @@ async function ingestThroughHub({ sql, url }: BenchContext): Promise<Comparison>
         name: `producer → local hub → consumer → ingest function (batches of up to ${MAX_EVENT_BATCH_SIZE}) → PostgreSQL`,
         run: async () => {
           const done = new Promise<void>((resolve) => (waiter = { target: applied + EVENTS, resolve }));
-          await sendChangeEvents(producer, hitEvents(EVENTS, freshClubs()));
+          await sendChangeEvents(producer, hitEvents(EVENTS, freshClubs(), CLUBS));
           await done;
         },
       },
@@ -220,15 +192,4 @@ async function ingestThroughHub({ sql, url }: BenchContext): Promise<Comparison>
     Object.assign(process.env, saved);
     resetSettings();
   }
-}
-
-/** The events as the core receives them from the worker: parsed bodies, origin headers as text. */
-function asCoreMessages(events: ChangeEvent[]): IncomingMessage[] {
-  return events.map((event, index) => ({
-    body: event.body,
-    properties: { sourceTopic: event.topic, sourceClubId: event.clubId },
-    sequenceNumber: index + 1,
-    enqueuedAt: null,
-    partitionId: '0',
-  }));
 }

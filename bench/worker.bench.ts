@@ -6,14 +6,13 @@ import { EventHubProducerClient } from '@azure/event-hubs';
 import type { Comparison, Measured } from './harness';
 import type { BenchContext } from './context';
 import { runSubject as runCore } from './ingest.bench';
-import { changeEvent, type ChangeEvent, type HitRow } from '../scripts/ingest/debeziumEvents';
+import { asCoreMessages, hitEvents } from './hitEvents';
 import { sendChangeEvents } from '../scripts/ingest/sendChangeEvents';
 import { startPrivateAzurite } from '../scripts/local/azurite';
 import { startLocalEventHubs } from '../scripts/local/eventHubs/localEventHubs';
 import { freePort } from '../scripts/local/net';
 import { DEFAULT_CATCH_UP_RULES } from '../shared/ingest/catchUp';
 import { TableCheckpointStore } from '../shared/ingest/checkpointStore';
-import type { IncomingMessage } from '../shared/ingest/contract';
 import type { ApplyOutcome } from '../shared/ingest/apply';
 import { runEventBatch } from '../shared/ingest/eventRunner';
 import { startIngestWorker } from '../shared/ingest/worker';
@@ -63,7 +62,7 @@ export default async function workerBench({ sql }: BenchContext): Promise<Compar
   const subjectTimes: number[] = [];
   const transportTimes: number[] = [];
   const runBaseline = async () => {
-    const messages = asCoreMessages(hitEvents(freshClubs()));
+    const messages = asCoreMessages(hitEvents(EVENTS, freshClubs(), CLUBS));
     const started = performance.now();
     await runCore(sql, messages, 900 + round);
     return performance.now() - started;
@@ -72,7 +71,7 @@ export default async function workerBench({ sql }: BenchContext): Promise<Compar
     round += 1;
     const hub = await startLocalEventHubs({ port: 0, eventHubs: { [HUB]: { partitionCount: 4 } }, retention: { maxEvents: 1_000_000 } });
     const producer = new EventHubProducerClient(hub.connectionString(), HUB);
-    await sendChangeEvents(producer, hitEvents(freshClubs()));
+    await sendChangeEvents(producer, hitEvents(EVENTS, freshClubs(), CLUBS));
     await producer.close();
     const store = new TableCheckpointStore(
       createTableClient({ kind: 'connectionString', connectionString: storage.connectionString }, `benchckpt${round}`),
@@ -161,42 +160,4 @@ function measured(name: string, times: number[]): Measured {
   const sorted = [...times].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   return { name, medianMs: at(0.5), p90Ms: at(0.9), samples: sorted.length };
-}
-
-/** Hit inserts spread over CLUBS clubs, grouped per club as the connector's per-topic batches are. */
-function hitEvents(firstClub: number): ChangeEvent[] {
-  const perClub = EVENTS / CLUBS;
-  const start = Date.parse('2026-11-20T18:30:00.000Z');
-  const events: ChangeEvent[] = [];
-  for (let club = 0; club < CLUBS; club += 1) {
-    const clubId = String(firstClub + club);
-    for (let i = 0; i < perClub; i += 1) {
-      const atMs = start + i * 1000;
-      const row: HitRow = {
-        id: 100_000 + i,
-        club_id: clubId,
-        shooter_id: 1001 + (i % 12),
-        discipline: 'LG',
-        series: 1 + Math.floor(i / 10),
-        shot_no: 1 + (i % 10),
-        value: 9.7,
-        shot_at: atMs * 1000,
-      };
-      events.push(
-        changeEvent('hits', clubId, 'c', { after: row }, { lsn: 24_000_000 + i * 100, txId: 5000 + i, committedAtMs: atMs + 150 }),
-      );
-    }
-  }
-  return events;
-}
-
-/** The events as the core receives them from a runner: parsed bodies, origin headers as text. */
-function asCoreMessages(events: ChangeEvent[]): IncomingMessage[] {
-  return events.map((event, index) => ({
-    body: event.body,
-    properties: { sourceTopic: event.topic, sourceClubId: event.clubId },
-    sequenceNumber: index + 1,
-    enqueuedAt: null,
-    partitionId: '0',
-  }));
 }
