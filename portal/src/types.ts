@@ -51,6 +51,7 @@ export type IngestHealth = Record<string, unknown> & {
   catchUpState: 'live' | 'catching_up' | 'stalled' | null;
   incidentState: 'none' | 'recovered' | null;
   recentRejects?: Record<string, unknown>[];
+  backfills?: Record<string, unknown>[];
 };
 
 export type FreshnessStatus = 'ok' | 'stale' | 'unknown' | 'error';

@@ -1,7 +1,9 @@
 import { EventHubConsumerClient, earliestEventPosition, type PartitionContext, type ReceivedEventData } from '@azure/event-hubs';
 import type { Queryable, Sql } from '../db/client';
+import { createLogger, type Logger } from '../log/logger';
 import type { QuarantineContext } from './admission';
 import { applyIngestBatch, type ApplyOptions } from './apply';
+import { writeBackfillStatus, type BackfillState, type BackfillStatusRow } from './backfillStatusRepository';
 import type { TableCheckpointStore } from './checkpointStore';
 import { classifyMessage, type IncomingMessage } from './contract';
 import { messagesFromEvents } from './receivedMessages';
@@ -14,6 +16,8 @@ import { listAdmission, type RunnerIdentity } from './statusRepository';
  * after dropping the group's checkpoints. Only the selected records go through the apply core;
  * every other event is read and skipped. It ends once every partition reached the last event it
  * held when the backfill started. The core's position guards make a replay idempotent.
+ * Its own status row (ingest_backfill_status, per consumer group) says how far it is: the ingest
+ * health's `backfills`.
  */
 export type BackfillSelection =
   { kind: 'records'; records: readonly { clubId: string; recordId: string }[] } | { kind: 'shooters'; clubIds: readonly string[] };
@@ -56,6 +60,8 @@ export interface BackfillOptions {
   onProgress: (progress: BackfillProgress) => void;
   loadBalancing?: { updateIntervalInMs: number; partitionOwnershipExpirationIntervalInMs: number };
   now?: () => Date;
+  /** Where a failed status write is reported (it never fails the backfill). */
+  log?: Logger;
 }
 
 /** An open quarantine covers the scope: incident rule 2, no replay while the scope error is open. */
@@ -114,12 +120,97 @@ export function selects(selection: BackfillSelection): (message: IncomingMessage
   };
 }
 
+/**
+ * Keeps the backfill's status row: the whole row is written at the start, on progress ticks (never
+ * two writes at once, so none lands after the end) and at the end. A failed write is logged as a
+ * warning and the backfill goes on, like the worker's lag sample.
+ */
+function statusWriter(options: BackfillOptions) {
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? createLogger();
+  const { selection } = options;
+  const at = now();
+  const row: BackfillStatusRow = {
+    consumerGroup: options.consumerGroup,
+    kind: selection.kind,
+    scope: selection.kind === 'shooters' ? { clubIds: [...selection.clubIds] } : { records: selection.records.map((r) => ({ ...r })) },
+    fresh: options.fresh,
+    state: 'running',
+    eventsRead: 0,
+    eventsApplied: 0,
+    eventsSkipped: 0,
+    rowsWritten: 0,
+    lagLeft: null,
+    progressIntervalMs: Math.max(1, Math.round(options.progressIntervalMs)),
+    startedAt: at,
+    updatedAt: at,
+    finishedAt: null,
+    errorMessage: null,
+  };
+  let pending: Promise<void> | null = null;
+  const write = (snapshot: BackfillStatusRow) =>
+    writeBackfillStatus(options.sql, snapshot).catch((error: unknown) =>
+      log.warn('ingest_backfill_status_write_failed', { consumerGroup: snapshot.consumerGroup, state: snapshot.state, error }),
+    );
+  const take = (progress: BackfillProgress | null) => {
+    if (progress) {
+      row.eventsRead = progress.read;
+      row.eventsApplied = progress.applied;
+      row.eventsSkipped = progress.skipped;
+      row.rowsWritten = progress.written;
+      row.lagLeft = progress.lagLeft;
+    }
+    row.updatedAt = now();
+  };
+  return {
+    /** A progress tick: skipped while the previous write is still in flight. */
+    progress(progress: BackfillProgress): void {
+      if (pending) return;
+      take(progress);
+      pending = write({ ...row }).finally(() => (pending = null));
+    },
+    async start(): Promise<void> {
+      await write({ ...row });
+    },
+    async end(state: Exclude<BackfillState, 'running'>, progress: BackfillProgress | null, errorMessage: string | null): Promise<void> {
+      await pending;
+      take(progress);
+      row.state = state;
+      row.finishedAt = row.updatedAt;
+      row.errorMessage = errorMessage;
+      await write({ ...row });
+    },
+  };
+}
+
 export async function runBackfill(options: BackfillOptions): Promise<BackfillSummary> {
-  const started = Date.now();
   // Read even when forced: the summary names the quarantine it went past. (It is also the pool's
   // first query: postgres.js 3.4 serialises an untyped sql.array wrongly before its types are fetched.)
   const quarantine = await openQuarantineFor(options.sql, options.selection);
-  if (quarantine && !options.force) throw new BackfillRefusedError(quarantine);
+  const status = statusWriter(options);
+  if (quarantine && !options.force) {
+    const refused = new BackfillRefusedError(quarantine);
+    await status.end('refused', null, refused.message);
+    throw refused;
+  }
+  await status.start();
+  try {
+    const summary = await replay(options, quarantine, (progress) => status.progress(progress));
+    await status.end('done', summary, null);
+    return summary;
+  } catch (error) {
+    const progress = error instanceof BackfillFailedError ? error.progress : null;
+    await status.end('failed', progress, error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+}
+
+async function replay(
+  options: BackfillOptions,
+  quarantine: QuarantineContext | null,
+  onStatus: (progress: BackfillProgress) => void,
+): Promise<BackfillSummary> {
+  const started = Date.now();
   const { checkpointStore, consumerGroup } = options;
   await checkpointStore.ensureTable();
   const client = new EventHubConsumerClient(consumerGroup, options.connectionString, options.eventHubName, checkpointStore, {
@@ -145,6 +236,7 @@ export async function runBackfill(options: BackfillOptions): Promise<BackfillSum
     }
     const lagLeft = () => [...target].reduce((sum, [id, last]) => sum + Math.max(0, last - (position.get(id) ?? -1)), 0);
     progress.lagLeft = lagLeft();
+    onStatus({ ...progress });
     const summary = () => ({
       ...progress,
       consumerGroup,
@@ -202,7 +294,10 @@ export async function runBackfill(options: BackfillOptions): Promise<BackfillSum
       },
       { startPosition: earliestEventPosition, maxBatchSize: options.maxBatchSize, maxWaitTimeInSeconds: 1, skipParsingBodyAsJson: true },
     );
-    const timer = setInterval(() => options.onProgress({ ...progress }), options.progressIntervalMs);
+    const timer = setInterval(() => {
+      options.onProgress({ ...progress });
+      onStatus({ ...progress });
+    }, options.progressIntervalMs);
     try {
       await finished;
     } finally {

@@ -1,9 +1,37 @@
 import type { Queryable } from '../db/client';
 import { INITIAL_ADMISSION, type AdmissionState } from './admission';
+import { listRecentBackfills, type BackfillState, type BackfillStatusRow } from './backfillStatusRepository';
 import { listAdmission, listRecentRejects, listRunnerStatus, type RejectLogEntry, type RunnerStatusRow } from './statusRepository';
 
 /** A heartbeat older than this makes ingest (and with it the service) down. */
 export const HEARTBEAT_STALE_AFTER_MS = 3 * 60_000;
+
+/** Finished backfills stay listed this long; running ones always are. */
+export const BACKFILL_LISTED_FOR_MS = 24 * 3600_000;
+export const BACKFILL_LIST_MAX = 10;
+/** A running backfill whose row was not updated for this many progress intervals (and at least 30 s) is stale. */
+export const BACKFILL_STALE_INTERVALS = 5;
+export const BACKFILL_STALE_MIN_MS = 30_000;
+
+/** A backfill or replay as health lists it (detail only). */
+export interface BackfillHealth {
+  consumerGroup: string;
+  kind: 'records' | 'shooters';
+  /** The clubs of its scope (of the named records, or whose shooters it replays). */
+  clubIds: string[];
+  fresh: boolean;
+  state: BackfillState;
+  /** Running, but no progress written for 5 progress intervals (at least 30 s): the process likely died. */
+  stale: boolean;
+  lagLeft: number | null;
+  eventsRead: number;
+  eventsApplied: number;
+  eventsSkipped: number;
+  startedAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+  errorMessage: string | null;
+}
 
 /** The ingest health block (spec "Ingest health"): what GET /healthz/ingest answers and admin diagnostics shows. */
 export interface IngestHealth {
@@ -40,6 +68,8 @@ export interface IngestHealth {
   quarantineDetail?: string | null;
   quarantineReason?: string | null;
   recentRejects?: RejectLogEntry[];
+  /** Backfills running, or finished within 24 h; newest update first, at most 10. */
+  backfills?: BackfillHealth[];
   /** Why status is down, in words (detail only). */
   statusReason?: string | null;
 }
@@ -54,6 +84,27 @@ export interface ReadIngestHealthOptions {
 }
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+
+export function backfillHealth(row: BackfillStatusRow, now: Date): BackfillHealth {
+  const staleAfter = Math.max(BACKFILL_STALE_MIN_MS, BACKFILL_STALE_INTERVALS * row.progressIntervalMs);
+  const clubIds = 'clubIds' in row.scope ? row.scope.clubIds : [...new Set(row.scope.records.map((record) => record.clubId))];
+  return {
+    consumerGroup: row.consumerGroup,
+    kind: row.kind,
+    clubIds,
+    fresh: row.fresh,
+    state: row.state,
+    stale: row.state === 'running' && now.getTime() - row.updatedAt.getTime() > staleAfter,
+    lagLeft: row.lagLeft,
+    eventsRead: row.eventsRead,
+    eventsApplied: row.eventsApplied,
+    eventsSkipped: row.eventsSkipped,
+    startedAt: row.startedAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    finishedAt: iso(row.finishedAt),
+    errorMessage: row.errorMessage,
+  };
+}
 
 const UNKNOWN: IngestHealth = {
   status: 'unknown',
@@ -81,7 +132,9 @@ export async function readIngestHealth(sql: Queryable, options: ReadIngestHealth
   const rows = await listRunnerStatus(sql);
   const admission = await listAdmission(sql);
   const recent = options.detail ? await listRecentRejects(sql, options.recentRejectLimit ?? 20) : [];
-  return summariseIngestHealth(rows, admission, recent, options.detail, options.now ?? new Date());
+  const now = options.now ?? new Date();
+  const backfills = options.detail ? await listRecentBackfills(sql, now, BACKFILL_LISTED_FOR_MS, BACKFILL_LIST_MAX) : [];
+  return summariseIngestHealth(rows, admission, recent, options.detail, now, backfills);
 }
 
 const ACTIVE_WITHIN_MS = HEARTBEAT_STALE_AFTER_MS;
@@ -97,12 +150,14 @@ export function summariseIngestHealth(
   recent: RejectLogEntry[],
   detail: boolean,
   now: Date,
+  backfillRows: readonly BackfillStatusRow[] = [],
 ): IngestHealth {
+  const backfills = backfillRows.map((row) => backfillHealth(row, now));
   const byHeartbeat = [...rows].sort((a, b) => (b.heartbeatAt?.getTime() ?? 0) - (a.heartbeatAt?.getTime() ?? 0));
   const primary = byHeartbeat[0];
   if (!primary) {
     const none: IngestHealth = { ...UNKNOWN, status: 'down' };
-    return detail ? { ...none, statusReason: 'no runner has written a status record yet' } : none;
+    return detail ? { ...none, statusReason: 'no runner has written a status record yet', backfills } : none;
   }
   const within = (date: Date | null) => date !== null && now.getTime() - date.getTime() <= ACTIVE_WITHIN_MS;
   const failing = rows.find((row) => row.workerState !== 'running' && within(row.lastErrorAt));
@@ -163,6 +218,7 @@ export function summariseIngestHealth(
     quarantineDetail: quarantine?.detail ?? null,
     quarantineReason: quarantine?.reason ?? null,
     recentRejects: recent,
+    backfills,
   };
 }
 
@@ -183,6 +239,7 @@ export const DETAIL_FIELDS = [
   'quarantineDetail',
   'quarantineReason',
   'recentRejects',
+  'backfills',
 ] as const satisfies readonly (keyof IngestHealth)[];
 
 /** States, timestamps and counts only: what anonymous callers get. */

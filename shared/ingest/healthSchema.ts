@@ -51,4 +51,26 @@ export const IngestHealthSchema = v.object({
       }),
     ),
   ),
+  // Backfills running, or finished within 24 h (newest update first, at most 10).
+  backfills: v.optional(
+    v.array(
+      v.object({
+        consumerGroup: v.string(),
+        kind: v.picklist(['records', 'shooters']),
+        clubIds: v.array(v.string()),
+        fresh: v.boolean(),
+        state: v.picklist(['running', 'done', 'failed', 'refused']),
+        // Running, but no progress written for 5 progress intervals (at least 30 s).
+        stale: v.boolean(),
+        lagLeft: v.nullable(v.number()),
+        eventsRead: v.number(),
+        eventsApplied: v.number(),
+        eventsSkipped: v.number(),
+        startedAt: v.pipe(v.string(), v.isoTimestamp()),
+        updatedAt: v.pipe(v.string(), v.isoTimestamp()),
+        finishedAt: timestamp,
+        errorMessage: text,
+      }),
+    ),
+  ),
 });

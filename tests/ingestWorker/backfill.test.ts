@@ -7,6 +7,7 @@ import { getSql } from '../../shared/db/client';
 import { BackfillRefusedError, runBackfill, type BackfillOptions, type BackfillProgress } from '../../shared/ingest/backfill';
 import type { TableCheckpointStore } from '../../shared/ingest/checkpointStore';
 import { sampleGroupLag } from '../../shared/ingest/lag';
+import { useIngestTablesExclusively } from '../ingest/exclusive';
 import {
   BACKFILL_GROUP,
   checkpointStore,
@@ -27,6 +28,8 @@ const root = path.resolve(__dirname, '..', '..');
 
 /** Replays from the local hub with a consumer group of its own, applying only the selected records. */
 describe('backfill and replay', () => {
+  // It opens quarantines: the files that reset the ingest status tables must not run meanwhile.
+  useIngestTablesExclusively();
   let hub: LocalEventHubs;
   let store: TableCheckpointStore;
   const table = `ckpt${uniqueTag()}`;

@@ -4,6 +4,7 @@ import { resetSettings } from '../../shared/config/settings';
 import { createCostService } from '../../shared/costs/service';
 import { getSql } from '../../shared/db/client';
 import { applyIngestBatch } from '../../shared/ingest/apply';
+import { writeBackfillStatus } from '../../shared/ingest/backfillStatusRepository';
 import { runHeartbeat } from '../../shared/ingest/eventRunner';
 import { notify } from '../../shared/notifications/notify';
 import { createServiceClub, uniqueTag } from '../clubMaster/fixtures';
@@ -104,6 +105,45 @@ describe('portal: diagnostics and notifications in a browser', () => {
     const notes = page.getByRole('definition').filter({ hasText: `club_scope_mismatch on club.${quarantinedClub}.hits` });
     expect(await notes.count()).toBe(1);
     await screenshot(page, 'diagnostics');
+  });
+
+  it('lists the backfills, a running one without progress marked', async () => {
+    const group = `portal-backfill-${tag}`;
+    const at = new Date(Date.now() - 10 * 60_000);
+    await writeBackfillStatus(sql(), {
+      consumerGroup: group,
+      kind: 'shooters',
+      scope: { clubIds: [quarantinedClub] },
+      fresh: false,
+      state: 'running',
+      eventsRead: 40,
+      eventsApplied: 3,
+      eventsSkipped: 37,
+      rowsWritten: 3,
+      lagLeft: 60,
+      progressIntervalMs: 2000,
+      startedAt: at,
+      updatedAt: at,
+      finishedAt: null,
+      errorMessage: null,
+    });
+    try {
+      await navLink(page, 'Diagnostics').click();
+      await page.getByRole('button', { name: 'Reload' }).click();
+      const backfills = page.getByTestId('ingest-backfills');
+      await backfills.waitFor();
+      // Open while one runs; one row per backfill.
+      expect(await backfills.getAttribute('open')).toBe('');
+      const row = backfills.locator('tbody tr').filter({ hasText: group });
+      const text = await row.innerText();
+      expect(text).toContain(quarantinedClub);
+      expect(text).toContain('running — no progress written for a while: has the process ended?');
+      expect(text).toContain('60');
+      // Not repeated as a field of the ingest table.
+      expect(await page.getByTestId('ingest-fields').locator('tr[data-field="backfills"]').count()).toBe(0);
+    } finally {
+      await sql()`delete from ingest_backfill_status where consumer_group = ${group}`;
+    }
   });
 
   it('shows freshness per club with the rule-6 interpretation, 50 clubs a page', async () => {

@@ -53,7 +53,9 @@ function ingestBlock(health: IngestHealth): HTMLElement {
   const marked = highlightedFields(health);
   const fields = [
     ...INGEST_FIELD_ORDER.filter((field) => field in health),
-    ...Object.keys(health).filter((field) => !(INGEST_FIELD_ORDER as readonly string[]).includes(field) && field !== 'recentRejects'),
+    ...Object.keys(health).filter(
+      (field) => !(INGEST_FIELD_ORDER as readonly string[]).includes(field) && !['recentRejects', 'backfills'].includes(field),
+    ),
   ];
   const table = h(
     'table',
@@ -120,36 +122,20 @@ function ingestBlock(health: IngestHealth): HTMLElement {
         'details',
         {},
         h('summary', {}, `${t('diag.ingest.rejects')} (${health.recentRejects.length})`),
-        tableWrap(
-          h(
-            'table',
-            {},
-            h(
-              'thead',
-              {},
-              h(
-                'tr',
-                {},
-                ['rejectedAt', 'topic', 'clubId', 'entity', 'reason', 'detail', 'partitionId', 'sequenceNumber'].map((name) =>
-                  h('th', { scope: 'col' }, h('code', {}, name)),
-                ),
-              ),
-            ),
-            h(
-              'tbody',
-              {},
-              health.recentRejects.map((reject) =>
-                h(
-                  'tr',
-                  {},
-                  ['rejectedAt', 'topic', 'clubId', 'entity', 'reason', 'detail', 'partitionId', 'sequenceNumber'].map((name) =>
-                    h('td', {}, value(name, reject[name])),
-                  ),
-                ),
-              ),
-            ),
-          ),
-          t('diag.ingest.rejects'),
+        recordsTable(REJECT_COLUMNS, health.recentRejects, t('diag.ingest.rejects')),
+      )
+    : null;
+
+  // Backfills running, or finished within 24 h: open while one runs.
+  const backfills = health.backfills?.length
+    ? h(
+        'details',
+        { 'data-testid': 'ingest-backfills', open: health.backfills.some((backfill) => backfill['state'] === 'running') },
+        h('summary', {}, `${t('diag.ingest.backfills')} (${health.backfills.length})`),
+        recordsTable(BACKFILL_COLUMNS, health.backfills, t('diag.ingest.backfills'), (name, backfill) =>
+          name === 'state' && backfill['stale'] === true
+            ? h('strong', {}, `${value(name, backfill[name])} — ${t('diag.ingest.backfillStale')}`)
+            : value(name, backfill[name]),
         ),
       )
     : null;
@@ -161,6 +147,59 @@ function ingestBlock(health: IngestHealth): HTMLElement {
     notes ? h('div', {}, h('h3', {}, t('diag.ingest.notes')), notes) : null,
     tableWrap(table, t('diag.ingest.title')),
     rejects,
+    backfills,
+  );
+}
+
+const REJECT_COLUMNS = ['rejectedAt', 'topic', 'clubId', 'entity', 'reason', 'detail', 'partitionId', 'sequenceNumber'];
+const BACKFILL_COLUMNS = [
+  'consumerGroup',
+  'kind',
+  'clubIds',
+  'state',
+  'lagLeft',
+  'eventsRead',
+  'eventsApplied',
+  'eventsSkipped',
+  'startedAt',
+  'updatedAt',
+  'finishedAt',
+  'errorMessage',
+];
+
+/** A list of records (rejects, backfills) as a table, one column per field name. */
+function recordsTable(
+  columns: readonly string[],
+  rows: readonly Record<string, unknown>[],
+  label: string,
+  cell: (name: string, row: Record<string, unknown>) => string | HTMLElement = (name, row) => value(name, row[name]),
+): HTMLElement {
+  return tableWrap(
+    h(
+      'table',
+      {},
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          columns.map((name) => h('th', { scope: 'col' }, h('code', {}, name))),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        rows.map((row) =>
+          h(
+            'tr',
+            {},
+            columns.map((name) => h('td', {}, cell(name, row))),
+          ),
+        ),
+      ),
+    ),
+    label,
   );
 }
 
