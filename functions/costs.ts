@@ -104,4 +104,9 @@ export function costRoutes(service: () => CostService = getCostService): Route[]
   ];
 }
 
-export const costFunctions = [httpGroup('costs', 'api/admin/v1/costs', costRoutes())];
+/** The costs endpoint group; tests hand in a service over the fake provider. */
+export function costsFunction(service: () => CostService = getCostService) {
+  return httpGroup('costs', 'api/admin/v1/costs', costRoutes(service));
+}
+
+export const costFunctions = [costsFunction()];

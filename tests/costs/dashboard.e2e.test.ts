@@ -1,7 +1,6 @@
-import { costRoutes } from '../../functions/costs';
+import { costsFunction } from '../../functions/costs';
 import type { FakeCostProvider } from '../../scripts/costsFake/server';
 import type { CostService } from '../../shared/costs/service';
-import { httpGroup } from '../../shared/host/definition';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { clockAt, serviceFor, startFake } from './support';
@@ -17,7 +16,7 @@ interface Body {
 }
 
 async function hostFor(service: () => CostService): Promise<TestHost> {
-  return startTestHost([httpGroup('costs', 'api/admin/v1/costs', costRoutes(service))]);
+  return startTestHost([costsFunction(service)]);
 }
 
 describe('cost dashboard on 2026-11-21 (mid-month)', () => {

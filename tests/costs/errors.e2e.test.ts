@@ -1,7 +1,6 @@
-import { costRoutes } from '../../functions/costs';
+import { costsFunction } from '../../functions/costs';
 import type { FakeCostProvider, FakeFailure, FakeOperation } from '../../scripts/costsFake/server';
 import { createCostService, type CostService } from '../../shared/costs/service';
-import { httpGroup } from '../../shared/host/definition';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { clockAt, SECRET, serviceFor, startFake } from './support';
@@ -37,13 +36,7 @@ describe('cost provider failures', () => {
 
   beforeAll(async () => {
     fake = await startFake();
-    host = await startTestHost([
-      httpGroup(
-        'costs',
-        'api/admin/v1/costs',
-        costRoutes(() => current),
-      ),
-    ]);
+    host = await startTestHost([costsFunction(() => current)]);
     headers = await bearer('admin-1', { roles: ['platform_admin'] });
     // Everything the process writes while these tests run: the host's log lines go to stdout/stderr.
     for (const stream of [process.stdout, process.stderr]) {

@@ -1,8 +1,7 @@
 import { ClientSecretCredential } from '@azure/identity';
-import { costRoutes } from '../../functions/costs';
+import { costsFunction } from '../../functions/costs';
 import type { FakeCostProvider } from '../../scripts/costsFake/server';
 import { cachingCredential } from '../../shared/costs/tokenCache';
-import { httpGroup } from '../../shared/host/definition';
 import { startTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { captureLog, clockAt, SECRET, serviceFor, startFake } from './support';
@@ -62,13 +61,7 @@ describe('single flight', () => {
 
   it('a full dashboard load over HTTP, 20 concurrent of each endpoint, costs three provider queries', async () => {
     const service = serviceFor(fake, clockAt('2026-11-22T08:00:00Z').now);
-    const host = await startTestHost([
-      httpGroup(
-        'costs',
-        'api/admin/v1/costs',
-        costRoutes(() => service),
-      ),
-    ]);
+    const host = await startTestHost([costsFunction(() => service)]);
     try {
       const headers = await bearer('admin-1', { roles: ['ops_admin'] });
       const before = fake.requests.filter((request) => request.operation === 'query' || request.operation === 'forecast').length;

@@ -1,8 +1,7 @@
-import { costRoutes } from '../../functions/costs';
+import { costsFunction } from '../../functions/costs';
 import type { FakeCostProvider } from '../../scripts/costsFake/server';
 import { azureCostProvider } from '../../shared/costs/azureProvider';
 import { createCostService, type CostService } from '../../shared/costs/service';
-import { httpGroup } from '../../shared/host/definition';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { clockAt, configFor, startFake } from '../costs/support';
@@ -24,13 +23,7 @@ describe('a slow or failing cost provider', () => {
 
   beforeAll(async () => {
     fake = await startFake();
-    host = await startTestHost([
-      httpGroup(
-        'costs',
-        'api/admin/v1/costs',
-        costRoutes(() => current),
-      ),
-    ]);
+    host = await startTestHost([costsFunction(() => current)]);
     headers = await bearer('admin-1', { roles: ['platform_admin'] });
   });
   beforeEach(() => {

@@ -1,8 +1,9 @@
 import { advanceAdmission, INITIAL_ADMISSION, type AdmissionState, type Observation } from '../../shared/ingest/admission';
 import type { RejectReason } from '../../shared/ingest/contract';
 import { pathKey } from '../../shared/ingest/contract';
+import { TEST_THRESHOLDS } from './fixtures';
 
-const thresholds = { rejectingThreshold: 2, quarantineThreshold: 5, windowSeconds: 300, driftQuietSeconds: 900 };
+const thresholds = TEST_THRESHOLDS;
 const t0 = new Date('2026-11-20T19:00:00Z');
 const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
 

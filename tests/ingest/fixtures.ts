@@ -11,6 +11,9 @@ export const connectorBodies = JSON.parse(readFileSync(path.join(__dirname, '../
 >;
 
 /** A club number no other test file uses. */
+/** Admission thresholds low enough for a test to reach rejecting and quarantine with a few events. */
+export const TEST_THRESHOLDS = { rejectingThreshold: 2, quarantineThreshold: 5, windowSeconds: 300, driftQuietSeconds: 900 };
+
 export function uniqueClub(): string {
   return `9${randomBytes(4).readUInt32BE(0)}`;
 }

@@ -5,7 +5,7 @@ import { DETAIL_FIELDS } from '../../shared/ingest/health';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { useIngestTablesExclusively } from './exclusive';
-import { event, hitBody, incoming, uniqueClub } from './fixtures';
+import { event, hitBody, incoming, uniqueClub, TEST_THRESHOLDS } from './fixtures';
 
 const sql = () => getSql();
 
@@ -21,7 +21,7 @@ async function runnerWithReject(ageSeconds: number): Promise<string> {
   await applyIngestBatch(sql(), incoming([event(hitBody({ id: 1, clubId: club, lsn: 1 }), { topic: `club.${club}.hits`, clubId: '1' })]), {
     runner: { id: 'event:health-e2e', kind: 'event' },
     statusEnabled: true,
-    thresholds: { rejectingThreshold: 2, quarantineThreshold: 5, windowSeconds: 300, driftQuietSeconds: 900 },
+    thresholds: TEST_THRESHOLDS,
     rejectLogMax: 1000,
     now: () => now,
   });

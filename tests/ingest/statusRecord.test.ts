@@ -3,7 +3,7 @@ import { applyIngestBatch, type ApplyOptions } from '../../shared/ingest/apply';
 import { runHeartbeat } from '../../shared/ingest/eventRunner';
 import { publicIngestHealth, readIngestHealth, DETAIL_FIELDS } from '../../shared/ingest/health';
 import { useIngestTablesExclusively } from './exclusive';
-import { event, hitBody, hitEvent, incoming, uniqueClub, type SentEvent } from './fixtures';
+import { event, hitBody, hitEvent, incoming, uniqueClub, type SentEvent, TEST_THRESHOLDS } from './fixtures';
 
 const sql = () => getSql();
 const t0 = new Date('2026-11-20T19:00:00Z');
@@ -14,7 +14,7 @@ function options(seconds: number, runnerId = 'event:status-test'): ApplyOptions 
   return {
     runner: { id: runnerId, kind: 'event' },
     statusEnabled: true,
-    thresholds: { rejectingThreshold: 2, quarantineThreshold: 5, windowSeconds: 300, driftQuietSeconds: 900 },
+    thresholds: TEST_THRESHOLDS,
     rejectLogMax: 1000,
     now: () => at(seconds),
   };

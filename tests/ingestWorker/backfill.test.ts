@@ -8,6 +8,7 @@ import { BackfillRefusedError, runBackfill, type BackfillOptions, type BackfillP
 import type { TableCheckpointStore } from '../../shared/ingest/checkpointStore';
 import { sampleGroupLag } from '../../shared/ingest/lag';
 import { useIngestTablesExclusively } from '../ingest/exclusive';
+import { TEST_THRESHOLDS } from '../ingest/fixtures';
 import {
   BACKFILL_GROUP,
   checkpointStore,
@@ -62,7 +63,7 @@ describe('backfill and replay', () => {
       checkpointStore: store,
       selection: { kind: 'shooters', clubIds: [clubA] },
       apply: {
-        thresholds: { rejectingThreshold: 2, quarantineThreshold: 5, windowSeconds: 300, driftQuietSeconds: 900 },
+        thresholds: TEST_THRESHOLDS,
         rejectLogMax: 1000,
       },
       maxBatchSize: 50,

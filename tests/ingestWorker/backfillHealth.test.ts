@@ -14,6 +14,7 @@ import type { OpenApiDocument } from '../support/openApiDocument';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { eventually, FAST_BALANCING, HUB, publish, quarantine, shooterEvents, uniqueClub, uniqueTag } from './support';
+import { TEST_THRESHOLDS } from '../ingest/fixtures';
 
 /** A checkpoint store whose writes can be held (to look at a running backfill) or made to fail. */
 class ControlledStore extends TableCheckpointStore {
@@ -53,7 +54,7 @@ describe('backfill status in the ingest health', () => {
       checkpointStore: store(),
       selection: { kind: 'shooters', clubIds: [clubA] },
       apply: {
-        thresholds: { rejectingThreshold: 2, quarantineThreshold: 5, windowSeconds: 300, driftQuietSeconds: 900 },
+        thresholds: TEST_THRESHOLDS,
         rejectLogMax: 1000,
       },
       maxBatchSize: 50,

@@ -7,7 +7,7 @@ import { diagnosticsFunctions } from '../../functions/diagnostics';
 import { meFunctions } from '../../functions/me';
 import { notificationFunctions } from '../../functions/notifications';
 import { portalFunction } from '../../functions/portal';
-import { costRoutes } from '../../functions/costs';
+import { costsFunction } from '../../functions/costs';
 import type { CostService } from '../../shared/costs/service';
 import { httpGroup, type FunctionDefinition } from '../../shared/host/definition';
 import { startTestHost, type TestHost } from '../support/testHost';
@@ -50,7 +50,7 @@ export async function startPortalRig(options: { costService: () => CostService; 
       ...notificationFunctions,
       ...diagnosticsFunctions,
       ...clubMasterFunctions,
-      httpGroup('costs', 'api/admin/v1/costs', costRoutes(options.costService)),
+      costsFunction(options.costService),
       ...(options.extra ?? []),
       portalFunction(() => build.dir),
       httpGroup('notFound', '', []),

@@ -10,12 +10,12 @@ import { notify } from '../../shared/notifications/notify';
 import { createServiceClub, uniqueTag } from '../clubMaster/fixtures';
 import { addHit, createFreshnessClub } from '../freshness/fixtures';
 import { useIngestTablesExclusively } from '../ingest/exclusive';
-import { event, hitBody, incoming, uniqueClub } from '../ingest/fixtures';
+import { event, hitBody, incoming, uniqueClub, TEST_THRESHOLDS } from '../ingest/fixtures';
 import { tokenFor } from '../support/tokens';
 import { navLink, screenshot, signIn, startPortalRig, type PortalRig } from './browser';
 
 const sql = () => getSql();
-const THRESHOLDS = { rejectingThreshold: 2, quarantineThreshold: 5, windowSeconds: 300, driftQuietSeconds: 900 };
+const THRESHOLDS = TEST_THRESHOLDS;
 
 /** Five contract rejects on one producer path, now: the path is quarantined. */
 async function quarantineOnePath(): Promise<string> {
