@@ -49,7 +49,8 @@ interface Waiter {
  *   its first connection opens, but executes that connection's first query in the same step that
  *   completes the type query, before it has stored the types: an array parameter in that query
  *   goes out as `a,b,c` and the server refuses it with 22P02 `malformed array literal` (the first
- *   query of a fresh pool failed in most of 40 tries). So the pool's first query is a probe without
+ *   query of a fresh pool failed in most of 40 tries; reported upstream as porsager/postgres#789,
+ *   still open). So the pool's first query is a probe without
  *   parameters (`select 1`) and the others wait for it (within their wait). A failed probe releases
  *   them to fail on their own; the next query probes again. The types are shared by every
  *   connection of the pool, so later connections are not affected.
