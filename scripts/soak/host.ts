@@ -7,7 +7,9 @@ import { startDevHost } from '../devhost/host';
  * The local host as a child process of `npm run soak`, so its memory is measured apart from the
  * traffic generator and each phase starts with its own settings (pools, per-box limit). Settings
  * come from the environment the parent passes. Talks to the parent over IPC: sends
- * `{ url }` once listening, answers `memory` with process.memoryUsage(), stops on `stop`.
+ * `{ url }` once listening, answers `memory` with process.memoryUsage() after a full garbage
+ * collection (the parent starts it with --expose-gc), so heap figures are live data and comparable
+ * between the start and the end of a phase; stops on `stop`.
  */
 async function main(): Promise<void> {
   const host = await startDevHost(functionDefinitions, {
@@ -21,7 +23,10 @@ async function main(): Promise<void> {
     eventHubTriggers: { maxEventBatchSize: 100, maxWaitTimeInSeconds: 1 },
   });
   process.on('message', (message: unknown) => {
-    if (message === 'memory') process.send?.({ memory: process.memoryUsage() });
+    if (message === 'memory') {
+      globalThis.gc?.();
+      process.send?.({ memory: process.memoryUsage() });
+    }
     if (message === 'stop') {
       void host
         .close()

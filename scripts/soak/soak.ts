@@ -68,7 +68,7 @@ interface SoakHost {
 
 /** Starts scripts/soak/host.ts as a child process with `env`; resolves once it listens. */
 async function startHost(env: NodeJS.ProcessEnv): Promise<SoakHost> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts/soak/host.ts')], {
+  const child: ChildProcess = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(repoRoot, 'scripts/soak/host.ts')], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

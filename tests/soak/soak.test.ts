@@ -53,11 +53,14 @@ describe('npm run soak, a short run', () => {
       expect(phase.figures.find((figure) => figure.route === 'POST /api/edge/clubs/sync (flood)')?.count).toBeGreaterThan(0);
     }
 
-    // Memory of the host process at start and end of each phase; a few seconds of traffic stay
-    // far below what would mean a leak of request data.
+    // Memory of the host process at start and end of each phase, read after a full collection, so
+    // the heap is live data: what a phase leaves behind once its requests are answered. Thousands of
+    // answered requests and reports of 500 clubs may leave caches and pools warm, not megabytes of
+    // request data.
     for (const phase of [result.mixed, result.flood!.unlimited, result.flood!.limited]) {
-      expect(phase.memory.start.rssMb).toBeGreaterThan(0);
-      expect(phase.memory.end.heapUsedMb).toBeLessThan(phase.memory.start.heapUsedMb + 512);
+      expect(phase.memory.start.heapUsedMb).toBeGreaterThan(0);
+      expect(phase.memory.start.rssMb).toBeGreaterThan(phase.memory.start.heapUsedMb);
+      expect(phase.memory.end.heapUsedMb - phase.memory.start.heapUsedMb).toBeLessThan(32);
     }
   });
 });
