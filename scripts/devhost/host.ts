@@ -277,19 +277,35 @@ async function writeResponse(res: http.ServerResponse, response: HttpResponse): 
   res.end(body);
 }
 
-// How long the rest of an oversized body is read and dropped after the 413, so that closing the
-// connection does not reset it before the client has read the answer.
-const DRAIN_AFTER_REFUSAL_MS = 2_000;
+// After a 413 the rest of the body is read and dropped, within these bounds, before the
+// connection closes: closing while the client still writes resets the connection, and clients
+// then report the reset (EPIPE, ECONNRESET) instead of the answer already sent to them.
+const DRAIN_AFTER_REFUSAL_MAX_BYTES = 256 * 1024 * 1024;
+const DRAIN_AFTER_REFUSAL_MAX_MS = 10_000;
 
-/** 413, then close: the unread rest of the body is drained briefly instead of resetting the connection. */
+/** 413 at once; the response (and with it the connection) ends once the body is drained or a bound is reached. */
 function refuseOversizedBody(req: http.IncomingMessage, res: http.ServerResponse): void {
   res.shouldKeepAlive = false;
-  sendProblem(
+  writeProblem(
     res,
     new HttpProblem(413, 'Payload Too Large', 'The body is larger than the host accepts.', undefined, { connection: 'close' }),
   );
+  let drained = 0;
+  const finish = () => {
+    clearTimeout(timer);
+    req.off('data', count);
+    if (!res.writableEnded) res.end();
+  };
+  const count = (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_AFTER_REFUSAL_MAX_BYTES) finish();
+  };
+  const timer = setTimeout(finish, DRAIN_AFTER_REFUSAL_MAX_MS).unref();
+  if (req.complete || Number(req.headers['content-length'] ?? 0) > DRAIN_AFTER_REFUSAL_MAX_BYTES) return finish();
+  req.on('data', count);
+  req.once('end', finish);
+  req.once('error', finish);
   req.resume();
-  setTimeout(() => req.socket.destroy(), DRAIN_AFTER_REFUSAL_MS).unref();
 }
 
 function stackFrames(error: unknown): string[] | undefined {
@@ -303,6 +319,12 @@ function rawProblem(problem: HttpProblem, withoutBody = false): string {
 }
 
 function sendProblem(res: http.ServerResponse, problem: HttpProblem): void {
+  writeProblem(res, problem);
+  res.end();
+}
+
+/** The whole problem+json answer, without ending the response. */
+function writeProblem(res: http.ServerResponse, problem: HttpProblem): void {
   const requestId = randomUUID();
   const body = JSON.stringify(problemBody(problem, requestId));
   res.writeHead(problem.status, {
@@ -311,5 +333,5 @@ function sendProblem(res: http.ServerResponse, problem: HttpProblem): void {
     [REQUEST_ID_HEADER]: requestId,
     ...problem.headers,
   });
-  res.end(body);
+  res.write(body);
 }

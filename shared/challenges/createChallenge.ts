@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { Queryable } from '../db/client';
 import { InvalidError, type FieldError } from '../errors/domainErrors';
+import { timestampSchema } from '../validation/timestamp';
 import { upsertChallenge } from './challengeRepository';
 import { SCOPES, VISIBILITIES, type ChallengeView } from './model';
 import { DIFFICULTIES } from './personalizeMaths';
@@ -25,7 +26,7 @@ export const CreateChallengeBodySchema = v.strictObject({
   description: v.optional(visibleText(2000)),
   difficulty: v.picklist(DIFFICULTIES, 'must be easy, medium, hard or expert'),
   durationDays: wholeNumber(1, 366),
-  endsAt: v.optional(v.pipe(v.string(), v.isoTimestamp('must be an ISO timestamp'))),
+  endsAt: v.optional(timestampSchema()),
   lowerLevel: v.optional(v.picklist(TIERS, 'must be a tier: iron, bronze, silver, gold, platinum or diamond')),
   upperLevel: v.optional(v.picklist(TIERS, 'must be a tier: iron, bronze, silver, gold, platinum or diamond')),
   defaultVisibility: v.optional(v.picklist(VISIBILITIES, 'must be private, club or global'), 'private'),

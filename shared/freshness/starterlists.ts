@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { Queryable } from '../db/client';
 import { humanTextSchema } from '../validation/humanText';
+import { BOX_CLOCK_SKEW_MINUTES, timestampSchema } from '../validation/timestamp';
 
 /**
  * The starter-list channel: a box pushes the evening's starter lists of its club software. No
@@ -42,11 +43,14 @@ export const StarterlistSchema = v.strictObject(
 );
 export type Starterlist = v.InferOutput<typeof StarterlistSchema>;
 
+// Read from the box's clock: a check dated in the future would outrank every real one.
+const boxTimestamp = timestampSchema({ maxMinutesAhead: BOX_CLOCK_SKEW_MINUTES });
+
 /** The box's own freshness check (Thursday 05:00 UTC): were there hits in the mirror after the evening? */
 export const BoxCheckSchema = v.strictObject(
   {
-    checkedAt: v.pipe(v.string('must be a string'), v.isoTimestamp('must be an ISO timestamp')),
-    eveningStart: v.pipe(v.string('must be a string'), v.isoTimestamp('must be an ISO timestamp')),
+    checkedAt: boxTimestamp,
+    eveningStart: boxTimestamp,
     hitsAfterEvening: v.boolean('must be true or false'),
   },
   'must carry only checkedAt, eveningStart and hitsAfterEvening',

@@ -99,7 +99,7 @@ async function handle(
     // A field the schema refused already is not named twice.
     const named = new Set(errors.map((error) => error.path));
     errors.push(
-      ...unstorableText(value, bytes > FULL_REPORT_MAX_BYTES ? 1 : MAX_ILL_FORMED_REPORTED).filter((error) => !named.has(error.path)),
+      ...unstorableValues(value, bytes > FULL_REPORT_MAX_BYTES ? 1 : MAX_ILL_FORMED_REPORTED).filter((error) => !named.has(error.path)),
     );
   }
   if (errors.length) throw invalidInput('The request did not pass validation.', errors);
@@ -174,13 +174,14 @@ function validate(
 const MAX_ILL_FORMED_REPORTED = 20;
 
 /**
- * Strings and keys of a JSON body that no column can hold as sent. A lone surrogate (a `\ud800`
- * escape without its pair) would be stored as U+FFFD, so two different ids (`u\ud800`,
+ * Strings, keys and numbers of a JSON body that no column can hold as sent. A lone surrogate (a
+ * `\ud800` escape without its pair) would be stored as U+FFFD, so two different ids (`u\ud800`,
  * `u\udbff`) would become one, as a token's `sub` would (jwt.ts refuses those); a NUL is refused by
- * PostgreSQL only after the handler started, without naming the field. Walked without recursion:
- * a body may nest thousands of levels deep.
+ * PostgreSQL only after the handler started, without naming the field. JSON.parse reads `1e999` as
+ * Infinity, which passes `v.number()` and is stored in JSON as null. Walked without recursion: a
+ * body may nest thousands of levels deep.
  */
-function unstorableText(value: unknown, limit: number): FieldError[] {
+function unstorableValues(value: unknown, limit: number): FieldError[] {
   const found: FieldError[] = [];
   const pending: { value: unknown; path: string }[] = [{ value, path: 'body' }];
   const check = (text: string, path: string) => {
@@ -191,6 +192,8 @@ function unstorableText(value: unknown, limit: number): FieldError[] {
     const { value: current, path } = next;
     if (typeof current === 'string') {
       check(current, path);
+    } else if (typeof current === 'number') {
+      if (!Number.isFinite(current)) found.push({ path, message: 'must be a finite number' });
     } else if (Array.isArray(current)) {
       current.forEach((item, index) => pending.push({ value: item, path: `${path}.${index}` }));
     } else if (current !== null && typeof current === 'object') {

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { checkTimestamp } from '../validation/timestamp';
 
 /**
  * The ingest contract (docs/ingest-contract.md): Debezium's JSON envelope without schema on
@@ -46,6 +47,9 @@ const text = (max: number) =>
     v.check((value) => !value.includes('\u0000'), 'contains NUL'),
   );
 
+// The years a shot may carry (the epoch-microsecond check below holds the same bounds).
+const SOURCE_RANGE = { from: '1970-01-01T00:00:00Z', before: '2201-01-01T00:00:00Z' };
+
 /**
  * A timestamp as the connector emits it: epoch microseconds for `timestamp` columns
  * (time.precision.mode=adaptive_time_microseconds), an ISO string for `timestamptz` columns.
@@ -55,7 +59,7 @@ const sourceTimestamp = v.pipe(
   v.custom<number | string>(
     (value) =>
       (typeof value === 'number' && Number.isFinite(value)) ||
-      (typeof value === 'string' && !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}T/.test(value)),
+      (typeof value === 'string' && 'instant' in checkTimestamp(value, { within: SOURCE_RANGE })),
     'must be epoch microseconds or an ISO timestamp',
   ),
   v.transform((value) => (typeof value === 'number' ? new Date(Math.floor(value / 1000)) : new Date(value))),

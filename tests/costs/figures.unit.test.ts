@@ -115,6 +115,23 @@ describe('CSV (RFC 4180)', () => {
     expect(csvField('two\nlines')).toBe('"two\nlines"');
   });
 
+  it.each([
+    ['=1+2', "'=1+2"],
+    ['+SUM(A1)', "'+SUM(A1)"],
+    ['-cmd', "'-cmd"],
+    ['@A1', "'@A1"],
+    ['\tx', "'\tx"],
+    ['\rx', `"'\rx"`],
+    ['=A1,B1', `"'=A1,B1"`],
+    ['-1.2500', '-1.2500'],
+    ['+7', '+7'],
+    ['-2e3', '-2e3'],
+    ['-', "'-"],
+    ['a=b', 'a=b'],
+  ])('neutralises formula cells: %j → %j (numbers stay numbers)', (value, cell) => {
+    expect(csvField(value)).toBe(cell);
+  });
+
   it('writes the header and CRLF line ends', () => {
     expect(toCsv([{ date: '2026-11-02', resourceGroup: 'rg, "web"', service: 'Storage', cost: 1.23456, currency: 'EUR' }])).toBe(
       'date,resourceGroup,service,cost,currency\r\n2026-11-02,"rg, ""web""",Storage,1.2346,EUR\r\n',

@@ -1,4 +1,6 @@
+import http from 'node:http';
 import net from 'node:net';
+import { Readable } from 'node:stream';
 import * as v from 'valibot';
 import { startDevHost, type DevHost } from '../../scripts/devhost/host';
 import { publicAccess } from '../../shared/http/guards';
@@ -153,4 +155,79 @@ describe('the local host under malformed requests', () => {
     expect(answer.status).toBe(413);
     expect(answer.closedCleanly).toBe(true);
   });
+});
+
+describe("the local host with the Azure host's 100 MB body limit", () => {
+  let host: DevHost;
+  beforeAll(async () => {
+    host = await startDevHost([httpGroup('probe', 'probe', routes)], {
+      port: 0,
+      log: createLogger({ minLevel: 'error', sink: () => undefined }),
+      functionLog: () => undefined,
+      setting: () => undefined,
+      runTimers: false,
+    });
+  });
+  afterAll(() => host.close());
+
+  /** A 120 MB body streamed in 1 MB chunks by node:http, as any client library would send it. */
+  function upload(headers: Record<string, string>): Promise<{ status: number; type: string | undefined; body: string; error?: string }> {
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    let sent = 0;
+    const body = new Readable({
+      read() {
+        this.push(sent++ < 120 ? chunk : null);
+      },
+    });
+    return new Promise((resolve) => {
+      let answer: { status: number; type: string | undefined; body: string } | undefined;
+      let failure: string | undefined;
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        resolve({ ...(answer ?? { status: 0, type: undefined, body: '' }), ...(failure ? { error: failure } : {}) });
+      };
+      const request = http.request(`${host.url}/probe/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+      });
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        failure = error.code ?? error.message;
+        if (!answer) finish();
+      });
+      request.on('response', (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (part: Buffer) => parts.push(part));
+        response.on('end', () => {
+          answer = {
+            status: response.statusCode ?? 0,
+            type: response.headers['content-type'],
+            body: Buffer.concat(parts).toString('utf8'),
+          };
+          // The upload may still be running: wait for it to end or fail before judging.
+          if (request.writableFinished || failure) finish();
+          else {
+            request.on('finish', () => setImmediate(finish));
+            request.on('close', () => setImmediate(finish));
+          }
+        });
+      });
+      body.pipe(request);
+    });
+  }
+
+  it.each([
+    ['declared with Content-Length', { 'content-length': String(120 * 1024 * 1024) }],
+    ['sent chunked', {}],
+  ])(
+    'answers a 120 MB body %s with 413 problem+json that the client reads, without a reset',
+    async (_label, headers) => {
+      const answer = await upload(headers);
+      expect(answer).toMatchObject({ status: 413, type: 'application/problem+json' });
+      expect(JSON.parse(answer.body)).toMatchObject({ status: 413, title: 'Payload Too Large' });
+      expect(answer.error).toBeUndefined();
+    },
+    60_000,
+  );
 });

@@ -136,6 +136,22 @@ describe('hostile requests to an endpoint group', () => {
     expect(answer.body.length).toBeLessThan(2_000);
   });
 
+  it('refuses numbers JSON.parse reads as Infinity anywhere in a body, naming each field', async () => {
+    const post = (body: string) => raw(host, 'POST', '/probe/named', { 'content-type': 'application/json' }, body);
+    const answer = await post('{"name":"a","extra":{"n":1e999,"list":[1,-1E400]},"fine":1.7976931348623157e308}');
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toBe('application/problem+json');
+    const { errors } = JSON.parse(answer.body) as { errors: unknown[] };
+    expect(errors).toHaveLength(2);
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        { path: 'body.extra.n', message: 'must be a finite number' },
+        { path: 'body.extra.list.1', message: 'must be a finite number' },
+      ]),
+    );
+    expect((await post('{"name":"a","big":1e308,"small":-5e-324}')).status).toBe(204);
+  });
+
   it('refuses strings and keys that are not well-formed Unicode anywhere in a body, however deep', async () => {
     const post = (body: string) => raw(host, 'POST', '/probe/named', { 'content-type': 'application/json' }, body);
     const field = await post('{"name":"a\\ud800","extra":{"x\\udc00y":1,"list":["ok","\\udbff"]}}');

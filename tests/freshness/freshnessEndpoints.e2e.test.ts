@@ -106,6 +106,56 @@ describe('freshness endpoints through the local host', () => {
       expect(await sql()`select 1 from edge_starterlist where club_id = ${club.clubId}`).toHaveLength(0);
       expect(await sql()`select 1 from edge_box_signal where club_id = ${club.clubId}`).toHaveLength(0);
     });
+
+    const boxCheck = (overrides: Record<string, string>) => ({
+      starterlists: [list('D-1')],
+      boxCheck: { checkedAt: minuteAgo().toISOString(), eveningStart: monthAgo().toISOString(), hitsAfterEvening: true, ...overrides },
+    });
+
+    it.each<[string, Record<string, string>, string, string]>([
+      [
+        'a checkedAt that does not exist (31 February)',
+        { checkedAt: '2027-02-31T05:00:00Z' },
+        'body.boxCheck.checkedAt',
+        'must be a date and time that exist (2027-02-31 05:00:00 does not)',
+      ],
+      [
+        'a checkedAt in 2999',
+        { checkedAt: '2999-01-01T05:00:00Z' },
+        'body.boxCheck.checkedAt',
+        'must lie from 2000-01-01T00:00:00Z up to before 2100-01-01T00:00:00Z',
+      ],
+      [
+        'a checkedAt an hour ahead of the service clock',
+        { checkedAt: new Date(Date.now() + 3600_000).toISOString() },
+        'body.boxCheck.checkedAt',
+        'must not be more than 5 minutes in the future',
+      ],
+      [
+        'an eveningStart that does not exist (30 February)',
+        { eveningStart: '2026-02-30T17:00:00Z' },
+        'body.boxCheck.eveningStart',
+        'must be a date and time that exist (2026-02-30 17:00:00 does not)',
+      ],
+    ])('400 for %s, naming the field; nothing stored', async (_label, overrides, path, message) => {
+      const club = await createFreshnessClub(sql());
+      const token = await addEdgeToken(sql(), club.clubId);
+      const response = await push(token, boxCheck(overrides));
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toBe('application/problem+json');
+      expect(((await response.json()) as { errors: unknown[] }).errors).toEqual([{ path, message }]);
+      expect(await sql()`select 1 from edge_starterlist where club_id = ${club.clubId}`).toHaveLength(0);
+      expect(await sql()`select 1 from edge_box_signal where club_id = ${club.clubId}`).toHaveLength(0);
+    });
+
+    it('a box clock a few minutes ahead is still accepted', async () => {
+      const club = await createFreshnessClub(sql());
+      const token = await addEdgeToken(sql(), club.clubId);
+      const checkedAt = new Date(Date.now() + 2 * 60_000).toISOString();
+      expect((await push(token, boxCheck({ checkedAt }))).status).toBe(200);
+      const [signal] = await sql()`select box_check_at from edge_box_signal where club_id = ${club.clubId}`;
+      expect(signal!['box_check_at']).toEqual(new Date(checkedAt));
+    });
   });
 
   describe('GET /healthz/data-freshness', () => {
