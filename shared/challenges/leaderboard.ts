@@ -63,8 +63,8 @@ const ENTRY_COLUMNS = `id, user_id as "userId", score::text as score,
   to_char(score_reached_at at time zone 'UTC', '${MICRO_FORMAT}') as "reachedAt", status,
   share_globally as "sharedGlobally", share_within_club as "sharedWithinClub", club_id as "clubId"`;
 
-/** The board's key in challenge_board_score (014_challenge_board_histogram.sql). */
-const boardKey = (board: Board) => (board.kind === 'global' ? 'global' : board.clubId);
+/** The board's key in challenge_board_score (018_challenge_board_keys.sql): never equal for a club and the global board. */
+const boardKey = (board: Board) => (board.kind === 'global' ? 'global' : `club:${board.clubId}`);
 
 function boardFilter(sql: Queryable, board: Board) {
   return board.kind === 'global'

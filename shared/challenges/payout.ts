@@ -1,6 +1,5 @@
 import type { TransactionSql } from '../db/client';
 import { notify } from '../notifications/notify';
-import { withinTransaction } from './nestedTransaction';
 import { appendXp } from './xpLedger';
 
 export interface Reward {
@@ -42,7 +41,7 @@ export async function payReward(tx: TransactionSql, reward: Reward): Promise<{ p
         : `Challenge completed: ${reward.challengeTitle}`;
   const parts = [`+${reward.xp} XP`];
   if (badgeName) parts.push(`badge "${badgeName}"`);
-  await notify(withinTransaction(tx), {
+  await notify(tx, {
     userId: reward.userId,
     title,
     body: `You earned ${parts.join(' and ')}.`,
@@ -56,7 +55,7 @@ export async function payReward(tx: TransactionSql, reward: Reward): Promise<{ p
 
 /** Tells the member their attempt ended without the goal: inbox only, no email or push. */
 export async function notifyFailed(tx: TransactionSql, userId: string, challengeTitle: string): Promise<void> {
-  await notify(withinTransaction(tx), {
+  await notify(tx, {
     userId,
     title: `Challenge ended: ${challengeTitle}`,
     body: 'The time ran out before the goal was reached. Join another challenge to keep going.',
