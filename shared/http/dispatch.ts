@@ -4,7 +4,16 @@ import * as v from 'valibot';
 import { configuredLogLevel, getSettings, SettingsError } from '../config/settings';
 import { createLogger, invocationSink, type Logger } from '../log/logger';
 import { isDataException, isForeignKeyViolation, isTransient, isUniqueViolation, sqlState } from '../db/errors';
-import { BusyError, ConflictError, DomainError, ForbiddenError, InvalidError, NotFoundError, TooLargeError, UpstreamError } from '../errors/domainErrors';
+import {
+  BusyError,
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  InvalidError,
+  NotFoundError,
+  TooLargeError,
+  UpstreamError,
+} from '../errors/domainErrors';
 import { isWellFormed } from '../validation/humanText';
 import { compileTemplate, type CompiledTemplate } from './pathTemplate';
 import {
