@@ -1,122 +1,49 @@
-import * as v from 'valibot';
-import { achievementsOf, AchievementsSchema } from '../shared/challenges/achievements';
-import { findVisibleChallenge, findChallenge, listChallenges } from '../shared/challenges/challengeRepository';
-import { createChallenge, CreateChallengeBodySchema } from '../shared/challenges/createChallenge';
-import { decodeCursor, MicroTimestampSchema } from '../shared/challenges/cursor';
+import { assertMayClaimShooter, assertMayCreateChallenge, assertMayReadAchievements, maxRewardXpFor } from '../shared/challenges/access';
+import { achievementsOf } from '../shared/challenges/achievements';
+import { listChallenges } from '../shared/challenges/challengeRepository';
+import { leaderboardForViewer } from '../shared/challenges/clubBoard';
+import { createChallenge } from '../shared/challenges/createChallenge';
 import { expireParticipations } from '../shared/challenges/expiry';
-import { leaderboard, LeaderboardCursorSchema, LeaderboardPageSchema, type Board } from '../shared/challenges/leaderboard';
-import { ChallengePageSchema, ChallengeSchema, ParticipationSchema, PARTICIPATION_STATUSES, SCOPES } from '../shared/challenges/model';
+import { ChallengePageSchema, ChallengeSchema, ParticipationSchema } from '../shared/challenges/model';
 import {
   getSharingPreferences,
   joinChallenge,
   putSharingPreferences,
   setParticipationVisibility,
 } from '../shared/challenges/participationRepository';
-import { personalize, PersonalizeBodySchema, PersonalizeResponseSchema } from '../shared/challenges/personalize';
-import { DIFFICULTIES } from '../shared/challenges/personalizeMaths';
+import { personalize } from '../shared/challenges/personalize';
 import { evaluateAllActive } from '../shared/challenges/progress';
-import { challengesService } from '../shared/http/challengesServiceGuard';
-import { claimShooter, decideLink, LINK_STATUSES, listClubLinks, listOwnLinks, ShooterLinkSchema } from '../shared/challenges/shooterLinks';
-import { visibleText } from '../shared/challenges/text';
-import { startSeason } from '../shared/challenges/xpLedger';
-import { findClubRole, listClubRoles } from '../shared/clubs/membershipRepository';
+import {
+  AchievementsQuerySchema,
+  AchievementsSchema,
+  ClubLinksQuerySchema,
+  ClubParamsSchema,
+  CreateChallengeBodySchema,
+  IdParamsSchema,
+  JoinQuerySchema,
+  LeaderboardPageSchema,
+  LeaderboardQuerySchema,
+  LinkParamsSchema,
+  ListQuerySchema,
+  PersonalizeBodySchema,
+  PersonalizeResponseSchema,
+  SeasonBodySchema,
+  SeasonSchema,
+  SharingPreferencesSchema,
+  ShooterClaimBodySchema,
+  ShooterLinkListSchema,
+  ShooterLinkSchema,
+  VisibilityBodySchema,
+} from '../shared/challenges/schemas';
+import { startSeason } from '../shared/challenges/seasons';
+import { claimShooter, decideLink, listClubLinks, listOwnLinks } from '../shared/challenges/shooterLinks';
 import { getSql } from '../shared/db/client';
-import { NotFoundError } from '../shared/errors/domainErrors';
+import { challengesService } from '../shared/http/challengesServiceGuard';
 import { httpGroup, timerFunction } from '../shared/host/definition';
-import { authenticatedUser, clubRole, platformAdmin, type UserCaller } from '../shared/http/guards';
-import { forbidden } from '../shared/http/problem';
+import { authenticatedUser, clubRole, platformAdmin } from '../shared/http/guards';
 import { defineRoute, json, type Route } from '../shared/http/route';
 
 const NO_STORE = { 'cache-control': 'no-store' };
-const MAX_PAGE = 100;
-
-const pageLimit = (fallback: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,4}$/, `must be a whole number from 1 to ${MAX_PAGE}`),
-      v.transform(Number),
-      v.minValue(1, `must be a whole number from 1 to ${MAX_PAGE}`),
-      v.maxValue(MAX_PAGE, `must be a whole number from 1 to ${MAX_PAGE}`),
-    ),
-    String(fallback),
-  );
-
-function cursorOf<T>(read: (cursor: string) => T | undefined) {
-  return v.optional(
-    v.pipe(
-      v.string(),
-      v.rawTransform<string, T>(({ dataset, addIssue, NEVER }) => {
-        const position = read(dataset.value);
-        if (position !== undefined) return position;
-        addIssue({ message: 'is not a cursor returned by this list' });
-        return NEVER;
-      }),
-    ),
-  );
-}
-
-const IdSchema = v.pipe(v.string(), v.nonEmpty(), v.maxLength(64));
-const ListCursorSchema = v.tuple([MicroTimestampSchema, IdSchema]);
-const ClubIdSchema = v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters'));
-
-// Every platform check is a capability (shared/auth/roles.ts), never a role name.
-const isPlatformAdmin = (caller: UserCaller) => caller.capabilities.has('platform.admin');
-
-const ListQuerySchema = v.object({
-  scope: v.optional(v.picklist(SCOPES, 'must be global, club or personal')),
-  status: v.optional(v.picklist([...PARTICIPATION_STATUSES, 'available'], 'must be available, active, completed, failed or cancelled')),
-  difficulty: v.optional(v.picklist(DIFFICULTIES, 'must be easy, medium, hard or expert')),
-  search: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(100, 'must be at most 100 characters'))),
-  limit: pageLimit(20),
-  cursor: cursorOf((cursor) => decodeCursor(ListCursorSchema, cursor)),
-});
-
-const LeaderboardQuerySchema = v.object({
-  scope: v.optional(v.picklist(['global', 'club'], 'must be global or club'), 'global'),
-  clubId: v.optional(ClubIdSchema),
-  limit: pageLimit(20),
-  cursor: cursorOf((cursor) => decodeCursor(LeaderboardCursorSchema, cursor)),
-});
-
-const VisibilityBodySchema = v.pipe(
-  v.strictObject({
-    shareWithinClub: v.optional(v.boolean('must be true or false')),
-    shareGlobally: v.optional(v.boolean('must be true or false')),
-  }),
-  v.check(
-    (body) => body.shareWithinClub !== undefined || body.shareGlobally !== undefined,
-    'must set shareWithinClub, shareGlobally or both',
-  ),
-);
-
-const SharingPreferencesSchema = v.strictObject({
-  shareWithinClub: v.boolean('must be true or false'),
-  shareGlobally: v.boolean('must be true or false'),
-});
-
-/** The club board to show: the challenge's own club, else the asked or the caller's own club. */
-async function boardFor(
-  caller: UserCaller,
-  challenge: { scope: string; clubId: string | null },
-  requested: string | undefined,
-): Promise<Board> {
-  const sql = getSql();
-  let clubId = challenge.scope === 'club' ? challenge.clubId : requested;
-  if (challenge.scope === 'club' && requested !== undefined && requested !== challenge.clubId) {
-    throw forbidden('A club challenge has only its own club board.');
-  }
-  if (!clubId) {
-    const [row]: [{ clubId: string | null }?] = await sql`
-      select club_id as "clubId" from challenge_participation where user_id = ${caller.userId} and club_id is not null
-      order by joined_at desc limit 1`;
-    clubId = row?.clubId ?? (await listClubRoles(sql, caller.userId))[0]?.clubId;
-  }
-  if (!clubId) throw forbidden('You belong to no club, so there is no club board to show.');
-  if (!isPlatformAdmin(caller) && !(await findClubRole(sql, clubId, caller.userId)))
-    throw forbidden('Club boards are shown to the club’s members.');
-  return { kind: 'club', clubId };
-}
 
 const challengeRoutes: Route[] = [
   defineRoute({
@@ -143,18 +70,14 @@ const challengeRoutes: Route[] = [
     method: 'POST',
     status: 201,
     path: '/api/challenges',
-    summary: 'Create a template (201): platform admins any scope; club leaders only club challenges of their own club; anyone else 403',
+    summary:
+      'Create a template (201): platform admins any scope (rewardXp up to 100000); club leaders only club challenges of their own club (rewardXp up to 1000); anyone else 403',
     guard: authenticatedUser,
     body: CreateChallengeBodySchema,
     response: ChallengeSchema,
     async handle({ caller, body }) {
-      if (!isPlatformAdmin(caller)) {
-        if (body.scope !== 'club' || !body.clubId) throw forbidden('Only platform admins create global and personal challenges.');
-        if ((await findClubRole(getSql(), body.clubId, caller.userId)) !== 'leader') {
-          throw forbidden('Only leaders of this club create its challenges.');
-        }
-      }
-      return json(await createChallenge(getSql(), body, caller.userId), 201);
+      await assertMayCreateChallenge(getSql(), caller, body);
+      return json(await createChallenge(getSql(), body, caller.userId, { maxRewardXp: maxRewardXpFor(caller) }), 201);
     },
   }),
   defineRoute({
@@ -163,13 +86,11 @@ const challengeRoutes: Route[] = [
     summary:
       'Your XP, tier, progress to the next tier, season XP, badges by quality and recent completions; platform admins may pass ?userId=',
     guard: authenticatedUser,
-    query: v.object({
-      userId: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(200, 'must be at most 200 characters'))),
-    }),
+    query: AchievementsQuerySchema,
     response: AchievementsSchema,
     async handle({ caller, query }) {
       const userId = query.userId ?? caller.userId;
-      if (userId !== caller.userId && !isPlatformAdmin(caller)) throw forbidden('Only platform admins read another user’s achievements.');
+      assertMayReadAchievements(caller, userId);
       return json(await achievementsOf(getSql(), userId), 200, NO_STORE);
     },
   }),
@@ -212,8 +133,8 @@ const challengeRoutes: Route[] = [
     path: '/api/challenges/seasons',
     summary: 'Start a new XP season (platform admin): the open season ends now, seasonal totals restart at 0, lifetime totals stay',
     guard: platformAdmin,
-    body: v.strictObject({ name: visibleText(80) }),
-    response: v.object({ id: v.string(), name: v.string(), startsAt: v.string() }),
+    body: SeasonBodySchema,
+    response: SeasonSchema,
     async handle({ body }) {
       const season = await startSeason(getSql(), body.name, new Date());
       return json({ id: season.id, name: season.name, startsAt: season.startsAt.toISOString() }, 201);
@@ -225,24 +146,11 @@ const challengeRoutes: Route[] = [
     summary:
       'Leaderboard of a challenge you can see: scope=global|club (clubId for global challenges), limit 1..100 (20), cursor; your own row with its rank in `me`, rows around it in `around`',
     guard: authenticatedUser,
-    params: v.object({ id: IdSchema }),
+    params: IdParamsSchema,
     query: LeaderboardQuerySchema,
     response: LeaderboardPageSchema,
     async handle({ caller, params, query }) {
-      const sql = getSql();
-      const challenge = isPlatformAdmin(caller)
-        ? await findChallenge(sql, params.id)
-        : await findVisibleChallenge(sql, params.id, caller.userId);
-      if (!challenge) throw new NotFoundError('No such challenge.', { code: 'challenge_not_found' });
-      const board: Board = query.scope === 'global' ? { kind: 'global' } : await boardFor(caller, challenge, query.clubId);
-      const page = await leaderboard(sql, {
-        challengeId: challenge.id,
-        viewerId: caller.userId,
-        board,
-        limit: query.limit,
-        after: query.cursor,
-      });
-      return json(page, 200, NO_STORE);
+      return json(await leaderboardForViewer(getSql(), caller, params.id, query), 200, NO_STORE);
     },
   }),
   defineRoute({
@@ -252,8 +160,8 @@ const challengeRoutes: Route[] = [
     summary:
       'Join a challenge (201): sharing flags from your sharing preferences; ?clubId= picks the club board of a global or personal challenge',
     guard: authenticatedUser,
-    params: v.object({ id: IdSchema }),
-    query: v.object({ clubId: v.optional(ClubIdSchema) }),
+    params: IdParamsSchema,
+    query: JoinQuerySchema,
     response: ParticipationSchema,
     async handle({ caller, params, query }) {
       return json(await joinChallenge(getSql(), caller.userId, params.id, { clubId: query.clubId }), 201);
@@ -264,7 +172,7 @@ const challengeRoutes: Route[] = [
     path: '/api/challenges/participations/{id}/visibility',
     summary: 'Change shareWithinClub / shareGlobally of your own participation (404 for anyone else’s)',
     guard: authenticatedUser,
-    params: v.object({ id: IdSchema }),
+    params: IdParamsSchema,
     body: VisibilityBodySchema,
     response: ParticipationSchema,
     async handle({ caller, params, body }) {
@@ -275,21 +183,12 @@ const challengeRoutes: Route[] = [
     method: 'POST',
     status: 201,
     path: '/api/challenges/shooter-links',
-    summary: 'Claim your shooter record in one of your clubs (201, pending until a club leader confirms)',
+    summary: 'Claim your shooter record in one of your clubs (201, pending until another leader of the club or a platform admin confirms)',
     guard: authenticatedUser,
-    body: v.strictObject({
-      clubId: ClubIdSchema,
-      shooterId: v.pipe(
-        v.string('must be a string'),
-        v.trim(),
-        v.nonEmpty('must not be empty'),
-        v.maxLength(64, 'must be at most 64 characters'),
-      ),
-    }),
+    body: ShooterClaimBodySchema,
     response: ShooterLinkSchema,
     async handle({ caller, body }) {
-      if (!(await findClubRole(getSql(), body.clubId, caller.userId)))
-        throw forbidden('You can only claim a shooter record in a club you belong to.');
+      await assertMayClaimShooter(getSql(), caller, body.clubId);
       return json(await claimShooter(getSql(), body.clubId, caller.userId, body.shooterId), 201);
     },
   }),
@@ -298,7 +197,7 @@ const challengeRoutes: Route[] = [
     path: '/api/challenges/shooter-links',
     summary: 'Your shooter links in every club (at most 100)',
     guard: authenticatedUser,
-    response: v.object({ items: v.array(ShooterLinkSchema) }),
+    response: ShooterLinkListSchema,
     async handle({ caller }) {
       return json({ items: await listOwnLinks(getSql(), caller.userId) }, 200, NO_STORE);
     },
@@ -308,9 +207,9 @@ const challengeRoutes: Route[] = [
     path: '/api/challenges/clubs/{clubId}/shooter-links',
     summary: 'A club’s shooter links in one status (default pending), oldest first, at most 100 (club leaders, or clubs.manage)',
     guard: clubRole('clubId', 'leader', { orCapability: 'clubs.manage' }),
-    params: v.object({ clubId: ClubIdSchema }),
-    query: v.object({ status: v.optional(v.picklist(LINK_STATUSES, 'must be pending, confirmed or rejected'), 'pending') }),
-    response: v.object({ items: v.array(ShooterLinkSchema) }),
+    params: ClubParamsSchema,
+    query: ClubLinksQuerySchema,
+    response: ShooterLinkListSchema,
     async handle({ params, query }) {
       return json({ items: await listClubLinks(getSql(), params.clubId, query.status) }, 200, NO_STORE);
     },
@@ -319,15 +218,13 @@ const challengeRoutes: Route[] = [
     defineRoute({
       method: 'POST',
       path: `/api/challenges/clubs/{clubId}/shooter-links/{linkId}/${action}`,
-      summary: `${action === 'confirm' ? 'Confirm' : 'Reject'} a pending shooter claim of the club (club leaders, or clubs.manage)`,
+      summary: `${action === 'confirm' ? 'Confirm' : 'Reject'} a pending shooter claim of the club (club leaders, or clubs.manage; 403 own_claim for your own claim)`,
       guard: clubRole('clubId', 'leader', { orCapability: 'clubs.manage' }),
-      params: v.object({ clubId: ClubIdSchema, linkId: IdSchema }),
+      params: LinkParamsSchema,
       response: ShooterLinkSchema,
       async handle({ caller, params }) {
-        return json(
-          await decideLink(getSql(), params.clubId, params.linkId, caller.userId, action === 'confirm' ? 'confirmed' : 'rejected'),
-          200,
-        );
+        const decision = action === 'confirm' ? 'confirmed' : 'rejected';
+        return json(await decideLink(getSql(), params.clubId, params.linkId, caller.userId, decision), 200);
       },
     }),
   ),

@@ -1,44 +1,22 @@
-import * as v from 'valibot';
+import { findClubId } from '../clubMaster/clubRepository';
 import type { Queryable } from '../db/client';
 import { InvalidError, type FieldError } from '../errors/domainErrors';
-import { timestampSchema } from '../validation/timestamp';
+import { HARD_MAX_REWARD_XP } from './access';
+import { findBadgeKey } from './badgeRepository';
 import { upsertChallenge } from './challengeRepository';
-import { SCOPES, VISIBILITIES, type ChallengeView } from './model';
-import { DIFFICULTIES } from './personalizeMaths';
-import { RulesSchema } from './rules';
-import { visibleText } from './text';
-import { compareTiers, TIERS } from './tiers';
-
-const wholeNumber = (min: number, max: number) =>
-  v.pipe(
-    v.number('must be a number'),
-    v.integer('must be a whole number'),
-    v.minValue(min, `must be at least ${min}`),
-    v.maxValue(max, `must be at most ${max}`),
-  );
-
-/** POST /api/challenges. Field-level rules here; rules across fields in validateChallenge. */
-export const CreateChallengeBodySchema = v.strictObject({
-  scope: v.picklist(SCOPES, 'must be global, club or personal'),
-  clubId: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(64))),
-  personalizedForUserId: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(200))),
-  title: visibleText(120),
-  description: v.optional(visibleText(2000)),
-  difficulty: v.picklist(DIFFICULTIES, 'must be easy, medium, hard or expert'),
-  durationDays: wholeNumber(1, 366),
-  endsAt: v.optional(timestampSchema()),
-  lowerLevel: v.optional(v.picklist(TIERS, 'must be a tier: iron, bronze, silver, gold, platinum or diamond')),
-  upperLevel: v.optional(v.picklist(TIERS, 'must be a tier: iron, bronze, silver, gold, platinum or diamond')),
-  defaultVisibility: v.optional(v.picklist(VISIBILITIES, 'must be private, club or global'), 'private'),
-  rewardXp: v.optional(wholeNumber(0, 100_000), 500),
-  priceCents: v.optional(wholeNumber(0, 10_000_000)),
-  rulesJson: RulesSchema,
-});
-export type CreateChallengeBody = v.InferOutput<typeof CreateChallengeBodySchema>;
+import type { ChallengeView } from './model';
+import type { CreateChallengeBody } from './schemas';
+import { compareTiers } from './tiers';
 
 /** Rules between fields; every broken one is listed. */
-export async function validateChallenge(sql: Queryable, body: CreateChallengeBody, now: Date): Promise<void> {
+export async function validateChallenge(
+  sql: Queryable,
+  body: CreateChallengeBody,
+  now: Date,
+  maxRewardXp: number = HARD_MAX_REWARD_XP,
+): Promise<void> {
   const errors: FieldError[] = [];
+  if (body.rewardXp > maxRewardXp) errors.push({ path: 'body.rewardXp', message: `must be at most ${maxRewardXp}` });
   if (body.scope === 'club' && !body.clubId) errors.push({ path: 'body.clubId', message: 'is required for a club challenge' });
   if (body.scope !== 'club' && body.clubId) errors.push({ path: 'body.clubId', message: 'is only allowed on a club challenge' });
   if (body.scope !== 'personal' && body.personalizedForUserId) {
@@ -57,23 +35,23 @@ export async function validateChallenge(sql: Queryable, body: CreateChallengeBod
       errors.push({ path: 'body.rulesJson.knockout.finalistXp', message: 'must be less than rewardXp' });
   }
   if (body.rulesJson.rewardBadge) {
-    const [badge]: [{ key: string }?] = await sql`select key from challenge_badge where key = ${body.rulesJson.rewardBadge}`;
-    if (!badge) errors.push({ path: 'body.rulesJson.rewardBadge', message: 'is not a badge of the registry' });
+    if (!(await findBadgeKey(sql, body.rulesJson.rewardBadge)))
+      errors.push({ path: 'body.rulesJson.rewardBadge', message: 'is not a badge of the registry' });
   }
   if (body.clubId && body.scope === 'club') {
-    const [club]: [{ id: string }?] = await sql`select id from club where id = ${body.clubId}`;
-    if (!club) errors.push({ path: 'body.clubId', message: 'is not a club' });
+    if (!(await findClubId(sql, body.clubId))) errors.push({ path: 'body.clubId', message: 'is not a club' });
   }
   if (errors.length) throw new InvalidError('The challenge is not valid.', errors);
 }
 
+/** Creates a template; `maxRewardXp` is the creator's bound (access.ts maxRewardXpFor). */
 export async function createChallenge(
   sql: Queryable,
   body: CreateChallengeBody,
   createdBy: string,
-  now: Date = new Date(),
+  options: { maxRewardXp?: number; now?: Date } = {},
 ): Promise<ChallengeView> {
-  await validateChallenge(sql, body, now);
+  await validateChallenge(sql, body, options.now ?? new Date(), options.maxRewardXp);
   return upsertChallenge(sql, {
     scope: body.scope,
     clubId: body.clubId ?? null,

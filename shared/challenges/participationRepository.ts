@@ -105,3 +105,33 @@ export async function setParticipationVisibility(
   if (!view) throw new NotFoundError('No such participation of yours.', { code: 'participation_not_found' });
   return view;
 }
+
+export interface CompletionRow {
+  participationId: string;
+  challengeId: string;
+  title: string;
+  finishedAt: Date;
+  xp: number;
+  placement: string | null;
+  private: boolean;
+  clubId: string | null;
+}
+
+/** A user's completed participations, newest first. */
+export function listRecentCompletions(sql: Queryable, userId: string, limit: number): Promise<CompletionRow[]> {
+  return sql<CompletionRow[]>`
+    select p.id as "participationId", p.challenge_id as "challengeId", c.title, p.finished_at as "finishedAt",
+           coalesce((p.result->>'xp')::int, p.reward_xp) as xp, p.result->>'placement' as placement,
+           not (p.share_within_club or p.share_globally) as private, p.club_id as "clubId"
+    from challenge_participation p join challenge c on c.id = p.challenge_id
+    where p.user_id = ${userId} and p.status = 'completed'
+    order by p.finished_at desc, p.id limit ${limit}`;
+}
+
+/** The club of the user's newest participation that has one. */
+export async function findLatestParticipationClub(sql: Queryable, userId: string): Promise<string | undefined> {
+  const [row]: [{ clubId: string }?] = await sql`
+    select club_id as "clubId" from challenge_participation where user_id = ${userId} and club_id is not null
+    order by joined_at desc limit 1`;
+  return row?.clubId;
+}

@@ -1,7 +1,7 @@
 import type { TransactionSql } from '../db/client';
 import { notify } from '../notifications/notify';
-import { withinTransaction } from './nestedTransaction';
-import { appendXp } from './xpLedger';
+import { awardBadge } from './badgeRepository';
+import { appendXp } from './xpLedgerRepository';
 
 export interface Reward {
   userId: string;
@@ -21,18 +21,14 @@ export interface Reward {
  */
 export async function payReward(tx: TransactionSql, reward: Reward): Promise<{ paid: boolean }> {
   const paid = await appendXp(tx, { userId: reward.userId, amount: reward.xp, sourceKind: 'challenge', sourceId: reward.participationId });
-  let badgeName: string | null = null;
-  if (reward.badgeKey) {
-    const [badge]: [{ name: string }?] = await tx`
-      with earned as (
-        insert into challenge_user_badge (user_id, badge_key, challenge_id, participation_id)
-        select ${reward.userId}, key, ${reward.challengeId}, ${reward.participationId} from challenge_badge where key = ${reward.badgeKey}
-        on conflict do nothing
-        returning badge_key
-      )
-      select b.name from earned join challenge_badge b on b.key = earned.badge_key`;
-    badgeName = badge?.name ?? null;
-  }
+  const badgeName = reward.badgeKey
+    ? ((await awardBadge(tx, {
+        userId: reward.userId,
+        badgeKey: reward.badgeKey,
+        challengeId: reward.challengeId,
+        participationId: reward.participationId,
+      })) ?? null)
+    : null;
   if (!paid && !badgeName) return { paid: false };
   const title =
     reward.placement === 'finalist'
@@ -42,7 +38,7 @@ export async function payReward(tx: TransactionSql, reward: Reward): Promise<{ p
         : `Challenge completed: ${reward.challengeTitle}`;
   const parts = [`+${reward.xp} XP`];
   if (badgeName) parts.push(`badge "${badgeName}"`);
-  await notify(withinTransaction(tx), {
+  await notify(tx, {
     userId: reward.userId,
     title,
     body: `You earned ${parts.join(' and ')}.`,
@@ -56,7 +52,7 @@ export async function payReward(tx: TransactionSql, reward: Reward): Promise<{ p
 
 /** Tells the member their attempt ended without the goal: inbox only, no email or push. */
 export async function notifyFailed(tx: TransactionSql, userId: string, challengeTitle: string): Promise<void> {
-  await notify(withinTransaction(tx), {
+  await notify(tx, {
     userId,
     title: `Challenge ended: ${challengeTitle}`,
     body: 'The time ran out before the goal was reached. Join another challenge to keep going.',

@@ -1,47 +1,11 @@
-import * as v from 'valibot';
 import type { Queryable } from '../db/client';
 import { ConflictError } from '../errors/domainErrors';
 import { upsertChallenge } from './challengeRepository';
-import { ChallengeSchema, type ChallengeView } from './model';
-import { adaptiveGoal, DIFFICULTIES, MIN_HISTORY_SESSIONS } from './personalizeMaths';
-import { METRICS, type Metric } from './rules';
-import { measureShots } from './shotData';
-
-export const PersonalizeBodySchema = v.strictObject({
-  userId: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(200, 'must be at most 200 characters')),
-  metric: v.picklist(METRICS, 'must be shots, sessions, averageRing or bestSeries'),
-  difficulty: v.optional(v.picklist(DIFFICULTIES, 'must be easy, medium, hard or expert'), 'medium'),
-  lookbackDays: v.optional(
-    v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(7, 'must be at least 7'), v.maxValue(365, 'must be at most 365')),
-    56,
-  ),
-  durationDays: v.optional(
-    v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'), v.maxValue(90, 'must be at most 90')),
-    14,
-  ),
-  rewardXp: v.optional(
-    v.pipe(
-      v.number(),
-      v.integer('must be a whole number'),
-      v.minValue(450, 'must be at least 450'),
-      v.maxValue(650, 'must be at most 650'),
-    ),
-    500,
-  ),
-});
-export type PersonalizeBody = v.InferOutput<typeof PersonalizeBodySchema>;
-
-export const PersonalizeResponseSchema = v.object({
-  challenge: ChallengeSchema,
-  recommendation: v.object({
-    metric: v.picklist(METRICS),
-    average: v.number(),
-    multiplier: v.number(),
-    target: v.number(),
-    lookbackDays: v.number(),
-    sessions: v.number(),
-  }),
-});
+import type { ChallengeView } from './model';
+import { adaptiveGoal, MIN_HISTORY_SESSIONS } from './personalizeMaths';
+import type { Metric } from './rules';
+import type { PersonalizeBody, PersonalizeResponse } from './schemas';
+import { measureShots } from './shotDataRepository';
 
 const TITLES: Record<Metric, string> = {
   shots: 'Personal goal: shots',
@@ -59,7 +23,7 @@ export async function personalize(
   sql: Queryable,
   body: PersonalizeBody,
   now: Date = new Date(),
-): Promise<{ challenge: ChallengeView; recommendation: v.InferOutput<typeof PersonalizeResponseSchema>['recommendation'] }> {
+): Promise<{ challenge: ChallengeView; recommendation: PersonalizeResponse['recommendation'] }> {
   const history = await measureShots(sql, {
     userId: body.userId,
     clubId: null,

@@ -1,7 +1,7 @@
 import type { Sql } from '../db/client';
 import { payReward, notifyFailed } from './payout';
 import { isGoalMet, progressFraction, type Measurement, type Rules } from './rules';
-import { measureShots, type ShotStats } from './shotData';
+import { measureShots, type ShotStats } from './shotDataRepository';
 
 interface ActiveParticipation {
   id: string;

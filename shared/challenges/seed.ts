@@ -1,8 +1,10 @@
 import * as v from 'valibot';
-import type { Queryable, Sql } from '../db/client';
+import { findClubId } from '../clubMaster/clubRepository';
+import type { Sql } from '../db/client';
 import { NotFoundError } from '../errors/domainErrors';
 import { upsertChallenge } from './challengeRepository';
-import { PRESETS, quarterEnd, type BadgeDefinition } from './presets';
+import { upsertBadge } from './badgeRepository';
+import { PRESETS, quarterEnd } from './presets';
 import { RulesSchema } from './rules';
 
 export interface SeedTargets {
@@ -18,14 +20,6 @@ export interface SeedOutcome {
   skipped: string[];
 }
 
-async function upsertBadge(sql: Queryable, badge: BadgeDefinition): Promise<void> {
-  await sql`
-    insert into challenge_badge (key, name, icon, colour, description, quality)
-    values (${badge.key}, ${badge.name}, ${badge.icon}, ${badge.colour}, ${badge.description}, ${badge.quality})
-    on conflict (key) do update set name = excluded.name, icon = excluded.icon, colour = excluded.colour,
-      description = excluded.description, quality = excluded.quality, updated_at = now()`;
-}
-
 /**
  * Upserts the badge registry and the 15 presets in one transaction. Templates are matched by
  * their preset key (with the club or user they were seeded for), so a re-run updates them in
@@ -34,8 +28,8 @@ async function upsertBadge(sql: Queryable, badge: BadgeDefinition): Promise<void
 export async function seedChallenges(sql: Sql, targets: SeedTargets, now: Date = new Date()): Promise<SeedOutcome> {
   return sql.begin(async (tx) => {
     if (targets.clubId) {
-      const [club]: [{ id: string }?] = await tx`select id from club where id = ${targets.clubId}`;
-      if (!club) throw new NotFoundError(`SEED_CLUB_ID names no club: ${targets.clubId}`, { code: 'club_not_found' });
+      if (!(await findClubId(tx, targets.clubId)))
+        throw new NotFoundError(`SEED_CLUB_ID names no club: ${targets.clubId}`, { code: 'club_not_found' });
     }
     const outcome: SeedOutcome = { templates: 0, badges: 0, skipped: [] };
     for (const preset of PRESETS) {

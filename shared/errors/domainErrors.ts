@@ -18,7 +18,7 @@ interface DomainErrorOptions {
 
 /** Base of every domain error. `message` is safe to show to the caller. */
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'not_found' | 'invalid' | 'conflict' | 'busy' | 'too_large' | 'upstream' | 'unavailable';
+  abstract readonly kind: 'not_found' | 'forbidden' | 'invalid' | 'conflict' | 'busy' | 'too_large' | 'upstream' | 'unavailable';
   readonly code: string | undefined;
 
   constructor(message: string, options: DomainErrorOptions = {}) {
@@ -31,6 +31,11 @@ export abstract class DomainError extends Error {
 /** The thing asked for does not exist (or the caller may not know it exists). */
 export class NotFoundError extends DomainError {
   readonly kind = 'not_found';
+}
+
+/** The caller is known but a rule of the area keeps them from this (a leader deciding their own claim). */
+export class ForbiddenError extends DomainError {
+  readonly kind = 'forbidden';
 }
 
 /** Input that breaks a rule, with every failing field. */

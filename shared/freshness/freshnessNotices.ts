@@ -32,18 +32,20 @@ export async function notifyClubStale(sql: Sql, club: ClubFreshness, now: Date):
     .filter(Boolean)
     .join(' ');
   for (const userId of leaders) {
-    await notify(
-      sql,
-      {
-        userId,
-        title: `No shot data from ${club.signals.name}`,
-        body,
-        tone: 'warning',
-        kind: 'report',
-        category: 'club',
-        source: FRESHNESS_SOURCE,
-      },
-      now,
+    await sql.begin((tx) =>
+      notify(
+        tx,
+        {
+          userId,
+          title: `No shot data from ${club.signals.name}`,
+          body,
+          tone: 'warning',
+          kind: 'report',
+          category: 'club',
+          source: FRESHNESS_SOURCE,
+        },
+        now,
+      ),
     );
   }
   return leaders.length;
@@ -54,18 +56,20 @@ export async function notifyClubRecovered(sql: Sql, club: ClubFreshness, now: Da
   const leaders = await listClubLeaders(sql, club.signals.clubId);
   const body = `Shot data reached the cloud again after the training evening of ${localTime(club.verdict.evening.start, club.plan.timeZone)}.`;
   for (const userId of leaders) {
-    await notify(
-      sql,
-      {
-        userId,
-        title: `Shot data from ${club.signals.name} arrives again`,
-        body,
-        tone: 'success',
-        kind: 'report',
-        category: 'club',
-        source: FRESHNESS_SOURCE,
-      },
-      now,
+    await sql.begin((tx) =>
+      notify(
+        tx,
+        {
+          userId,
+          title: `Shot data from ${club.signals.name} arrives again`,
+          body,
+          tone: 'success',
+          kind: 'report',
+          category: 'club',
+          source: FRESHNESS_SOURCE,
+        },
+        now,
+      ),
     );
   }
   return leaders.length;

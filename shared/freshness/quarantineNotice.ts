@@ -65,7 +65,9 @@ export async function notifyQuarantine(
     .join(' ');
   try {
     for (const userId of new Set(recipients)) {
-      await notify(sql, { userId, title: 'Ingest quarantine', body, tone: 'error', kind: 'report', source: 'ingest' }, now);
+      await sql.begin((tx) =>
+        notify(tx, { userId, title: 'Ingest quarantine', body, tone: 'error', kind: 'report', source: 'ingest' }, now),
+      );
     }
   } catch (error) {
     // Hand the claim back so the next report of the same quarantine tries again.

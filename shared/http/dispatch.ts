@@ -4,7 +4,16 @@ import * as v from 'valibot';
 import { configuredLogLevel, getSettings, SettingsError } from '../config/settings';
 import { createLogger, invocationSink, type Logger } from '../log/logger';
 import { isDataException, isForeignKeyViolation, isTransient, isUniqueViolation, sqlState } from '../db/errors';
-import { BusyError, ConflictError, DomainError, InvalidError, NotFoundError, TooLargeError, UpstreamError } from '../errors/domainErrors';
+import {
+  BusyError,
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  InvalidError,
+  NotFoundError,
+  TooLargeError,
+  UpstreamError,
+} from '../errors/domainErrors';
 import { isWellFormed } from '../validation/humanText';
 import { compileTemplate, type CompiledTemplate } from './pathTemplate';
 import {
@@ -277,6 +286,7 @@ export function domainProblem(error: DomainError): HttpProblem {
   const problem = (status: number, title: string, errors?: FieldError[], headers: Record<string, string> = {}) =>
     new HttpProblem(status, title, message, errors, headers, code);
   if (error instanceof NotFoundError) return problem(404, 'Not Found');
+  if (error instanceof ForbiddenError) return problem(403, 'Forbidden');
   if (error instanceof InvalidError) return problem(400, 'Bad Request', error.fieldErrors.length ? [...error.fieldErrors] : undefined);
   if (error instanceof ConflictError) return problem(409, 'Conflict');
   if (error instanceof BusyError) return problem(503, 'Service Unavailable', undefined, { 'retry-after': String(error.retryAfterSeconds) });

@@ -1,4 +1,4 @@
-import type { Sql } from '../db/client';
+import type { TransactionSql } from '../db/client';
 import { decideDeliveries, type Delivery, type DeliverySubject } from './deliveryDecision';
 import { insertInboxEntry, pruneToNewest } from './inboxRepository';
 import { enqueueDeliveries } from './outboxRepository';
@@ -33,37 +33,39 @@ export interface NotifyResult {
 }
 
 /**
- * The one way to notify a user. In one transaction: trims the inbox so the new entry fits
- * within INBOX_CAP, writes the inbox entry (always), and queues the email/push deliveries the
- * user's preferences allow in notification_outbox for the delivery worker, each with its own
- * copy of title, body and tone. Producers never write these tables themselves.
+ * The one way to notify a user. Within the caller's transaction: trims the inbox so the new
+ * entry fits within INBOX_CAP, writes the inbox entry (always), and queues the email/push
+ * deliveries the user's preferences allow in notification_outbox for the delivery worker, each
+ * with its own copy of title, body and tone. Producers never write these tables themselves.
+ *
+ * The caller owns the transaction (a caller in none opens one with `sql.begin`), so the entry
+ * commits or rolls back with whatever the caller writes beside it, e.g. a challenge payout.
  */
-export async function notify(sql: Sql, input: NotifyInput, now: Date = new Date()): Promise<NotifyResult> {
-  return sql.begin(async (tx) => {
-    // Serialises notify calls for one user, so concurrent producers cannot overshoot the cap.
-    await tx`select pg_advisory_xact_lock(${INBOX_LOCK_NAMESPACE}, hashtext(${input.userId}))`;
-    // The entry's created_at is taken after this lock (insertInboxEntry), so for one user the
-    // entry that commits later always carries the later time and lands above the ones before.
-    // Trimming before the insert makes room for the new entry, and takes row locks before the
-    // unread counter's lock, in the same order as every other inbox statement.
-    const pruned = await pruneToNewest(tx, input.userId, INBOX_CAP - 1);
-    const entry = await insertInboxEntry(tx, {
-      userId: input.userId,
-      title: input.title,
-      body: input.body,
-      tone: input.tone,
-      kind: input.kind,
-      category: input.category,
-      source: input.source,
-    });
-    const { preferences, timeZone } = await loadSettings(tx, input.userId);
-    const deliveries = decideDeliveries(preferences, input, now, timeZone);
-    await enqueueDeliveries(
-      tx,
-      { notificationId: entry.id, userId: input.userId, title: input.title, body: input.body ?? null, tone: input.tone },
-      deliveries,
-      input.cancelKey ?? null,
-    );
-    return { id: entry.id, deliveries, pruned };
+export async function notify(tx: TransactionSql, input: NotifyInput, now: Date = new Date()): Promise<NotifyResult> {
+  // Serialises notify calls for one user until the caller's transaction ends, so concurrent
+  // producers cannot overshoot the cap.
+  await tx`select pg_advisory_xact_lock(${INBOX_LOCK_NAMESPACE}, hashtext(${input.userId}))`;
+  // The entry's created_at is taken after this lock (insertInboxEntry), so for one user the
+  // entry that commits later always carries the later time and lands above the ones before.
+  // Trimming before the insert makes room for the new entry, and takes row locks before the
+  // unread counter's lock, in the same order as every other inbox statement.
+  const pruned = await pruneToNewest(tx, input.userId, INBOX_CAP - 1);
+  const entry = await insertInboxEntry(tx, {
+    userId: input.userId,
+    title: input.title,
+    body: input.body,
+    tone: input.tone,
+    kind: input.kind,
+    category: input.category,
+    source: input.source,
   });
+  const { preferences, timeZone } = await loadSettings(tx, input.userId);
+  const deliveries = decideDeliveries(preferences, input, now, timeZone);
+  await enqueueDeliveries(
+    tx,
+    { notificationId: entry.id, userId: input.userId, title: input.title, body: input.body ?? null, tone: input.tone },
+    deliveries,
+    input.cancelKey ?? null,
+  );
+  return { id: entry.id, deliveries, pruned };
 }

@@ -493,6 +493,75 @@ describe('challenge endpoints', () => {
     });
   });
 
+  describe('shooter link decisions', () => {
+    it('a leader cannot decide their own claim; another leader of the club or a platform admin can', async () => {
+      const club = await createClub();
+      const leader = unique('leader');
+      const coLeader = unique('leader');
+      await addMember(club.clubId, leader, 'leader');
+      await addMember(club.clubId, coLeader, 'leader');
+      const shooterIds = [unique('s'), unique('s')];
+      for (const shooterId of shooterIds) {
+        await getSql()`insert into club_data_shooter (source_club_id, source_record_id, display_name) values (${club.clubNumber}, ${shooterId}, 'Lee Leader')`;
+      }
+      const claim = (await (
+        await call(leader, 'POST', '/api/challenges/shooter-links', { clubId: club.clubId, shooterId: shooterIds[0] })
+      ).json()) as {
+        id: string;
+      };
+      const decide = (caller: string | Record<string, string>, action: string) =>
+        call(caller, 'POST', `/api/challenges/clubs/${club.clubId}/shooter-links/${claim.id}/${action}`);
+
+      for (const action of ['confirm', 'reject']) {
+        const own = await decide(leader, action);
+        expect(own.status).toBe(403);
+        expect(((await own.json()) as Problem).code).toBe('own_claim');
+      }
+      const [stored] = await getSql()<{ status: string; decidedBy: string | null }[]>`
+        select status, decided_by as "decidedBy" from challenge_shooter_link where id = ${claim.id}`;
+      expect(stored).toEqual({ status: 'pending', decidedBy: null });
+
+      const confirmed = await decide(coLeader, 'confirm');
+      expect(confirmed.status).toBe(200);
+      expect(await confirmed.json()).toMatchObject({ status: 'confirmed', userId: leader });
+
+      // A platform admin decides too (after the first claim was rejected, the leader may claim again).
+      await getSql()`update challenge_shooter_link set status = 'rejected' where id = ${claim.id}`;
+      const second = (await (
+        await call(leader, 'POST', '/api/challenges/shooter-links', { clubId: club.clubId, shooterId: shooterIds[1] })
+      ).json()) as {
+        id: string;
+      };
+      const byAdmin = await call(await admin(), 'POST', `/api/challenges/clubs/${club.clubId}/shooter-links/${second.id}/confirm`);
+      expect(byAdmin.status).toBe(200);
+      expect(await byAdmin.json()).toMatchObject({ status: 'confirmed', userId: leader });
+    });
+  });
+
+  describe('rewardXp cap', () => {
+    it('holds leaders to the preset range and platform admins to the hard bound, naming body.rewardXp', async () => {
+      const club = await createClub();
+      const leader = unique('leader');
+      await addMember(club.clubId, leader, 'leader');
+      const before = await getSql()<{ count: number }[]>`select count(*)::int as count from challenge where club_id = ${club.clubId}`;
+
+      const tooRich = await call(leader, 'POST', '/api/challenges', validBody({ clubId: club.clubId, rewardXp: 100_000 }));
+      expect(tooRich.status).toBe(400);
+      expect(tooRich.headers.get('content-type')).toContain('application/problem+json');
+      expect(((await tooRich.json()) as Problem).errors).toEqual([{ path: 'body.rewardXp', message: 'must be at most 1000' }]);
+      const after = await getSql()<{ count: number }[]>`select count(*)::int as count from challenge where club_id = ${club.clubId}`;
+      expect(after).toEqual(before);
+
+      expect((await call(leader, 'POST', '/api/challenges', validBody({ clubId: club.clubId, rewardXp: 1000 }))).status).toBe(201);
+      expect((await call(await admin(), 'POST', '/api/challenges', validBody({ clubId: club.clubId, rewardXp: 100_000 }))).status).toBe(
+        201,
+      );
+      const beyond = await call(await admin(), 'POST', '/api/challenges', validBody({ clubId: club.clubId, rewardXp: 100_001 }));
+      expect(beyond.status).toBe(400);
+      expect(((await beyond.json()) as Problem).errors).toEqual([{ path: 'body.rewardXp', message: 'must be at most 100000' }]);
+    });
+  });
+
   it('seasons start only by platform admins', async () => {
     expect((await call(unique('member'), 'POST', '/api/challenges/seasons', { name: 'Winter' })).status).toBe(403);
     expect((await call(await admin(), 'POST', '/api/challenges/seasons', { name: '\u200b' })).status).toBe(400);

@@ -174,4 +174,23 @@ describe('challenge leaderboards over HTTP', () => {
     expect((await host.request('GET', `/api/challenges/${clubOnly.id}/leaderboard`, { headers: await bearer(user) })).status).toBe(404);
     expect((await host.request('GET', `/api/challenges/${challenge.id}/leaderboard`)).status).toBe(401);
   });
+
+  it('keeps the global board’s rank apart from a club whose id is literally global', async () => {
+    await getSql()`insert into club (id, name) values ('global', 'A club named global') on conflict (id) do nothing`;
+    const [leaderUser, viewer, clubOnly] = ['lead', 'viewer', 'clubonly'].map((name) => unique(name));
+    await addMember('global', clubOnly!);
+    const challenge = await makeChallenge();
+    await place(challenge.id, leaderUser!, 90, 1, { global: true });
+    await place(challenge.id, clubOnly!, 80, 1, { club: true }, 'global');
+    await place(challenge.id, viewer!, 50, 1, { global: true });
+
+    // limit=1 keeps the viewer off the page, so the rank comes from the per-score counts.
+    const page = await board(viewer!, challenge.id, 'scope=global&limit=1');
+    expect(ranks(page)).toEqual([[1, leaderUser, 90]]);
+    expect(page.me).toMatchObject({ rank: 2, userId: viewer });
+    expect(page.around.map((row) => [row.rank, row.userId])).toEqual([
+      [1, leaderUser],
+      [2, viewer],
+    ]);
+  });
 });

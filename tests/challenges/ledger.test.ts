@@ -1,6 +1,7 @@
 import { joinChallenge } from '../../shared/challenges/participationRepository';
 import { payReward } from '../../shared/challenges/payout';
-import { appendXp, ladder, startSeason, xpTotals } from '../../shared/challenges/xpLedger';
+import { startSeason } from '../../shared/challenges/seasons';
+import { appendXp, ladder, xpTotals } from '../../shared/challenges/xpLedgerRepository';
 import { getSql } from '../../shared/db/client';
 import { makeChallenge, unique } from './support';
 

@@ -1,7 +1,7 @@
 import { expireParticipations } from '../../shared/challenges/expiry';
 import { joinChallenge } from '../../shared/challenges/participationRepository';
 import { evaluateParticipation, evaluateProgressForClubs } from '../../shared/challenges/progress';
-import { appendXp } from '../../shared/challenges/xpLedger';
+import { appendXp } from '../../shared/challenges/xpLedgerRepository';
 import { getSql } from '../../shared/db/client';
 import { addMember, createClub, ensureBadge, hitsOn, insertHits, linkShooter, makeChallenge, unique } from './support';
 

@@ -17,7 +17,9 @@ const newUser = () => `user-${randomUUID()}`;
 async function seed(userId: string, count: number, title = 'Entry'): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1) {
-    const { id } = await notify(getSql(), { userId, title: `${title} ${i}`, tone: 'info', kind: 'member', source: 'test', channels: [] });
+    const { id } = await getSql().begin((tx) =>
+      notify(tx, { userId, title: `${title} ${i}`, tone: 'info', kind: 'member', source: 'test', channels: [] }),
+    );
     ids.push(id);
   }
   return ids;
@@ -41,16 +43,20 @@ describe('notification inbox over HTTP', () => {
 
   it('lists exactly NotificationRecord fields, newest first, with unreadCount and no next page', async () => {
     const user = newUser();
-    await notify(getSql(), {
-      userId: user,
-      title: 'Invoice paid',
-      body: 'Thanks',
-      tone: 'success',
-      kind: 'billing',
-      source: 'billing',
-      channels: [],
-    });
-    await notify(getSql(), { userId: user, title: 'Licence expires', tone: 'warning', kind: 'billing', source: 'billing', channels: [] });
+    await getSql().begin((tx) =>
+      notify(tx, {
+        userId: user,
+        title: 'Invoice paid',
+        body: 'Thanks',
+        tone: 'success',
+        kind: 'billing',
+        source: 'billing',
+        channels: [],
+      }),
+    );
+    await getSql().begin((tx) =>
+      notify(tx, { userId: user, title: 'Licence expires', tone: 'warning', kind: 'billing', source: 'billing', channels: [] }),
+    );
 
     const page = await list(user);
     expect(page.unreadCount).toBe(2);

@@ -14,7 +14,9 @@ async function readAtOf(id: string): Promise<string | null> {
 }
 
 async function entryOf(userId: string): Promise<string> {
-  return (await notify(getSql(), { userId, title: 'Read me', tone: 'info', kind: 'member', source: 'test', channels: [] })).id;
+  return (
+    await getSql().begin((tx) => notify(tx, { userId, title: 'Read me', tone: 'info', kind: 'member', source: 'test', channels: [] }))
+  ).id;
 }
 
 describe('mark one read keeps the first read time', () => {

@@ -56,7 +56,7 @@ async function inboxCount(userId: string): Promise<number> {
 describe('notify (the producer function)', () => {
   it('writes the inbox entry and queues email and push for a user with default preferences', async () => {
     const userId = newUser();
-    const result = await notify(getSql(), input(userId), NOW);
+    const result = await getSql().begin((tx) => notify(tx, input(userId), NOW));
     expect(await inboxCount(userId)).toBe(1);
     expect(await outboxOf(userId)).toEqual([
       { channel: 'email', deliverAfter: NOW, digest: null, status: 'pending', notificationId: result.id },
@@ -66,7 +66,7 @@ describe('notify (the producer function)', () => {
 
   it('defers push to the end of quiet hours crossing midnight, email unaffected (stored time zone UTC)', async () => {
     const userId = await withPreferences({ dnd: { enabled: true, from: '22:00', to: '07:00' } }, 'UTC');
-    await notify(getSql(), input(userId), NOW);
+    await getSql().begin((tx) => notify(tx, input(userId), NOW));
     expect((await outboxOf(userId)).map((row) => [row.channel, row.deliverAfter.toISOString()])).toEqual([
       ['email', NOW.toISOString()],
       ['push', '2026-11-19T07:00:00.000Z'],
@@ -76,7 +76,7 @@ describe('notify (the producer function)', () => {
   it('reads quiet hours in Europe/Berlin for a user who never chose a time zone', async () => {
     // 23:30Z is 00:30 CET: inside 22:00–07:00 local, which ends at 06:00Z.
     const userId = await withPreferences({ dnd: { enabled: true, from: '22:00', to: '07:00' } });
-    await notify(getSql(), input(userId), NOW);
+    await getSql().begin((tx) => notify(tx, input(userId), NOW));
     expect((await outboxOf(userId)).map((row) => [row.channel, row.deliverAfter.toISOString()])).toEqual([
       ['email', NOW.toISOString()],
       ['push', '2026-11-19T06:00:00.000Z'],
@@ -86,13 +86,15 @@ describe('notify (the producer function)', () => {
   it('sends a reminder push now when the quiet hours would hold it past expiresAt', async () => {
     const userId = await withPreferences({ dnd: { enabled: true, from: '22:00', to: '07:00' } }, 'UTC');
     const expiresAt = new Date('2026-11-19T00:30:00.000Z');
-    await notify(getSql(), input(userId, { kind: 'reminder', reminderLead: 'hour1', category: undefined, expiresAt }), NOW);
+    await getSql().begin((tx) =>
+      notify(tx, input(userId, { kind: 'reminder', reminderLead: 'hour1', category: undefined, expiresAt }), NOW),
+    );
     expect((await outboxOf(userId)).map((row) => [row.channel, row.deliverAfter.toISOString()])).toEqual([['push', NOW.toISOString()]]);
   });
 
   it('queues no email when the category is off, and still writes the inbox entry', async () => {
     const userId = await withPreferences({ email: { categories: { training: false } }, push: { enabled: false } });
-    const result = await notify(getSql(), input(userId), NOW);
+    const result = await getSql().begin((tx) => notify(tx, input(userId), NOW));
     expect(result.deliveries).toEqual([]);
     expect(await outboxOf(userId)).toEqual([]);
     expect(await inboxCount(userId)).toBe(1);
@@ -100,7 +102,7 @@ describe('notify (the producer function)', () => {
 
   it('queues email as a digest entry in summary mode', async () => {
     const userId = await withPreferences({ summary: { mode: 'daily', time: '06:00' }, push: { enabled: false } }, 'UTC');
-    await notify(getSql(), input(userId, { kind: 'report', category: undefined }), NOW);
+    await getSql().begin((tx) => notify(tx, input(userId, { kind: 'report', category: undefined }), NOW));
     expect((await outboxOf(userId)).map((row) => [row.channel, row.deliverAfter.toISOString(), row.digest])).toEqual([
       ['email', '2026-11-19T06:00:00.000Z', 'daily'],
     ]);
@@ -109,7 +111,7 @@ describe('notify (the producer function)', () => {
   it('withdraws pending deliveries by cancel key', async () => {
     const userId = newUser();
     const cancelKey = `reminder:${randomUUID()}`;
-    await notify(getSql(), input(userId, { kind: 'reminder', reminderLead: 'hour1', cancelKey }), NOW);
+    await getSql().begin((tx) => notify(tx, input(userId, { kind: 'reminder', reminderLead: 'hour1', cancelKey }), NOW));
     expect(await cancelPendingDeliveries(getSql(), cancelKey)).toBe(1);
     expect((await outboxOf(userId)).map((row) => row.status)).toEqual(['cancelled']);
     expect(await cancelPendingDeliveries(getSql(), cancelKey)).toBe(0);
@@ -117,10 +119,12 @@ describe('notify (the producer function)', () => {
 
   it('keeps a critical delivery, with its snapshot, when the user clears the inbox', async () => {
     const userId = await withPreferences({ dnd: { enabled: true, from: '00:00', to: '23:59' } });
-    const { id } = await notify(
-      getSql(),
-      input(userId, { kind: 'billing', category: undefined, critical: true, title: 'Card declined', body: 'Update it', tone: 'error' }),
-      NOW,
+    const { id } = await getSql().begin((tx) =>
+      notify(
+        tx,
+        input(userId, { kind: 'billing', category: undefined, critical: true, title: 'Card declined', body: 'Update it', tone: 'error' }),
+        NOW,
+      ),
     );
     expect(await clearInbox(getSql(), userId)).toBe(1);
     const rows = await getSql()`
@@ -133,14 +137,26 @@ describe('notify (the producer function)', () => {
     ]);
   });
 
+  it('writes within the caller’s transaction: a rollback there leaves no entry and no delivery', async () => {
+    const userId = newUser();
+    await expect(
+      getSql().begin(async (tx) => {
+        await notify(tx, input(userId), NOW);
+        throw new Error('the caller’s own write failed');
+      }),
+    ).rejects.toThrow('the caller’s own write failed');
+    expect(await inboxCount(userId)).toBe(0);
+    expect(await outboxOf(userId)).toEqual([]);
+  });
+
   it('keeps a queued digest when the inbox cap prunes its entry', async () => {
     const userId = await withPreferences({ summary: { mode: 'weekly' }, push: { enabled: false } });
-    await notify(getSql(), input(userId, { kind: 'report', category: undefined, title: 'Weekly numbers' }), NOW);
+    await getSql().begin((tx) => notify(tx, input(userId, { kind: 'report', category: undefined, title: 'Weekly numbers' }), NOW));
     await getSql()`
       insert into notification (user_id, title, tone, kind, source, created_at)
       select ${userId}, 'Newer ' || n, 'info', 'member', 'test', now() + make_interval(secs => n)
       from generate_series(1, ${INBOX_CAP - 1}) as n`;
-    const result = await notify(getSql(), input(userId, { channels: [] }), NOW);
+    const result = await getSql().begin((tx) => notify(tx, input(userId, { channels: [] }), NOW));
     expect(result.pruned).toBe(1);
     const rows = await getSql()`
       select status, digest, title, notification_id as "notificationId" from notification_outbox where user_id = ${userId}`;
@@ -168,7 +184,7 @@ describe('notify (the producer function)', () => {
     const meanwhile = await getSql().begin(async (tx) => {
       await tx`select pg_advisory_xact_lock(${INBOX_LOCK_NAMESPACE}, hashtext(${userId}))`;
       // This producer's transaction starts now and then waits for the lock held here.
-      waiting = notify(getSql(), input(userId, { channels: [], title: 'waited' }), NOW);
+      waiting = getSql().begin((tx) => notify(tx, input(userId, { channels: [], title: 'waited' }), NOW));
       await waitForAdvisoryWaiter(userId);
       // As a producer whose transaction began after the waiting one's: stamped later than its start.
       const [row] = await tx<{ id: string }[]>`
@@ -188,7 +204,7 @@ describe('notify (the producer function)', () => {
       insert into notification (user_id, title, tone, kind, source, created_at)
       select ${userId}, 'Old ' || n, 'info', 'member', 'test', now() - make_interval(mins => ${INBOX_CAP + 1} - n)
       from generate_series(1, ${INBOX_CAP}) as n`;
-    const result = await notify(getSql(), input(userId, { channels: [] }), NOW);
+    const result = await getSql().begin((tx) => notify(tx, input(userId, { channels: [] }), NOW));
     expect(result.pruned).toBe(1);
     expect(await inboxCount(userId)).toBe(INBOX_CAP);
     const titles = await getSql()<{ title: string }[]>`
@@ -203,7 +219,7 @@ describe('notify (the producer function)', () => {
     await getSql()`
       insert into notification (user_id, title, tone, kind, source)
       select ${userId}, 'Old ' || n, 'info', 'member', 'test' from generate_series(1, ${INBOX_CAP - 2}) as n`;
-    await Promise.all(Array.from({ length: 6 }, () => notify(getSql(), input(userId, { channels: [] }), NOW)));
+    await Promise.all(Array.from({ length: 6 }, () => getSql().begin((tx) => notify(tx, input(userId, { channels: [] }), NOW))));
     expect(await inboxCount(userId)).toBe(INBOX_CAP);
     await expectCounterExact(userId);
   });
@@ -211,7 +227,7 @@ describe('notify (the producer function)', () => {
   it('orders concurrent producers by commit: the later commit is the newer entry', async () => {
     const userId = newUser();
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => notify(getSql(), input(userId, { channels: [], title: `N${i}` }), NOW)),
+      Array.from({ length: 8 }, (_, i) => getSql().begin((tx) => notify(tx, input(userId, { channels: [], title: `N${i}` }), NOW))),
     );
     expect(results).toHaveLength(8);
     // seq is drawn inside the locked section too, so (created_at) order must equal seq order.
@@ -223,13 +239,13 @@ describe('notify (the producer function)', () => {
 
   it('keeps the unread counter exact under concurrent notify, markAllRead and clearInbox', async () => {
     const userId = newUser();
-    await Promise.all(Array.from({ length: 5 }, () => notify(getSql(), input(userId, { channels: [] }), NOW)));
+    await Promise.all(Array.from({ length: 5 }, () => getSql().begin((tx) => notify(tx, input(userId, { channels: [] }), NOW))));
     await Promise.all([
-      ...Array.from({ length: 6 }, () => notify(getSql(), input(userId, { channels: [] }), NOW)),
+      ...Array.from({ length: 6 }, () => getSql().begin((tx) => notify(tx, input(userId, { channels: [] }), NOW))),
       markAllRead(getSql(), userId),
       clearInbox(getSql(), userId),
       markAllRead(getSql(), userId),
-      ...Array.from({ length: 4 }, () => notify(getSql(), input(userId, { channels: [] }), NOW)),
+      ...Array.from({ length: 4 }, () => getSql().begin((tx) => notify(tx, input(userId, { channels: [] }), NOW))),
     ]);
     await expectCounterExact(userId);
     await clearInbox(getSql(), userId);

@@ -31,7 +31,9 @@ describe('the unread counter', () => {
 
     const ids = [];
     for (let i = 0; i < 3; i += 1) {
-      ids.push((await notify(sql, { userId, title: `N${i}`, tone: 'info', kind: 'member', source: 'test', channels: [] })).id);
+      ids.push(
+        (await sql.begin((tx) => notify(tx, { userId, title: `N${i}`, tone: 'info', kind: 'member', source: 'test', channels: [] }))).id,
+      );
     }
     await expectInSync(13);
 

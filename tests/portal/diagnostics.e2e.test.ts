@@ -58,7 +58,9 @@ describe('portal: diagnostics and notifications in a browser', () => {
     await syncKnownClubs(sql(), box, [{ vereinsId: `${tag}-7`, name: `Portal Imported ${tag}` }]);
     await sql()`insert into club_data_hit (source_club_id) values (${`${tag}-7`})`;
     for (const title of ['Ingest quarantined', 'Club stale', 'Weekly report']) {
-      await notify(sql(), { userId: admin, title, body: `${title} body`, tone: 'warning', kind: 'report', source: 'test', channels: [] });
+      await sql().begin((tx) =>
+        notify(tx, { userId: admin, title, body: `${title} body`, tone: 'warning', kind: 'report', source: 'test', channels: [] }),
+      );
     }
     page = await rig.newPage();
     await signIn(page, rig.host, await tokenFor(admin, { roles: ['platform_admin'] }));

@@ -1,5 +1,4 @@
-import type { Queryable, Sql } from '../db/client';
-import { ConflictError } from '../errors/domainErrors';
+import type { Queryable } from '../db/client';
 
 /**
  * The append-only XP ledger. A payout is one row unique per (user, source); the lifetime and
@@ -20,21 +19,22 @@ export async function openSeason(sql: Queryable): Promise<Season | undefined> {
   return row;
 }
 
-/** Closes the open season (if any) at `at` and opens a new one from `at`: the seasonal ladder restarts at 0. */
-export async function startSeason(sql: Sql, name: string, at: Date): Promise<Season> {
-  return sql.begin(async (tx) => {
-    await tx`lock table xp_season in share row exclusive mode`;
-    const [open]: [{ startsAt: Date }?] = await tx`select starts_at as "startsAt" from xp_season where ends_at is null`;
-    if (open && open.startsAt.getTime() >= at.getTime()) {
-      throw new ConflictError('The open season starts later than the new one would.', { code: 'season_overlap' });
-    }
-    await tx`update xp_season set ends_at = ${at} where ends_at is null`;
-    const [row]: [Season?] = await tx`
-      insert into xp_season (name, starts_at) values (${name}, ${at})
-      returning id, name, starts_at as "startsAt", ends_at as "endsAt"`;
-    if (!row) throw new Error('season insert returned no row');
-    return row;
-  });
+/** Takes the lock that serialises season changes until the transaction ends. */
+export async function lockSeasons(sql: Queryable): Promise<void> {
+  await sql`lock table xp_season in share row exclusive mode`;
+}
+
+/** Ends the open season (if any) at `at`. */
+export async function closeOpenSeason(sql: Queryable, at: Date): Promise<void> {
+  await sql`update xp_season set ends_at = ${at} where ends_at is null`;
+}
+
+export async function insertSeason(sql: Queryable, name: string, startsAt: Date): Promise<Season> {
+  const [row]: [Season?] = await sql`
+    insert into xp_season (name, starts_at) values (${name}, ${startsAt})
+    returning id, name, starts_at as "startsAt", ends_at as "endsAt"`;
+  if (!row) throw new Error('season insert returned no row');
+  return row;
 }
 
 export interface Payout {

@@ -1,0 +1,64 @@
+import type { Queryable } from '../db/client';
+import type { BadgeDefinition } from './presets';
+import type { Tier } from './tiers';
+
+/** The badge registry (challenge_badge) and the badges users earned (challenge_user_badge). */
+
+export async function findBadgeKey(sql: Queryable, key: string): Promise<string | undefined> {
+  const [badge]: [{ key: string }?] = await sql`select key from challenge_badge where key = ${key}`;
+  return badge?.key;
+}
+
+export async function upsertBadge(sql: Queryable, badge: BadgeDefinition): Promise<void> {
+  await sql`
+    insert into challenge_badge (key, name, icon, colour, description, quality)
+    values (${badge.key}, ${badge.name}, ${badge.icon}, ${badge.colour}, ${badge.description}, ${badge.quality})
+    on conflict (key) do update set name = excluded.name, icon = excluded.icon, colour = excluded.colour,
+      description = excluded.description, quality = excluded.quality, updated_at = now()`;
+}
+
+/**
+ * Awards the badge for the participation unless the user holds it from that challenge already
+ * (the primary key user, badge, challenge); the badge's name when this call awarded it.
+ */
+export async function awardBadge(
+  sql: Queryable,
+  award: { userId: string; badgeKey: string; challengeId: string; participationId: string },
+): Promise<string | undefined> {
+  const [badge]: [{ name: string }?] = await sql`
+    with earned as (
+      insert into challenge_user_badge (user_id, badge_key, challenge_id, participation_id)
+      select ${award.userId}, key, ${award.challengeId}, ${award.participationId} from challenge_badge where key = ${award.badgeKey}
+      on conflict do nothing
+      returning badge_key
+    )
+    select b.name from earned join challenge_badge b on b.key = earned.badge_key`;
+  return badge?.name;
+}
+
+export interface EarnedBadgeRow {
+  key: string;
+  name: string;
+  icon: string;
+  colour: string;
+  description: string;
+  quality: Tier;
+  earnedAt: Date;
+  challengeId: string;
+  challengeTitle: string;
+  fromPrivateChallenge: boolean;
+}
+
+/** A user's badges, oldest first. */
+export function listEarnedBadges(sql: Queryable, userId: string): Promise<EarnedBadgeRow[]> {
+  return sql<EarnedBadgeRow[]>`
+    select b.key, b.name, b.icon, b.colour, b.description, b.quality, ub.earned_at as "earnedAt",
+           ub.challenge_id as "challengeId", c.title as "challengeTitle",
+           not (p.share_within_club or p.share_globally) as "fromPrivateChallenge"
+    from challenge_user_badge ub
+    join challenge_badge b on b.key = ub.badge_key
+    join challenge c on c.id = ub.challenge_id
+    join challenge_participation p on p.id = ub.participation_id
+    where ub.user_id = ${userId}
+    order by ub.earned_at, ub.badge_key`;
+}

@@ -1,0 +1,99 @@
+import type { Queryable } from '../db/client';
+import { MICRO_FORMAT } from './cursor';
+import type { LeaderboardCursor } from './schemas';
+
+/** The reads behind the leaderboards (shared/challenges/leaderboard.ts orders and ranks them). */
+
+export type Board = { kind: 'global' } | { kind: 'club'; clubId: string };
+
+export interface Entry {
+  id: string;
+  userId: string;
+  score: string;
+  reachedAt: string;
+  status: 'active' | 'completed' | 'failed';
+  sharedGlobally: boolean;
+  sharedWithinClub: boolean;
+  clubId: string | null;
+}
+
+// ORDER BY must name challenge_participation.score: a bare `score` would be this text alias.
+const ENTRY_COLUMNS = `id, user_id as "userId", score::text as score,
+  to_char(score_reached_at at time zone 'UTC', '${MICRO_FORMAT}') as "reachedAt", status,
+  share_globally as "sharedGlobally", share_within_club as "sharedWithinClub", club_id as "clubId"`;
+
+/** The board's key in challenge_board_score (018_challenge_board_keys.sql): never equal for a club and the global board. */
+const boardKey = (board: Board) => (board.kind === 'global' ? 'global' : `club:${board.clubId}`);
+
+function boardFilter(sql: Queryable, board: Board) {
+  return board.kind === 'global'
+    ? sql`share_globally and status <> 'cancelled'`
+    : sql`club_id = ${board.clubId} and (share_within_club or share_globally) and status <> 'cancelled'`;
+}
+
+// The leading `score >=` / `score <=` repeats what the OR implies so that it becomes the index
+// range: without it a scan towards the position would walk the board from its far end.
+/** Rows strictly before the position in board order. */
+function ahead(sql: Queryable, score: string, reachedAt: string, id: string) {
+  return sql`score >= ${score}::numeric and (score > ${score}::numeric or (score_reached_at, id) < (${reachedAt}::timestamptz, ${id}))`;
+}
+/** Rows strictly after the position in board order. */
+function behind(sql: Queryable, score: string, reachedAt: string, id: string) {
+  return sql`score <= ${score}::numeric and (score < ${score}::numeric or (score_reached_at, id) > (${reachedAt}::timestamptz, ${id}))`;
+}
+
+/**
+ * One round trip: the viewer's own row (whatever its sharing) and the next `limit + 1` visible
+ * rows of others after the cursor, in board order.
+ */
+export function boardPageWithOwnRow(
+  sql: Queryable,
+  query: { challengeId: string; viewerId: string; board: Board; limit: number; after: LeaderboardCursor | undefined },
+): Promise<Entry[]> {
+  const { challengeId, viewerId, board, limit, after } = query;
+  return sql<Entry[]>`
+    (select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
+     where challenge_id = ${challengeId} and user_id = ${viewerId} and status <> 'cancelled'
+       ${board.kind === 'club' ? sql`and club_id = ${board.clubId}` : sql``})
+    union all
+    (select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
+     where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and user_id <> ${viewerId}
+       ${after ? sql`and ${behind(sql, after[0], after[1], after[2])}` : sql``}
+     order by challenge_participation.score desc, score_reached_at, id
+     limit ${limit + 1})`;
+}
+
+export interface Neighbourhood {
+  /** Visible rows ahead of the own row. */
+  ahead: number;
+  /** Up to two visible rows just ahead, nearest first. */
+  previous: Entry[];
+  /** Up to two visible rows just behind, nearest first. */
+  next: Entry[];
+}
+
+/**
+ * One round trip: the rank (visible rows on higher scores from the per-score counts of
+ * challenge_board_score, plus the ties reached earlier) and two visible neighbours each side.
+ */
+export async function neighbourhoodOf(sql: Queryable, query: { challengeId: string; board: Board; own: Entry }): Promise<Neighbourhood> {
+  const { challengeId, board, own } = query;
+  const [row]: [Neighbourhood?] = await sql`
+    select
+      (select coalesce(sum(participants), 0)::int from challenge_board_score
+       where challenge_id = ${challengeId} and board = ${boardKey(board)} and score > ${own.score}::numeric)
+      + (select count(*)::int from challenge_participation
+         where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
+           and score = ${own.score}::numeric and (score_reached_at, id) < (${own.reachedAt}::timestamptz, ${own.id})) as ahead,
+      coalesce((select json_agg(t) from (
+        select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
+        where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
+          and ${ahead(sql, own.score, own.reachedAt, own.id)}
+        order by challenge_participation.score, score_reached_at desc, id desc limit 2) as t), '[]') as previous,
+      coalesce((select json_agg(t) from (
+        select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
+        where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
+          and ${behind(sql, own.score, own.reachedAt, own.id)}
+        order by challenge_participation.score desc, score_reached_at, id limit 2) as t), '[]') as next`;
+  return row ?? { ahead: 0, previous: [], next: [] };
+}
