@@ -1,53 +1,78 @@
-import { getSettings } from '../../shared/config/settings';
-import { closeSql, getSql } from '../../shared/db/client';
-import { BackfillFailedError, BackfillRefusedError, runBackfill, type BackfillProgress } from '../../shared/ingest/backfill';
-import { BACKFILL_EXIT, parseBackfillArgs } from '../../shared/ingest/backfillArgs';
-import { TableCheckpointStore } from '../../shared/ingest/checkpointStore';
-import { admissionThresholds } from '../../shared/ingest/eventRunner';
-import { createTableClient, storageConnection, StorageNotConfiguredError } from '../../shared/storage/tables';
-import { effectiveConnectionString } from '../local/eventHubs/developmentHub';
-import { prepareLocalEnvironment } from '../local/environment';
+import { BackfillFailedError, BackfillRefusedError, runBackfill, type BackfillProgress } from '../shared/ingest/backfill';
+import { BACKFILL_EXIT, parseBackfillArgs } from '../shared/ingest/backfillArgs';
+import { TableCheckpointStore } from '../shared/ingest/checkpointStore';
+import { createTableClient, storageConnection, StorageNotConfiguredError } from '../shared/storage/tables';
+import type { Command, CommandEnv } from './command';
+import { openCommandDatabase } from './database';
+import { commandSettings, requireSetting } from './settings';
 
 /**
- * `npm run ingest:backfill -- <clubId>:<recordId> ... [--group=<id>] [--new-group] [--force]` and
- * `npm run ingest:backfill-shooters -- <clubId> ... [same options]` (docs/ingest-worker.md).
- * Exit codes: 0 done, 1 failed, 2 bad arguments, 3 refused (a quarantine for the scope is open).
+ * `ingest:backfill <clubId>:<recordId> ... [--group=<id>] [--new-group] [--force]` and
+ * `ingest:backfill-shooters <clubId> ... [same options]` (docs/ingest-worker.md).
+ * Exit codes: 0 done, 1 failed, 2 bad arguments or settings, 3 refused (a quarantine for the scope is open).
  */
 const USAGE = {
-  records: 'npm run ingest:backfill -- <clubId>:<recordId> ... [--group=<id>] [--new-group] [--force]',
-  shooters: 'npm run ingest:backfill-shooters -- <clubId> ... [--group=<id>] [--new-group] [--force]',
+  records: 'ingest:backfill <clubId>:<recordId> ... [--group=<id>] [--new-group] [--force]',
+  shooters: 'ingest:backfill-shooters <clubId> ... [--group=<id>] [--new-group] [--force]',
 };
+
+/** The app settings the backfill reads: the worker's hub, checkpoints and admission rules, and its own group. */
+const BACKFILL_SETTINGS = [
+  'AzureWebJobsStorage',
+  'AzureWebJobsStorage__accountName',
+  'AzureWebJobsStorage__tableServiceUri',
+  'AzureWebJobsStorage__credential',
+  'AzureWebJobsStorage__clientId',
+  'INGEST_EVENTHUB_NAME',
+  'INGEST_EVENTHUB_CONNECTION',
+  'INGEST_BACKFILL_CONSUMER_GROUP',
+  'INGEST_CHECKPOINT_TABLE',
+  'INGEST_REJECTING_THRESHOLD',
+  'INGEST_QUARANTINE_THRESHOLD',
+  'INGEST_REJECT_WINDOW_SECONDS',
+  'INGEST_DRIFT_QUIET_SECONDS',
+  'INGEST_REJECT_LOG_MAX',
+  'INGEST_WORKER_MAX_BATCH_SIZE',
+] as const;
 
 const line = (p: BackfillProgress) =>
   `read ${p.read}, applied ${p.applied}, written ${p.written}, skipped ${p.skipped}, lag left ${p.lagLeft}`;
 
-async function main(): Promise<number> {
-  const kind = process.argv[2] === 'shooters' ? 'shooters' : 'records';
-  const parsed = parseBackfillArgs(kind, process.argv.slice(3));
+export const ingestBackfillCommand: Command = {
+  name: 'ingest:backfill',
+  usage: USAGE.records,
+  run: (args, env) => backfill('records', args, env),
+};
+
+export const ingestBackfillShootersCommand: Command = {
+  name: 'ingest:backfill-shooters',
+  usage: USAGE.shooters,
+  run: (args, env) => backfill('shooters', args, env),
+};
+
+async function backfill(kind: 'records' | 'shooters', args: string[], env: CommandEnv): Promise<number> {
+  const parsed = parseBackfillArgs(kind, args);
   if (!parsed.ok) {
     console.error(`${parsed.error}\nUsage: ${USAGE[kind]}`);
     return BACKFILL_EXIT.usage;
   }
   const { selection, fresh, force } = parsed.args;
-  // An identity-based storage connection (a cloud container) must not be replaced by the local
-  // settings' Azurite default.
-  const identityStorage =
-    !process.env['AzureWebJobsStorage'] &&
-    Boolean(process.env['AzureWebJobsStorage__accountName'] || process.env['AzureWebJobsStorage__tableServiceUri']);
-  if (identityStorage) process.env['AzureWebJobsStorage'] = '';
-  const environment = await prepareLocalEnvironment({ storage: !identityStorage });
+  const settings = commandSettings(BACKFILL_SETTINGS, env);
+  const connectionString = requireSetting(
+    settings.INGEST_EVENTHUB_CONNECTION,
+    'INGEST_EVENTHUB_CONNECTION',
+    'the Event Hubs connection string the backfill reads',
+  );
+  const storage = storageConnection(settings);
+  if (!storage) throw new StorageNotConfiguredError();
+  const database = openCommandDatabase(env);
   try {
-    const settings = getSettings();
-    const connectionString = effectiveConnectionString(settings.INGEST_EVENTHUB_CONNECTION);
-    if (!connectionString) throw new Error('INGEST_EVENTHUB_CONNECTION is not set');
-    const storage = storageConnection(settings);
-    if (!storage) throw new StorageNotConfiguredError();
     const consumerGroup = parsed.args.group ?? settings.INGEST_BACKFILL_CONSUMER_GROUP;
     console.log(
       `Backfill of ${selection.kind === 'shooters' ? `the shooters of club(s) ${selection.clubIds.join(', ')}` : `${selection.records.length} record(s)`} from ${settings.INGEST_EVENTHUB_NAME}, group ${consumerGroup}${fresh ? ' (fresh: from offset 0)' : ''}`,
     );
     const summary = await runBackfill({
-      sql: getSql(),
+      sql: database.sql,
       connectionString,
       eventHubName: settings.INGEST_EVENTHUB_NAME,
       consumerGroup,
@@ -55,7 +80,15 @@ async function main(): Promise<number> {
       force,
       checkpointStore: new TableCheckpointStore(createTableClient(storage, settings.INGEST_CHECKPOINT_TABLE)),
       selection,
-      apply: { thresholds: admissionThresholds(settings), rejectLogMax: settings.INGEST_REJECT_LOG_MAX },
+      apply: {
+        thresholds: {
+          rejectingThreshold: settings.INGEST_REJECTING_THRESHOLD,
+          quarantineThreshold: settings.INGEST_QUARANTINE_THRESHOLD,
+          windowSeconds: settings.INGEST_REJECT_WINDOW_SECONDS,
+          driftQuietSeconds: settings.INGEST_DRIFT_QUIET_SECONDS,
+        },
+        rejectLogMax: settings.INGEST_REJECT_LOG_MAX,
+      },
       maxBatchSize: settings.INGEST_WORKER_MAX_BATCH_SIZE,
       progressIntervalMs: 2000,
       onProgress: (progress) => console.log(`  ${line(progress)}`),
@@ -75,15 +108,6 @@ async function main(): Promise<number> {
     else console.error(`Failed: ${error instanceof Error ? error.message : String(error)}`);
     return BACKFILL_EXIT.failed;
   } finally {
-    await closeSql();
-    await environment.release();
+    await database.close();
   }
 }
-
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`Failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(BACKFILL_EXIT.failed);
-  },
-);

@@ -233,6 +233,22 @@ export function getIngestWorkerSettings(): IngestWorkerSettings {
   return parseIngestWorkerSettings(process.env);
 }
 
+/**
+ * Some of the app's settings, with the same rules and defaults: for a production command that
+ * needs only these (ops/), so a setting it does not read can neither be required nor fail it.
+ */
+export function parseSomeSettings<K extends keyof Settings>(
+  names: readonly K[],
+  env: Record<string, string | undefined>,
+): Pick<Settings, K> {
+  const entries: v.ObjectEntries = Object.fromEntries(names.map((name) => [name, SettingsSchema.entries[name]]));
+  const schema = v.object(entries);
+  const reading = readEnvSettings(schema, names, env);
+  if (!reading.ok) throw new SettingsError(reading.problems);
+  // The same entries as SettingsSchema's, so the output is that part of Settings.
+  return reading.value as Pick<Settings, K>;
+}
+
 let cached: Settings | undefined;
 
 /** The settings of this process, parsed on first use (never at import time). */
