@@ -29,7 +29,7 @@ const httpsUrl = (fallback: string) =>
   );
 
 export const SettingsSchema = v.object({
-  /** PostgreSQL connection string; unset locally means the embedded instance started by the scripts. */
+  /** PostgreSQL connection string; unset locally means the embedded instance (development/); the production commands (ops/) require it. */
   DATABASE_URL: optionalText,
   DATABASE_POOL_MAX: integer(10, 1, 100),
   /** Milliseconds a user request's query waits for a free connection before a 503 with Retry-After. */

@@ -32,7 +32,10 @@ describe('the production commands bundle (dist/ops.js)', () => {
     [
       'ingest:backfill-shooters',
       ['4711'],
-      { INGEST_EVENTHUB_CONNECTION: 'Endpoint=sb://hub.example.net/;SharedAccessKeyName=k;SharedAccessKey=s', AzureWebJobsStorage: 'UseDevelopmentStorage=true' },
+      {
+        INGEST_EVENTHUB_CONNECTION: 'Endpoint=sb://hub.example.net/;SharedAccessKeyName=k;SharedAccessKey=s',
+        AzureWebJobsStorage: 'UseDevelopmentStorage=true',
+      },
     ],
   ];
 
@@ -41,13 +44,19 @@ describe('the production commands bundle (dist/ops.js)', () => {
       ['unset', {}],
       ['empty, as an empty deployment secret arrives', { DATABASE_URL: '' }],
       ['blank', { DATABASE_URL: '   ' }],
-    ])('with DATABASE_URL %s stops with exit 2 and one line on stderr naming it', async (_case, database) => {
-      const result = await ops([command, ...args], { ...env, ...database });
-      expect(result.code).toBe(2);
-      expect(result.stderr.trim().split('\n')).toEqual([`${command}: DATABASE_URL is not set: the PostgreSQL connection string of the service database.`]);
-      // Nothing was started or changed: no embedded database, no settings file read.
-      expect(result.output).not.toMatch(/embedded|local\.settings|applied|Database:/);
-    }, 30_000);
+    ])(
+      'with DATABASE_URL %s stops with exit 2 and one line on stderr naming it',
+      async (_case, database) => {
+        const result = await ops([command, ...args], { ...env, ...database });
+        expect(result.code).toBe(2);
+        expect(result.stderr.trim().split('\n')).toEqual([
+          `${command}: DATABASE_URL is not set: the PostgreSQL connection string of the service database.`,
+        ]);
+        // Nothing was started or changed: no embedded database, no settings file read.
+        expect(result.output).not.toMatch(/embedded|local\.settings|applied|Database:/);
+      },
+      30_000,
+    );
   });
 
   it('migrate applies to DATABASE_URL with no other setting and never prints the password', async () => {
@@ -94,21 +103,29 @@ describe('the production commands bundle (dist/ops.js)', () => {
     const developmentInputs = (metafile: Metafile) => [
       ...Object.keys(metafile.inputs).filter((input) => /^development\//.test(input)),
       ...Object.entries(metafile.inputs)
-        .filter(([input, { imports }]) => !input.includes('node_modules/') && imports.some((imported) => /(^|\/)node_modules\/rhea\//.test(imported.path)))
+        .filter(
+          ([input, { imports }]) =>
+            !input.includes('node_modules/') && imports.some((imported) => /(^|\/)node_modules\/rhea\//.test(imported.path)),
+        )
         .map(([input]) => `${input} imports rhea`),
     ];
 
     const metafiles = () => readdirSync(bundles.outdir).filter((file) => file.endsWith('.meta.json'));
 
     it('checks every bundle the build emits', () => {
-      expect(metafiles().sort()).toEqual(expect.arrayContaining(['edge-agent.meta.json', 'ingest-worker.meta.json', 'main.meta.json', 'ops.meta.json']));
+      expect(metafiles().sort()).toEqual(
+        expect.arrayContaining(['edge-agent.meta.json', 'ingest-worker.meta.json', 'main.meta.json', 'ops.meta.json']),
+      );
     });
 
-    it.each(['main', 'ingest-worker', 'edge-agent', 'ops', 'costSdk', 'identitySdk'])('%s.js holds nothing of development/ and no own use of rhea', (name) => {
-      const metafile = JSON.parse(readFileSync(path.join(bundles.outdir, `${name}.meta.json`), 'utf8')) as Metafile;
-      expect(Object.keys(metafile.inputs).length).toBeGreaterThan(0);
-      expect(developmentInputs(metafile)).toEqual([]);
-    });
+    it.each(['main', 'ingest-worker', 'edge-agent', 'ops', 'costSdk', 'identitySdk'])(
+      '%s.js holds nothing of development/ and no own use of rhea',
+      (name) => {
+        const metafile = JSON.parse(readFileSync(path.join(bundles.outdir, `${name}.meta.json`), 'utf8')) as Metafile;
+        expect(Object.keys(metafile.inputs).length).toBeGreaterThan(0);
+        expect(developmentInputs(metafile)).toEqual([]);
+      },
+    );
 
     it('would see it: a bundle of the local Event Hubs endpoint is development code that imports rhea', async () => {
       const result = await build({
@@ -121,7 +138,10 @@ describe('the production commands bundle (dist/ops.js)', () => {
         logLevel: 'silent',
       });
       expect(developmentInputs(result.metafile)).toEqual(
-        expect.arrayContaining(['development/local/eventHubs/localEventHubs.ts', 'development/local/eventHubs/localEventHubs.ts imports rhea']),
+        expect.arrayContaining([
+          'development/local/eventHubs/localEventHubs.ts',
+          'development/local/eventHubs/localEventHubs.ts imports rhea',
+        ]),
       );
     }, 30_000);
 
