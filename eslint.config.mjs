@@ -13,7 +13,7 @@ export default tseslint.config(
   },
   {
     // Production code: a non-null assertion hides a missing check. Tests may assert what they just set up.
-    files: ['functions/**/*.ts', 'shared/**/*.ts', 'edge/**/*.ts', 'workers/**/*.ts'],
+    files: ['functions/**/*.ts', 'shared/**/*.ts', 'edge/**/*.ts', 'workers/**/*.ts', 'ops/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'warn' },
   },

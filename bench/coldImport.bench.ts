@@ -9,7 +9,7 @@ const bundle = path.join(root, 'dist', 'main.js');
 
 /** Cold start proxy: a fresh `node` importing the bundled app vs importing @azure/functions alone. */
 export default async function coldImport(_context: BenchContext) {
-  if (!existsSync(bundle)) execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root });
+  if (!existsSync(bundle)) execFileSync(process.execPath, [path.join(root, 'development', 'build.mjs')], { cwd: root });
   const importIn = (code: string) => () => {
     execFileSync(process.execPath, ['-e', code], { cwd: root, stdio: 'ignore' });
     return Promise.resolve();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { connect, type Sql } from '../shared/db/client';
 import { migrate } from '../shared/db/migrate';
-import { quoteIdentifier } from '../scripts/local/embeddedPostgres';
+import { quoteIdentifier } from '../development/local/embeddedPostgres';
 
 export interface BenchContext {
   /** A pool on a fresh, migrated database that is dropped after the run. */

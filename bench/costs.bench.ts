@@ -1,8 +1,8 @@
 import http from 'node:http';
 import { costRoutes } from '../functions/costs';
-import { demoDataset } from '../scripts/costsFake/demoData';
-import { usageRecords, forecastRecords } from '../scripts/costsFake/dataset';
-import { startDevHost } from '../scripts/devhost/host';
+import { demoDataset } from '../development/costsFake/demoData';
+import { usageRecords, forecastRecords } from '../development/costsFake/dataset';
+import { startDevHost } from '../development/devhost/host';
 import type { CostProvider } from '../shared/costs/azureProvider';
 import { createCostService } from '../shared/costs/service';
 import { resetSettings } from '../shared/config/settings';

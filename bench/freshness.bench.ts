@@ -4,7 +4,7 @@ import { connect, type Sql } from '../shared/db/client';
 import { migrate } from '../shared/db/migrate';
 import { evaluateClubs } from '../shared/freshness/clubFreshness';
 import { CLUB_SIGNALS_QUERY, readClubSignals } from '../shared/freshness/freshnessRepository';
-import { quoteIdentifier } from '../scripts/local/embeddedPostgres';
+import { quoteIdentifier } from '../development/local/embeddedPostgres';
 import type { BenchContext } from './context';
 import { compare, type Comparison, type Measured } from './harness';
 

@@ -1,4 +1,4 @@
-import { changeEvent, type ChangeEvent, type HitRow } from '../scripts/ingest/debeziumEvents';
+import { changeEvent, type ChangeEvent, type HitRow } from '../development/ingest/debeziumEvents';
 import type { IncomingMessage } from '../shared/ingest/contract';
 
 /**

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createBenchDatabase, type BenchContext } from './context';
 import { formatComparison, type Comparison } from './harness';
-import { prepareLocalEnvironment } from '../scripts/local/environment';
+import { prepareLocalEnvironment } from '../development/local/environment';
 
 /**
  * `npm run bench [-- name-filter]`: runs every bench/*.bench.ts against a fresh database on

@@ -8,7 +8,7 @@ import { exitOnStartupFailure, runBoxAgent } from './run';
  * The box agent's production entry, bundled to dist/edge-agent.js (`npm run build`) and started
  * with `node edge-agent.js`: settings from the environment over the `.env` next to the bundle.
  * It reads the club software's mirror PostgreSQL at SVC_MIRROR_DATABASE_URL; the embedded
- * fallback of `npm run edge` lives in scripts/edge.ts so this bundle carries no dev tooling.
+ * fallback of `npm run edge` lives in development/edge.ts so this bundle carries no dev tooling.
  */
 async function main(): Promise<void> {
   const env = withEnvFile(process.env, path.join(__dirname, '.env'));

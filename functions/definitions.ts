@@ -14,7 +14,7 @@ import { portalFunction } from './portal';
 
 /**
  * Every function of the app, in one list. The Azure host gets it through functions/index.ts;
- * the local host (scripts/devhost) serves the same list. Importing this registers nothing.
+ * the local host (development/devhost) serves the same list. Importing this registers nothing.
  */
 const areaFunctions: FunctionDefinition[] = [
   ...healthFunctions,

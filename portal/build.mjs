@@ -1,6 +1,6 @@
 // Builds the admin portal (portal/src, TypeScript and CSS) into one folder of static files:
 // index.html, app-<hash>.js, app-<hash>.css, favicon.svg. Content-hashed names let the server
-// send them as immutable; index.html names the current ones. Used by scripts/build.mjs
+// send them as immutable; index.html names the current ones. Used by development/build.mjs
 // (`npm run build` → dist/portal) and, through it, by `npm start` and the portal tests.
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -10,7 +10,7 @@ param environmentSettings = loadJsonContent('staging.settings.json')
 
 param postgresAdminPassword = readEnvironmentVariable('POSTGRES_ADMIN_PASSWORD')
 
-// STAGING_INGEST_ENABLED / STAGING_INGEST_REPLICAS, validated by scripts/ci/ingestWorkerParams.ts.
+// STAGING_INGEST_ENABLED / STAGING_INGEST_REPLICAS, validated by ops/ingestWorkerParams.ts.
 param ingestWorkerEnabled = bool(readEnvironmentVariable('INGEST_WORKER_ENABLED', 'false'))
 param ingestWorkerReplicas = int(readEnvironmentVariable('INGEST_WORKER_REPLICAS', '1'))
 param ingestWorkerImage = readEnvironmentVariable('INGEST_WORKER_IMAGE', '')

@@ -29,7 +29,7 @@ const httpsUrl = (fallback: string) =>
   );
 
 export const SettingsSchema = v.object({
-  /** PostgreSQL connection string; unset locally means the embedded instance started by the scripts. */
+  /** PostgreSQL connection string; unset locally means the embedded instance (development/); the production commands (ops/) require it. */
   DATABASE_URL: optionalText,
   DATABASE_POOL_MAX: integer(10, 1, 100),
   /** Milliseconds a user request's query waits for a free connection before a 503 with Retry-After. */
@@ -231,6 +231,22 @@ export function parseIngestWorkerSettings(env: Record<string, string | undefined
 /** The worker's settings from this process's environment. */
 export function getIngestWorkerSettings(): IngestWorkerSettings {
   return parseIngestWorkerSettings(process.env);
+}
+
+/**
+ * Some of the app's settings, with the same rules and defaults: for a production command that
+ * needs only these (ops/), so a setting it does not read can neither be required nor fail it.
+ */
+export function parseSomeSettings<K extends keyof Settings>(
+  names: readonly K[],
+  env: Record<string, string | undefined>,
+): Pick<Settings, K> {
+  const entries: v.ObjectEntries = Object.fromEntries(names.map((name) => [name, SettingsSchema.entries[name]]));
+  const schema = v.object(entries);
+  const reading = readEnvSettings(schema, names, env);
+  if (!reading.ok) throw new SettingsError(reading.problems);
+  // The same entries as SettingsSchema's, so the output is that part of Settings.
+  return reading.value as Pick<Settings, K>;
 }
 
 let cached: Settings | undefined;

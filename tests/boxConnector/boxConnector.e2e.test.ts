@@ -6,8 +6,8 @@ import type { ConnectorStatusView } from '../../edge/connectorManager';
 import type { ConnectorSetup } from '../../edge/connectorSetup';
 import { startAgent, type RunningAgent } from '../../edge/startAgent';
 import { createLogger } from '../../shared/log/logger';
-import { freePort } from '../../scripts/local/net';
-import { startKafkaConnectFake, type KafkaConnectFake } from '../../scripts/kafkaConnectFake/fake';
+import { freePort } from '../../development/local/net';
+import { startKafkaConnectFake, type KafkaConnectFake } from '../../development/kafkaConnectFake/fake';
 
 const root = path.resolve(__dirname, '..', '..');
 const CONNECTOR_FILE = path.join(root, 'infra', 'connector', 'debezium-club-data.json');
@@ -25,7 +25,7 @@ interface ActionAnswer {
 
 /**
  * The box agent's connector management over real HTTP: the agent's box interface in front, the
- * wire-level Kafka Connect fake behind (scripts/kafkaConnectFake/fake.ts), whose model of Debezium
+ * wire-level Kafka Connect fake behind (development/kafkaConnectFake/fake.ts), whose model of Debezium
  * shows which score rows left the club.
  */
 describe('box agent: score-data connector and consent gate', () => {

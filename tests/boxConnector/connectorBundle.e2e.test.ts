@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startKafkaConnectFake, type KafkaConnectFake } from '../../scripts/kafkaConnectFake/fake';
-import { freePort } from '../../scripts/local/net';
+import { startKafkaConnectFake, type KafkaConnectFake } from '../../development/kafkaConnectFake/fake';
+import { freePort } from '../../development/local/net';
 import { buildBundles, type BuiltBundles } from '../support/bundles';
 
 const root = path.resolve(__dirname, '..', '..');

@@ -1,5 +1,5 @@
 import { parseEdgeConnectorConfig } from '../../edge/connectorConfig';
-import { REBALANCE_MESSAGE, startKafkaConnectFake, type KafkaConnectFake } from '../../scripts/kafkaConnectFake/fake';
+import { REBALANCE_MESSAGE, startKafkaConnectFake, type KafkaConnectFake } from '../../development/kafkaConnectFake/fake';
 
 /**
  * The fake answers as Kafka Connect 3.7+ does (ConnectorsResource and the herders): these are the

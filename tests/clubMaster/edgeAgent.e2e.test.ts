@@ -9,7 +9,7 @@ import { createLogger } from '../../shared/log/logger';
 import { parseEdgeConfig } from '../../edge/config';
 import { MIRROR_CLUB_TABLE_DDL } from '../../edge/mirror';
 import { startAgent, type RunningAgent } from '../../edge/startAgent';
-import { freePort } from '../../scripts/local/net';
+import { freePort } from '../../development/local/net';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { activeVereinsIds, createBox, knownRows, uniqueTag } from './fixtures';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { getSql } from '../../shared/db/client';
 import { MIRROR_CLUB_TABLE_DDL } from '../../edge/mirror';
-import { freePort } from '../../scripts/local/net';
+import { freePort } from '../../development/local/net';
 import { buildBundles, type BuiltBundles } from '../support/bundles';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { activeVereinsIds, createBox, uniqueTag } from './fixtures';

@@ -19,7 +19,7 @@ async function edgeTokenWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/edgeToken.ts', ...args],
+      [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'development/ops.ts', 'edge:token', ...args],
       {
         cwd: root,
         env: { ...env },
@@ -67,7 +67,7 @@ describe('npm run edge:token', () => {
     const clubId = await createServiceClub(getSql());
     const result = await edgeTokenWith({ ...process.env, DATABASE_URL: url.toString() }, '--list', '--club', clubId);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`Database: PostgreSQL from DATABASE_URL (`);
+    expect(result.stdout).toContain(`Database: PostgreSQL `);
     expect(result.stdout).toContain(`${url.hostname}:${url.port}`);
     expect(result.stdout + result.stderr).not.toContain('not-shown-anywhere');
   });

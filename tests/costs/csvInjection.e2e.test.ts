@@ -1,6 +1,6 @@
 import { costsFunction } from '../../functions/costs';
-import type { FakeDataset } from '../../scripts/costsFake/dataset';
-import type { FakeCostProvider } from '../../scripts/costsFake/server';
+import type { FakeDataset } from '../../development/costsFake/dataset';
+import type { FakeCostProvider } from '../../development/costsFake/server';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { clockAt, fixtureDataset, serviceFor, startFake } from './support';

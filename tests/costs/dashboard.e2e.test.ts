@@ -1,5 +1,5 @@
 import { costsFunction } from '../../functions/costs';
-import type { FakeCostProvider } from '../../scripts/costsFake/server';
+import type { FakeCostProvider } from '../../development/costsFake/server';
 import type { CostService } from '../../shared/costs/service';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';

@@ -1,5 +1,5 @@
 import { costsFunction } from '../../functions/costs';
-import type { FakeCostProvider, FakeFailure, FakeOperation } from '../../scripts/costsFake/server';
+import type { FakeCostProvider, FakeFailure, FakeOperation } from '../../development/costsFake/server';
 import { createCostService, type CostService } from '../../shared/costs/service';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';

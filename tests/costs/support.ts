@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { readFakeTls } from '../../scripts/costsFake/certificate';
-import type { FakeDataset } from '../../scripts/costsFake/dataset';
-import { startFakeCostProvider, type FakeCostProvider, type FakeProviderOptions } from '../../scripts/costsFake/server';
+import { readFakeTls } from '../../development/costsFake/certificate';
+import type { FakeDataset } from '../../development/costsFake/dataset';
+import { startFakeCostProvider, type FakeCostProvider, type FakeProviderOptions } from '../../development/costsFake/server';
 import { azureCostProvider } from '../../shared/costs/azureProvider';
 import type { CostProviderConfig } from '../../shared/costs/config';
 import { createCostService, type CostService } from '../../shared/costs/service';

@@ -1,6 +1,6 @@
 import { ClientSecretCredential } from '@azure/identity';
 import { costsFunction } from '../../functions/costs';
-import type { FakeCostProvider } from '../../scripts/costsFake/server';
+import type { FakeCostProvider } from '../../development/costsFake/server';
 import { cachingCredential } from '../../shared/costs/tokenCache';
 import { startTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';

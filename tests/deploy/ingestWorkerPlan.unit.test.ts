@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { planIngestWorker, stepOutputs, WORKER_ENTRY } from '../../scripts/ci/ingestWorkerPlan';
+import { planIngestWorker, stepOutputs, WORKER_ENTRY } from '../../ops/ingestWorkerPlan';
 
 const complete = { composeFile: true, workerEntry: true };
 
@@ -69,7 +69,7 @@ describe('staging ingest worker plan', () => {
     const root = path.resolve(__dirname, '..', '..');
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      [require.resolve('tsx/cli'), 'scripts/ci/ingestWorkerPlan.ts', 'true', '2'],
+      [require.resolve('tsx/cli'), 'development/ops.ts', 'ingest:worker-plan', 'true', '2'],
       {
         cwd: root,
       },

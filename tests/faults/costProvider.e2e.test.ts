@@ -1,5 +1,5 @@
 import { costsFunction } from '../../functions/costs';
-import type { FakeCostProvider } from '../../scripts/costsFake/server';
+import type { FakeCostProvider } from '../../development/costsFake/server';
 import { azureCostProvider } from '../../shared/costs/azureProvider';
 import { createCostService, type CostService } from '../../shared/costs/service';
 import { startTestHost, type TestHost } from '../support/testHost';

@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startPrivateAzurite } from '../../scripts/local/azurite';
-import { freePort } from '../../scripts/local/net';
+import { startPrivateAzurite } from '../../development/local/azurite';
+import { freePort } from '../../development/local/net';
 import { resetSettings } from '../../shared/config/settings';
 import { resetTableService } from '../../shared/storage/tables';
 import { readJson, type JsonObject } from '../support/http';

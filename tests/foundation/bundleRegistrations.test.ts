@@ -62,7 +62,7 @@ describe('dist/main.js registrations', () => {
 
   beforeAll(async () => {
     // Built here so the test checks the bundle of this very source tree.
-    await run(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root });
+    await run(process.execPath, [path.join(root, 'development', 'build.mjs')], { cwd: root });
     registrations = await loadBundle();
   }, 120_000);
 

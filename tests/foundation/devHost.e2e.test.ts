@@ -4,7 +4,7 @@ import { eventHubFunction, httpGroup, timerFunction } from '../../shared/host/de
 import { publicAccess } from '../../shared/http/guards';
 import { defineRoute, json } from '../../shared/http/route';
 import { createLogger } from '../../shared/log/logger';
-import { startDevHost, type DevHost } from '../../scripts/devhost/host';
+import { startDevHost, type DevHost } from '../../development/devhost/host';
 
 /**
  * The local host serves HTTP routes and runs non-HTTP functions through

@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { Readable } from 'node:stream';
 import * as v from 'valibot';
-import { startDevHost, type DevHost } from '../../scripts/devhost/host';
+import { startDevHost, type DevHost } from '../../development/devhost/host';
 import { publicAccess } from '../../shared/http/guards';
 import { defineRoute, json } from '../../shared/http/route';
 import { httpGroup } from '../../shared/host/definition';

@@ -2,7 +2,7 @@ import type { HealthReport } from '../../shared/health/health';
 import { readJson } from '../support/http';
 import { closeSql } from '../../shared/db/client';
 import { resetSettings } from '../../shared/config/settings';
-import { freePort } from '../../scripts/local/net';
+import { freePort } from '../../development/local/net';
 import { startTestHost, type TestHost } from '../support/testHost';
 
 /** With nothing listening where DATABASE_URL points (the server is stopped), /healthz says so. */

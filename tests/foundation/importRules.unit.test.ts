@@ -47,10 +47,13 @@ describe('import rules', () => {
     expect(violations(files, (target) => target === 'shared/http' || target.startsWith('shared/http/'))).toEqual([]);
   });
 
-  it('edge/ imports nothing from scripts/ (the box agent runs without the development scripts)', () => {
-    const files = sourceFiles(path.join(root, 'edge'));
-    expect(violations(files, (target) => target === 'scripts' || target.startsWith('scripts/'))).toEqual([]);
-  });
+  it.each(['edge', 'ops', 'workers', 'functions', 'shared'])(
+    '%s/ imports nothing from development/ (production code runs without the development tooling)',
+    (folder) => {
+      const files = sourceFiles(path.join(root, folder));
+      expect(violations(files, (target) => target === 'development' || target.startsWith('development/'))).toEqual([]);
+    },
+  );
 
   it('sees relative imports of every form, so a violation cannot hide behind the syntax', () => {
     const file = path.join(root, 'shared', 'example', 'x.ts');

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureStorage } from '../../scripts/local/azurite';
-import { isListening } from '../../scripts/local/net';
+import { ensureStorage } from '../../development/local/azurite';
+import { isListening } from '../../development/local/net';
 
 /** Another program holding a port, as another checkout's server would. */
 async function holdPort(): Promise<{ port: number; close(): Promise<void> }> {

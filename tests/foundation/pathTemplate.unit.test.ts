@@ -1,5 +1,5 @@
 import { compileTemplate } from '../../shared/http/pathTemplate';
-import { resolveSchedule } from '../../scripts/devhost/schedule';
+import { resolveSchedule } from '../../development/devhost/schedule';
 
 describe('route templates', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { freePort, isListening } from '../../scripts/local/net';
+import { freePort, isListening } from '../../development/local/net';
 
 /** `npm start` as a user runs it: migrations, the host on PORT, /healthz 200, clean stop on Ctrl-C. */
 describe('npm start', () => {
@@ -15,7 +15,7 @@ describe('npm start', () => {
 
   it('serves /healthz within 30 s and stops cleanly on SIGINT', async () => {
     const port = await freePort();
-    child = spawn(process.execPath, [require.resolve('tsx/cli'), 'scripts/start.ts'], {
+    child = spawn(process.execPath, [require.resolve('tsx/cli'), 'development/start.ts'], {
       cwd: root,
       env: { ...process.env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -53,7 +53,7 @@ describe('npm start', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      const failed = spawn(process.execPath, [require.resolve('tsx/cli'), 'scripts/start.ts'], {
+      const failed = spawn(process.execPath, [require.resolve('tsx/cli'), 'development/start.ts'], {
         cwd: root,
         env: { ...process.env, PORT: String(port) },
         stdio: ['ignore', 'pipe', 'pipe'],

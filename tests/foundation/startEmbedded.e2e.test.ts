@@ -3,8 +3,8 @@ import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
-import { PREFERRED_POSTGRES_PORT as PREFERRED_PORT } from '../../scripts/local/defaults';
-import { freePort, isListening } from '../../scripts/local/net';
+import { PREFERRED_POSTGRES_PORT as PREFERRED_PORT } from '../../development/local/defaults';
+import { freePort, isListening } from '../../development/local/net';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -34,7 +34,7 @@ describe('npm start with the embedded defaults', () => {
     const port = await freePort();
     // Empty values count as set, so a developer's local.settings.json cannot fill them in.
     const env = { ...process.env, DATABASE_URL: '', AzureWebJobsStorage: '', LOCAL_DATA_DIR: dataDir, PORT: String(port) };
-    const child = spawn(process.execPath, [require.resolve('tsx/cli'), 'scripts/start.ts'], {
+    const child = spawn(process.execPath, [require.resolve('tsx/cli'), 'development/start.ts'], {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,7 +7,7 @@ import { getSettings } from '../../shared/config/settings';
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '..', '..');
 // Each call starts tsx, which takes seconds on a busy machine.
-const token = (...args: string[]) => run(process.execPath, [require.resolve('tsx/cli'), 'scripts/token.ts', ...args], { cwd: root });
+const token = (...args: string[]) => run(process.execPath, [require.resolve('tsx/cli'), 'development/token.ts', ...args], { cwd: root });
 
 describe('npm run token', () => {
   it('prints a token the service accepts, with the requested subject and roles', async () => {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { EXIT, parseSnooze, runFreshnessAlarm } from '../../scripts/freshness/alarm';
+import { EXIT, parseSnooze, runFreshnessAlarm } from '../../ops/freshnessAlarm';
 
 const NOW = new Date('2026-11-19T06:00:00Z');
 const overview = (status: string, stale = 0) => ({ status, checked: 3, fresh: 3 - stale, stale, unknown: 0, checkedAt: NOW.toISOString() });
@@ -118,7 +118,7 @@ describe('runFreshnessAlarm', () => {
 });
 
 describe('npm run freshness:check (the script)', () => {
-  const script = path.join(__dirname, '../../scripts/freshnessCheck.ts');
+  const script = path.join(__dirname, '../../development/ops.ts');
   const tsx = path.join(__dirname, '../../node_modules/.bin/tsx');
   let server: http.Server;
   let base: string;
@@ -137,7 +137,7 @@ describe('npm run freshness:check (the script)', () => {
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(
         tsx,
-        [script, ...args],
+        [script, 'freshness:check', ...args],
         { env: { ...process.env, SVC_FRESHNESS_SNOOZE_UNTIL: '', FRESHNESS_CHECK_TOKEN: '', ...env } },
         (error, stdout, stderr) => resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr }),
       );

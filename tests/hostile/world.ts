@@ -6,7 +6,7 @@ import { getSql } from '../../shared/db/client';
 import { makeChallenge } from '../challenges/support';
 import { startFake } from '../costs/support';
 import { tokenFor } from '../support/tokens';
-import type { FakeCostProvider } from '../../scripts/costsFake/server';
+import type { FakeCostProvider } from '../../development/costsFake/server';
 import type { ResourceRef, SampleRequest } from './authorizationMatrix';
 
 /**

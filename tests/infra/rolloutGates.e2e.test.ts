@@ -1,4 +1,4 @@
-import { clubMasterSyncGate, probe } from '../../scripts/ci/rolloutGates';
+import { clubMasterSyncGate, probe } from '../../ops/rolloutGates';
 import { startTestHost, type TestHost } from '../support/testHost';
 
 describe('rollout checks against a running release', () => {

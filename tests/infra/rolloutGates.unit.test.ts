@@ -1,5 +1,5 @@
-import { ingestWorkerParams } from '../../scripts/ci/ingestWorkerParams';
-import { clubMasterSyncGate, ingestStatusGate, ingestStatusSwitch } from '../../scripts/ci/rolloutGates';
+import { ingestWorkerParams } from '../../ops/ingestWorkerParams';
+import { clubMasterSyncGate, ingestStatusGate, ingestStatusSwitch } from '../../ops/rolloutGates';
 
 const passed = { pass: true, reason: 'the release reports runnerKind "event"' };
 const refused = { pass: false, reason: 'the release does not report runnerKind, so it predates runnerKind event' };

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { COMMANDS } from '../../ops/commands';
 import { IngestHealthSchema } from '../../shared/ingest/healthSchema';
 import { root } from './settingsSources';
 
@@ -18,6 +19,11 @@ export function npmScriptsNamed(text: string): string[] {
   return [...new Set([...text.matchAll(/npm run(?:\s+-{1,2}[a-z][\w-]*)*\s+([a-z][\w:.-]*)/g)].map((match) => match[1] ?? ''))];
 }
 
+/** `node dist/ops.js X`: the production commands of the bundle. */
+export function opsCommandsNamed(text: string): string[] {
+  return [...new Set([...text.matchAll(/node dist\/ops\.js\s+([a-z][\w:.-]*)/g)].map((match) => match[1] ?? ''))];
+}
+
 /** Workflow files: `.github/workflows/x.yml` paths and `gh workflow run x.yml`. */
 export function workflowFilesNamed(text: string): string[] {
   const paths = [...text.matchAll(/\.github\/workflows\/([\w.-]+\.ya?ml)/g)].map((match) => match[1] ?? '');
@@ -26,10 +32,13 @@ export function workflowFilesNamed(text: string): string[] {
 }
 
 describe('docs/runbook-ingest.md', () => {
-  it('names only npm scripts that package.json has', () => {
+  it('names only npm scripts that package.json has and commands that dist/ops.js has', () => {
     const named = npmScriptsNamed(runbook);
-    expect(named.length).toBeGreaterThan(3);
+    const commands = opsCommandsNamed(runbook);
+    expect(named.length + commands.length).toBeGreaterThan(3);
     expect(named.filter((name) => !scripts.includes(name))).toEqual([]);
+    expect(commands).toEqual(expect.arrayContaining(['ingest:backfill', 'ingest:backfill-shooters', 'migrate']));
+    expect(commands.filter((name) => !COMMANDS.some((command) => command.name === name))).toEqual([]);
   });
 
   it('names only workflow files that exist', () => {

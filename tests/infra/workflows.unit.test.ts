@@ -2,8 +2,10 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { planIngestWorker, stepOutputs } from '../../scripts/ci/ingestWorkerPlan';
+import { planIngestWorker, stepOutputs } from '../../ops/ingestWorkerPlan';
+import { COMMANDS } from '../../ops/commands';
 import { lintWorkflows, type LintError } from './actionlint';
+import { developmentCalls, opsCommands } from './productionSteps';
 import { root } from './settingsSources';
 import { FAKE_SSH, fakeCommand, stepScript } from './workflowSteps';
 
@@ -75,6 +77,44 @@ describe('GitHub workflows pass actionlint', () => {
   });
 });
 
+describe('workflows run production commands from the bundle, never development tooling', () => {
+  it.each(workflowFiles)('%s calls no tsx, no development/ file and no npm script with local fall-backs', (file) => {
+    expect(developmentCalls(workflow(file))).toEqual([]);
+  });
+
+  it('would see a production step that calls development tooling', () => {
+    const steps = [
+      '      - run: npm run migrate',
+      '      - run: npm run --silent ingest:backfill-shooters -- 4711',
+      '      - run: npx tsx ops/rolloutGates.ts club-master-sync "$BASE_URL"',
+      '      - run: node development/ops.ts migrate',
+      '      # npm run migrate is what this comment mentions, not runs',
+      '      - run: npm run build',
+      '      - run: node dist/ops.js migrate',
+    ];
+    expect(developmentCalls(steps.join('\n')).map((line) => Number(line.split(':')[0]))).toEqual([1, 2, 3, 4]);
+  });
+
+  it('names only commands the bundle has, each after the build of its job', () => {
+    const known = COMMANDS.map((command) => command.name);
+    const called = workflowFiles.flatMap((file) => opsCommands(workflow(file)));
+    expect(called).toEqual(
+      expect.arrayContaining(['migrate', 'freshness:check', 'rollout:gate', 'ingest:worker-plan', 'ingest:worker-params']),
+    );
+    expect(called.filter((name) => !known.includes(name))).toEqual([]);
+    for (const file of workflowFiles) {
+      const source = workflow(file);
+      const jobsText = source.slice(source.indexOf('\njobs:\n'));
+      for (const job of jobsText.split(/\n(?= {2}[\w-]+:\n)/).slice(1)) {
+        const firstCall = job.search(/dist\/ops\.js/);
+        if (firstCall === -1) continue;
+        const build = job.indexOf('run: npm run build');
+        expect([file, job.split('\n')[0], build !== -1 && build < firstCall]).toEqual([file, job.split('\n')[0], true]);
+      }
+    }
+  });
+});
+
 describe('the production deploy follows the rollout orders', () => {
   const source = workflow('deploy-production.yml');
   const jobs = jobNeeds(source);
@@ -88,7 +128,7 @@ describe('the production deploy follows the rollout orders', () => {
   it('switches SVC_INGEST_STATUS_ENABLED only after the release is live and the runnerKind check passed', () => {
     expect(dependsOn(jobs, 'ingest-status-switch', 'deploy')).toBe(true);
     const job = source.slice(source.indexOf('\n  ingest-status-switch:'), source.indexOf('\n  club-master-sync-check:'));
-    const check = job.indexOf('rolloutGates.ts ingest-status');
+    const check = job.indexOf('node dist/ops.js rollout:gate ingest-status');
     const change = job.indexOf('az functionapp config appsettings set');
     expect(check).toBeGreaterThan(0);
     expect(change).toBeGreaterThan(check);
@@ -96,7 +136,7 @@ describe('the production deploy follows the rollout orders', () => {
 
   it('probes the sync endpoint after the release is live, before boxes enable the push', () => {
     expect(dependsOn(jobs, 'club-master-sync-check', 'deploy')).toBe(true);
-    expect(source).toContain('rolloutGates.ts club-master-sync');
+    expect(source).toContain('node dist/ops.js rollout:gate club-master-sync');
   });
 
   it('builds and tests on the Node.js version the production app runs', () => {
@@ -149,7 +189,7 @@ describe('the staging deploy: migrations first, then the app and the ingest work
     expect(dependsOn(jobs, 'migrate', 'build')).toBe(true);
     expect(dependsOn(jobs, 'deploy', 'migrate')).toBe(true);
     expect(dependsOn(jobs, 'ingest-worker', 'migrate')).toBe(true);
-    expect(jobText('migrate')).toContain('run: npm run migrate');
+    expect(jobText('migrate')).toContain('run: node dist/ops.js migrate');
     // Neither a job condition nor continue-on-error may let a later job run after a failed migration.
     for (const job of ['migrate', 'deploy', 'ingest-worker']) {
       expect([job, /^ {4}if:/m.test(jobText(job)), jobText(job).includes('continue-on-error')]).toEqual([job, false, false]);
@@ -160,7 +200,7 @@ describe('the staging deploy: migrations first, then the app and the ingest work
     const job = jobText('ingest-worker');
     expect(job).toContain('ENABLED: ${{ vars.STAGING_INGEST_ENABLED }}');
     expect(job).toContain('REPLICAS: ${{ vars.STAGING_INGEST_REPLICAS }}');
-    expect(job).toContain('npx tsx scripts/ci/ingestWorkerPlan.ts "$ENABLED" "$REPLICAS" >> "$GITHUB_OUTPUT"');
+    expect(job).toContain('node dist/ops.js ingest:worker-plan "$ENABLED" "$REPLICAS" >> "$GITHUB_OUTPUT"');
   });
 
   it('ships the connector configuration beside the box agent bundle', () => {
@@ -319,14 +359,22 @@ describe('the Replay Shooter Master Data workflow', () => {
 
   describe('the one-off container', () => {
     const script = stepScript(source, 'Run the shooters backfill in a one-off backend container on the staging host');
+    const shippedFiles = ['dist/ops.js', 'dist/ops.js.map', 'ops/replayShooters.sh'];
     let dir: string;
+    let release: string;
     beforeEach(() => {
       dir = mkdtempSync(path.join(os.tmpdir(), 'replay-run-'));
+      // The checkout after `npm run build`, with a file that must stay on the runner.
+      release = path.join(dir, 'release');
+      for (const file of [...shippedFiles, 'local.settings.sample.json', 'development/ops.ts']) {
+        mkdirSync(path.dirname(path.join(release, file)), { recursive: true });
+        writeFileSync(path.join(release, file), `${file}\n`);
+      }
       fakeCommand(path.join(dir, 'bin'), 'ssh', FAKE_SSH);
     });
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
     const run = (dockerExit: string) =>
-      runStep(script, root, {
+      runStep(script, release, {
         PATH: `${path.join(dir, 'bin')}:${process.env['PATH'] ?? ''}`,
         HOME: dir,
         SSH_KEY: 'test-key',
@@ -337,16 +385,19 @@ describe('the Replay Shooter Master Data workflow', () => {
         RUN_ID: '991',
         IMAGE: 'node:22-bookworm-slim',
         FAKE_LOG: path.join(dir, 'ssh.log'),
+        FAKE_TAR: path.join(dir, 'tar.list'),
         FAKE_DOCKER_EXIT: dockerExit,
       });
     const remote = () => readFileSync(path.join(dir, 'ssh.log'), 'utf8').trim().split('\n');
 
-    it('copies the release to the host, runs the backfill script with the worker settings, then cleans up', async () => {
+    it('copies the command bundle to the host, runs the backfill script with the worker settings, then cleans up', async () => {
       const result = await run('0');
       expect(result.code).toBe(0);
+      // The production bundle and its loop, nothing of the sources or the local settings.
+      expect(readFileSync(path.join(dir, 'tar.list'), 'utf8').trim().split('\n')).toEqual(shippedFiles);
       expect(remote()).toEqual([
         'mkdir -p /srv/shooting-club/replay/991 && tar -xf - -C /srv/shooting-club/replay/991',
-        "docker run --rm --init --name shooter-backfill-991 --user $(id -u):$(id -g) -e HOME=/tmp --env-file /srv/shooting-club/ingest-worker.env -e CLUB_IDS='4711 4712' -e GROUP_ID='shooting-club-shooter-backfill' -e NEW_GROUP='--new-group' -v /srv/shooting-club/replay/991:/app -w /app node:22-bookworm-slim sh scripts/ci/replayShooters.sh",
+        "docker run --rm --init --name shooter-backfill-991 --user $(id -u):$(id -g) -e HOME=/tmp --env-file /srv/shooting-club/ingest-worker.env -e CLUB_IDS='4711 4712' -e GROUP_ID='shooting-club-shooter-backfill' -e NEW_GROUP='--new-group' -v /srv/shooting-club/replay/991:/app -w /app node:22-bookworm-slim sh ops/replayShooters.sh",
         'rm -rf /srv/shooting-club/replay/991',
       ]);
     }, 60_000);
@@ -358,45 +409,44 @@ describe('the Replay Shooter Master Data workflow', () => {
     }, 60_000);
   });
 
-  describe('scripts/ci/replayShooters.sh inside the container', () => {
+  describe('ops/replayShooters.sh inside the container', () => {
     let dir: string;
     beforeEach(() => {
       dir = mkdtempSync(path.join(os.tmpdir(), 'replay-script-'));
-      // A fake npm: logs its arguments, fails the backfill of the club in FAKE_FAIL_CLUB.
+      // A fake node: logs its arguments, fails the backfill of the club in FAKE_FAIL_CLUB.
       fakeCommand(
         path.join(dir, 'bin'),
-        'npm',
-        'printf "%s\\n" "$*" >> "$FAKE_LOG"\nif [ "$1" = run ] && [ "$5" = "${FAKE_FAIL_CLUB:-none}" ]; then exit 3; fi\nexit 0',
+        'node',
+        'printf "%s\\n" "$*" >> "$FAKE_LOG"\nif [ "$3" = "${FAKE_FAIL_CLUB:-none}" ]; then exit 3; fi\nexit 0',
       );
     });
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
     const run = (env: Record<string, string>) =>
-      runStep(`sh ${path.join(root, 'scripts', 'ci', 'replayShooters.sh')}`, dir, {
+      runStep(`sh ${path.join(root, 'ops', 'replayShooters.sh')}`, dir, {
         PATH: `${path.join(dir, 'bin')}:${process.env['PATH'] ?? ''}`,
-        FAKE_LOG: path.join(dir, 'npm.log'),
+        FAKE_LOG: path.join(dir, 'node.log'),
         GROUP_ID: 'shooting-club-shooter-backfill',
         NEW_GROUP: '',
         ...env,
       });
-    const calls = () => readFileSync(path.join(dir, 'npm.log'), 'utf8').trim().split('\n');
+    const calls = () => readFileSync(path.join(dir, 'node.log'), 'utf8').trim().split('\n');
 
-    it('installs once, then runs the shooters backfill per club with the group', async () => {
+    it('runs the bundled shooters backfill per club with the group, installing nothing', async () => {
       const result = await run({ CLUB_IDS: '4711 4712' });
       expect(result.code).toBe(0);
       expect(calls()).toEqual([
-        'ci --no-audit --no-fund --ignore-scripts --loglevel=error',
-        'run --silent ingest:backfill-shooters -- 4711 --group=shooting-club-shooter-backfill',
-        'run --silent ingest:backfill-shooters -- 4712 --group=shooting-club-shooter-backfill',
+        'dist/ops.js ingest:backfill-shooters 4711 --group=shooting-club-shooter-backfill',
+        'dist/ops.js ingest:backfill-shooters 4712 --group=shooting-club-shooter-backfill',
       ]);
     });
 
     it('passes --new-group for a fresh replay, runs the other clubs after a failure and fails at the end', async () => {
       const result = await run({ CLUB_IDS: '4711 4712 815', NEW_GROUP: '--new-group', FAKE_FAIL_CLUB: '4712' });
       expect(result.code).toBe(1);
-      expect(calls().slice(1)).toEqual([
-        'run --silent ingest:backfill-shooters -- 4711 --group=shooting-club-shooter-backfill --new-group',
-        'run --silent ingest:backfill-shooters -- 4712 --group=shooting-club-shooter-backfill --new-group',
-        'run --silent ingest:backfill-shooters -- 815 --group=shooting-club-shooter-backfill --new-group',
+      expect(calls()).toEqual([
+        'dist/ops.js ingest:backfill-shooters 4711 --group=shooting-club-shooter-backfill --new-group',
+        'dist/ops.js ingest:backfill-shooters 4712 --group=shooting-club-shooter-backfill --new-group',
+        'dist/ops.js ingest:backfill-shooters 815 --group=shooting-club-shooter-backfill --new-group',
       ]);
       expect(result.stdout).toContain('::error title=Shooters backfill failed::club 4712');
       expect(result.stdout).toContain('Shooters backfill failed for club(s): 4712');

@@ -1,4 +1,4 @@
-import { quickSample, toEventData, trainingEvening, type HitRow } from '../../scripts/ingest/debeziumEvents';
+import { quickSample, toEventData, trainingEvening, type HitRow } from '../../development/ingest/debeziumEvents';
 
 describe('simulated training evening', () => {
   const startsAt = new Date('2026-11-20T18:30:00.000Z');

@@ -1,7 +1,7 @@
 import { EventHubProducerClient } from '@azure/event-hubs';
 import type { InvocationContext, RetryOptions } from '@azure/functions';
-import { startDevHost, type DevHost } from '../../scripts/devhost/host';
-import { startLocalEventHubs, type LocalEventHubs } from '../../scripts/local/eventHubs/localEventHubs';
+import { startDevHost, type DevHost } from '../../development/devhost/host';
+import { startLocalEventHubs, type LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
 import { RETRY_POLICIES, type FunctionDefinition } from '../../shared/host/definition';
 import { createLogger } from '../../shared/log/logger';
 

@@ -1,5 +1,5 @@
 import { EventHubConsumerClient, EventHubProducerClient, earliestEventPosition, latestEventPosition } from '@azure/event-hubs';
-import { startLocalEventHubs, type LocalEventHubs } from '../../scripts/local/eventHubs/localEventHubs';
+import { startLocalEventHubs, type LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
 import { receive, watch } from './support';
 
 // Real sockets and SDK link set-up take a few seconds on a busy machine.

@@ -1,12 +1,12 @@
 import { createHmac } from 'node:crypto';
-import { newtonsoftDate } from '../../scripts/devhost/eventHubBinding';
-import { timeSpanSeconds } from '../../scripts/devhost/hostJson';
-import { retryDelayMs } from '../../scripts/devhost/retryPolicy';
-import { developmentEndpoint } from '../../scripts/local/eventHubs/developmentHub';
-import { parseEventPosition, startingSequenceNumber } from '../../scripts/local/eventHubs/eventPosition';
-import { partitionForKey } from '../../scripts/local/eventHubs/partitionKey';
-import { PartitionLog } from '../../scripts/local/eventHubs/partitionLog';
-import { checkSasToken, claimCovers, claimPath } from '../../scripts/local/eventHubs/sasToken';
+import { newtonsoftDate } from '../../development/devhost/eventHubBinding';
+import { timeSpanSeconds } from '../../development/devhost/hostJson';
+import { retryDelayMs } from '../../development/devhost/retryPolicy';
+import { developmentEndpoint } from '../../development/local/eventHubs/developmentHub';
+import { parseEventPosition, startingSequenceNumber } from '../../development/local/eventHubs/eventPosition';
+import { partitionForKey } from '../../development/local/eventHubs/partitionKey';
+import { PartitionLog } from '../../development/local/eventHubs/partitionLog';
+import { checkSasToken, claimCovers, claimPath } from '../../development/local/eventHubs/sasToken';
 import { RETRY_POLICIES } from '../../shared/host/definition';
 
 describe('selector filters', () => {

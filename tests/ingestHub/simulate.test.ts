@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { EventHubConsumerClient, earliestEventPosition, type ReceivedEventData } from '@azure/event-hubs';
-import { trainingEvening } from '../../scripts/ingest/debeziumEvents';
-import { startLocalEventHubs, type LocalEventHubs } from '../../scripts/local/eventHubs/localEventHubs';
+import { trainingEvening } from '../../development/ingest/debeziumEvents';
+import { startLocalEventHubs, type LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
 import { receive } from './support';
 
 /** `npm run ingest:simulate` as a user runs it, against a local hub on a free port. */
@@ -22,7 +22,7 @@ describe('ingest:simulate', () => {
   });
 
   function simulate(args: string[]): Promise<{ code: number | null; output: string }> {
-    const child = spawn(process.execPath, [require.resolve('tsx/cli'), 'scripts/ingest/simulate.ts', ...args], {
+    const child = spawn(process.execPath, [require.resolve('tsx/cli'), 'development/ingest/simulate.ts', ...args], {
       cwd: root,
       env: { ...process.env, INGEST_EVENTHUB_CONNECTION: hub.connectionString(), INGEST_EVENTHUB_NAME: 'club-data' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { EventHubProducerClient } from '@azure/event-hubs';
-import { freePort, isListening } from '../../scripts/local/net';
+import { freePort, isListening } from '../../development/local/net';
 
 /** `npm start` with the development connection string: the local hub runs, is printed, and stops with the rest. */
 describe('npm start with the local hub', () => {
@@ -14,7 +14,7 @@ describe('npm start with the local hub', () => {
   });
 
   function start(env: Record<string, string>) {
-    const started = spawn(process.execPath, [require.resolve('tsx/cli'), 'scripts/start.ts'], {
+    const started = spawn(process.execPath, [require.resolve('tsx/cli'), 'development/start.ts'], {
       cwd: root,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { EventHubConsumerClient } from '@azure/event-hubs';
-import type { LocalEventHubs } from '../../scripts/local/eventHubs/localEventHubs';
+import type { LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
 import { getSql } from '../../shared/db/client';
 import { BackfillRefusedError, runBackfill, type BackfillOptions, type BackfillProgress } from '../../shared/ingest/backfill';
 import type { TableCheckpointStore } from '../../shared/ingest/checkpointStore';
@@ -152,7 +152,7 @@ describe('backfill and replay', () => {
       try {
         const { stdout, stderr } = await promisify(execFile)(
           process.execPath,
-          [require.resolve('tsx/cli'), 'scripts/ingest/backfill.ts', ...args],
+          [require.resolve('tsx/cli'), 'development/ops.ts', ...args],
           {
             cwd: root,
             env: {
@@ -172,18 +172,18 @@ describe('backfill and replay', () => {
     };
     const restore = await quarantine(getSql(), clubA);
     try {
-      const refused = await run('shooters', clubA, '--new-group');
+      const refused = await run('ingest:backfill-shooters', clubA, '--new-group');
       expect(refused.code).toBe(3);
       expect(refused.output).toContain(`Refused: A quarantine is open for club.${clubA}.shooters`);
-      const forced = await run('shooters', clubA, '--new-group', '--force');
+      const forced = await run('ingest:backfill-shooters', clubA, '--new-group', '--force');
       expect(forced.output).toMatch(/Done in [\d.]+ s over 4 partition\(s\): read 11, applied 4, written 0, skipped 7, lag left 0/);
       expect(forced.output).toContain(`Forced past the open quarantine of club.${clubA}.shooters`);
       expect(forced.code).toBe(0);
     } finally {
       await restore();
     }
-    const usage = await run('records', clubA);
+    const usage = await run('ingest:backfill', clubA);
     expect(usage.code).toBe(2);
-    expect(usage.output).toContain('Usage: npm run ingest:backfill --');
+    expect(usage.output).toContain('Usage: ingest:backfill <clubId>:<recordId>');
   }, 60_000);
 });

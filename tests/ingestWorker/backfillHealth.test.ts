@@ -1,6 +1,6 @@
 import type { Checkpoint } from '@azure/event-hubs';
 import * as v from 'valibot';
-import { startLocalEventHubs, type LocalEventHubs } from '../../scripts/local/eventHubs/localEventHubs';
+import { startLocalEventHubs, type LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
 import { resetSettings } from '../../shared/config/settings';
 import { getSql, type Sql } from '../../shared/db/client';
 import { BackfillFailedError, BackfillRefusedError, runBackfill, type BackfillOptions } from '../../shared/ingest/backfill';

@@ -1,4 +1,4 @@
-import type { LocalEventHubs } from '../../scripts/local/eventHubs/localEventHubs';
+import type { LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
 import { getSql } from '../../shared/db/client';
 import { runEventBatch } from '../../shared/ingest/eventRunner';
 import { summariseIngestHealth } from '../../shared/ingest/health';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { EventHubProducerClient } from '@azure/event-hubs';
-import { changeEvent, type ChangeEvent, type HitRow, type ShooterRow } from '../../scripts/ingest/debeziumEvents';
-import { sendChangeEvents } from '../../scripts/ingest/sendChangeEvents';
-import { startLocalEventHubs, type LocalEventHubs } from '../../scripts/local/eventHubs/localEventHubs';
+import { changeEvent, type ChangeEvent, type HitRow, type ShooterRow } from '../../development/ingest/debeziumEvents';
+import { sendChangeEvents } from '../../development/ingest/sendChangeEvents';
+import { startLocalEventHubs, type LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
 import { INITIAL_ADMISSION } from '../../shared/ingest/admission';
 import { DEFAULT_CATCH_UP_RULES } from '../../shared/ingest/catchUp';
 import { TableCheckpointStore } from '../../shared/ingest/checkpointStore';

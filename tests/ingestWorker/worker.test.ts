@@ -1,10 +1,10 @@
-import type { LocalEventHubs } from '../../scripts/local/eventHubs/localEventHubs';
+import type { LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
 import { getSql } from '../../shared/db/client';
 import { runEventBatch } from '../../shared/ingest/eventRunner';
 import type { IngestWorker, IngestWorkerOptions } from '../../shared/ingest/worker';
 import type { TableCheckpointStore } from '../../shared/ingest/checkpointStore';
-import { partitionForKey } from '../../scripts/local/eventHubs/partitionKey';
-import { topicFor } from '../../scripts/ingest/debeziumEvents';
+import { partitionForKey } from '../../development/local/eventHubs/partitionKey';
+import { topicFor } from '../../development/ingest/debeziumEvents';
 import { checkpointStore, eventually, GROUP, hitEvents, hitValues, HUB, publish, startHub, startTestWorker, uniqueClub } from './support';
 
 /**

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { LocalEventHubs } from '../../scripts/local/eventHubs/localEventHubs';
+import type { LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
 import { getSql } from '../../shared/db/client';
 import { buildBundles, type BuiltBundles } from '../support/bundles';
 import { eventually, GROUP, hitEvents, hitValues, HUB, publish, startHub, uniqueClub, uniqueTag } from './support';

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import type { FakeCostProvider } from '../../scripts/costsFake/server';
+import type { FakeCostProvider } from '../../development/costsFake/server';
 import { tokenFor } from '../support/tokens';
 import { clockAt, serviceFor, startFake } from '../costs/support';
 import { navLink, screenshot, startPortalRig, type PortalRig } from './browser';

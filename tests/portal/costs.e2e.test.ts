@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import type { FakeCostProvider } from '../../scripts/costsFake/server';
+import type { FakeCostProvider } from '../../development/costsFake/server';
 import { createCostService, type CostService } from '../../shared/costs/service';
 import { tokenFor } from '../support/tokens';
 import { SECRET, clockAt, serviceFor, startFake } from '../costs/support';

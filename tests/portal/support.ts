@@ -6,12 +6,12 @@ import path from 'node:path';
 const root = path.resolve(__dirname, '../..');
 
 /**
- * The portal built as `npm run build` builds it (scripts/build.mjs, portal/build.mjs), into a
+ * The portal built as `npm run build` builds it (development/build.mjs, portal/build.mjs), into a
  * folder of this test file's own. Returns the folder the app serves.
  */
 export function buildPortal(): { dir: string; remove(): void } {
   const outdir = mkdtempSync(path.join(os.tmpdir(), 'portal-build-'));
-  execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--only', 'portal', '--outdir', outdir], {
+  execFileSync(process.execPath, [path.join(root, 'development', 'build.mjs'), '--only', 'portal', '--outdir', outdir], {
     cwd: root,
     stdio: 'pipe',
   });

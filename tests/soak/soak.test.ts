@@ -1,5 +1,5 @@
 import { getSettings } from '../../shared/config/settings';
-import { runSoak, USER_ROUTES, type PhaseResult } from '../../scripts/soak/soak';
+import { runSoak, USER_ROUTES, type PhaseResult } from '../../development/soak/soak';
 
 // Three host processes started through tsx, a few seconds of traffic each.
 jest.setTimeout(180_000);

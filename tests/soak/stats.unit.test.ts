@@ -1,4 +1,4 @@
-import { createRecorder, formatFigures, percentile } from '../../scripts/soak/stats';
+import { createRecorder, formatFigures, percentile } from '../../development/soak/stats';
 
 describe('soak figures', () => {
   it('percentile uses the nearest rank: p50 of 1..100 is 50, p99 is 99, and an empty list is 0', () => {

@@ -10,6 +10,8 @@ export interface StartedBundle {
   child: ChildProcess;
   /** Everything the process printed so far, stdout and stderr. */
   output(): string;
+  /** What the process printed on stderr alone. */
+  stderr(): string;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
   /** Resolves once the output contains `text`; rejects when the process ends first. */
@@ -19,8 +21,8 @@ export interface StartedBundle {
 export interface BuiltBundles {
   /** The folder the bundles are in: nowhere near the repository's node_modules. */
   outdir: string;
-  /** Starts `<outdir>/<name>.js` with plain node and only these variables (and PATH). */
-  start(name: string, env: Record<string, string>): StartedBundle;
+  /** Starts `<outdir>/<name>.js [args]` with plain node and only these variables (and PATH). */
+  start(name: string, env: Record<string, string>, args?: readonly string[]): StartedBundle;
   /** Kills what is still running and removes the folder. */
   remove(): void;
 }
@@ -30,22 +32,27 @@ export interface BuiltBundles {
  * that run a process as a box or a container runs it: `node <bundle>.js`, no tsx, no
  * devDependencies, nothing of the test's environment.
  */
-export async function buildBundles(prefix: string): Promise<BuiltBundles> {
+export async function buildBundles(prefix: string, options: { metafile?: boolean } = {}): Promise<BuiltBundles> {
   const outdir = mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
-  await promisify(execFile)(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { cwd: root });
+  const metafile = options.metafile ? ['--metafile'] : [];
+  await promisify(execFile)(process.execPath, ['development/build.mjs', '--outdir', outdir, ...metafile], { cwd: root });
   const children: ChildProcess[] = [];
   return {
     outdir,
-    start(name, env) {
-      const child = spawn(process.execPath, [path.join(outdir, `${name}.js`)], {
+    start(name, env, args = []) {
+      const child = spawn(process.execPath, [path.join(outdir, `${name}.js`), ...args], {
         cwd: outdir,
         env: { PATH: process.env['PATH'] ?? '', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       children.push(child);
       let output = '';
+      let stderr = '';
       child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        stderr += chunk.toString();
+      });
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       const printed = (text: string) =>
         new Promise<void>((resolve, reject) => {
@@ -55,7 +62,7 @@ export async function buildBundles(prefix: string): Promise<BuiltBundles> {
           child.once('exit', () => (output.includes(text) ? resolve() : reject(new Error(`${name} exited: ${output}`))));
           check();
         });
-      return { child, output: () => output, exited, printed };
+      return { child, output: () => output, stderr: () => stderr, exited, printed };
     },
     remove() {
       for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');

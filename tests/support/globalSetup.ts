@@ -4,11 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { migrate } from '../../shared/db/migrate';
-import { startPrivateAzurite } from '../../scripts/local/azurite';
-import { ensureDatabase, quoteIdentifier } from '../../scripts/local/embeddedPostgres';
-import { loadLocalSettings } from '../../scripts/local/environment';
-import { freePort } from '../../scripts/local/net';
-import { createFakeTls } from '../../scripts/costsFake/certificate';
+import { startPrivateAzurite } from '../../development/local/azurite';
+import { ensureDatabase, quoteIdentifier } from '../../development/local/embeddedPostgres';
+import { loadLocalSettings } from '../../development/local/environment';
+import { freePort } from '../../development/local/net';
+import { createFakeTls } from '../../development/costsFake/certificate';
 
 /**
  * Real components for the whole run: a fresh PostgreSQL database (on DATABASE_URL's server, else

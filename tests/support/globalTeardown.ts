@@ -1,5 +1,5 @@
 import postgres from 'postgres';
-import { quoteIdentifier } from '../../scripts/local/embeddedPostgres';
+import { quoteIdentifier } from '../../development/local/embeddedPostgres';
 
 export default async function globalTeardown(): Promise<void> {
   const resources = globalThis.__testResources;

@@ -1,6 +1,6 @@
 import { functionDefinitions } from '../../functions/definitions';
 import { createLogger, type Logger } from '../../shared/log/logger';
-import { startDevHost, type DevHost } from '../../scripts/devhost/host';
+import { startDevHost, type DevHost } from '../../development/devhost/host';
 import type { FunctionDefinition } from '../../shared/host/definition';
 
 export interface TestHost extends DevHost {

@@ -1,3 +1,4 @@
+import type { Command } from './command';
 import { planIngestWorker } from './ingestWorkerPlan';
 
 /**
@@ -16,12 +17,13 @@ export function ingestWorkerParams(enabled: string | undefined, replicas: string
   return plan.action === 'start' ? { enabled: true, replicas: plan.replicas } : { enabled: false, replicas: 1 };
 }
 
-if (require.main === module) {
-  try {
-    const params = ingestWorkerParams(process.argv[2], process.argv[3]);
+/** `ingest:worker-params <enabled> <replicas>`: the parameters as `key=value` lines. */
+export const ingestWorkerParamsCommand: Command = {
+  name: 'ingest:worker-params',
+  usage: 'ingest:worker-params <STAGING_INGEST_ENABLED> <STAGING_INGEST_REPLICAS>',
+  run: (args) => {
+    const params = ingestWorkerParams(args[0], args[1]);
     console.log(`enabled=${params.enabled}\nreplicas=${params.replicas}`);
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
-  }
-}
+    return Promise.resolve(0);
+  },
+};

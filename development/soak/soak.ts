@@ -20,7 +20,7 @@ export interface SoakOptions {
   databaseUrl: string;
   /** AzureWebJobsStorage of the host (health only). */
   storageConnection: string;
-  /** CA file of the fake cost provider's certificate (scripts/costsFake/certificate.ts). */
+  /** CA file of the fake cost provider's certificate (development/costsFake/certificate.ts). */
   caFile: string;
   /** Length of the mixed-traffic phase. */
   seconds: number;
@@ -66,9 +66,9 @@ interface SoakHost {
   stop(): Promise<void>;
 }
 
-/** Starts scripts/soak/host.ts as a child process with `env`; resolves once it listens. */
+/** Starts development/soak/host.ts as a child process with `env`; resolves once it listens. */
 async function startHost(env: NodeJS.ProcessEnv): Promise<SoakHost> {
-  const child: ChildProcess = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(repoRoot, 'scripts/soak/host.ts')], {
+  const child: ChildProcess = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(repoRoot, 'development/soak/host.ts')], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -1,22 +1,35 @@
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
-import { closeSql, getSql } from '../shared/db/client';
 import { createClubIfAbsent, findClubId } from '../shared/clubMaster/clubRepository';
 import { listEdgeTokens, revokeEdgeToken } from '../shared/clubMaster/edgeTokenRepository';
 import { createEdgeToken } from '../shared/clubMaster/edgeTokens';
 import { VereinsIdSchema } from '../shared/clubMaster/schemas';
-import { prepareLocalEnvironment } from './local/environment';
+import type { Command, CommandEnv } from './command';
+import { openCommandDatabase } from './database';
 
 const USAGE = `Usage:
-  npm run edge:token -- --club <clubId>                    create a token for the club's box (printed once)
-  npm run edge:token -- --club <clubId> --create-club --name <name> [--vereins-id <number>]
-                                                           same, creating the service club first (local setup)
-  npm run edge:token -- --list --club <clubId>             list the club's token ids (never the tokens)
-  npm run edge:token -- --revoke <tokenId>                 revoke a token`;
+  edge:token --club <clubId>                    create a token for the club's box (printed once)
+  edge:token --club <clubId> --create-club --name <name> [--vereins-id <number>]
+                                                same, creating the service club first (local setup)
+  edge:token --list --club <clubId>             list the club's token ids (never the tokens)
+  edge:token --revoke <tokenId>                 revoke a token`;
 
-/** Edge API tokens of on-site boxes: create (printed once, stored only as a hash), list, revoke. */
-async function main(): Promise<void> {
+/**
+ * `edge:token`: Edge API tokens of on-site boxes: create (printed once, stored only as a hash),
+ * list, revoke. Exit 0 done, 1 failed.
+ */
+export const edgeTokenCommand: Command = {
+  name: 'edge:token',
+  usage: 'edge:token --club <clubId> | --list --club <clubId> | --revoke <tokenId> | --help',
+  run: async (args, env) => {
+    await edgeToken(args, env);
+    return 0;
+  },
+};
+
+async function edgeToken(args: string[], env: CommandEnv): Promise<void> {
   const { values } = parseArgs({
+    args,
     options: {
       club: { type: 'string' },
       revoke: { type: 'string' },
@@ -32,12 +45,12 @@ async function main(): Promise<void> {
     return;
   }
   const vereinsId = values['vereins-id'] === undefined ? null : parseVereinsId(values['vereins-id']);
-  const environment = await prepareLocalEnvironment({ storage: false });
+  const database = openCommandDatabase(env);
   try {
     // Which database the command changes, so a token is not created in the wrong one unnoticed
     // (the description hides the password).
-    console.log(`Database: ${environment.database.description}`);
-    const sql = getSql();
+    console.log(`Database: ${database.description}`);
+    const sql = database.sql;
     if (values.revoke) {
       const revoked = await revokeEdgeToken(sql, values.revoke);
       if (!revoked) throw new Error(`No unrevoked edge token with id ${values.revoke}`);
@@ -66,8 +79,7 @@ async function main(): Promise<void> {
     console.log(`Edge token ${id} for club ${clubId}. Put it into the box's .env as SVC_EDGE_API_TOKEN; it is not shown again:`);
     console.log(token);
   } finally {
-    await closeSql();
-    await environment.release();
+    await database.close();
   }
 }
 
@@ -77,8 +89,3 @@ function parseVereinsId(value: string): string {
   if (!parsed.success) throw new Error(`--vereins-id ${parsed.issues[0].message}`);
   return parsed.output;
 }
-
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exit(1);
-});

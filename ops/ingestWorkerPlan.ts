@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { Command } from './command';
 
 /**
  * What the staging deploy does with the dedicated ingest worker, from the deployment variables
@@ -22,7 +23,7 @@ export const COMPOSE_FILE = 'compose.yaml';
 export const WORKER_ENTRY = 'workers/ingest/main.ts';
 
 /**
- * `release` is what the checkout being deployed holds; scripts/ci/ingestWorkerParams.ts (the
+ * `release` is what the checkout being deployed holds; ops/ingestWorkerParams.ts (the
  * container app's parameters) judges the variables alone and leaves it out.
  */
 export function planIngestWorker(
@@ -67,13 +68,17 @@ export function stepOutputs(plan: IngestWorkerPlan): string {
   return lines.join('\n');
 }
 
-if (require.main === module) {
-  try {
-    const root = path.resolve(__dirname, '..', '..');
+/**
+ * `ingest:worker-plan <enabled> <replicas>`: the plan as step outputs, judged against the release
+ * checked out in the working directory (the workflow runs it from the checkout's root).
+ */
+export const ingestWorkerPlanCommand: Command = {
+  name: 'ingest:worker-plan',
+  usage: 'ingest:worker-plan <STAGING_INGEST_ENABLED> <STAGING_INGEST_REPLICAS>',
+  run: (args) => {
+    const root = process.cwd();
     const release = { composeFile: existsSync(path.join(root, COMPOSE_FILE)), workerEntry: existsSync(path.join(root, WORKER_ENTRY)) };
-    console.log(stepOutputs(planIngestWorker(process.argv[2], process.argv[3], release)));
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
-  }
-}
+    console.log(stepOutputs(planIngestWorker(args[0], args[1], release)));
+    return Promise.resolve(0);
+  },
+};

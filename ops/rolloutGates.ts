@@ -1,3 +1,5 @@
+import type { Command } from './command';
+
 /**
  * Rollout checks of the production deploy (spec, Versioning), run against the deployed app:
  *
@@ -93,9 +95,16 @@ export async function probe(method: 'GET' | 'POST', url: string): Promise<Probe>
   return { status: response.status, body };
 }
 
-async function main(argv: string[]): Promise<number> {
+/** `rollout:gate ingest-status|club-master-sync <base-url> [desired deployed]`: 0 on "yes", 1 on "no". */
+export const rolloutGateCommand: Command = {
+  name: 'rollout:gate',
+  usage: 'rollout:gate ingest-status <base-url> <desired> <deployed> | rollout:gate club-master-sync <base-url>',
+  run: (args) => rolloutGate(args),
+};
+
+async function rolloutGate(argv: string[]): Promise<number> {
   const [check, baseUrl, desired, deployed] = argv;
-  if (!baseUrl) throw new Error('usage: rolloutGates.ts ingest-status|club-master-sync <base-url> [desired deployed]');
+  if (!baseUrl) throw new Error('usage: rollout:gate ingest-status|club-master-sync <base-url> [desired deployed]');
   const base = baseUrl.replace(/\/+$/, '');
   if (check === 'club-master-sync') {
     const result = clubMasterSyncGate(await probe('POST', `${base}/api/edge/clubs/sync`));
@@ -114,14 +123,4 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   throw new Error(`unknown check "${check}"`);
-}
-
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      console.error(error instanceof Error ? error.message : String(error));
-      process.exit(1);
-    },
-  );
 }

@@ -1,4 +1,4 @@
-// The library ships no types; these are the two members scripts/local/embeddedPostgres.ts uses.
+// The library ships no types; these are the two members development/local/embeddedPostgres.ts uses.
 declare module 'async-exit-hook' {
   interface ExitHook {
     (hook: (done: () => void) => void): void;

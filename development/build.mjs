@@ -1,6 +1,8 @@
 // Bundles every production entry into one self-contained CommonJS file each: dist/<name>.js runs
 // with `node` alone (no tsx, no node_modules); the admin portal's static files go to <outdir>/portal.
-// Usage: node scripts/build.mjs [--outdir <dir>] [--only portal]
+// Usage: node development/build.mjs [--outdir <dir>] [--only portal] [--metafile]
+// --metafile also writes <outdir>/<name>.meta.json, esbuild's list of what each bundle holds.
+import { cp, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
@@ -28,17 +30,21 @@ const entries = [
   { in: 'edge/main.ts', out: 'edge-agent' },
   // The staging ingest worker (workers/README.md).
   { in: 'workers/ingest/main.ts', out: 'ingest-worker' },
+  // The production commands an operator or a workflow runs (docs/decisions/007-production-commands.md).
+  { in: 'ops/main.ts', out: 'ops' },
 ];
 
-const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' }, only: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { outdir: { type: 'string', default: 'dist' }, only: { type: 'string' }, metafile: { type: 'boolean', default: false } },
+});
 if (values.only !== undefined && values.only !== 'portal') throw new Error('--only takes: portal');
 const portalOnly = values.only === 'portal';
 
 await Promise.all([
   // The admin portal (docs/portal.md): served by the app's `portal` function from dist/portal.
   buildPortal({ outdir: path.join(values.outdir, 'portal') }),
-  ...(portalOnly ? [] : entries).map((entry) =>
-    build({
+  ...(portalOnly ? [] : entries).map(async (entry) => {
+    const result = await build({
       entryPoints: { [entry.out]: entry.in },
       outdir: values.outdir,
       bundle: true,
@@ -49,9 +55,19 @@ await Promise.all([
       external: entry.external ?? [],
       plugins: entry.plugins ?? [],
       logLevel: 'warning',
-    }),
-  ),
+      metafile: values.metafile,
+    });
+    if (values.metafile) await writeFile(path.join(values.outdir, `${entry.out}.meta.json`), JSON.stringify(result.metafile));
+  }),
 ]);
+// The migrations beside the bundles: `ops.js migrate` reads them from <outdir>/migrations, as the
+// sources read shared/db/migrations (shared/db/migrate.ts DEFAULT_MIGRATIONS_DIR).
+if (!portalOnly) {
+  const from = path.join('shared', 'db', 'migrations');
+  const files = (await readdir(from)).filter((name) => name.endsWith('.sql'));
+  await Promise.all(files.map((name) => cp(path.join(from, name), path.join(values.outdir, 'migrations', name))));
+  console.log(`Copied ${files.length} migrations -> ${values.outdir}/migrations/`);
+}
 for (const entry of portalOnly ? [] : entries) console.log(`Bundled ${entry.in} -> ${values.outdir}/${entry.out}.js`);
 console.log(`Bundled portal/src -> ${values.outdir}/portal/`);
 

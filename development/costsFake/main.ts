@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   }
 
   const tsxCli = require.resolve('tsx/cli');
-  const child = spawn(process.execPath, [tsxCli, path.join(repoRoot, 'scripts', 'start.ts')], {
+  const child = spawn(process.execPath, [tsxCli, path.join(repoRoot, 'development', 'start.ts')], {
     cwd: repoRoot,
     stdio: 'inherit',
     env: { ...process.env, ...env },

@@ -19,7 +19,7 @@ const LOCAL_MIRROR_DATABASE = 'box_mirror';
  * Without SVC_MIRROR_DATABASE_URL it uses the embedded PostgreSQL of this checkout (database
  * box_mirror, with an empty club_software_club table) so it starts without any setup; it stops
  * that server on exit only if it started it. `--fake-kafka-connect` puts the wire-level Kafka
- * Connect fake (scripts/kafkaConnectFake/) behind the connector management, so the consent gate
+ * Connect fake (development/kafkaConnectFake/) behind the connector management, so the consent gate
  * and Reset and Re-Snapshot can be tried without Kafka Connect.
  */
 async function main(): Promise<void> {

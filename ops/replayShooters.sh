@@ -1,17 +1,16 @@
 #!/bin/sh
-# Runs inside the one-off backend container of the Replay Shooter Master Data workflow
-# (.github/workflows/replay-shooter-master-data.yml), in a copy of the release's sources, with the
+# Runs inside the one-off container of the Replay Shooter Master Data workflow
+# (.github/workflows/replay-shooter-master-data.yml), beside the release's dist/ops.js, with the
 # staging ingest worker's settings (its env file). CLUB_IDS: validated club ids separated by
 # spaces; GROUP_ID: the consumer group; NEW_GROUP: empty or --new-group. Each club's shooters
 # backfill runs in turn; a failed club does not stop the others, but fails the run at the end.
 set -eu
 set -f
-npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
 failed=""
 for club in $CLUB_IDS; do
   echo "::group::Shooters backfill of club $club (group $GROUP_ID${NEW_GROUP:+, fresh from offset 0})"
   # NEW_GROUP is unquoted on purpose: empty adds no argument.
-  if npm run --silent ingest:backfill-shooters -- "$club" "--group=$GROUP_ID" $NEW_GROUP; then
+  if node dist/ops.js ingest:backfill-shooters "$club" "--group=$GROUP_ID" $NEW_GROUP; then
     echo "::endgroup::"
   else
     echo "::endgroup::"

@@ -1,0 +1,28 @@
+import { challengeServiceTokenCommand } from './challengeServiceToken';
+import type { Command } from './command';
+import { edgeTokenCommand } from './edgeToken';
+import { freshnessCheckCommand } from './freshnessCheck';
+import { ingestBackfillCommand, ingestBackfillShootersCommand } from './ingestBackfill';
+import { ingestWorkerParamsCommand } from './ingestWorkerParams';
+import { ingestWorkerPlanCommand } from './ingestWorkerPlan';
+import { migrateCommand } from './migrate';
+import { rolloutGateCommand } from './rolloutGates';
+import { seedChallengesCommand } from './seedChallenges';
+
+/** Every production command, by the name `node dist/ops.js <name>` and `npm run <name>` take. */
+export const COMMANDS: readonly Command[] = [
+  migrateCommand,
+  ingestBackfillCommand,
+  ingestBackfillShootersCommand,
+  freshnessCheckCommand,
+  edgeTokenCommand,
+  challengeServiceTokenCommand,
+  seedChallengesCommand,
+  rolloutGateCommand,
+  ingestWorkerPlanCommand,
+  ingestWorkerParamsCommand,
+];
+
+export function findCommand(name: string | undefined): Command | undefined {
+  return COMMANDS.find((command) => command.name === name);
+}

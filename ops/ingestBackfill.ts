@@ -1,0 +1,113 @@
+import { BackfillFailedError, BackfillRefusedError, runBackfill, type BackfillProgress } from '../shared/ingest/backfill';
+import { BACKFILL_EXIT, parseBackfillArgs } from '../shared/ingest/backfillArgs';
+import { TableCheckpointStore } from '../shared/ingest/checkpointStore';
+import { createTableClient, storageConnection, StorageNotConfiguredError } from '../shared/storage/tables';
+import type { Command, CommandEnv } from './command';
+import { openCommandDatabase } from './database';
+import { commandSettings, requireSetting } from './settings';
+
+/**
+ * `ingest:backfill <clubId>:<recordId> ... [--group=<id>] [--new-group] [--force]` and
+ * `ingest:backfill-shooters <clubId> ... [same options]` (docs/ingest-worker.md).
+ * Exit codes: 0 done, 1 failed, 2 bad arguments or settings, 3 refused (a quarantine for the scope is open).
+ */
+const USAGE = {
+  records: 'ingest:backfill <clubId>:<recordId> ... [--group=<id>] [--new-group] [--force]',
+  shooters: 'ingest:backfill-shooters <clubId> ... [--group=<id>] [--new-group] [--force]',
+};
+
+/** The app settings the backfill reads: the worker's hub, checkpoints and admission rules, and its own group. */
+const BACKFILL_SETTINGS = [
+  'AzureWebJobsStorage',
+  'AzureWebJobsStorage__accountName',
+  'AzureWebJobsStorage__tableServiceUri',
+  'AzureWebJobsStorage__credential',
+  'AzureWebJobsStorage__clientId',
+  'INGEST_EVENTHUB_NAME',
+  'INGEST_EVENTHUB_CONNECTION',
+  'INGEST_BACKFILL_CONSUMER_GROUP',
+  'INGEST_CHECKPOINT_TABLE',
+  'INGEST_REJECTING_THRESHOLD',
+  'INGEST_QUARANTINE_THRESHOLD',
+  'INGEST_REJECT_WINDOW_SECONDS',
+  'INGEST_DRIFT_QUIET_SECONDS',
+  'INGEST_REJECT_LOG_MAX',
+  'INGEST_WORKER_MAX_BATCH_SIZE',
+] as const;
+
+const line = (p: BackfillProgress) =>
+  `read ${p.read}, applied ${p.applied}, written ${p.written}, skipped ${p.skipped}, lag left ${p.lagLeft}`;
+
+export const ingestBackfillCommand: Command = {
+  name: 'ingest:backfill',
+  usage: USAGE.records,
+  run: (args, env) => backfill('records', args, env),
+};
+
+export const ingestBackfillShootersCommand: Command = {
+  name: 'ingest:backfill-shooters',
+  usage: USAGE.shooters,
+  run: (args, env) => backfill('shooters', args, env),
+};
+
+async function backfill(kind: 'records' | 'shooters', args: string[], env: CommandEnv): Promise<number> {
+  const parsed = parseBackfillArgs(kind, args);
+  if (!parsed.ok) {
+    console.error(`${parsed.error}\nUsage: ${USAGE[kind]}`);
+    return BACKFILL_EXIT.usage;
+  }
+  const { selection, fresh, force } = parsed.args;
+  const settings = commandSettings(BACKFILL_SETTINGS, env);
+  const connectionString = requireSetting(
+    settings.INGEST_EVENTHUB_CONNECTION,
+    'INGEST_EVENTHUB_CONNECTION',
+    'the Event Hubs connection string the backfill reads',
+  );
+  const storage = storageConnection(settings);
+  if (!storage) throw new StorageNotConfiguredError();
+  const database = openCommandDatabase(env);
+  try {
+    const consumerGroup = parsed.args.group ?? settings.INGEST_BACKFILL_CONSUMER_GROUP;
+    console.log(
+      `Backfill of ${selection.kind === 'shooters' ? `the shooters of club(s) ${selection.clubIds.join(', ')}` : `${selection.records.length} record(s)`} from ${settings.INGEST_EVENTHUB_NAME}, group ${consumerGroup}${fresh ? ' (fresh: from offset 0)' : ''}`,
+    );
+    const summary = await runBackfill({
+      sql: database.sql,
+      connectionString,
+      eventHubName: settings.INGEST_EVENTHUB_NAME,
+      consumerGroup,
+      fresh,
+      force,
+      checkpointStore: new TableCheckpointStore(createTableClient(storage, settings.INGEST_CHECKPOINT_TABLE)),
+      selection,
+      apply: {
+        thresholds: {
+          rejectingThreshold: settings.INGEST_REJECTING_THRESHOLD,
+          quarantineThreshold: settings.INGEST_QUARANTINE_THRESHOLD,
+          windowSeconds: settings.INGEST_REJECT_WINDOW_SECONDS,
+          driftQuietSeconds: settings.INGEST_DRIFT_QUIET_SECONDS,
+        },
+        rejectLogMax: settings.INGEST_REJECT_LOG_MAX,
+      },
+      maxBatchSize: settings.INGEST_WORKER_MAX_BATCH_SIZE,
+      progressIntervalMs: 2000,
+      onProgress: (progress) => console.log(`  ${line(progress)}`),
+    });
+    if (summary.forcedPast)
+      console.log(
+        `Forced past the open quarantine of ${summary.forcedPast.topic ?? 'an unknown topic'} (since ${summary.forcedPast.since}).`,
+      );
+    console.log(`Done in ${(summary.durationMs / 1000).toFixed(1)} s over ${summary.partitions} partition(s): ${line(summary)}`);
+    return BACKFILL_EXIT.done;
+  } catch (error) {
+    if (error instanceof BackfillRefusedError) {
+      console.error(`Refused: ${error.message}`);
+      return BACKFILL_EXIT.refused;
+    }
+    if (error instanceof BackfillFailedError) console.error(`Failed after ${line(error.progress)}: ${error.message}`);
+    else console.error(`Failed: ${error instanceof Error ? error.message : String(error)}`);
+    return BACKFILL_EXIT.failed;
+  } finally {
+    await database.close();
+  }
+}
