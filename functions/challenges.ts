@@ -26,21 +26,12 @@ import { httpGroup, timerFunction } from '../shared/host/definition';
 import { authenticatedUser, clubRole, platformAdmin, type UserCaller } from '../shared/http/guards';
 import { forbidden } from '../shared/http/problem';
 import { defineRoute, json, type Route } from '../shared/http/route';
+import { wholeNumber } from '../shared/validation/wholeNumber';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 const MAX_PAGE = 100;
 
-const pageLimit = (fallback: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,4}$/, `must be a whole number from 1 to ${MAX_PAGE}`),
-      v.transform(Number),
-      v.minValue(1, `must be a whole number from 1 to ${MAX_PAGE}`),
-      v.maxValue(MAX_PAGE, `must be a whole number from 1 to ${MAX_PAGE}`),
-    ),
-    String(fallback),
-  );
+const pageLimit = (fallback: number) => wholeNumber(fallback, 1, MAX_PAGE, { message: `must be a whole number from 1 to ${MAX_PAGE}` });
 
 function cursorOf<T>(read: (cursor: string) => T | undefined) {
   return v.optional(
@@ -90,10 +81,13 @@ const VisibilityBodySchema = v.pipe(
   ),
 );
 
-const SharingPreferencesSchema = v.strictObject({
-  shareWithinClub: v.boolean('must be true or false'),
-  shareGlobally: v.boolean('must be true or false'),
-});
+const SharingPreferencesSchema = v.pipe(
+  v.strictObject({
+    shareWithinClub: v.boolean('must be true or false'),
+    shareGlobally: v.boolean('must be true or false'),
+  }),
+  v.title('SharingPreferences'),
+);
 
 /** The club board to show: the challenge's own club, else the asked or the caller's own club. */
 async function boardFor(
@@ -202,6 +196,9 @@ const challengeRoutes: Route[] = [
     guard: challengesService,
     body: PersonalizeBodySchema,
     response: PersonalizeResponseSchema,
+    responses: {
+      409: { description: '`code` insufficient_history: too few training sessions in the look-back window for an adaptive goal' },
+    },
     async handle({ body }) {
       return json(await personalize(getSql(), body), 200);
     },
@@ -213,7 +210,8 @@ const challengeRoutes: Route[] = [
     summary: 'Start a new XP season (platform admin): the open season ends now, seasonal totals restart at 0, lifetime totals stay',
     guard: platformAdmin,
     body: v.strictObject({ name: visibleText(80) }),
-    response: v.object({ id: v.string(), name: v.string(), startsAt: v.string() }),
+    response: v.pipe(v.object({ id: v.string(), name: v.string(), startsAt: v.string() }), v.title('Season')),
+    responses: { 409: { description: '`code` season_overlap: the open season starts later than the new one would' } },
     async handle({ body }) {
       const season = await startSeason(getSql(), body.name, new Date());
       return json({ id: season.id, name: season.name, startsAt: season.startsAt.toISOString() }, 201);
@@ -228,6 +226,7 @@ const challengeRoutes: Route[] = [
     params: v.object({ id: IdSchema }),
     query: LeaderboardQuerySchema,
     response: LeaderboardPageSchema,
+    responses: { 404: { description: '`code` challenge_not_found: no such challenge, or one you cannot see' } },
     async handle({ caller, params, query }) {
       const sql = getSql();
       const challenge = isPlatformAdmin(caller)
@@ -255,6 +254,13 @@ const challengeRoutes: Route[] = [
     params: v.object({ id: IdSchema }),
     query: v.object({ clubId: v.optional(ClubIdSchema) }),
     response: ParticipationSchema,
+    responses: {
+      404: { description: '`code` challenge_not_found: no such challenge, or one you cannot see' },
+      409: {
+        description:
+          '`code` already_joined (you joined it before), challenge_ended (its end date has passed) or level_out_of_bounds (your tier is outside its levels)',
+      },
+    },
     async handle({ caller, params, query }) {
       return json(await joinChallenge(getSql(), caller.userId, params.id, { clubId: query.clubId }), 201);
     },
@@ -267,6 +273,7 @@ const challengeRoutes: Route[] = [
     params: v.object({ id: IdSchema }),
     body: VisibilityBodySchema,
     response: ParticipationSchema,
+    responses: { 404: { description: '`code` participation_not_found: no participation of yours with this id' } },
     async handle({ caller, params, body }) {
       return json(await setParticipationVisibility(getSql(), caller.userId, params.id, body), 200);
     },
@@ -287,6 +294,13 @@ const challengeRoutes: Route[] = [
       ),
     }),
     response: ShooterLinkSchema,
+    responses: {
+      404: { description: '`code` shooter_not_found: the club has no such shooter record' },
+      409: {
+        description:
+          '`code` shooter_taken (another member is linked to the record) or link_exists (you have an open or confirmed link in this club)',
+      },
+    },
     async handle({ caller, body }) {
       if (!(await findClubRole(getSql(), body.clubId, caller.userId)))
         throw forbidden('You can only claim a shooter record in a club you belong to.');
@@ -323,6 +337,12 @@ const challengeRoutes: Route[] = [
       guard: clubRole('clubId', 'leader', { orCapability: 'clubs.manage' }),
       params: v.object({ clubId: ClubIdSchema, linkId: IdSchema }),
       response: ShooterLinkSchema,
+      responses: {
+        404: { description: '`code` link_not_found: no pending claim with this id in this club' },
+        ...(action === 'confirm'
+          ? { 409: { description: '`code` shooter_taken: another member is already linked to this shooter record' } }
+          : {}),
+      },
       async handle({ caller, params }) {
         return json(
           await decideLink(getSql(), params.clubId, params.linkId, caller.userId, action === 'confirm' ? 'confirmed' : 'rejected'),

@@ -5,44 +5,50 @@ import { xpTotals } from './xpLedger';
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp());
 
-export const EarnedBadgeSchema = v.object({
-  key: v.string(),
-  name: v.string(),
-  icon: v.string(),
-  colour: v.string(),
-  description: v.string(),
-  quality: v.picklist(TIERS),
-  earnedAt: timestamp,
-  challengeId: v.string(),
-  challengeTitle: v.string(),
-  /** The participation it came from shares with nobody (neither within the club nor globally). */
-  fromPrivateChallenge: v.boolean(),
-});
+export const EarnedBadgeSchema = v.pipe(
+  v.object({
+    key: v.string(),
+    name: v.string(),
+    icon: v.string(),
+    colour: v.string(),
+    description: v.string(),
+    quality: v.picklist(TIERS),
+    earnedAt: timestamp,
+    challengeId: v.string(),
+    challengeTitle: v.string(),
+    /** The participation it came from shares with nobody (neither within the club nor globally). */
+    fromPrivateChallenge: v.boolean(),
+  }),
+  v.title('EarnedBadge'),
+);
 
-export const AchievementsSchema = v.object({
-  userId: v.string(),
-  xp: v.number(),
-  tier: v.picklist(TIERS),
-  nextTier: v.nullable(v.picklist(TIERS)),
-  nextTierAt: v.nullable(v.number()),
-  xpToNextTier: v.nullable(v.number()),
-  progressToNextTier: v.number(),
-  season: v.nullable(v.object({ id: v.string(), name: v.string(), startsAt: timestamp, xp: v.number() })),
-  /** Highest quality first; within a quality, oldest first. */
-  badgeGroups: v.array(v.object({ quality: v.picklist(TIERS), badges: v.array(EarnedBadgeSchema) })),
-  recentCompletions: v.array(
-    v.object({
-      participationId: v.string(),
-      challengeId: v.string(),
-      title: v.string(),
-      finishedAt: timestamp,
-      xp: v.number(),
-      placement: v.string(),
-      fromPrivateChallenge: v.boolean(),
-      leaderboards: v.object({ global: v.string(), club: v.nullable(v.string()) }),
-    }),
-  ),
-});
+export const AchievementsSchema = v.pipe(
+  v.object({
+    userId: v.string(),
+    xp: v.number(),
+    tier: v.picklist(TIERS),
+    nextTier: v.nullable(v.picklist(TIERS)),
+    nextTierAt: v.nullable(v.number()),
+    xpToNextTier: v.nullable(v.number()),
+    progressToNextTier: v.number(),
+    season: v.nullable(v.object({ id: v.string(), name: v.string(), startsAt: timestamp, xp: v.number() })),
+    /** Highest quality first; within a quality, oldest first. */
+    badgeGroups: v.array(v.object({ quality: v.picklist(TIERS), badges: v.array(EarnedBadgeSchema) })),
+    recentCompletions: v.array(
+      v.object({
+        participationId: v.string(),
+        challengeId: v.string(),
+        title: v.string(),
+        finishedAt: timestamp,
+        xp: v.number(),
+        placement: v.string(),
+        fromPrivateChallenge: v.boolean(),
+        leaderboards: v.object({ global: v.string(), club: v.nullable(v.string()) }),
+      }),
+    ),
+  }),
+  v.title('Achievements'),
+);
 export type Achievements = v.InferOutput<typeof AchievementsSchema>;
 
 const RECENT = 10;

@@ -13,29 +13,35 @@ import { encodeCursor, MICRO_FORMAT, MicroTimestampSchema } from './cursor';
 
 export type Board = { kind: 'global' } | { kind: 'club'; clubId: string };
 
-export const LeaderboardRowSchema = v.object({
-  rank: v.number(),
-  participationId: v.string(),
-  userId: v.string(),
-  score: v.number(),
-  reachedAt: v.pipe(v.string(), v.isoTimestamp()),
-  status: v.picklist(['active', 'completed', 'failed']),
-  isOwn: v.boolean(),
-  /** Only on the viewer's own row: true when others cannot see it on this board. */
-  hiddenFromOthers: v.boolean(),
-});
+export const LeaderboardRowSchema = v.pipe(
+  v.object({
+    rank: v.number(),
+    participationId: v.string(),
+    userId: v.string(),
+    score: v.number(),
+    reachedAt: v.pipe(v.string(), v.isoTimestamp()),
+    status: v.picklist(['active', 'completed', 'failed']),
+    isOwn: v.boolean(),
+    /** Only on the viewer's own row: true when others cannot see it on this board. */
+    hiddenFromOthers: v.boolean(),
+  }),
+  v.title('LeaderboardRow'),
+);
 export type LeaderboardRow = v.InferOutput<typeof LeaderboardRowSchema>;
 
-export const LeaderboardPageSchema = v.object({
-  board: v.picklist(['global', 'club']),
-  clubId: v.nullable(v.string()),
-  items: v.array(LeaderboardRowSchema),
-  nextCursor: v.nullable(v.string()),
-  /** The viewer's own row with its rank, wherever it is; null when they have not joined (or not on this club's board). */
-  me: v.nullable(LeaderboardRowSchema),
-  /** When `me` is not on this page: up to two visible rows before and after it. */
-  around: v.array(LeaderboardRowSchema),
-});
+export const LeaderboardPageSchema = v.pipe(
+  v.object({
+    board: v.picklist(['global', 'club']),
+    clubId: v.nullable(v.string()),
+    items: v.array(LeaderboardRowSchema),
+    nextCursor: v.nullable(v.string()),
+    /** The viewer's own row with its rank, wherever it is; null when they have not joined (or not on this club's board). */
+    me: v.nullable(LeaderboardRowSchema),
+    /** When `me` is not on this page: up to two visible rows before and after it. */
+    around: v.array(LeaderboardRowSchema),
+  }),
+  v.title('LeaderboardPage'),
+);
 export type LeaderboardPage = v.InferOutput<typeof LeaderboardPageSchema>;
 
 /** Position after which the next page starts: [score, reachedAt, id, rank of that row]. */

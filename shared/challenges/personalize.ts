@@ -31,17 +31,20 @@ export const PersonalizeBodySchema = v.strictObject({
 });
 export type PersonalizeBody = v.InferOutput<typeof PersonalizeBodySchema>;
 
-export const PersonalizeResponseSchema = v.object({
-  challenge: ChallengeSchema,
-  recommendation: v.object({
-    metric: v.picklist(METRICS),
-    average: v.number(),
-    multiplier: v.number(),
-    target: v.number(),
-    lookbackDays: v.number(),
-    sessions: v.number(),
+export const PersonalizeResponseSchema = v.pipe(
+  v.object({
+    challenge: ChallengeSchema,
+    recommendation: v.object({
+      metric: v.picklist(METRICS),
+      average: v.number(),
+      multiplier: v.number(),
+      target: v.number(),
+      lookbackDays: v.number(),
+      sessions: v.number(),
+    }),
   }),
-});
+  v.title('PersonalizedChallenge'),
+);
 
 const TITLES: Record<Metric, string> = {
   shots: 'Personal goal: shots',

@@ -12,16 +12,19 @@ import { ConflictError, NotFoundError } from '../errors/domainErrors';
 
 export const LINK_STATUSES = ['pending', 'confirmed', 'rejected'] as const;
 
-export const ShooterLinkSchema = v.object({
-  id: v.string(),
-  clubId: v.string(),
-  userId: v.string(),
-  shooterId: v.string(),
-  shooterName: v.nullable(v.string()),
-  status: v.picklist(LINK_STATUSES),
-  requestedAt: v.pipe(v.string(), v.isoTimestamp()),
-  decidedAt: v.nullable(v.pipe(v.string(), v.isoTimestamp())),
-});
+export const ShooterLinkSchema = v.pipe(
+  v.object({
+    id: v.string(),
+    clubId: v.string(),
+    userId: v.string(),
+    shooterId: v.string(),
+    shooterName: v.nullable(v.string()),
+    status: v.picklist(LINK_STATUSES),
+    requestedAt: v.pipe(v.string(), v.isoTimestamp()),
+    decidedAt: v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+  }),
+  v.title('ShooterLink'),
+);
 export type ShooterLink = v.InferOutput<typeof ShooterLinkSchema>;
 
 const LINK_JSON = `json_build_object('id', l.id, 'clubId', l.club_id, 'userId', l.user_id, 'shooterId', l.shooter_id,

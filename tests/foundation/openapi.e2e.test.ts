@@ -1,6 +1,6 @@
 import { functionDefinitions } from '../../functions/definitions';
 import { readJson } from '../support/http';
-import type { OpenApiDocument } from '../support/openApiDocument';
+import { inlineSchemaRefs, type OpenApiDocument } from '../support/openApiDocument';
 import { validateOpenApi } from '../support/openApiValidation';
 import { startTestHost, type TestHost } from '../support/testHost';
 
@@ -51,7 +51,7 @@ describe('GET /api/openapi.json', () => {
   });
 
   describe('answers besides 200', () => {
-    const full = () => document as unknown as OpenApiDocument;
+    const full = () => inlineSchemaRefs(document as unknown as OpenApiDocument);
     const responsesOf = (method: string, path: string) => full().paths[path]?.[method]?.responses ?? {};
     const problemSchema = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
 
