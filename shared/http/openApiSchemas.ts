@@ -24,7 +24,7 @@ const isSchema = (value: unknown): value is SchemaNode =>
 function childrenOf(schema: SchemaNode): SchemaNode[] {
   const children: unknown[] = [schema['item'], schema['wrapped'], schema['rest'], schema['key'], schema['value']];
   const entries = schema['entries'];
-  if (entries && typeof entries === 'object') children.push(...Object.values(entries));
+  if (entries && typeof entries === 'object') children.push(...Object.values(entries as Record<string, unknown>));
   for (const list of [schema['items'], schema['options'], schema.pipe]) if (Array.isArray(list)) children.push(...(list as unknown[]));
   return children.filter(isSchema).filter((child) => child !== schema);
 }

@@ -124,7 +124,7 @@ function securityOf(route: Route): JsonObject[] {
  */
 function propertiesOf(schema: v.GenericSchema, convert: Convert): { properties: Record<string, JsonObject>; required: Set<string> } {
   const json = convert(schema);
-  const entries = ((schema as { entries?: Record<string, v.GenericSchema> }).entries ?? {}) as Record<string, v.GenericSchema>;
+  const entries = (schema as { entries?: Record<string, v.GenericSchema> }).entries ?? {};
   const properties = Object.fromEntries(
     Object.entries((json['properties'] ?? {}) as Record<string, JsonObject>).map(([name, property]) => {
       const entry = entries[name];

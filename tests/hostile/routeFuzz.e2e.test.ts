@@ -288,7 +288,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
 
   it('fuzzes exactly the routes the host serves in its OpenAPI document', async () => {
     const served = await host.request('GET', '/api/openapi.json');
-    expect(await served.json()).toEqual(document);
+    expect(inlineSchemaRefs((await served.json()) as OpenApiDocument)).toEqual(document);
     expect(operations.length).toBeGreaterThan(30);
   });
 

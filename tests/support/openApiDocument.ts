@@ -47,5 +47,5 @@ export function inlineSchemaRefs<T extends { components: { schemas: Record<strin
     }
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, inline(inner)]));
   };
-  return { ...document, paths: inline((document as unknown as { paths: unknown }).paths) } as T;
+  return { ...document, paths: inline((document as unknown as { paths: unknown }).paths) };
 }
