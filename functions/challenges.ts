@@ -123,6 +123,9 @@ const challengeRoutes: Route[] = [
     guard: challengesService,
     body: PersonalizeBodySchema,
     response: PersonalizeResponseSchema,
+    responses: {
+      409: { description: '`code` insufficient_history: too few training sessions in the look-back window for an adaptive goal' },
+    },
     async handle({ body }) {
       return json(await personalize(getSql(), body), 200);
     },
@@ -135,6 +138,7 @@ const challengeRoutes: Route[] = [
     guard: platformAdmin,
     body: SeasonBodySchema,
     response: SeasonSchema,
+    responses: { 409: { description: '`code` season_overlap: the open season starts later than the new one would' } },
     async handle({ body }) {
       const season = await startSeason(getSql(), body.name, new Date());
       return json({ id: season.id, name: season.name, startsAt: season.startsAt.toISOString() }, 201);
@@ -149,6 +153,7 @@ const challengeRoutes: Route[] = [
     params: IdParamsSchema,
     query: LeaderboardQuerySchema,
     response: LeaderboardPageSchema,
+    responses: { 404: { description: '`code` challenge_not_found: no such challenge, or one you cannot see' } },
     async handle({ caller, params, query }) {
       return json(await leaderboardForViewer(getSql(), caller, params.id, query), 200, NO_STORE);
     },
@@ -163,6 +168,13 @@ const challengeRoutes: Route[] = [
     params: IdParamsSchema,
     query: JoinQuerySchema,
     response: ParticipationSchema,
+    responses: {
+      404: { description: '`code` challenge_not_found: no such challenge, or one you cannot see' },
+      409: {
+        description:
+          '`code` already_joined (you joined it before), challenge_ended (its end date has passed) or level_out_of_bounds (your tier is outside its levels)',
+      },
+    },
     async handle({ caller, params, query }) {
       return json(await joinChallenge(getSql(), caller.userId, params.id, { clubId: query.clubId }), 201);
     },
@@ -175,6 +187,7 @@ const challengeRoutes: Route[] = [
     params: IdParamsSchema,
     body: VisibilityBodySchema,
     response: ParticipationSchema,
+    responses: { 404: { description: '`code` participation_not_found: no participation of yours with this id' } },
     async handle({ caller, params, body }) {
       return json(await setParticipationVisibility(getSql(), caller.userId, params.id, body), 200);
     },
@@ -187,6 +200,13 @@ const challengeRoutes: Route[] = [
     guard: authenticatedUser,
     body: ShooterClaimBodySchema,
     response: ShooterLinkSchema,
+    responses: {
+      404: { description: '`code` shooter_not_found: the club has no such shooter record' },
+      409: {
+        description:
+          '`code` shooter_taken (another member is linked to the record) or link_exists (you have an open or confirmed link in this club)',
+      },
+    },
     async handle({ caller, body }) {
       await assertMayClaimShooter(getSql(), caller, body.clubId);
       return json(await claimShooter(getSql(), body.clubId, caller.userId, body.shooterId), 201);
@@ -222,6 +242,12 @@ const challengeRoutes: Route[] = [
       guard: clubRole('clubId', 'leader', { orCapability: 'clubs.manage' }),
       params: LinkParamsSchema,
       response: ShooterLinkSchema,
+      responses: {
+        404: { description: '`code` link_not_found: no pending claim with this id in this club' },
+        ...(action === 'confirm'
+          ? { 409: { description: '`code` shooter_taken: another member is already linked to this shooter record' } }
+          : {}),
+      },
       async handle({ caller, params }) {
         const decision = action === 'confirm' ? 'confirmed' : 'rejected';
         return json(await decideLink(getSql(), params.clubId, params.linkId, caller.userId, decision), 200);

@@ -2,11 +2,14 @@ import * as v from 'valibot';
 import { CAPABILITIES, PLATFORM_ROLES, type Capability, type PlatformRole } from './roles';
 
 /** The body of GET /api/me: who the token names and what the server lets them do. */
-export const SessionSchema = v.object({
-  sub: v.string(),
-  roles: v.array(v.picklist(PLATFORM_ROLES)),
-  capabilities: v.array(v.picklist(CAPABILITIES)),
-});
+export const SessionSchema = v.pipe(
+  v.object({
+    sub: v.string(),
+    roles: v.array(v.picklist(PLATFORM_ROLES)),
+    capabilities: v.array(v.picklist(CAPABILITIES)),
+  }),
+  v.title('Session'),
+);
 export type Session = v.InferOutput<typeof SessionSchema>;
 
 /**

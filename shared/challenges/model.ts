@@ -30,40 +30,46 @@ export const ResultSchema = v.object({
   badge: v.optional(v.nullable(v.string())),
 });
 
-export const ParticipationSchema = v.object({
-  id: v.string(),
-  challengeId: v.string(),
-  userId: v.string(),
-  clubId: v.nullable(v.string()),
-  status: v.picklist(PARTICIPATION_STATUSES),
-  joinedAt: timestamp,
-  deadlineAt: timestamp,
-  finishedAt: v.nullable(timestamp),
-  progress: v.nullable(ProgressSchema),
-  result: v.nullable(ResultSchema),
-  shareWithinClub: v.boolean(),
-  shareGlobally: v.boolean(),
-});
+export const ParticipationSchema = v.pipe(
+  v.object({
+    id: v.string(),
+    challengeId: v.string(),
+    userId: v.string(),
+    clubId: v.nullable(v.string()),
+    status: v.picklist(PARTICIPATION_STATUSES),
+    joinedAt: timestamp,
+    deadlineAt: timestamp,
+    finishedAt: v.nullable(timestamp),
+    progress: v.nullable(ProgressSchema),
+    result: v.nullable(ResultSchema),
+    shareWithinClub: v.boolean(),
+    shareGlobally: v.boolean(),
+  }),
+  v.title('Participation'),
+);
 export type ParticipationView = v.InferOutput<typeof ParticipationSchema>;
 
-export const ChallengeSchema = v.object({
-  id: v.string(),
-  scope: v.picklist(SCOPES),
-  clubId: v.nullable(v.string()),
-  personalizedForUserId: v.nullable(v.string()),
-  title: v.string(),
-  description: v.nullable(v.string()),
-  difficulty: v.picklist(DIFFICULTIES),
-  durationDays: v.number(),
-  endsAt: v.nullable(timestamp),
-  lowerLevel: v.nullable(v.picklist(TIERS)),
-  upperLevel: v.nullable(v.picklist(TIERS)),
-  defaultVisibility: v.picklist(VISIBILITIES),
-  rewardXp: v.number(),
-  priceCents: v.nullable(v.number()),
-  rulesJson: RulesSchema,
-  createdAt: timestamp,
-});
+export const ChallengeSchema = v.pipe(
+  v.object({
+    id: v.string(),
+    scope: v.picklist(SCOPES),
+    clubId: v.nullable(v.string()),
+    personalizedForUserId: v.nullable(v.string()),
+    title: v.string(),
+    description: v.nullable(v.string()),
+    difficulty: v.picklist(DIFFICULTIES),
+    durationDays: v.number(),
+    endsAt: v.nullable(timestamp),
+    lowerLevel: v.nullable(v.picklist(TIERS)),
+    upperLevel: v.nullable(v.picklist(TIERS)),
+    defaultVisibility: v.picklist(VISIBILITIES),
+    rewardXp: v.number(),
+    priceCents: v.nullable(v.number()),
+    rulesJson: RulesSchema,
+    createdAt: timestamp,
+  }),
+  v.title('Challenge'),
+);
 export type ChallengeView = v.InferOutput<typeof ChallengeSchema>;
 
 export const TeamProgressSchema = v.object({
@@ -73,11 +79,17 @@ export const TeamProgressSchema = v.object({
   completed: v.number(),
 });
 
-export const ChallengeListItemSchema = v.object({
-  ...ChallengeSchema.entries,
-  participation: v.nullable(ParticipationSchema),
-  teamProgress: v.nullable(TeamProgressSchema),
-});
+export const ChallengeListItemSchema = v.pipe(
+  v.object({
+    ...ChallengeSchema.entries,
+    participation: v.nullable(ParticipationSchema),
+    teamProgress: v.nullable(TeamProgressSchema),
+  }),
+  v.title('ChallengeListItem'),
+);
 export type ChallengeListItem = v.InferOutput<typeof ChallengeListItemSchema>;
 
-export const ChallengePageSchema = v.object({ items: v.array(ChallengeListItemSchema), nextCursor: v.nullable(v.string()) });
+export const ChallengePageSchema = v.pipe(
+  v.object({ items: v.array(ChallengeListItemSchema), nextCursor: v.nullable(v.string()) }),
+  v.title('ChallengePage'),
+);

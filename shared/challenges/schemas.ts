@@ -6,6 +6,7 @@ import { METRICS, RulesSchema } from './rules';
 import { visibleText } from './text';
 import { TIERS } from './tiers';
 import { timestampSchema } from '../validation/timestamp';
+import { wholeNumber } from '../validation/wholeNumber';
 
 /**
  * Every schema of the challenges API: what the routes accept (validated at the boundary) and
@@ -15,17 +16,7 @@ import { timestampSchema } from '../validation/timestamp';
 
 const MAX_PAGE = 100;
 
-const pageLimit = (fallback: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,4}$/, `must be a whole number from 1 to ${MAX_PAGE}`),
-      v.transform(Number),
-      v.minValue(1, `must be a whole number from 1 to ${MAX_PAGE}`),
-      v.maxValue(MAX_PAGE, `must be a whole number from 1 to ${MAX_PAGE}`),
-    ),
-    String(fallback),
-  );
+const pageLimit = (fallback: number) => wholeNumber(fallback, 1, MAX_PAGE, { message: `must be a whole number from 1 to ${MAX_PAGE}` });
 
 function cursorOf<T>(read: (cursor: string) => T | undefined) {
   return v.optional(
@@ -41,7 +32,7 @@ function cursorOf<T>(read: (cursor: string) => T | undefined) {
   );
 }
 
-const wholeNumber = (min: number, max: number) =>
+const bodyWholeNumber = (min: number, max: number) =>
   v.pipe(
     v.number('must be a number'),
     v.integer('must be a whole number'),
@@ -78,14 +69,14 @@ export const CreateChallengeBodySchema = v.strictObject({
   title: visibleText(120),
   description: v.optional(visibleText(2000)),
   difficulty: v.picklist(DIFFICULTIES, 'must be easy, medium, hard or expert'),
-  durationDays: wholeNumber(1, 366),
+  durationDays: bodyWholeNumber(1, 366),
   endsAt: v.optional(timestampSchema()),
   lowerLevel: v.optional(v.picklist(TIERS, 'must be a tier: iron, bronze, silver, gold, platinum or diamond')),
   upperLevel: v.optional(v.picklist(TIERS, 'must be a tier: iron, bronze, silver, gold, platinum or diamond')),
   defaultVisibility: v.optional(v.picklist(VISIBILITIES, 'must be private, club or global'), 'private'),
   // The hard bound (HARD_MAX_REWARD_XP); a leader's own bound is a rule of access.ts.
-  rewardXp: v.optional(wholeNumber(0, 100_000), 500),
-  priceCents: v.optional(wholeNumber(0, 10_000_000)),
+  rewardXp: v.optional(bodyWholeNumber(0, 100_000), 500),
+  priceCents: v.optional(bodyWholeNumber(0, 10_000_000)),
   rulesJson: RulesSchema,
 });
 export type CreateChallengeBody = v.InferOutput<typeof CreateChallengeBodySchema>;
@@ -116,17 +107,20 @@ export const PersonalizeBodySchema = v.strictObject({
 });
 export type PersonalizeBody = v.InferOutput<typeof PersonalizeBodySchema>;
 
-export const PersonalizeResponseSchema = v.object({
-  challenge: ChallengeSchema,
-  recommendation: v.object({
-    metric: v.picklist(METRICS),
-    average: v.number(),
-    multiplier: v.number(),
-    target: v.number(),
-    lookbackDays: v.number(),
-    sessions: v.number(),
+export const PersonalizeResponseSchema = v.pipe(
+  v.object({
+    challenge: ChallengeSchema,
+    recommendation: v.object({
+      metric: v.picklist(METRICS),
+      average: v.number(),
+      multiplier: v.number(),
+      target: v.number(),
+      lookbackDays: v.number(),
+      sessions: v.number(),
+    }),
   }),
-});
+  v.title('PersonalizedChallenge'),
+);
 export type PersonalizeResponse = v.InferOutput<typeof PersonalizeResponseSchema>;
 
 // --- participation and sharing ---
@@ -144,10 +138,13 @@ export const VisibilityBodySchema = v.pipe(
   ),
 );
 
-export const SharingPreferencesSchema = v.strictObject({
-  shareWithinClub: v.boolean('must be true or false'),
-  shareGlobally: v.boolean('must be true or false'),
-});
+export const SharingPreferencesSchema = v.pipe(
+  v.strictObject({
+    shareWithinClub: v.boolean('must be true or false'),
+    shareGlobally: v.boolean('must be true or false'),
+  }),
+  v.title('SharingPreferences'),
+);
 
 // --- leaderboards ---
 
@@ -167,79 +164,91 @@ export const LeaderboardQuerySchema = v.object({
   cursor: cursorOf((cursor) => decodeCursor(LeaderboardCursorSchema, cursor)),
 });
 
-export const LeaderboardRowSchema = v.object({
-  rank: v.number(),
-  participationId: v.string(),
-  userId: v.string(),
-  score: v.number(),
-  reachedAt: timestamp,
-  status: v.picklist(['active', 'completed', 'failed']),
-  isOwn: v.boolean(),
-  /** Only on the viewer's own row: true when others cannot see it on this board. */
-  hiddenFromOthers: v.boolean(),
-});
+export const LeaderboardRowSchema = v.pipe(
+  v.object({
+    rank: v.number(),
+    participationId: v.string(),
+    userId: v.string(),
+    score: v.number(),
+    reachedAt: timestamp,
+    status: v.picklist(['active', 'completed', 'failed']),
+    isOwn: v.boolean(),
+    /** Only on the viewer's own row: true when others cannot see it on this board. */
+    hiddenFromOthers: v.boolean(),
+  }),
+  v.title('LeaderboardRow'),
+);
 export type LeaderboardRow = v.InferOutput<typeof LeaderboardRowSchema>;
 
-export const LeaderboardPageSchema = v.object({
-  board: v.picklist(['global', 'club']),
-  clubId: v.nullable(v.string()),
-  items: v.array(LeaderboardRowSchema),
-  nextCursor: v.nullable(v.string()),
-  /** The viewer's own row with its rank, wherever it is; null when they have not joined (or not on this club's board). */
-  me: v.nullable(LeaderboardRowSchema),
-  /** When `me` is not on this page: up to two visible rows before and after it. */
-  around: v.array(LeaderboardRowSchema),
-});
+export const LeaderboardPageSchema = v.pipe(
+  v.object({
+    board: v.picklist(['global', 'club']),
+    clubId: v.nullable(v.string()),
+    items: v.array(LeaderboardRowSchema),
+    nextCursor: v.nullable(v.string()),
+    /** The viewer's own row with its rank, wherever it is; null when they have not joined (or not on this club's board). */
+    me: v.nullable(LeaderboardRowSchema),
+    /** When `me` is not on this page: up to two visible rows before and after it. */
+    around: v.array(LeaderboardRowSchema),
+  }),
+  v.title('LeaderboardPage'),
+);
 export type LeaderboardPage = v.InferOutput<typeof LeaderboardPageSchema>;
 
 // --- XP, seasons, achievements ---
 
 export const SeasonBodySchema = v.strictObject({ name: visibleText(80) });
-export const SeasonSchema = v.object({ id: v.string(), name: v.string(), startsAt: v.string() });
+export const SeasonSchema = v.pipe(v.object({ id: v.string(), name: v.string(), startsAt: v.string() }), v.title('Season'));
 
 export const AchievementsQuerySchema = v.object({
   userId: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(200, 'must be at most 200 characters'))),
 });
 
-export const EarnedBadgeSchema = v.object({
-  key: v.string(),
-  name: v.string(),
-  icon: v.string(),
-  colour: v.string(),
-  description: v.string(),
-  quality: v.picklist(TIERS),
-  earnedAt: timestamp,
-  challengeId: v.string(),
-  challengeTitle: v.string(),
-  /** The participation it came from shares with nobody (neither within the club nor globally). */
-  fromPrivateChallenge: v.boolean(),
-});
+export const EarnedBadgeSchema = v.pipe(
+  v.object({
+    key: v.string(),
+    name: v.string(),
+    icon: v.string(),
+    colour: v.string(),
+    description: v.string(),
+    quality: v.picklist(TIERS),
+    earnedAt: timestamp,
+    challengeId: v.string(),
+    challengeTitle: v.string(),
+    /** The participation it came from shares with nobody (neither within the club nor globally). */
+    fromPrivateChallenge: v.boolean(),
+  }),
+  v.title('EarnedBadge'),
+);
 export type EarnedBadge = v.InferOutput<typeof EarnedBadgeSchema>;
 
-export const AchievementsSchema = v.object({
-  userId: v.string(),
-  xp: v.number(),
-  tier: v.picklist(TIERS),
-  nextTier: v.nullable(v.picklist(TIERS)),
-  nextTierAt: v.nullable(v.number()),
-  xpToNextTier: v.nullable(v.number()),
-  progressToNextTier: v.number(),
-  season: v.nullable(v.object({ id: v.string(), name: v.string(), startsAt: timestamp, xp: v.number() })),
-  /** Highest quality first; within a quality, oldest first. */
-  badgeGroups: v.array(v.object({ quality: v.picklist(TIERS), badges: v.array(EarnedBadgeSchema) })),
-  recentCompletions: v.array(
-    v.object({
-      participationId: v.string(),
-      challengeId: v.string(),
-      title: v.string(),
-      finishedAt: timestamp,
-      xp: v.number(),
-      placement: v.string(),
-      fromPrivateChallenge: v.boolean(),
-      leaderboards: v.object({ global: v.string(), club: v.nullable(v.string()) }),
-    }),
-  ),
-});
+export const AchievementsSchema = v.pipe(
+  v.object({
+    userId: v.string(),
+    xp: v.number(),
+    tier: v.picklist(TIERS),
+    nextTier: v.nullable(v.picklist(TIERS)),
+    nextTierAt: v.nullable(v.number()),
+    xpToNextTier: v.nullable(v.number()),
+    progressToNextTier: v.number(),
+    season: v.nullable(v.object({ id: v.string(), name: v.string(), startsAt: timestamp, xp: v.number() })),
+    /** Highest quality first; within a quality, oldest first. */
+    badgeGroups: v.array(v.object({ quality: v.picklist(TIERS), badges: v.array(EarnedBadgeSchema) })),
+    recentCompletions: v.array(
+      v.object({
+        participationId: v.string(),
+        challengeId: v.string(),
+        title: v.string(),
+        finishedAt: timestamp,
+        xp: v.number(),
+        placement: v.string(),
+        fromPrivateChallenge: v.boolean(),
+        leaderboards: v.object({ global: v.string(), club: v.nullable(v.string()) }),
+      }),
+    ),
+  }),
+  v.title('Achievements'),
+);
 export type Achievements = v.InferOutput<typeof AchievementsSchema>;
 
 // --- member <-> shooter links ---
@@ -261,15 +270,18 @@ export const ClubLinksQuerySchema = v.object({
   status: v.optional(v.picklist(LINK_STATUSES, 'must be pending, confirmed or rejected'), 'pending'),
 });
 
-export const ShooterLinkSchema = v.object({
-  id: v.string(),
-  clubId: v.string(),
-  userId: v.string(),
-  shooterId: v.string(),
-  shooterName: v.nullable(v.string()),
-  status: v.picklist(LINK_STATUSES),
-  requestedAt: timestamp,
-  decidedAt: v.nullable(timestamp),
-});
+export const ShooterLinkSchema = v.pipe(
+  v.object({
+    id: v.string(),
+    clubId: v.string(),
+    userId: v.string(),
+    shooterId: v.string(),
+    shooterName: v.nullable(v.string()),
+    status: v.picklist(LINK_STATUSES),
+    requestedAt: timestamp,
+    decidedAt: v.nullable(timestamp),
+  }),
+  v.title('ShooterLink'),
+);
 export type ShooterLink = v.InferOutput<typeof ShooterLinkSchema>;
 export const ShooterLinkListSchema = v.object({ items: v.array(ShooterLinkSchema) });

@@ -45,13 +45,16 @@ export const SyncReportEnvelopeSchema = v.object({
   clubs: v.pipe(v.array(v.unknown(), 'must be an array'), v.metadata({ items: itemJsonSchema(), maxItems: MAX_CLUBS_PER_REPORT })),
 });
 
-export const SyncResultSchema = v.object({
-  reported: v.number(),
-  added: v.number(),
-  restored: v.number(),
-  refreshed: v.number(),
-  markedDeleted: v.number(),
-});
+export const SyncResultSchema = v.pipe(
+  v.object({
+    reported: v.number(),
+    added: v.number(),
+    restored: v.number(),
+    refreshed: v.number(),
+    markedDeleted: v.number(),
+  }),
+  v.title('SyncResult'),
+);
 export type SyncResult = v.InferOutput<typeof SyncResultSchema>;
 
 export const CATALOG_STATUSES = ['active', 'inactive', 'imported_only'] as const;
@@ -74,40 +77,49 @@ export const CatalogQuerySchema = v.object({
 });
 export type CatalogQuery = v.InferOutput<typeof CatalogQuerySchema>;
 
-export const CatalogEntrySchema = v.object({
-  /** Service club id; null for clubs known only through the channel. */
-  clubId: v.nullable(v.string()),
-  vereinsId: v.nullable(v.string()),
-  name: v.string(),
-  status: v.picklist(CATALOG_STATUSES),
-  /** Number of boxes currently reporting this club number. */
-  reportingBoxes: v.number(),
-  /** Most recent time a box reported this club number. */
-  lastSeenAt: v.nullable(v.string()),
-  /** Most recent use of an edge token bound to this service club. */
-  edgeTokenLastUsedAt: v.nullable(v.string()),
-});
+export const CatalogEntrySchema = v.pipe(
+  v.object({
+    /** Service club id; null for clubs known only through the channel. */
+    clubId: v.nullable(v.string()),
+    vereinsId: v.nullable(v.string()),
+    name: v.string(),
+    status: v.picklist(CATALOG_STATUSES),
+    /** Number of boxes currently reporting this club number. */
+    reportingBoxes: v.number(),
+    /** Most recent time a box reported this club number. */
+    lastSeenAt: v.nullable(v.string()),
+    /** Most recent use of an edge token bound to this service club. */
+    edgeTokenLastUsedAt: v.nullable(v.string()),
+  }),
+  v.title('CatalogEntry'),
+);
 export type CatalogEntry = v.InferOutput<typeof CatalogEntrySchema>;
 
-export const CatalogPageSchema = v.object({
-  items: v.array(CatalogEntrySchema),
-  total: v.number(),
-  limit: v.number(),
-  offset: v.number(),
-  nextOffset: v.nullable(v.number()),
-});
+export const CatalogPageSchema = v.pipe(
+  v.object({
+    items: v.array(CatalogEntrySchema),
+    total: v.number(),
+    limit: v.number(),
+    offset: v.number(),
+    nextOffset: v.nullable(v.number()),
+  }),
+  v.title('CatalogPage'),
+);
 export type CatalogPage = v.InferOutput<typeof CatalogPageSchema>;
 
 /** Body of POST /api/admin/clubs/adopt. */
 export const AdoptBodySchema = v.object({ vereinsId: VereinsIdSchema });
 
-export const ServiceClubSchema = v.object({
-  id: v.string(),
-  vereinsId: v.string(),
-  name: v.string(),
-  status: v.picklist(['active', 'inactive']),
-});
+export const ServiceClubSchema = v.pipe(
+  v.object({
+    id: v.string(),
+    vereinsId: v.string(),
+    name: v.string(),
+    status: v.picklist(['active', 'inactive']),
+  }),
+  v.title('Club'),
+);
 export type ServiceClub = v.InferOutput<typeof ServiceClubSchema>;
 
-export const AdoptResultSchema = v.object({ club: ServiceClubSchema, created: v.boolean() });
+export const AdoptResultSchema = v.pipe(v.object({ club: ServiceClubSchema, created: v.boolean() }), v.title('AdoptResult'));
 export type AdoptResult = v.InferOutput<typeof AdoptResultSchema>;

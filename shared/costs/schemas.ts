@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { wholeNumber } from '../validation/wholeNumber';
 import { DEFAULT_DAYS } from './period';
 
 /** The cost endpoints' answers, for the OpenAPI document (the service builds them). */
@@ -6,12 +7,7 @@ import { DEFAULT_DAYS } from './period';
 export const MAX_DAYS = 90;
 
 const dayText = `must be a whole number from 1 to ${MAX_DAYS}`;
-export const DaysQuerySchema = v.object({
-  days: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,3}$/, dayText), v.transform(Number), v.minValue(1, dayText), v.maxValue(MAX_DAYS, dayText)),
-    String(DEFAULT_DAYS),
-  ),
-});
+export const DaysQuerySchema = v.object({ days: wholeNumber(DEFAULT_DAYS, 1, MAX_DAYS, { message: dayText }) });
 
 const day = v.pipe(v.string(), v.isoDate(), v.description('UTC day, YYYY-MM-DD'));
 const money = v.pipe(v.number(), v.description('amount in `currency`, rounded to cents'));
@@ -31,62 +27,74 @@ const delta = v.object({
   percent: v.pipe(v.nullable(v.number()), v.description('relative to the earlier figure, 0.1 precision; null when that is 0')),
 });
 
-export const CostStatusSchema = v.object({
-  configured: v.pipe(v.boolean(), v.description('false unless all four INTERNAL_CLOUD_COST_* credentials are set')),
-  asOf: v.pipe(v.string(), v.isoTimestamp()),
-  cached: v.literal(false),
-});
-
-export const CostSummarySchema = v.object({
-  currency,
-  month: v.pipe(v.string(), v.description('the running month, YYYY-MM (UTC)')),
-  monthToDate: money,
-  forecast: v.object({
-    endOfMonth: money,
-    method: v.pipe(
-      v.picklist(['provider', 'run_rate']),
-      v.description("provider: the provider's forecast; run_rate: month to date stretched to the whole month"),
-    ),
+export const CostStatusSchema = v.pipe(
+  v.object({
+    configured: v.pipe(v.boolean(), v.description('false unless all four INTERNAL_CLOUD_COST_* credentials are set')),
+    asOf: v.pipe(v.string(), v.isoTimestamp()),
+    cached: v.literal(false),
   }),
-  lastMonth: money,
-  deltaToLastMonth: v.pipe(delta, v.description('end-of-month forecast minus last month')),
-  resourceGroups: v.array(
-    v.object({
-      resourceGroup: v.string(),
-      monthToDate: money,
-      lastMonth: money,
-      delta: v.pipe(delta, v.description('month to date minus the whole last month')),
-    }),
-  ),
-  warnings,
-  ...freshness,
-});
+  v.title('CostStatus'),
+);
 
-export const CostBreakdownSchema = v.object({
-  currency,
-  month: v.string(),
-  total: money,
-  services: v.array(
-    v.object({
-      service: v.string(),
-      cost: money,
-      sharePercent: v.pipe(v.number(), v.description('0.1 precision; the shares add up to 100')),
+export const CostSummarySchema = v.pipe(
+  v.object({
+    currency,
+    month: v.pipe(v.string(), v.description('the running month, YYYY-MM (UTC)')),
+    monthToDate: money,
+    forecast: v.object({
+      endOfMonth: money,
+      method: v.pipe(
+        v.picklist(['provider', 'run_rate']),
+        v.description("provider: the provider's forecast; run_rate: month to date stretched to the whole month"),
+      ),
     }),
-  ),
-  warnings,
-  ...freshness,
-});
+    lastMonth: money,
+    deltaToLastMonth: v.pipe(delta, v.description('end-of-month forecast minus last month')),
+    resourceGroups: v.array(
+      v.object({
+        resourceGroup: v.string(),
+        monthToDate: money,
+        lastMonth: money,
+        delta: v.pipe(delta, v.description('month to date minus the whole last month')),
+      }),
+    ),
+    warnings,
+    ...freshness,
+  }),
+  v.title('CostSummary'),
+);
 
-export const CostTimeseriesSchema = v.object({
-  currency,
-  days: v.number(),
-  from: day,
-  to: day,
-  total: money,
-  points: v.array(v.object({ date: day, cost: money })),
-  warnings,
-  ...freshness,
-});
+export const CostBreakdownSchema = v.pipe(
+  v.object({
+    currency,
+    month: v.string(),
+    total: money,
+    services: v.array(
+      v.object({
+        service: v.string(),
+        cost: money,
+        sharePercent: v.pipe(v.number(), v.description('0.1 precision; the shares add up to 100')),
+      }),
+    ),
+    warnings,
+    ...freshness,
+  }),
+  v.title('CostBreakdown'),
+);
+
+export const CostTimeseriesSchema = v.pipe(
+  v.object({
+    currency,
+    days: v.number(),
+    from: day,
+    to: day,
+    total: money,
+    points: v.array(v.object({ date: day, cost: money })),
+    warnings,
+    ...freshness,
+  }),
+  v.title('CostTimeseries'),
+);
 
 export const CostCsvSchema = v.pipe(
   v.string(),

@@ -13,14 +13,17 @@ import { freshnessHint, type Hint } from './hints';
 import { resolvePlan, type PlanSource, type TrainingPlan } from './trainingPlan';
 
 /** The body of GET /healthz/data-freshness, for the OpenAPI document. */
-export const FreshnessOverviewSchema = v.object({
-  status: v.picklist(FRESHNESS_STATUSES),
-  checked: v.number(),
-  fresh: v.number(),
-  stale: v.number(),
-  unknown: v.number(),
-  checkedAt: v.string(),
-});
+export const FreshnessOverviewSchema = v.pipe(
+  v.object({
+    status: v.picklist(FRESHNESS_STATUSES),
+    checked: v.number(),
+    fresh: v.number(),
+    stale: v.number(),
+    unknown: v.number(),
+    checkedAt: v.string(),
+  }),
+  v.title('FreshnessOverview'),
+);
 
 /** Seconds a caller is asked to wait before checking again after the check itself failed. */
 export const FRESHNESS_RETRY_AFTER_SECONDS = 60;

@@ -69,11 +69,14 @@ export const StarterlistPushSchema = v.strictObject(
 );
 export type StarterlistPush = v.InferOutput<typeof StarterlistPushSchema>;
 
-export const StarterlistPushResultSchema = v.object({
-  received: v.number(),
-  added: v.number(),
-  lastStarterlistSeenAt: v.nullable(v.string()),
-});
+export const StarterlistPushResultSchema = v.pipe(
+  v.object({
+    received: v.number(),
+    added: v.number(),
+    lastStarterlistSeenAt: v.nullable(v.string()),
+  }),
+  v.title('StarterlistPushResult'),
+);
 export type StarterlistPushResult = v.InferOutput<typeof StarterlistPushResultSchema>;
 
 /**

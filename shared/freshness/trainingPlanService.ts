@@ -4,14 +4,17 @@ import { invalid, NotFoundError } from '../errors/domainErrors';
 import { clubExists, findStoredPlan, saveStoredPlan } from './freshnessRepository';
 import { checkPlanRules, resolvePlan, WEEKDAYS, type TrainingPlanBody } from './trainingPlan';
 
-export const TrainingPlanViewSchema = v.object({
-  clubId: v.string(),
-  planSource: v.picklist(['stored', 'assumed']),
-  timeZone: v.string(),
-  evenings: v.array(v.object({ weekday: v.picklist(WEEKDAYS), start: v.string(), end: v.string(), endsNextDay: v.boolean() })),
-  /** When the stored plan was last written; null for the assumed default. */
-  updatedAt: v.nullable(v.string()),
-});
+export const TrainingPlanViewSchema = v.pipe(
+  v.object({
+    clubId: v.string(),
+    planSource: v.picklist(['stored', 'assumed']),
+    timeZone: v.string(),
+    evenings: v.array(v.object({ weekday: v.picklist(WEEKDAYS), start: v.string(), end: v.string(), endsNextDay: v.boolean() })),
+    /** When the stored plan was last written; null for the assumed default. */
+    updatedAt: v.nullable(v.string()),
+  }),
+  v.title('TrainingPlan'),
+);
 export type TrainingPlanView = v.InferOutput<typeof TrainingPlanViewSchema>;
 
 function noSuchClub(): NotFoundError {

@@ -26,12 +26,15 @@ export interface HealthReport {
 }
 
 /** The body of GET /healthz as anonymous callers see it (publicHealthView), for the OpenAPI document. */
-export const HealthReportSchema = v.object({
-  status: v.picklist(['ok', 'down']),
-  checkedAt: v.pipe(v.string(), v.isoTimestamp()),
-  components: v.record(v.string(), v.looseObject({ status: v.picklist(['up', 'down', 'unknown']), latencyMs: v.optional(v.number()) })),
-  failing: v.array(v.string()),
-});
+export const HealthReportSchema = v.pipe(
+  v.object({
+    status: v.picklist(['ok', 'down']),
+    checkedAt: v.pipe(v.string(), v.isoTimestamp()),
+    components: v.record(v.string(), v.looseObject({ status: v.picklist(['up', 'down', 'unknown']), latencyMs: v.optional(v.number()) })),
+    failing: v.array(v.string()),
+  }),
+  v.title('HealthReport'),
+);
 
 /**
  * What anonymous callers see: statuses and timings, not error texts (those name internal hosts

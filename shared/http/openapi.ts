@@ -1,27 +1,30 @@
-import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { parsedSchemaOf } from '../validation/parsedAs';
+import { collectNamedSchemas, schemaConverter } from './openApiSchemas';
 import type { Route } from './route';
 
 /**
  * Builds the OpenAPI 3.1 document from the route table: the same valibot schemas the
- * dispatcher validates with become the request and response schemas.
+ * dispatcher validates with become the request and response schemas. Titled schemas become
+ * named components; each area becomes a tag.
  */
 export interface OpenApiInfo {
   title: string;
   version: string;
   description?: string;
+  /** Where the API is served; by default the host that served the document (`/`). */
+  servers?: { url: string; description?: string }[];
+}
+
+/** One area of the API (a tag in the document) and its routes. */
+export interface OpenApiArea {
+  name: string;
+  description: string;
+  routes: readonly Route[];
 }
 
 type JsonObject = Record<string, unknown>;
-
-const schemaOf = (schema: v.GenericSchema): JsonObject => {
-  const { $schema: _ignored, ...rest } = toJsonSchema(schema, {
-    target: 'draft-2020-12',
-    typeMode: 'input',
-    errorMode: 'ignore',
-  }) as JsonObject;
-  return rest;
-};
+type Convert = (schema: v.GenericSchema) => JsonObject;
 
 const problemRef = { $ref: '#/components/schemas/Problem' };
 const problemResponse = (description: string) => ({
@@ -29,27 +32,43 @@ const problemResponse = (description: string) => ({
   content: { 'application/problem+json': { schema: problemRef } },
 });
 
-export function buildOpenApi(routes: readonly Route[], info: OpenApiInfo): JsonObject {
+/** The service is not published under an open licence. */
+const LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
+const SAME_HOST = [{ url: '/', description: 'The host that serves this document' }];
+
+const schemasOf = (route: Route) =>
+  [route.params, route.query, route.body, route.response, ...Object.values(route.responses ?? {}).map((answer) => answer?.schema)].filter(
+    (schema): schema is v.GenericSchema => schema !== undefined,
+  );
+
+export function buildOpenApi(areas: readonly OpenApiArea[], info: OpenApiInfo): JsonObject {
+  const routes = areas.flatMap((area) => area.routes.map((route) => ({ route, tag: area.name })));
+  const named = collectNamedSchemas(routes.flatMap(({ route }) => schemasOf(route)));
+  if (named['Problem']) throw new Error('The name Problem is taken by the problem+json schema');
+  const converter = schemaConverter(named);
+  const convert: Convert = (schema) => converter.convert(schema);
   const paths: Record<string, Record<string, JsonObject>> = {};
-  for (const route of routes) {
+  for (const { route, tag } of routes) {
     const operation: JsonObject = {
+      tags: [tag],
       summary: route.summary,
       description: `Who may call: ${route.guard.description}.`,
       operationId: `${route.method.toLowerCase()}${route.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
-      parameters: [...pathParameters(route), ...queryParameters(route)],
-      responses: responsesOf(route),
+      parameters: [...pathParameters(route, convert), ...queryParameters(route, convert)],
+      responses: responsesOf(route, convert),
+      security: securityOf(route),
     };
-    if (route.guard.security === 'bearer') operation['security'] = [{ bearerAuth: [] }];
-    if (route.guard.security === 'edgeToken') operation['security'] = [{ edgeToken: [] }];
-    if (route.guard.security === 'serviceToken') operation['security'] = [{ serviceToken: [] }];
     if (route.body) {
-      operation['requestBody'] = { required: true, content: { 'application/json': { schema: schemaOf(route.body) } } };
+      operation['requestBody'] = { required: true, content: { 'application/json': { schema: convert(route.body) } } };
     }
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
+  const { servers = SAME_HOST, ...about } = info;
   return {
     openapi: '3.1.0',
-    info,
+    info: { ...about, license: LICENSE },
+    servers,
+    tags: areas.filter((area) => area.routes.length).map(({ name, description }) => ({ name, description })),
     paths,
     components: {
       securitySchemes: {
@@ -58,6 +77,7 @@ export function buildOpenApi(routes: readonly Route[], info: OpenApiInfo): JsonO
         serviceToken: { type: 'http', scheme: 'bearer', description: 'Credential of an internal service (challenges personalization)' },
       },
       schemas: {
+        ...converter.components(),
         Problem: {
           type: 'object',
           required: ['type', 'title', 'status', 'requestId'],
@@ -84,17 +104,45 @@ export function buildOpenApi(routes: readonly Route[], info: OpenApiInfo): JsonO
   };
 }
 
-function pathParameters(route: Route): JsonObject[] {
+/** The credential an operation takes; an empty list says in so many words that it takes none. */
+function securityOf(route: Route): JsonObject[] {
+  switch (route.guard.security) {
+    case 'bearer':
+      return [{ bearerAuth: [] }];
+    case 'edgeToken':
+      return [{ edgeToken: [] }];
+    case 'serviceToken':
+      return [{ serviceToken: [] }];
+    case 'none':
+      return [];
+  }
+}
+
+/**
+ * The JSON Schema of each property of an object schema. A property that arrives as text and is
+ * parsed (`parsedAs`, e.g. an integer `limit`) is described by the value it becomes.
+ */
+function propertiesOf(schema: v.GenericSchema, convert: Convert): { properties: Record<string, JsonObject>; required: Set<string> } {
+  const json = convert(schema);
+  const entries = (schema as { entries?: Record<string, v.GenericSchema> }).entries ?? {};
+  const properties = Object.fromEntries(
+    Object.entries((json['properties'] ?? {}) as Record<string, JsonObject>).map(([name, property]) => {
+      const entry = entries[name];
+      return [name, (entry && parsedSchemaOf(entry)) ?? property];
+    }),
+  );
+  return { properties, required: new Set((json['required'] ?? []) as string[]) };
+}
+
+function pathParameters(route: Route, convert: Convert): JsonObject[] {
   const names = [...route.path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1] ?? '');
-  const properties = route.params ? ((schemaOf(route.params)['properties'] ?? {}) as Record<string, JsonObject>) : {};
+  const { properties } = route.params ? propertiesOf(route.params, convert) : { properties: {} as Record<string, JsonObject> };
   return names.map((name) => ({ name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' } }));
 }
 
-function queryParameters(route: Route): JsonObject[] {
+function queryParameters(route: Route, convert: Convert): JsonObject[] {
   if (!route.query) return [];
-  const json = schemaOf(route.query);
-  const properties = (json['properties'] ?? {}) as Record<string, JsonObject>;
-  const required = new Set((json['required'] ?? []) as string[]);
+  const { properties, required } = propertiesOf(route.query, convert);
   return Object.entries(properties).map(([name, schema]) => ({ name, in: 'query', required: required.has(name), schema }));
 }
 
@@ -111,13 +159,13 @@ const TRANSIENT_RETRY_AFTER = 'Seconds to wait before trying again';
  * input, 401/403 when it is guarded, 413/415 for a body, 405 for another method on the path, and
  * 503 with Retry-After when the database is briefly unavailable).
  */
-function responsesOf(route: Route): JsonObject {
+function responsesOf(route: Route, convert: Convert): JsonObject {
   const responses: Record<string, JsonObject> = {};
   const success = route.status ?? 200;
   responses[String(success)] = {
     description: SUCCESS_DESCRIPTIONS[success] ?? 'Success',
     ...(route.response && success !== 204
-      ? { content: { [route.responseType ?? 'application/json']: { schema: schemaOf(route.response) } } }
+      ? { content: { [route.responseType ?? 'application/json']: { schema: convert(route.response) } } }
       : {}),
   };
   if (route.params || route.query || route.body) responses['400'] = problemResponse('Invalid input; `errors` names each failing field');
@@ -149,10 +197,8 @@ function responsesOf(route: Route): JsonObject {
     );
     responses[status] = {
       ...(isError ? problemResponse(declared.description) : { description: declared.description }),
-      ...(!isError && declared.schema && status !== '204'
-        ? { content: { 'application/json': { schema: schemaOf(declared.schema) } } }
-        : {}),
-      ...(isError && declared.schema ? { content: { 'application/json': { schema: schemaOf(declared.schema) } } } : {}),
+      ...(!isError && declared.schema && status !== '204' ? { content: { 'application/json': { schema: convert(declared.schema) } } } : {}),
+      ...(isError && declared.schema ? { content: { 'application/json': { schema: convert(declared.schema) } } } : {}),
       ...(Object.keys(headers).length ? { headers } : {}),
     };
   }

@@ -39,22 +39,28 @@ export const ListQuerySchema = v.object({
 export const IdParamsSchema = v.object({ id: v.pipe(v.string(), v.nonEmpty()) });
 
 /** NotificationRecord as clients see it; `body` is left out when the entry has none. */
-export const NotificationRecordSchema = v.object({
-  id: v.string(),
-  title: v.string(),
-  body: v.optional(v.string()),
-  date: v.pipe(v.string(), v.isoTimestamp()),
-  tone: v.picklist(TONES),
-  read: v.boolean(),
-});
+export const NotificationRecordSchema = v.pipe(
+  v.object({
+    id: v.string(),
+    title: v.string(),
+    body: v.optional(v.string()),
+    date: v.pipe(v.string(), v.isoTimestamp()),
+    tone: v.picklist(TONES),
+    read: v.boolean(),
+  }),
+  v.title('NotificationRecord'),
+);
 export type NotificationRecord = v.InferOutput<typeof NotificationRecordSchema>;
 
 /** The list envelope of GET /api/notifications. */
-export const InboxPageSchema = v.object({
-  items: v.array(NotificationRecordSchema),
-  unreadCount: v.number(),
-  nextCursor: v.nullable(v.string()),
-});
+export const InboxPageSchema = v.pipe(
+  v.object({
+    items: v.array(NotificationRecordSchema),
+    unreadCount: v.number(),
+    nextCursor: v.nullable(v.string()),
+  }),
+  v.title('InboxPage'),
+);
 export type InboxPage = v.InferOutput<typeof InboxPageSchema>;
 
 /**
@@ -90,11 +96,14 @@ export const PatchSettingsBodySchema = v.pipe(
 export type PatchSettingsBody = v.InferOutput<typeof PatchSettingsBodySchema>;
 
 /** The response of every settings call. */
-export const UserSettingsSchema = v.object({
-  notifications: NotificationPreferencesSchema,
-  timeZone: v.string(),
-  emailEnabled: v.boolean(),
-  pushEnabled: v.boolean(),
-  categories: NotificationPreferencesSchema.entries.email.entries.categories,
-  updates: NotificationPreferencesSchema.entries.updates,
-});
+export const UserSettingsSchema = v.pipe(
+  v.object({
+    notifications: NotificationPreferencesSchema,
+    timeZone: v.string(),
+    emailEnabled: v.boolean(),
+    pushEnabled: v.boolean(),
+    categories: NotificationPreferencesSchema.entries.email.entries.categories,
+    updates: NotificationPreferencesSchema.entries.updates,
+  }),
+  v.title('UserSettings'),
+);

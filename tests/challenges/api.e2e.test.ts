@@ -5,6 +5,7 @@ import { getSql } from '../../shared/db/client';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { addMember, createClub, ensureBadge, hitsOn, insertHits, linkShooter, makeChallenge, unique } from './support';
+import { inlineSchemaRefs, type JsonSchema } from '../support/openApiDocument';
 
 const serviceToken = generateServiceToken();
 const rotatedOut = generateServiceToken();
@@ -576,19 +577,21 @@ describe('challenge endpoints', () => {
   });
 
   it('documents the routes, their response schemas and the service credential in OpenAPI', async () => {
-    const document = (await (await host.request('GET', '/api/openapi.json')).json()) as {
-      paths: Record<
-        string,
-        Record<
+    const document = inlineSchemaRefs(
+      (await (await host.request('GET', '/api/openapi.json')).json()) as {
+        paths: Record<
           string,
-          {
-            security?: unknown;
-            responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }>;
-          }
-        >
-      >;
-      components: { securitySchemes: Record<string, unknown> };
-    };
+          Record<
+            string,
+            {
+              security?: unknown;
+              responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }>;
+            }
+          >
+        >;
+        components: { securitySchemes: Record<string, unknown>; schemas: Record<string, JsonSchema> };
+      },
+    );
     const schemaOf = (path: string, method: string, status = '200') =>
       document.paths[path]?.[method]?.responses[status]?.content?.['application/json']?.schema;
     expect(Object.keys(schemaOf('/api/challenges', 'get')?.properties ?? {})).toEqual(['items', 'nextCursor']);

@@ -1,5 +1,6 @@
 import { costRoutes } from '../../functions/costs';
 import { buildOpenApi } from '../../shared/http/openapi';
+import { inlineSchemaRefs, type OpenApiDocument } from '../support/openApiDocument';
 
 interface Operation {
   security?: unknown[];
@@ -8,7 +9,9 @@ interface Operation {
 }
 
 describe('cost endpoints in the OpenAPI document', () => {
-  const paths = (buildOpenApi(costRoutes(), { title: 'test', version: '1' }) as { paths: Record<string, { get: Operation }> }).paths;
+  const document = buildOpenApi([{ name: 'costs', description: 'Cost dashboard', routes: costRoutes() }], { title: 'test', version: '1' });
+  const paths = (inlineSchemaRefs(document as unknown as OpenApiDocument) as unknown as { paths: Record<string, { get: Operation }> })
+    .paths;
   const operation = (name: string) => paths[`/api/admin/v1/costs/${name}`]!.get;
 
   it('documents every answer with its freshness fields, the provider problems and the bearer guard', () => {

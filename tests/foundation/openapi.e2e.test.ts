@@ -1,11 +1,13 @@
 import { functionDefinitions } from '../../functions/definitions';
 import { readJson } from '../support/http';
-import type { OpenApiDocument } from '../support/openApiDocument';
+import { inlineSchemaRefs, type OpenApiDocument } from '../support/openApiDocument';
 import { validateOpenApi } from '../support/openApiValidation';
 import { startTestHost, type TestHost } from '../support/testHost';
 
 describe('GET /api/openapi.json', () => {
   let host: TestHost;
+  /** The document with the named schemas in place, to read request bodies. */
+  let bodies: OpenApiDocument;
   let document: {
     openapi: string;
     paths: Record<
@@ -19,6 +21,7 @@ describe('GET /api/openapi.json', () => {
     const response = await host.request('GET', '/api/openapi.json');
     expect(response.status).toBe(200);
     document = await readJson<typeof document>(response);
+    bodies = inlineSchemaRefs(document as unknown as OpenApiDocument);
   });
   afterAll(() => host.close());
 
@@ -36,7 +39,8 @@ describe('GET /api/openapi.json', () => {
     for (const route of routes) {
       const operation = document.paths[route.path]![route.method.toLowerCase()]!;
       expect(operation.description).toBe(`Who may call: ${route.guard.description}.`);
-      if (route.body) expect(operation.requestBody?.content['application/json']?.schema).toMatchObject({ type: 'object' });
+      const body = bodies.paths[route.path]![route.method.toLowerCase()]!.requestBody;
+      if (route.body) expect(body?.content['application/json']?.schema).toMatchObject({ type: 'object' });
       if (route.guard.security !== 'none') expect(operation.security).toBeDefined();
     }
   });
@@ -51,7 +55,7 @@ describe('GET /api/openapi.json', () => {
   });
 
   describe('answers besides 200', () => {
-    const full = () => document as unknown as OpenApiDocument;
+    const full = () => inlineSchemaRefs(document as unknown as OpenApiDocument);
     const responsesOf = (method: string, path: string) => full().paths[path]?.[method]?.responses ?? {};
     const problemSchema = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
 

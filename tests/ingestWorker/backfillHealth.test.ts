@@ -10,7 +10,7 @@ import { IngestHealthSchema } from '../../shared/ingest/healthSchema';
 import { createLogger } from '../../shared/log/logger';
 import { createTableClient } from '../../shared/storage/tables';
 import { useIngestTablesExclusively } from '../ingest/exclusive';
-import type { OpenApiDocument } from '../support/openApiDocument';
+import { inlineSchemaRefs, type OpenApiDocument } from '../support/openApiDocument';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { eventually, FAST_BALANCING, HUB, publish, quarantine, shooterEvents, uniqueClub, uniqueTag } from './support';
@@ -196,7 +196,7 @@ describe('backfill status in the ingest health', () => {
   });
 
   it('documents the backfills in the OpenAPI document of /healthz/ingest', async () => {
-    const document = (await (await host.request('GET', '/api/openapi.json')).json()) as OpenApiDocument;
+    const document = inlineSchemaRefs((await (await host.request('GET', '/api/openapi.json')).json()) as OpenApiDocument);
     const schema = document.paths['/healthz/ingest']?.['get']?.responses['200']?.content?.['application/json']?.schema;
     const item = schema?.properties?.['backfills']?.items;
     expect(Object.keys(item?.properties ?? {})).toEqual(

@@ -3,6 +3,7 @@ import { openApiFunction } from '../../functions/openapi';
 import { readJson, type ProblemJson } from '../support/http';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
+import { inlineSchemaRefs, type OpenApiDocument } from '../support/openApiDocument';
 
 /** GET /api/me: what the portal gates its navigation on. Capabilities come from the server's role map. */
 describe('GET /api/me', () => {
@@ -61,9 +62,7 @@ describe('GET /api/me', () => {
   });
 
   it('is in the OpenAPI document with its guard, bearer security and the session schema', async () => {
-    const document = await readJson<{ paths: Record<string, Record<string, Record<string, unknown>>> }>(
-      await host.request('GET', '/api/openapi.json'),
-    );
+    const document = inlineSchemaRefs(await readJson<OpenApiDocument>(await host.request('GET', '/api/openapi.json')));
     const operation = document.paths['/api/me']?.['get'];
     expect(operation).toMatchObject({
       description: 'Who may call: any authenticated user.',
