@@ -4,7 +4,7 @@ import type { Logger } from '../shared/log/logger';
 import { systemClock, type Clock } from './clock';
 import { pushKnownClubs, SyncFailure, type FailureReason } from './cloudClient';
 import type { EdgeConfig } from './config';
-import { prepareReport, readMirrorClubs, type SkippedClub } from './mirror';
+import { invalidReportMessage, prepareReport, readMirrorClubs, type SkippedClub } from './mirror';
 import { createPushLoop, type PushLoop, type PushLoopStatus, type PushRunError, type PushRunOutcome } from './pushLoop';
 
 export type RunError = PushRunError<FailureReason>;
@@ -38,18 +38,13 @@ export function createAgent(config: EdgeConfig, mirror: postgres.Sql, log: Logge
       const rows = await readMirrorClubs(mirror).catch((error: unknown) => {
         throw new SyncFailure('mirror_unavailable', `The mirror database could not be read: ${errorMessage(error)}.`);
       });
-      const { clubs, skipped } = prepareReport(rows);
-      // An empty mirror is a decommission and is pushed as []; rows that all failed the checks are
-      // not: pushing [] would mark every club of the box deleted because of a broken mirror.
-      if (rows.length > 0 && clubs.length === 0) {
-        const first = skipped[0];
-        throw new SyncFailure(
-          'mirror_rows_invalid',
-          `All ${rows.length} mirror rows failed the checks, so nothing was sent; first: ${first?.vereinsId} ${first?.reason}.`,
-        );
-      }
-      const result = await pushKnownClubs({ baseUrl: config.cloudBaseUrl, token, timeoutSeconds: config.cloudTimeoutSeconds }, clubs);
-      return { result, skipped };
+      const report = prepareReport(rows);
+      if (!report.ok) throw new SyncFailure('mirror_rows_invalid', invalidReportMessage(report.invalid, rows.length));
+      const result = await pushKnownClubs(
+        { baseUrl: config.cloudBaseUrl, token, timeoutSeconds: config.cloudTimeoutSeconds },
+        report.clubs,
+      );
+      return { result, skipped: report.merged };
     },
     failureOf: (error) => (error instanceof SyncFailure ? error : new SyncFailure('cloud_error', errorMessage(error))),
   });

@@ -173,6 +173,37 @@ describe('box agent against the cloud served by the local host', () => {
     expect(await knownRows(getSql(), box.clubId)).toEqual([]);
   });
 
+  it('loses no club when one mirror row has a bad name: nothing is sent and the run names the row', async () => {
+    const box = await createBox(getSql());
+    await mirror`delete from club_software_club`;
+    await mirror`insert into club_software_club (vereins_id, name) values ('2001', 'SV Erle'), ('2002', 'SV Fichte'), ('2003', 'SV Geier')`;
+    const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: cloud.url, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
+    expect((await post(agent)).status).toBe(200);
+    expect(await activeVereinsIds(getSql(), box.clubId)).toEqual(['2001', '2002', '2003']);
+
+    // The club software now holds a name the cloud would refuse (empty after trimming).
+    await mirror`update club_software_club set name = '   ' where vereins_id = '2002'`;
+    const second = await post(agent);
+    expect(second.status).toBe(502);
+    const body = await answer(second);
+    expect(body.error.reason).toBe('mirror_rows_invalid');
+    expect(body.error.message).toContain('2002');
+    expect(body.error.message).toContain('nothing was sent');
+    expect(body.status.lastError).toMatchObject({ reason: 'mirror_rows_invalid' });
+    expect((await knownRows(getSql(), box.clubId)).map((row) => [row.vereinsId, row.sourceDeleted])).toEqual([
+      ['2001', false],
+      ['2002', false],
+      ['2003', false],
+    ]);
+
+    // Once the club software is fixed, the next push goes through and still loses nothing.
+    await mirror`update club_software_club set name = 'SV Fichte' where vereins_id = '2002'`;
+    const third = await post(agent);
+    expect(third.status).toBe(200);
+    expect((await answer(third)).result).toMatchObject({ reported: 3, markedDeleted: 0 });
+    expect(await activeVereinsIds(getSql(), box.clubId)).toEqual(['2001', '2002', '2003']);
+  });
+
   it('does not push when every mirror row fails the checks (mirror_rows_invalid), keeping the cloud state', async () => {
     const box = await createBox(getSql());
     await mirror`delete from club_software_club`;
@@ -186,7 +217,7 @@ describe('box agent against the cloud served by the local host', () => {
     expect(response.status).toBe(502);
     const body = await answer(response);
     expect(body.error.reason).toBe('mirror_rows_invalid');
-    expect(body.error.message).toContain('All 2 mirror rows');
+    expect(body.error.message).toContain('2 of 2 mirror rows');
     expect(await activeVereinsIds(getSql(), box.clubId)).toEqual(['3001']);
   });
 

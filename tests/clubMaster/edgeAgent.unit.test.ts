@@ -5,7 +5,7 @@ import type postgres from 'postgres';
 import { createAgent } from '../../edge/agent';
 import { nextRunDelaySeconds } from '../../edge/backoff';
 import { parseEdgeConfig, withEnvFile } from '../../edge/config';
-import { prepareReport } from '../../edge/mirror';
+import { invalidReportMessage, prepareReport } from '../../edge/mirror';
 import { requestPath } from '../../edge/server';
 import { createLogger } from '../../shared/log/logger';
 import os from 'node:os';
@@ -114,19 +114,45 @@ describe('withEnvFile', () => {
 });
 
 describe('prepareReport', () => {
-  it('trims, keeps valid rows and names the skipped ones', () => {
-    const { clubs, skipped } = prepareReport([
+  it('trims and reports each club number once, naming the merged repeats', () => {
+    const report = prepareReport([
       { vereinsId: ' 100 ', name: ' SV A ' },
       { vereinsId: '100', name: 'SV A again' },
+      { vereinsId: '300', name: 'SV C' },
+    ]);
+    expect(report).toEqual({
+      ok: true,
+      clubs: [
+        { vereinsId: '100', name: 'SV A' },
+        { vereinsId: '300', name: 'SV C' },
+      ],
+      merged: [{ vereinsId: '100', reason: 'repeats a club number after trimming' }],
+    });
+  });
+
+  it('refuses the whole report when one row fails, naming every failed row, so no club is left out', () => {
+    const report = prepareReport([
+      { vereinsId: '100', name: 'SV A' },
       { vereinsId: 'bad id', name: 'SV B' },
       { vereinsId: '200', name: 'x'.repeat(201) },
-      { vereinsId: '300', name: 'SV C' },
     ]);
-    expect(clubs).toEqual([
-      { vereinsId: '100', name: 'SV A' },
-      { vereinsId: '300', name: 'SV C' },
-    ]);
-    expect(skipped.map((entry) => entry.vereinsId)).toEqual(['100', 'bad id', '200']);
+    expect(report.ok).toBe(false);
+    if (report.ok) return;
+    expect(report.invalid.map((row) => row.vereinsId)).toEqual(['bad id', '200']);
+    const message = invalidReportMessage(report.invalid, 3);
+    expect(message).toContain('2 of 3 mirror rows');
+    expect(message).toContain('"bad id": vereinsId');
+    expect(message).toContain('"200": name');
+  });
+
+  it('names at most ten failed rows and counts the rest', () => {
+    const rows = Array.from({ length: 25 }, (_, index) => ({ vereinsId: `bad ${index}`, name: 'SV' }));
+    const report = prepareReport(rows);
+    if (report.ok) throw new Error('expected a refused report');
+    const message = invalidReportMessage(report.invalid, rows.length);
+    expect(message).toContain('"bad 9"');
+    expect(message).not.toContain('"bad 10"');
+    expect(message).toContain('and 15 more');
   });
 });
 
