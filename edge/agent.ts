@@ -1,4 +1,5 @@
 import type postgres from 'postgres';
+import type { BoxConsentReport } from '../shared/boxConnector/consentReport';
 import type { SyncResult } from '../shared/clubMaster/schemas';
 import type { Logger } from '../shared/log/logger';
 import { systemClock, type Clock } from './clock';
@@ -18,9 +19,16 @@ export type Agent = PushLoop<SyncResult, SkippedClub, FailureReason>;
 
 /**
  * The club master push of one box: reads the club software's clubs from the mirror database and
- * sends the complete list to the cloud, on the shared push loop (edge/pushLoop.ts).
+ * sends the complete list to the cloud, with the club's data-sharing consent (`consent`), on the
+ * shared push loop (edge/pushLoop.ts).
  */
-export function createAgent(config: EdgeConfig, mirror: postgres.Sql, log: Logger, clock: Clock = systemClock): Agent {
+export function createAgent(
+  config: EdgeConfig,
+  mirror: postgres.Sql,
+  log: Logger,
+  clock: Clock = systemClock,
+  consent?: () => Promise<BoxConsentReport>,
+): Agent {
   // parseEdgeConfig already refuses this; checked here too so that a run never lacks a token.
   if (config.syncEnabled && config.edgeApiToken === undefined) {
     throw new Error('SVC_EDGE_API_TOKEN is required when SVC_CLUB_MASTER_SYNC_ENABLED is true.');
