@@ -51,6 +51,7 @@ export function createAgent(
       const result = await pushKnownClubs(
         { baseUrl: config.cloudBaseUrl, token, timeoutSeconds: config.cloudTimeoutSeconds },
         report.clubs,
+        await consent?.(),
       );
       return { result, skipped: report.merged };
     },

@@ -33,8 +33,8 @@ export interface CloudOptions {
 }
 
 /**
- * Sends the complete list to the cloud, with the club's data-sharing consent as the box holds it. Every failure becomes a SyncFailure with a reason; a 404
- * means the cloud runs a release without the sync endpoint (deploy the backend first).
+ * Sends the complete list to the cloud, with the club's data-sharing consent as the box holds it.
+ * Every failure becomes a SyncFailure with a reason; a 404 means the cloud runs a release without the sync endpoint (deploy the backend first).
  */
 export async function pushKnownClubs(
   options: CloudOptions,
