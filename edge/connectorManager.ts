@@ -223,7 +223,7 @@ export function createConnectorManager(options: ConnectorManagerOptions): Connec
   function stepsOf(target: Observed): { label: string; run: () => Promise<unknown> }[] {
     return target.plan.steps.map((step) =>
       step === 'put_config'
-        ? { label: `PUT ${path(target.name, '/config')}`, run: () => client.putConfig(target.name, managed!.config) }
+        ? { label: `PUT ${path(target.name, '/config')}`, run: () => client.putConfig(target.name, managed?.config ?? {}) }
         : step === 'pause'
           ? { label: `PUT ${path(target.name, '/pause')}`, run: () => client.pause(target.name) }
           : { label: `PUT ${path(target.name, '/resume')}`, run: () => client.resume(target.name) },
@@ -238,7 +238,7 @@ export function createConnectorManager(options: ConnectorManagerOptions): Connec
     if (consent.state === 'GRANTED' && !managed) return { ok: true, action: null };
     let observed: Observed[];
     try {
-      observed = consent.state === 'GRANTED' ? [await observeManaged(consent.state, managed!)] : await observeAll(consent.state);
+      observed = consent.state === 'GRANTED' && managed ? [await observeManaged(consent.state, managed)] : await observeAll(consent.state);
     } catch (error) {
       const failed = errorOf(error, firstCall);
       const action = record({ name: 'check', trigger, at: at(), ok: false, steps: [firstCall], error: failed });
@@ -295,7 +295,8 @@ export function createConnectorManager(options: ConnectorManagerOptions): Connec
     setConsent(state, by) {
       return serial(async () => {
         const previous = (await readConsent(options.stateFile)).consent;
-        const consent: ConsentRecord = { state, changedAt: at(), changedBy: by };
+        const changedAt = at();
+        const consent: ConsentRecord = { state, changedAt, changedBy: by };
         try {
           await writeConsent(options.stateFile, consent);
         } catch (error) {
@@ -308,9 +309,8 @@ export function createConnectorManager(options: ConnectorManagerOptions): Connec
         }
         log.info('connector_consent_recorded', { state, by, from: previous.state });
         // The decision is stored and enforced even when the audit cannot be written; the log says so.
-        await appendConsentAudit(options.stateFile, { at: consent.changedAt!, by, from: previous.state, to: state }).catch(
-          (error: unknown) =>
-            log.error('connector_consent_audit_failed', { message: error instanceof Error ? error.message : String(error) }),
+        await appendConsentAudit(options.stateFile, { at: changedAt, by, from: previous.state, to: state }).catch((error: unknown) =>
+          log.error('connector_consent_audit_failed', { message: error instanceof Error ? error.message : String(error) }),
         );
         return { consent, outcome: await checkNow('consent') };
       });

@@ -142,7 +142,7 @@ export function createKafkaConnectClient(options: KafkaConnectOptions): KafkaCon
       if (answer.status !== 200 || !Array.isArray(answer.body) || !answer.body.every((item) => typeof item === 'string')) {
         throw failure('GET /connectors', answer);
       }
-      return answer.body as string[];
+      return answer.body;
     },
     async status(name) {
       const answer = await call('GET', path(name, '/status'));

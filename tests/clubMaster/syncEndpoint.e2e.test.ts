@@ -51,7 +51,7 @@ describe('POST /api/edge/clubs/sync through the local host', () => {
     expect(none.status).toBe(200);
     const bad = await sync(box.token, { clubs: [{ vereinsId: '120', name: 'SV Zwölf' }], consent: { state: 'MAYBE', changedAt: null } });
     expect(bad.status).toBe(400);
-    expect(((await readJson(bad)) as ProblemJson).errors?.map((error) => error.path)).toContain('body.consent.state');
+    expect((await readJson<ProblemJson>(bad)).errors?.map((error) => error.path)).toContain('body.consent.state');
     expect(await activeVereinsIds(sql(), box.clubId)).toEqual(['110']);
   });
 
