@@ -3,8 +3,9 @@ import postgres from 'postgres';
 import { MIRROR_HIT_TABLE_DDL } from '../edge/boxFreshness';
 import { parseEdgeConfig, withEnvFile } from '../edge/config';
 import { parseEdgeConnectorConfig } from '../edge/connectorConfig';
-import type { ConnectorSetup } from '../edge/connectorSetup';
+import { connectorSetupFrom } from '../edge/connectorSetup';
 import { parseEdgeFreshnessConfig } from '../edge/freshnessConfig';
+import { withLocalCloudDefault } from '../edge/localCloud';
 import { MIRROR_CLUB_TABLE_DDL } from '../edge/mirror';
 import { MIRROR_STARTERLIST_TABLE_DDL } from '../edge/starterlistPush';
 import { exitOnStartupFailure, runBoxAgent } from '../edge/run';
@@ -18,32 +19,28 @@ const LOCAL_MIRROR_DATABASE = 'box_mirror';
  * `npm run edge`: the box agent from source with settings from edge/.env and the environment.
  * Without SVC_MIRROR_DATABASE_URL it uses the embedded PostgreSQL of this checkout (database
  * box_mirror, with an empty club_software_club table) so it starts without any setup; it stops
- * that server on exit only if it started it. `--fake-kafka-connect` puts the wire-level Kafka
- * Connect fake (development/kafkaConnectFake/) behind the connector management, so the consent gate
- * and Reset and Re-Snapshot can be tried without Kafka Connect.
+ * that server on exit only if it started it. Without SVC_CLOUD_BASE_URL it pushes to the local host
+ * of `npm start` on its PORT. `--fake-kafka-connect` puts the wire-level Kafka Connect fake
+ * (development/kafkaConnectFake/) behind the consent gate, so the gate and (with
+ * SVC_CONNECTOR_ENABLED) Reset and Re-Snapshot can be tried without Kafka Connect.
  */
 async function main(): Promise<void> {
-  const env = withEnvFile(process.env, path.join(repoRoot, 'edge', '.env'));
+  const env = withLocalCloudDefault(withEnvFile(process.env, path.join(repoRoot, 'edge', '.env')), [
+    path.join(repoRoot, 'local.settings.json'),
+    path.join(repoRoot, 'local.settings.sample.json'),
+  ]);
   const config = parseEdgeConfig(env);
   const freshness = parseEdgeFreshnessConfig(env);
   const connectorConfig = parseEdgeConnectorConfig(env);
   const useFake = process.argv.slice(2).includes('--fake-kafka-connect');
-  if (useFake && !(connectorConfig.enabled && connectorConfig.clubId)) {
-    throw new Error('--fake-kafka-connect needs SVC_CONNECTOR_ENABLED=true and SVC_CLUB_ID (edge/.env or the environment).');
-  }
   const fake = useFake ? await startKafkaConnectFake() : undefined;
   if (fake) console.log(`Kafka Connect fake: ${fake.url} (nothing leaves this machine)`);
   // In a checkout the connector file is the repository's and the consent lives under .data/edge.
-  const connector: ConnectorSetup | undefined =
-    connectorConfig.enabled && connectorConfig.clubId
-      ? {
-          kafkaConnectUrl: fake?.url ?? connectorConfig.kafkaConnectUrl,
-          clubId: connectorConfig.clubId,
-          configFile: connectorConfig.configFile ?? path.join(repoRoot, 'infra', 'connector', 'debezium-club-data.json'),
-          stateFile: connectorConfig.stateFile ?? path.join(localDataDir(), 'edge', 'connector-state.json'),
-          checkSeconds: connectorConfig.checkSeconds,
-        }
-      : undefined;
+  const connector = connectorSetupFrom(connectorConfig, {
+    configFile: path.join(repoRoot, 'infra', 'connector', 'debezium-club-data.json'),
+    stateFile: path.join(localDataDir(), 'edge', 'connector-state.json'),
+    kafkaConnectUrl: fake?.url,
+  });
   if (config.mirrorDatabaseUrl) {
     await runBoxAgent(
       { ...config, mirrorDatabaseUrl: config.mirrorDatabaseUrl },

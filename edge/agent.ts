@@ -1,10 +1,11 @@
 import type postgres from 'postgres';
+import type { BoxConsentReport } from '../shared/boxConnector/consentReport';
 import type { SyncResult } from '../shared/clubMaster/schemas';
 import type { Logger } from '../shared/log/logger';
 import { systemClock, type Clock } from './clock';
 import { pushKnownClubs, SyncFailure, type FailureReason } from './cloudClient';
 import type { EdgeConfig } from './config';
-import { prepareReport, readMirrorClubs, type SkippedClub } from './mirror';
+import { invalidReportMessage, prepareReport, readMirrorClubs, type SkippedClub } from './mirror';
 import { createPushLoop, type PushLoop, type PushLoopStatus, type PushRunError, type PushRunOutcome } from './pushLoop';
 
 export type RunError = PushRunError<FailureReason>;
@@ -18,9 +19,16 @@ export type Agent = PushLoop<SyncResult, SkippedClub, FailureReason>;
 
 /**
  * The club master push of one box: reads the club software's clubs from the mirror database and
- * sends the complete list to the cloud, on the shared push loop (edge/pushLoop.ts).
+ * sends the complete list to the cloud, with the club's data-sharing consent (`consent`), on the
+ * shared push loop (edge/pushLoop.ts).
  */
-export function createAgent(config: EdgeConfig, mirror: postgres.Sql, log: Logger, clock: Clock = systemClock): Agent {
+export function createAgent(
+  config: EdgeConfig,
+  mirror: postgres.Sql,
+  log: Logger,
+  clock: Clock = systemClock,
+  consent?: () => Promise<BoxConsentReport>,
+): Agent {
   // parseEdgeConfig already refuses this; checked here too so that a run never lacks a token.
   if (config.syncEnabled && config.edgeApiToken === undefined) {
     throw new Error('SVC_EDGE_API_TOKEN is required when SVC_CLUB_MASTER_SYNC_ENABLED is true.');
@@ -38,18 +46,14 @@ export function createAgent(config: EdgeConfig, mirror: postgres.Sql, log: Logge
       const rows = await readMirrorClubs(mirror).catch((error: unknown) => {
         throw new SyncFailure('mirror_unavailable', `The mirror database could not be read: ${errorMessage(error)}.`);
       });
-      const { clubs, skipped } = prepareReport(rows);
-      // An empty mirror is a decommission and is pushed as []; rows that all failed the checks are
-      // not: pushing [] would mark every club of the box deleted because of a broken mirror.
-      if (rows.length > 0 && clubs.length === 0) {
-        const first = skipped[0];
-        throw new SyncFailure(
-          'mirror_rows_invalid',
-          `All ${rows.length} mirror rows failed the checks, so nothing was sent; first: ${first?.vereinsId} ${first?.reason}.`,
-        );
-      }
-      const result = await pushKnownClubs({ baseUrl: config.cloudBaseUrl, token, timeoutSeconds: config.cloudTimeoutSeconds }, clubs);
-      return { result, skipped };
+      const report = prepareReport(rows);
+      if (!report.ok) throw new SyncFailure('mirror_rows_invalid', invalidReportMessage(report.invalid, rows.length));
+      const result = await pushKnownClubs(
+        { baseUrl: config.cloudBaseUrl, token, timeoutSeconds: config.cloudTimeoutSeconds },
+        report.clubs,
+        await consent?.(),
+      );
+      return { result, skipped: report.merged };
     },
     failureOf: (error) => (error instanceof SyncFailure ? error : new SyncFailure('cloud_error', errorMessage(error))),
   });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { BoxConsentReport } from '../shared/boxConnector/consentReport';
 import { SyncResultSchema, type ReportedClub, type SyncResult } from '../shared/clubMaster/schemas';
 
 export const SYNC_PATH = '/api/edge/clubs/sync';
@@ -32,16 +33,20 @@ export interface CloudOptions {
 }
 
 /**
- * Sends the complete list to the cloud. Every failure becomes a SyncFailure with a reason; a 404
- * means the cloud runs a release without the sync endpoint (deploy the backend first).
+ * Sends the complete list to the cloud, with the club's data-sharing consent as the box holds it.
+ * Every failure becomes a SyncFailure with a reason; a 404 means the cloud runs a release without the sync endpoint (deploy the backend first).
  */
-export async function pushKnownClubs(options: CloudOptions, clubs: readonly ReportedClub[]): Promise<SyncResult> {
+export async function pushKnownClubs(
+  options: CloudOptions,
+  clubs: readonly ReportedClub[],
+  consent?: BoxConsentReport,
+): Promise<SyncResult> {
   let response: Response;
   try {
     response = await fetch(options.baseUrl + SYNC_PATH, {
       method: 'POST',
       headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ clubs }),
+      body: JSON.stringify({ clubs, ...(consent ? { consent } : {}) }),
       signal: AbortSignal.timeout(options.timeoutSeconds * 1000),
     });
   } catch (error) {

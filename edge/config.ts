@@ -69,7 +69,7 @@ export const EDGE_SETTING_NAMES = Object.keys(EdgeConfigSchema.pipe[0].entries);
 
 /** Parses the agent's settings; throws an Error naming every bad setting (never showing values). */
 export function parseEdgeConfig(env: Record<string, string | undefined>): EdgeConfig {
-  const reading = readEnvSettings(EdgeConfigSchema, EDGE_SETTING_NAMES, env);
+  const reading = readEnvSettings(EdgeConfigSchema, EDGE_SETTING_NAMES, env, { emptyIsUnset: true });
   if (!reading.ok) {
     throw new Error(`Invalid box settings: ${reading.problems.map((p) => `${p.setting} ${p.message}`).join('; ')}`);
   }

@@ -4,7 +4,11 @@ import { flag, optionalText, readEnvSettings, wholeNumber as integer } from '../
 /** Settings of the box's connector management, from the same .env and environment as EdgeConfig. */
 export const EdgeConnectorConfigSchema = v.pipe(
   v.object({
-    /** Enables the management of the score-data connector and its consent gate. */
+    /**
+     * Lets the agent manage the score-data connector from the file: create it, keep its
+     * configuration, resume it and re-snapshot it while the consent is GRANTED. The consent gate
+     * does not depend on it: it always pauses a score-capturing connector without GRANTED consent.
+     */
     SVC_CONNECTOR_ENABLED: flag(false),
     /** The box's Kafka Connect REST API. */
     SVC_KAFKA_CONNECT_URL: v.optional(
@@ -17,8 +21,10 @@ export const EdgeConnectorConfigSchema = v.pipe(
     SVC_CONNECTOR_CONFIG_FILE: optionalText,
     /** Where the agent keeps the club's data-sharing consent. */
     SVC_CONNECTOR_STATE_FILE: optionalText,
-    /** Seconds between two gate checks. */
+    /** Seconds between two gate checks while the consent is GRANTED. */
     SVC_CONNECTOR_CHECK_SECONDS: integer(60, 5, 3600),
+    /** Seconds between two gate checks while the consent is not GRANTED: how long a connector resumed by hand may run. */
+    SVC_CONNECTOR_WATCH_SECONDS: integer(5, 1, 60),
   }),
   v.check(
     (config) => !config.SVC_CONNECTOR_ENABLED || config.SVC_CLUB_ID !== undefined,
@@ -34,12 +40,13 @@ export interface EdgeConnectorConfig {
   configFile: string | undefined;
   stateFile: string | undefined;
   checkSeconds: number;
+  watchSeconds: number;
 }
 
 export const EDGE_CONNECTOR_SETTING_NAMES = Object.keys(EdgeConnectorConfigSchema.pipe[0].entries);
 
 export function parseEdgeConnectorConfig(env: Record<string, string | undefined>): EdgeConnectorConfig {
-  const reading = readEnvSettings(EdgeConnectorConfigSchema, EDGE_CONNECTOR_SETTING_NAMES, env);
+  const reading = readEnvSettings(EdgeConnectorConfigSchema, EDGE_CONNECTOR_SETTING_NAMES, env, { emptyIsUnset: true });
   if (!reading.ok) throw new Error(`Invalid box settings: ${reading.problems.map((p) => `${p.setting} ${p.message}`).join('; ')}`);
   const value = reading.value;
   return {
@@ -49,5 +56,6 @@ export function parseEdgeConnectorConfig(env: Record<string, string | undefined>
     configFile: value.SVC_CONNECTOR_CONFIG_FILE,
     stateFile: value.SVC_CONNECTOR_STATE_FILE,
     checkSeconds: value.SVC_CONNECTOR_CHECK_SECONDS,
+    watchSeconds: value.SVC_CONNECTOR_WATCH_SECONDS,
   };
 }

@@ -5,6 +5,7 @@ import type { BoxRoute } from './server';
 export const CONNECTOR_STATUS_PATH = '/api/connector/status';
 export const CONNECTOR_RESNAPSHOT_PATH = '/api/connector/resnapshot';
 export const CONNECTOR_CONSENT_PATH = '/api/connector/consent';
+export const CONNECTOR_CONSENT_AUDIT_PATH = '/api/connector/consent/audit';
 
 const ConsentBodySchema = v.object({
   state: v.picklist(['GRANTED', 'REVOKED'], 'must be GRANTED or REVOKED'),
@@ -14,15 +15,16 @@ const ConsentBodySchema = v.object({
 
 const DISABLED = {
   ok: false,
-  error: { reason: 'connector_disabled', message: 'Connector management is disabled (SVC_CONNECTOR_ENABLED=false).' },
+  error: { reason: 'connector_disabled', message: 'This agent runs without the consent gate.' },
 };
 
 /**
  * The box interface's connector routes (same loopback interface and access as the club master
- * routes): GET status; POST resnapshot (200 done, 409 consent not GRANTED, 502 a Kafka Connect
- * call failed); PUT consent with `{ "state": "GRANTED" | "REVOKED", "by": "..." }` (200 stored
- * and enforced, 400 bad body, 502 stored but not yet enforced). Without a manager (management
- * disabled) status says so and the actions answer 409.
+ * routes): GET status; POST resnapshot (200 done, 409 consent not GRANTED or no managed
+ * connector, 502 a Kafka Connect call failed); PUT consent with `{ "state": "GRANTED" |
+ * "REVOKED", "by": "..." }` (200 stored and enforced, 400 bad body, 502 stored but not yet
+ * enforced); GET consent/audit (the consent changes, oldest first). The entry points always run
+ * the gate; only an in-process agent started without it answers status `{ enabled: false }` and 409.
  */
 export function connectorRoutes(manager: ConnectorManager | undefined): Record<string, BoxRoute> {
   return {
@@ -35,8 +37,15 @@ export function connectorRoutes(manager: ConnectorManager | undefined): Record<s
       async handle() {
         if (!manager) return { status: 409, body: DISABLED };
         const outcome = await manager.resnapshot();
-        const status = outcome.ok ? 200 : outcome.error.reason === 'consent_not_granted' ? 409 : 502;
+        const status = outcome.ok ? 200 : ['consent_not_granted', 'connector_not_managed'].includes(outcome.error.reason) ? 409 : 502;
         return { status, body: { ...outcome, status: await manager.status() } };
+      },
+    },
+    [CONNECTOR_CONSENT_AUDIT_PATH]: {
+      method: 'GET',
+      async handle() {
+        if (!manager) return { status: 409, body: DISABLED };
+        return { status: 200, body: { entries: await manager.consentAudit() } };
       },
     },
     [CONNECTOR_CONSENT_PATH]: {

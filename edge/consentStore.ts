@@ -1,6 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CONSENT_STATES, type ConsentState } from '../shared/boxConnector/consentGate';
+import type { BoxConsentReport } from '../shared/boxConnector/consentReport';
 
 /**
  * The club's data-sharing consent as the box keeps it: a small JSON file on the box
@@ -55,4 +56,67 @@ export async function writeConsent(file: string, consent: ConsentRecord): Promis
   const temporary = `${file}.${process.pid}.tmp`;
   await writeFile(temporary, JSON.stringify({ consent }, null, 2) + '\n', { mode: 0o600 });
   await rename(temporary, file);
+}
+
+/** One consent change as the box's audit log keeps it. */
+export interface ConsentAuditEntry {
+  at: string;
+  by: string;
+  from: ConsentState;
+  to: ConsentState;
+}
+
+/** Most entries the audit log keeps; older ones are dropped when a change is appended. */
+export const MAX_CONSENT_AUDIT_ENTRIES = 1000;
+
+/** The audit log lives beside the consent file: connector-state.json → connector-state.audit.jsonl. */
+export function consentAuditFile(stateFile: string): string {
+  return stateFile.replace(/\.json$/i, '') + '.audit.jsonl';
+}
+
+/** The audit entries, oldest first; lines that cannot be read are left out. */
+export async function readConsentAudit(stateFile: string): Promise<ConsentAuditEntry[]> {
+  let text: string;
+  try {
+    text = await readFile(consentAuditFile(stateFile), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const entries: ConsentAuditEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const entry = JSON.parse(line) as Partial<ConsentAuditEntry>;
+      if (typeof entry.at === 'string' && typeof entry.by === 'string' && isState(entry.from) && isState(entry.to)) {
+        entries.push({ at: entry.at, by: entry.by, from: entry.from, to: entry.to });
+      }
+    } catch {
+      // A torn last line (power loss) is skipped, not fatal.
+    }
+  }
+  return entries;
+}
+
+/**
+ * Appends one change, keeping the newest MAX_CONSENT_AUDIT_ENTRIES: the file is rewritten whole
+ * through a temporary file and a rename, like the consent (changes are rare; the file stays small).
+ */
+export async function appendConsentAudit(stateFile: string, entry: ConsentAuditEntry): Promise<void> {
+  const file = consentAuditFile(stateFile);
+  const kept = [...(await readConsentAudit(stateFile)), entry].slice(-MAX_CONSENT_AUDIT_ENTRIES);
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, kept.map((item) => JSON.stringify(item)).join('\n') + '\n', { mode: 0o600 });
+  await rename(temporary, file);
+}
+
+function isState(value: unknown): value is ConsentState {
+  return typeof value === 'string' && (CONSENT_STATES as readonly string[]).includes(value);
+}
+
+/** The consent as the box reports it with its pushes (an unreadable file reports NONE, as the gate reads it). */
+export async function consentReport(stateFile: string): Promise<BoxConsentReport> {
+  const { consent } = await readConsent(stateFile);
+  return { state: consent.state, changedAt: consent.changedAt };
 }

@@ -17,7 +17,7 @@ export interface EdgeFreshnessConfig {
 export const EDGE_FRESHNESS_SETTING_NAMES = Object.keys(EdgeFreshnessConfigSchema.entries);
 
 export function parseEdgeFreshnessConfig(env: Record<string, string | undefined>): EdgeFreshnessConfig {
-  const reading = readEnvSettings(EdgeFreshnessConfigSchema, EDGE_FRESHNESS_SETTING_NAMES, env);
+  const reading = readEnvSettings(EdgeFreshnessConfigSchema, EDGE_FRESHNESS_SETTING_NAMES, env, { emptyIsUnset: true });
   if (!reading.ok) throw new Error(`Invalid box settings: ${reading.problems.map((p) => `${p.setting} ${p.message}`).join('; ')}`);
   if (reading.value.SVC_STARTERLIST_SYNC_ENABLED && !env['SVC_EDGE_API_TOKEN']?.trim()) {
     throw new Error('Invalid box settings: SVC_EDGE_API_TOKEN is required when SVC_STARTERLIST_SYNC_ENABLED is true');

@@ -53,6 +53,8 @@ interface Answer {
 }
 
 export interface KafkaConnectClient {
+  /** GET /connectors: the names of every connector on the worker. */
+  list(): Promise<string[]>;
   /** GET /connectors/{name}/status; ABSENT on 404. */
   status(name: string): Promise<ConnectorStatus>;
   /** GET /connectors/{name}/config; undefined on 404. */
@@ -135,6 +137,13 @@ export function createKafkaConnectClient(options: KafkaConnectOptions): KafkaCon
   }
 
   return {
+    async list() {
+      const answer = await call('GET', '/connectors');
+      if (answer.status !== 200 || !Array.isArray(answer.body) || !answer.body.every((item) => typeof item === 'string')) {
+        throw failure('GET /connectors', answer);
+      }
+      return answer.body;
+    },
     async status(name) {
       const answer = await call('GET', path(name, '/status'));
       if (answer.status === 404) return { state: 'ABSENT', tasks: [] };

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseEdgeConfig, withEnvFile } from './config';
 import { parseEdgeConnectorConfig } from './connectorConfig';
+import { connectorSetupFrom } from './connectorSetup';
 import { parseEdgeFreshnessConfig } from './freshnessConfig';
 import { exitOnStartupFailure, runBoxAgent } from './run';
 
@@ -26,17 +27,11 @@ async function main(): Promise<void> {
     {
       mirrorDescription: 'SVC_MIRROR_DATABASE_URL',
       freshness,
-      // The connector file and the consent live next to the bundle unless the settings say otherwise.
-      connector:
-        connector.enabled && connector.clubId
-          ? {
-              kafkaConnectUrl: connector.kafkaConnectUrl,
-              clubId: connector.clubId,
-              configFile: connector.configFile ?? path.join(__dirname, 'debezium-club-data.json'),
-              stateFile: connector.stateFile ?? path.join(__dirname, 'connector-state.json'),
-              checkSeconds: connector.checkSeconds,
-            }
-          : undefined,
+      // The connector file, the consent and its audit log live next to the bundle unless the settings say otherwise.
+      connector: connectorSetupFrom(connector, {
+        configFile: path.join(__dirname, 'debezium-club-data.json'),
+        stateFile: path.join(__dirname, 'connector-state.json'),
+      }),
     },
   );
 }

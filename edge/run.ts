@@ -27,8 +27,10 @@ export async function runBoxAgent(
   console.log(
     `Connector: ${
       options.connector
-        ? `managed on ${options.connector.kafkaConnectUrl} (GET ${agent.url}/api/connector/status; consent in ${options.connector.stateFile})`
-        : 'not managed (SVC_CONNECTOR_ENABLED=false)'
+        ? `consent gate on ${options.connector.kafkaConnectUrl} (GET ${agent.url}/api/connector/status; consent in ${options.connector.stateFile}); ${
+            options.connector.managed ? 'manages the score-data connector' : 'manages no connector (SVC_CONNECTOR_ENABLED=false)'
+          }`
+        : 'no consent gate'
     }`,
   );
   stopOnSignals(async () => {

@@ -1,6 +1,7 @@
 import type { Logger } from '../shared/log/logger';
 import { createAgent, type Agent } from './agent';
 import { createBoxFreshness } from './boxFreshness';
+import { consentReport } from './consentStore';
 import { systemClock, type Clock } from './clock';
 import type { EdgeConfig } from './config';
 import type { EdgeFreshnessConfig } from './freshnessConfig';
@@ -31,7 +32,9 @@ export async function startAgent(
   // Read before anything starts: a missing or broken connector file fails the start-up.
   const connector = connectorSetup && (await loadConnectorManager(connectorSetup, log, clock));
   const mirror = connectMirror(config.mirrorDatabaseUrl);
-  const agent = createAgent(config, mirror, log, clock);
+  // Every push carries the consent as the box holds it, so the cloud can hold score rows to it.
+  const consent = connectorSetup && (() => consentReport(connectorSetup.stateFile));
+  const agent = createAgent(config, mirror, log, clock, consent);
   const check = createBoxFreshness(mirror, { now: () => clock.now() });
   const starterlists = createStarterlistPush(
     {
@@ -43,7 +46,7 @@ export async function startAgent(
     },
     mirror,
     log,
-    { boxCheck: () => check.lastCheck(), now: () => clock.now() },
+    { boxCheck: () => check.lastCheck(), now: () => clock.now(), consent },
   );
   let server: AgentServer;
   try {

@@ -1,5 +1,6 @@
 import type postgres from 'postgres';
 import * as v from 'valibot';
+import type { BoxConsentReport } from '../shared/boxConnector/consentReport';
 import {
   StarterlistPushResultSchema,
   StarterlistSchema,
@@ -112,6 +113,7 @@ async function push(
   token: string,
   lists: Starterlist[],
   boxCheck: BoxCheckResult | null,
+  consent: BoxConsentReport | undefined,
 ): Promise<StarterlistPushResult> {
   let response: Response;
   try {
@@ -125,6 +127,7 @@ async function push(
           eveningStart: boxCheck.eveningStart,
           hitsAfterEvening: boxCheck.hitsAfterEvening,
         },
+        ...(consent ? { consent } : {}),
       }),
       signal: AbortSignal.timeout(config.cloudTimeoutSeconds * 1000),
     });
@@ -153,12 +156,15 @@ async function push(
   throw new PushFailure('cloud_error', `The cloud failed to take the starter lists (${response.status}).`, response.status);
 }
 
-/** The push loop (edge/pushLoop.ts); `boxCheck` supplies the latest box-side check to send along. */
+/**
+ * The push loop (edge/pushLoop.ts); `boxCheck` supplies the latest box-side check to send along,
+ * `consent` the club's data-sharing consent as the box holds it.
+ */
 export function createStarterlistPush(
   config: StarterlistPushConfig,
   mirror: postgres.Sql,
   log: Logger,
-  options: { boxCheck?: () => BoxCheckResult | null; now?: () => Date } = {},
+  options: { boxCheck?: () => BoxCheckResult | null; now?: () => Date; consent?: () => Promise<BoxConsentReport> } = {},
 ) {
   const now = options.now ?? (() => new Date());
   return createPushLoop({
@@ -180,7 +186,8 @@ export function createStarterlistPush(
         );
       });
       const { lists, skipped } = prepareStarterlists(rows);
-      return { result: await push(config, token, lists, options.boxCheck?.() ?? null), skipped };
+      const consent = await options.consent?.();
+      return { result: await push(config, token, lists, options.boxCheck?.() ?? null, consent), skipped };
     },
     failureOf: (error) =>
       error instanceof PushFailure ? error : new PushFailure('cloud_error', error instanceof Error ? error.message : String(error)),

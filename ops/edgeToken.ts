@@ -71,7 +71,8 @@ async function edgeToken(args: string[], env: CommandEnv): Promise<void> {
     }
     if (values['create-club']) {
       if (!values.name) throw new Error('--create-club needs --name <club name>');
-      await createClubIfAbsent(sql, { id: values.club, name: values.name, vereinsId });
+      const created = await createClubIfAbsent(sql, { id: values.club, name: values.name, vereinsId });
+      console.log(created ? `Created club ${values.club} (${values.name}).` : `Club ${values.club} exists already; left as it is.`);
     }
     const clubId = await findClubId(sql, values.club);
     if (!clubId) throw new Error(`No service club with id ${values.club} (use --create-club --name <name> for local setup)`);

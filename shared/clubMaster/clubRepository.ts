@@ -25,11 +25,16 @@ export async function upsertActiveClub(sql: Queryable, vereinsId: string, name: 
   return { club, created };
 }
 
-/** Creates a service club with a chosen id unless one with that id exists (local setup). */
-export async function createClubIfAbsent(sql: Queryable, club: { id: string; name: string; vereinsId: string | null }): Promise<void> {
-  await sql`
+/**
+ * Creates a service club with a chosen id unless one with that id exists (local setup); answers
+ * whether it was created (false: the existing club is left as it is).
+ */
+export async function createClubIfAbsent(sql: Queryable, club: { id: string; name: string; vereinsId: string | null }): Promise<boolean> {
+  const rows = await sql`
     insert into club (id, name, vereins_id) values (${club.id}, ${club.name}, ${club.vereinsId})
-    on conflict (id) do nothing`;
+    on conflict (id) do nothing
+    returning id`;
+  return rows.length === 1;
 }
 
 /** The id of the service club, or undefined when there is none with that id. */

@@ -1,5 +1,6 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
+import { BoxConsentReportSchema } from '../boxConnector/consentReport';
 import { hasNoControlCharacters, humanTextSchema } from '../validation/humanText';
 import { wholeNumber } from '../validation/wholeNumber';
 
@@ -43,6 +44,8 @@ const itemJsonSchema = (): Record<string, unknown> => {
  */
 export const SyncReportEnvelopeSchema = v.object({
   clubs: v.pipe(v.array(v.unknown(), 'must be an array'), v.metadata({ items: itemJsonSchema(), maxItems: MAX_CLUBS_PER_REPORT })),
+  /** The club's data-sharing consent as the box holds it; validated, not yet recorded. */
+  consent: v.optional(BoxConsentReportSchema),
 });
 
 export const SyncResultSchema = v.pipe(

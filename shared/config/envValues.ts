@@ -33,17 +33,21 @@ export type EnvReading<T> = { ok: true; value: T } | { ok: false; problems: Sett
 
 /**
  * Takes the named variables from `env` (unset ones stay absent so defaults apply) and validates
- * them; a failure names each bad setting and never repeats its value.
+ * them; a failure names each bad setting and never repeats its value. With `emptyIsUnset`, an
+ * empty value counts as unset too (every setting of the box agent has a default or is optional).
  */
 export function readEnvSettings<S extends v.GenericSchema>(
   schema: S,
   names: readonly string[],
   env: Record<string, string | undefined>,
+  options: { emptyIsUnset?: boolean } = {},
 ): EnvReading<v.InferOutput<S>> {
   const input: Record<string, string> = {};
   for (const name of names) {
     const value = env[name];
-    if (value !== undefined) input[name] = value;
+    // A settings file lists every setting with an empty value for the ones left to their default.
+    if (value === undefined || (options.emptyIsUnset && value.trim() === '')) continue;
+    input[name] = value;
   }
   const result = v.safeParse(schema, input);
   if (result.success) return { ok: true, value: result.output };

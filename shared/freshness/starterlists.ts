@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { BoxConsentReportSchema } from '../boxConnector/consentReport';
 import type { Queryable } from '../db/client';
 import { humanTextSchema } from '../validation/humanText';
 import { BOX_CLOCK_SKEW_MINUTES, timestampSchema } from '../validation/timestamp';
@@ -64,8 +65,10 @@ export const StarterlistPushSchema = v.strictObject(
       v.check((lists) => new Set(lists.map((list) => list.id)).size === lists.length, 'must not list the same id twice'),
     ),
     boxCheck: v.optional(v.nullable(BoxCheckSchema)),
+    /** The club's data-sharing consent as the box holds it; validated, not yet recorded. */
+    consent: v.optional(BoxConsentReportSchema),
   },
-  'must carry only starterlists and boxCheck',
+  'must carry only starterlists, boxCheck and consent',
 );
 export type StarterlistPush = v.InferOutput<typeof StarterlistPushSchema>;
 

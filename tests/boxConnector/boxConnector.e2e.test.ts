@@ -50,7 +50,7 @@ describe('box agent: score-data connector and consent gate', () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function agentWith(setup: Partial<ConnectorSetup> = {}, enabled = true): Promise<RunningAgent> {
+  async function agentWith(setup: Partial<ConnectorSetup> = {}, managed = true): Promise<RunningAgent> {
     const config = parseEdgeConfig({ SVC_EDGE_PORT: '0' });
     const agent = await startAgent(
       // The agent's other channels are off; the mirror is never queried by these tests.
@@ -58,19 +58,18 @@ describe('box agent: score-data connector and consent gate', () => {
       quiet,
       clock,
       undefined,
-      enabled
-        ? {
-            kafkaConnectUrl: fake.url,
-            clubId: '4711',
-            configFile: CONNECTOR_FILE,
-            stateFile,
-            checkSeconds: 3600,
-            timeoutSeconds: 5,
-            conflictAttempts: 3,
-            conflictDelayMs: 10,
-            ...setup,
-          }
-        : undefined,
+      {
+        kafkaConnectUrl: fake.url,
+        stateFile,
+        // Only the start-up check runs unless a test shortens the intervals.
+        checkSeconds: 3600,
+        watchSeconds: 60,
+        timeoutSeconds: 5,
+        conflictAttempts: 3,
+        conflictDelayMs: 10,
+        ...(managed ? { managed: { clubId: '4711', configFile: CONNECTOR_FILE } } : {}),
+        ...setup,
+      },
     );
     agents.push(agent);
     return agent;
@@ -109,7 +108,7 @@ describe('box agent: score-data connector and consent gate', () => {
 
     fake.change('hits', 'h2');
     expect(view).toMatchObject({
-      enabled: true,
+      managed: true,
       connectorName: NAME,
       consent: { state: 'NONE', changedAt: null, changedBy: null },
       gate: 'closed',
@@ -361,7 +360,7 @@ describe('box agent: score-data connector and consent gate', () => {
       const pending = await status(agent);
       expect(pending).toMatchObject({ gate: 'closed', connector: { state: 'RUNNING' }, observeError: null });
       expect(pending.reason).toBe(
-        'Paused: the data-sharing consent is REVOKED; score rows do not leave the club. (not yet: next step pause)',
+        'Paused: the data-sharing consent is REVOKED; score rows do not leave the club. (not yet: next step pause club-data-4711)',
       );
 
       // The same consent file, read by the agent's next start-up check: the connector is paused.
@@ -407,12 +406,74 @@ describe('box agent: score-data connector and consent gate', () => {
     expect(view.consent).toMatchObject({ state: 'NONE', problem: `The consent file ${stateFile} holds no valid consent state.` });
   });
 
-  it('without connector management the routes say it is disabled', async () => {
+  it('without connector management still pauses a score connector created by hand, and leaves other connectors alone', async () => {
+    const { config } = JSON.parse(readFileSync(CONNECTOR_FILE, 'utf8')) as { config: Record<string, string> };
+    fake.seed('hand-made-scores', { ...config, 'table.include.list': 'public\\.hits' });
+    fake.seed('other-tables', { ...config, 'table.include.list': 'public.lanes' });
+    fake.seed('file-source', { 'connector.class': 'FileStreamSource', file: '/tmp/x', topic: 'x' });
     const agent = await agentWith({}, false);
+    const view = await settled(agent, (current) => current.lastAction !== null);
+    fake.change('hits', 'h-after-pause');
+
+    expect(view).toMatchObject({ managed: false, connectorName: null, gate: 'closed', connector: null });
+    expect(view.scoreConnectors).toEqual([{ name: 'hand-made-scores', state: 'PAUSED', managed: false }]);
+    expect(view.lastAction).toMatchObject({ name: 'pause', ok: true, steps: ['PUT /connectors/hand-made-scores/pause'] });
+    expect(fake.connector('other-tables')?.target).toBe('STARTED');
+    expect(fake.connector('file-source')?.target).toBe('STARTED');
+    expect(scoreRows().filter((row) => row.endsWith('h-after-pause'))).toEqual([]);
+    // Without a managed connector there is nothing to re-snapshot; consent is still recorded.
+    expect((await resnapshot(agent)).body.error).toMatchObject({ reason: 'connector_not_managed' });
+    expect((await consent(agent, 'GRANTED')).status).toBe(200);
+    // Granting does not resume a connector the agent does not manage: that stays the operator's.
+    expect(fake.connector('hand-made-scores')?.target).toBe('PAUSED');
+  });
+
+  it('pauses again within the watch interval a connector resumed by hand while consent is REVOKED', async () => {
+    const agent = await agentWith({ watchSeconds: 1 });
+    expect((await consent(agent, 'GRANTED')).status).toBe(200);
+    expect((await consent(agent, 'REVOKED')).status).toBe(200);
+    expect(fake.connector(NAME)?.target).toBe('PAUSED');
+
+    const resumed = await fetch(`${fake.url}/connectors/${NAME}/resume`, { method: 'PUT' });
+    expect(resumed.status).toBe(202);
+    const resumedAt = Date.now();
+    // Bound: one watch interval (1 s) plus the check's own calls; well under the 60 s of the old check loop.
+    while (fake.connector(NAME)?.target !== 'PAUSED' && Date.now() - resumedAt < 5000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(fake.connector(NAME)?.target).toBe('PAUSED');
+    expect(Date.now() - resumedAt).toBeLessThan(5000);
+    fake.change('hits', 'h-after-repause');
+    expect(scoreRows().filter((row) => row.endsWith('h-after-repause'))).toEqual([]);
+    expect((await status(agent)).lastAction).toMatchObject({ name: 'pause', trigger: 'check', ok: true });
+  });
+
+  it('keeps every consent change in the audit log beside the consent file: who, when, from and to', async () => {
+    const agent = await agentWith();
+    await consent(agent, 'GRANTED', 'Board resolution 2026-03-01');
+    await consent(agent, 'REVOKED', 'Chair, phone call');
+    const answer = await fetch(agent.url + '/api/connector/consent/audit');
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({
+      entries: [
+        { at: clock.now().toISOString(), by: 'Board resolution 2026-03-01', from: 'NONE', to: 'GRANTED' },
+        { at: clock.now().toISOString(), by: 'Chair, phone call', from: 'GRANTED', to: 'REVOKED' },
+      ],
+    });
+    expect(
+      readFileSync(stateFile.replace(/\.json$/, '.audit.jsonl'), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(2);
+  });
+
+  it('an in-process agent started without the gate says so', async () => {
+    const config = parseEdgeConfig({ SVC_EDGE_PORT: '0' });
+    const agent = await startAgent({ ...config, mirrorDatabaseUrl: process.env['DATABASE_URL'] ?? '' }, quiet, clock);
+    agents.push(agent);
     expect(await status(agent)).toEqual({ enabled: false });
     const answer = await fetch(agent.url + RESNAPSHOT, { method: 'POST' });
     expect(answer.status).toBe(409);
-    expect(await answer.json()).toMatchObject({ error: { reason: 'connector_disabled' } });
     expect(fake.requests()).toEqual([]);
   });
 });

@@ -48,7 +48,7 @@ describe('the box agent bundle with connector management', () => {
     copyFileSync(path.join(root, 'infra', 'connector', 'debezium-club-data.json'), path.join(outdir, 'debezium-club-data.json'));
     const port = await freePort();
     const agent = startBundle(settings(port));
-    await agent.printed('Connector: managed on');
+    await agent.printed('manages the score-data connector');
 
     const answer = await fetch(`http://127.0.0.1:${port}/api/connector/consent`, {
       method: 'PUT',
@@ -60,6 +60,34 @@ describe('the box agent bundle with connector management', () => {
     const stateFile = path.join(outdir, 'connector-state.json');
     expect(existsSync(stateFile)).toBe(true);
     expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toMatchObject({ consent: { state: 'GRANTED', changedBy: 'Club board' } });
+    expect(JSON.parse(readFileSync(path.join(outdir, 'connector-state.audit.jsonl'), 'utf8'))).toMatchObject({
+      by: 'Club board',
+      from: 'NONE',
+      to: 'GRANTED',
+    });
+
+    agent.child.kill('SIGTERM');
+    expect(await agent.exited).toBe(0);
+  }, 60_000);
+
+  it('gates by default: without SVC_CONNECTOR_ENABLED it pauses a score connector running without consent', async () => {
+    const { config } = JSON.parse(readFileSync(path.join(root, 'infra', 'connector', 'debezium-club-data.json'), 'utf8')) as {
+      config: Record<string, string>;
+    };
+    fake.seed('club-data-by-hand', config);
+    const port = await freePort();
+    const agent = startBundle({
+      SVC_MIRROR_DATABASE_URL: process.env['DATABASE_URL'] ?? '',
+      SVC_EDGE_PORT: String(port),
+      SVC_KAFKA_CONNECT_URL: fake.url,
+      // A state file of its own: the previous case left a GRANTED consent beside the bundle.
+      SVC_CONNECTOR_STATE_FILE: path.join(outdir, 'gate-only-state.json'),
+    });
+    await agent.printed('manages no connector (SVC_CONNECTOR_ENABLED=false)');
+    for (let attempt = 0; attempt < 100 && fake.connector('club-data-by-hand')?.target !== 'PAUSED'; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(fake.connector('club-data-by-hand')?.target).toBe('PAUSED');
 
     agent.child.kill('SIGTERM');
     expect(await agent.exited).toBe(0);

@@ -89,8 +89,17 @@ describe('parseEdgeConnectorConfig', () => {
       configFile: undefined,
       stateFile: undefined,
       checkSeconds: 60,
+      watchSeconds: 5,
     });
     expect(() => parseEdgeConnectorConfig({ SVC_CONNECTOR_ENABLED: 'true' })).toThrow(/SVC_CLUB_ID is required/);
+    expect(() => parseEdgeConnectorConfig({ SVC_CONNECTOR_ENABLED: 'true', SVC_CLUB_ID: '' })).toThrow(/SVC_CLUB_ID is required/);
+    // An empty value, as the settings sample writes it, counts as unset.
+    expect(parseEdgeConnectorConfig({ SVC_CLUB_ID: '', SVC_CONNECTOR_STATE_FILE: ' ', SVC_CONNECTOR_WATCH_SECONDS: '' })).toMatchObject({
+      clubId: undefined,
+      stateFile: undefined,
+      watchSeconds: 5,
+    });
+    expect(() => parseEdgeConnectorConfig({ SVC_CONNECTOR_WATCH_SECONDS: '0' })).toThrow(/SVC_CONNECTOR_WATCH_SECONDS/);
     expect(() => parseEdgeConnectorConfig({ SVC_CLUB_ID: '47 11' })).toThrow(/SVC_CLUB_ID/);
     expect(() => parseEdgeConnectorConfig({ SVC_KAFKA_CONNECT_URL: 'ftp://box' })).toThrow(/SVC_KAFKA_CONNECT_URL/);
     expect(

@@ -1,4 +1,8 @@
-import net from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import postgres from 'postgres';
 import type { AgentStatus, RunError } from '../../edge/agent';
 import { nextRunDelaySeconds } from '../../edge/backoff';
@@ -173,6 +177,85 @@ describe('box agent against the cloud served by the local host', () => {
     expect(await knownRows(getSql(), box.clubId)).toEqual([]);
   });
 
+  it('loses no club when one mirror row has a bad name: nothing is sent and the run names the row', async () => {
+    const box = await createBox(getSql());
+    await mirror`delete from club_software_club`;
+    await mirror`insert into club_software_club (vereins_id, name) values ('2001', 'SV Erle'), ('2002', 'SV Fichte'), ('2003', 'SV Geier')`;
+    const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: cloud.url, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
+    expect((await post(agent)).status).toBe(200);
+    expect(await activeVereinsIds(getSql(), box.clubId)).toEqual(['2001', '2002', '2003']);
+
+    // The club software now holds a name the cloud would refuse (empty after trimming).
+    await mirror`update club_software_club set name = '   ' where vereins_id = '2002'`;
+    const second = await post(agent);
+    expect(second.status).toBe(502);
+    const body = await answer(second);
+    expect(body.error.reason).toBe('mirror_rows_invalid');
+    expect(body.error.message).toContain('2002');
+    expect(body.error.message).toContain('nothing was sent');
+    expect(body.status.lastError).toMatchObject({ reason: 'mirror_rows_invalid' });
+    expect((await knownRows(getSql(), box.clubId)).map((row) => [row.vereinsId, row.sourceDeleted])).toEqual([
+      ['2001', false],
+      ['2002', false],
+      ['2003', false],
+    ]);
+
+    // Once the club software is fixed, the next push goes through and still loses nothing.
+    await mirror`update club_software_club set name = 'SV Fichte' where vereins_id = '2002'`;
+    const third = await post(agent);
+    expect(third.status).toBe(200);
+    expect((await answer(third)).result).toMatchObject({ reported: 3, markedDeleted: 0 });
+    expect(await activeVereinsIds(getSql(), box.clubId)).toEqual(['2001', '2002', '2003']);
+  });
+
+  it("sends the box's data-sharing consent with each report, as recorded on the box", async () => {
+    const bodies: unknown[] = [];
+    const capture = http.createServer((request, response) => {
+      let text = '';
+      request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      request.on('end', () => {
+        bodies.push(JSON.parse(text));
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ reported: 1, added: 1, restored: 0, refreshed: 0, markedDeleted: 0 }));
+      });
+    });
+    await new Promise<void>((resolve) => capture.listen(0, '127.0.0.1', resolve));
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'box-consent-report-'));
+    const stateFile = path.join(dir, 'connector-state.json');
+    try {
+      await mirror`delete from club_software_club`;
+      await mirror`insert into club_software_club (vereins_id, name) values ('5001', 'SV Hain')`;
+      const config = parseEdgeConfig({
+        SVC_EDGE_PORT: '0',
+        SVC_CLUB_MASTER_SYNC_SECONDS: '3600',
+        SVC_EDGE_API_TOKEN: 'edge_test',
+        SVC_CLOUD_BASE_URL: `http://127.0.0.1:${(capture.address() as AddressInfo).port}`,
+      });
+      const agent = await startAgent({ ...config, mirrorDatabaseUrl: mirrorUrl, syncEnabled: true }, quiet, clock, undefined, {
+        kafkaConnectUrl: `http://127.0.0.1:${await freePort()}`,
+        stateFile,
+        checkSeconds: 3600,
+        watchSeconds: 60,
+      });
+      agents.push(agent);
+      expect((await post(agent)).status).toBe(200);
+      await fetch(agent.url + '/api/connector/consent', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ state: 'GRANTED', by: 'Board' }),
+      });
+      expect((await post(agent)).status).toBe(200);
+      expect(bodies.slice(-2)).toEqual([
+        { clubs: [{ vereinsId: '5001', name: 'SV Hain' }], consent: { state: 'NONE', changedAt: null } },
+        { clubs: [{ vereinsId: '5001', name: 'SV Hain' }], consent: { state: 'GRANTED', changedAt: now.toISOString() } },
+      ]);
+    } finally {
+      capture.closeAllConnections();
+      await new Promise<void>((resolve) => capture.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('does not push when every mirror row fails the checks (mirror_rows_invalid), keeping the cloud state', async () => {
     const box = await createBox(getSql());
     await mirror`delete from club_software_club`;
@@ -186,7 +269,7 @@ describe('box agent against the cloud served by the local host', () => {
     expect(response.status).toBe(502);
     const body = await answer(response);
     expect(body.error.reason).toBe('mirror_rows_invalid');
-    expect(body.error.message).toContain('All 2 mirror rows');
+    expect(body.error.message).toContain('2 of 2 mirror rows');
     expect(await activeVereinsIds(getSql(), box.clubId)).toEqual(['3001']);
   });
 

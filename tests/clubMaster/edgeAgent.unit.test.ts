@@ -1,11 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type postgres from 'postgres';
 import { createAgent } from '../../edge/agent';
 import { nextRunDelaySeconds } from '../../edge/backoff';
 import { parseEdgeConfig, withEnvFile } from '../../edge/config';
-import { prepareReport } from '../../edge/mirror';
+import { parseEdgeConnectorConfig } from '../../edge/connectorConfig';
+import { parseEdgeFreshnessConfig } from '../../edge/freshnessConfig';
+import { withLocalCloudDefault } from '../../edge/localCloud';
+import { invalidReportMessage, prepareReport } from '../../edge/mirror';
 import { requestPath } from '../../edge/server';
 import { createLogger } from '../../shared/log/logger';
 import os from 'node:os';
@@ -114,19 +117,45 @@ describe('withEnvFile', () => {
 });
 
 describe('prepareReport', () => {
-  it('trims, keeps valid rows and names the skipped ones', () => {
-    const { clubs, skipped } = prepareReport([
+  it('trims and reports each club number once, naming the merged repeats', () => {
+    const report = prepareReport([
       { vereinsId: ' 100 ', name: ' SV A ' },
       { vereinsId: '100', name: 'SV A again' },
+      { vereinsId: '300', name: 'SV C' },
+    ]);
+    expect(report).toEqual({
+      ok: true,
+      clubs: [
+        { vereinsId: '100', name: 'SV A' },
+        { vereinsId: '300', name: 'SV C' },
+      ],
+      merged: [{ vereinsId: '100', reason: 'repeats a club number after trimming' }],
+    });
+  });
+
+  it('refuses the whole report when one row fails, naming every failed row, so no club is left out', () => {
+    const report = prepareReport([
+      { vereinsId: '100', name: 'SV A' },
       { vereinsId: 'bad id', name: 'SV B' },
       { vereinsId: '200', name: 'x'.repeat(201) },
-      { vereinsId: '300', name: 'SV C' },
     ]);
-    expect(clubs).toEqual([
-      { vereinsId: '100', name: 'SV A' },
-      { vereinsId: '300', name: 'SV C' },
-    ]);
-    expect(skipped.map((entry) => entry.vereinsId)).toEqual(['100', 'bad id', '200']);
+    expect(report.ok).toBe(false);
+    if (report.ok) return;
+    expect(report.invalid.map((row) => row.vereinsId)).toEqual(['bad id', '200']);
+    const message = invalidReportMessage(report.invalid, 3);
+    expect(message).toContain('2 of 3 mirror rows');
+    expect(message).toContain('"bad id": vereinsId');
+    expect(message).toContain('"200": name');
+  });
+
+  it('names at most ten failed rows and counts the rest', () => {
+    const rows = Array.from({ length: 25 }, (_, index) => ({ vereinsId: `bad ${index}`, name: 'SV' }));
+    const report = prepareReport(rows);
+    if (report.ok) throw new Error('expected a refused report');
+    const message = invalidReportMessage(report.invalid, rows.length);
+    expect(message).toContain('"bad 9"');
+    expect(message).not.toContain('"bad 10"');
+    expect(message).toContain('and 15 more');
   });
 });
 
@@ -216,5 +245,38 @@ describe('createAgent scheduling', () => {
     cloudFails = true;
     expect((await agent.runOnce()).ok).toBe(false);
     expect(agent.status().nextRunAt).toBeNull();
+  });
+});
+
+describe('edge/.env.sample as a newcomer copies it', () => {
+  const sample = path.resolve(__dirname, '..', '..', 'edge', '.env.sample');
+  const fromSample = (extra: Record<string, string>, settingsFiles: string[] = []) =>
+    withLocalCloudDefault(withEnvFile(extra, sample), settingsFiles);
+
+  it('starts with nothing filled in but the token, and pushes', () => {
+    const env = fromSample({ SVC_EDGE_API_TOKEN: 'edge_token' });
+    expect(parseEdgeConfig(env)).toMatchObject({ syncEnabled: true, edgeApiToken: 'edge_token', cloudBaseUrl: 'http://127.0.0.1:7071' });
+    expect(parseEdgeConnectorConfig(env)).toMatchObject({ enabled: false, clubId: undefined, watchSeconds: 5 });
+    expect(() => parseEdgeFreshnessConfig(env)).not.toThrow();
+  });
+
+  it('pushes to the local host on the PORT `npm start` uses', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'edge-sample-'));
+    try {
+      const settings = path.join(dir, 'local.settings.json');
+      writeFileSync(settings, JSON.stringify({ Values: { PORT: '7171' } }));
+      expect(parseEdgeConfig(fromSample({ SVC_EDGE_API_TOKEN: 't' }, [settings])).cloudBaseUrl).toBe('http://127.0.0.1:7171');
+      expect(parseEdgeConfig(fromSample({ SVC_EDGE_API_TOKEN: 't', PORT: '7272' }, [settings])).cloudBaseUrl).toBe('http://127.0.0.1:7272');
+      // A cloud set in the settings wins.
+      expect(
+        parseEdgeConfig(fromSample({ SVC_EDGE_API_TOKEN: 't', SVC_CLOUD_BASE_URL: 'https://cloud.example' }, [settings])).cloudBaseUrl,
+      ).toBe('https://cloud.example');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('without the token says what is missing', () => {
+    expect(() => parseEdgeConfig(fromSample({}))).toThrow(/SVC_EDGE_API_TOKEN is required when SVC_CLUB_MASTER_SYNC_ENABLED is true/);
   });
 });

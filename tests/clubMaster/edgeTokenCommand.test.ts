@@ -86,8 +86,15 @@ describe('npm run edge:token', () => {
     const vereinsId = `v${Date.now()}`;
     const result = await edgeToken('--club', clubId, '--create-club', '--name', 'SV Kommando', '--vereins-id', ` ${vereinsId} `);
     expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Created club ${clubId} (SV Kommando).`);
     const [club] = await getSql()`select vereins_id from club where id = ${clubId}`;
     expect(club!['vereins_id']).toBe(vereinsId);
+
+    // A second run finds the club and says so instead of claiming to create it.
+    const again = await edgeToken('--club', clubId, '--create-club', '--name', 'SV Other');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`Club ${clubId} exists already; left as it is.`);
+    expect(again.stdout).not.toContain('Created club');
   });
 
   it('refuses a club that does not exist', async () => {

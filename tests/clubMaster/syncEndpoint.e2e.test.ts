@@ -42,6 +42,19 @@ describe('POST /api/edge/clubs/sync through the local host', () => {
     expect(await activeVereinsIds(sql(), box.clubId)).toEqual(['200', '300']);
   });
 
+  it("accepts the box's consent with the report and refuses a malformed one, naming the field, changing nothing", async () => {
+    const box = await createBox(sql());
+    const clubs = [{ vereinsId: '110', name: 'SV Elf' }];
+    const granted = await sync(box.token, { clubs, consent: { state: 'GRANTED', changedAt: '2026-03-01T10:00:00.000Z' } });
+    expect(granted.status).toBe(200);
+    const none = await sync(box.token, { clubs, consent: { state: 'NONE', changedAt: null } });
+    expect(none.status).toBe(200);
+    const bad = await sync(box.token, { clubs: [{ vereinsId: '120', name: 'SV Zwölf' }], consent: { state: 'MAYBE', changedAt: null } });
+    expect(bad.status).toBe(400);
+    expect((await readJson<ProblemJson>(bad)).errors?.map((error) => error.path)).toContain('body.consent.state');
+    expect(await activeVereinsIds(sql(), box.clubId)).toEqual(['110']);
+  });
+
   it('accepts the empty list and marks every club of the box deleted', async () => {
     const box = await createBox(sql());
     await sync(box.token, { clubs: clubList('e', 4) });

@@ -79,6 +79,18 @@ describe('freshness endpoints through the local host', () => {
       });
     });
 
+    it("accepts the box's consent with the push and refuses a malformed one, naming the field", async () => {
+      const club = await createFreshnessClub(sql());
+      const token = await addEdgeToken(sql(), club.clubId);
+      const ok = await push(token, { starterlists: [list('D-1')], consent: { state: 'REVOKED', changedAt: '2026-11-18T20:00:00Z' } });
+      expect(ok.status).toBe(200);
+      const bad = await push(token, { starterlists: [list('D-2')], consent: { state: 'GRANTED', changedAt: 'yesterday' } });
+      expect(bad.status).toBe(400);
+      const problem = (await bad.json()) as { errors: { path: string }[] };
+      expect(problem.errors.map((error) => error.path)).toContain('body.consent.changedAt');
+      expect(await sql()`select list_id from edge_starterlist where club_id = ${club.clubId}`).toEqual([{ list_id: 'D-1' }]);
+    });
+
     it.each<[string, () => Promise<Record<string, string>>]>([
       ['no credential', () => Promise.resolve({})],
       ['an unknown edge token', () => Promise.resolve({ authorization: `Bearer ${generateEdgeToken()}` })],
