@@ -28,7 +28,7 @@ describe('the box install: edge/install/box-agent.service', () => {
   const one = (key: string) => service.get(key)?.at(-1);
 
   it('runs the agent bundle the build produces, as an unprivileged user, and restarts it', () => {
-    expect(readFileSync(path.join(root, 'scripts', 'build.mjs'), 'utf8')).toContain("out: 'edge-agent'");
+    expect(readFileSync(path.join(root, 'development', 'build.mjs'), 'utf8')).toContain("out: 'edge-agent'");
     expect(one('ExecStart')).toMatch(/^\/usr\/bin\/node \/opt\/box-agent\/edge-agent\.js$/);
     expect(one('User')).toBe('box-agent');
     expect(one('User')).not.toBe('root');
