@@ -3,7 +3,7 @@ import { closeSql, getSql } from '../../shared/db/client';
 import { BackfillFailedError, BackfillRefusedError, runBackfill, type BackfillProgress } from '../../shared/ingest/backfill';
 import { BACKFILL_EXIT, parseBackfillArgs } from '../../shared/ingest/backfillArgs';
 import { TableCheckpointStore } from '../../shared/ingest/checkpointStore';
-import { admissionThresholds } from '../../shared/ingest/eventRunner';
+import { admissionThresholds, retentionFrom } from '../../shared/ingest/eventRunner';
 import { createTableClient, storageConnection, StorageNotConfiguredError } from '../../shared/storage/tables';
 import { effectiveConnectionString } from '../local/eventHubs/developmentHub';
 import { prepareLocalEnvironment } from '../local/environment';
@@ -55,7 +55,7 @@ async function main(): Promise<number> {
       force,
       checkpointStore: new TableCheckpointStore(createTableClient(storage, settings.INGEST_CHECKPOINT_TABLE)),
       selection,
-      apply: { thresholds: admissionThresholds(settings), rejectLogMax: settings.INGEST_REJECT_LOG_MAX },
+      apply: { thresholds: admissionThresholds(settings), ...retentionFrom(settings) },
       maxBatchSize: settings.INGEST_WORKER_MAX_BATCH_SIZE,
       progressIntervalMs: 2000,
       onProgress: (progress) => console.log(`  ${line(progress)}`),

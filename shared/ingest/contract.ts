@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isStorableText, storableOrNull, storableText, TEXT_CAPS } from './storableText';
 
 /**
  * The ingest contract (docs/ingest-contract.md): Debezium's JSON envelope without schema on
@@ -38,13 +39,30 @@ const sourceId = v.pipe(
   v.transform(String),
 );
 
-/** Text the database can store: no NUL character (PostgreSQL refuses it and would fail the batch). */
+/**
+ * Text the database can store: no NUL (PostgreSQL refuses it and would fail the batch), no other
+ * control character, no lone surrogate, and at most `max` characters.
+ */
 const text = (max: number) =>
-  v.pipe(
-    v.string(),
-    v.maxLength(max),
-    v.check((value) => !value.includes('\u0000'), 'contains NUL'),
-  );
+  v.pipe(v.string(), v.maxLength(max, `must be at most ${max} characters`), v.check(isStorableText, 'contains a control character or a lone surrogate'));
+
+/**
+ * The range of every time an event carries, in epoch milliseconds: 1970-01-01 to 2200-01-01 UTC.
+ * Both `Date` (±8.64e15 ms) and PostgreSQL's timestamptz (4713 BC to 294276 AD) hold all of it,
+ * and no club database writes a change outside it.
+ */
+export const EARLIEST_SOURCE_MS = 0;
+export const LATEST_SOURCE_MS = Date.UTC(2200, 0, 1);
+
+const epochMillis = v.pipe(
+  v.number(),
+  v.finite(),
+  v.minValue(EARLIEST_SOURCE_MS, 'must not be before 1970'),
+  v.maxValue(LATEST_SOURCE_MS, 'must not be after 2200'),
+);
+
+/** A position (WAL lsn, transaction id): an integer that both a JS number and a bigint hold exactly. */
+const position = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 
 /**
  * A timestamp as the connector emits it: epoch microseconds for `timestamp` columns
@@ -59,7 +77,10 @@ const sourceTimestamp = v.pipe(
     'must be epoch microseconds or an ISO timestamp',
   ),
   v.transform((value) => (typeof value === 'number' ? new Date(Math.floor(value / 1000)) : new Date(value))),
-  v.check((date) => date.getUTCFullYear() >= 1970 && date.getUTCFullYear() <= 2200, 'is out of range'),
+  v.check((date) => {
+    const time = date.getTime();
+    return time >= EARLIEST_SOURCE_MS && time <= LATEST_SOURCE_MS;
+  }, 'must lie between 1970 and 2200'),
 );
 
 const smallInt = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
@@ -90,23 +111,23 @@ export type ShooterRow = v.InferOutput<typeof ShooterRowSchema>;
 const KeyRowSchema = v.object({ id: sourceId, club_id: sourceId });
 
 const SourceSchema = v.object({
-  connector: v.optional(v.string()),
-  name: v.optional(v.string()),
-  db: v.optional(v.string()),
-  schema: v.optional(v.string()),
-  table: v.string(),
-  lsn: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
-  txId: v.nullish(v.number()),
-  ts_ms: v.pipe(v.number(), v.finite()),
-  snapshot: v.nullish(v.union([v.string(), v.boolean()])),
+  connector: v.optional(text(100)),
+  name: v.optional(text(200)),
+  db: v.optional(text(100)),
+  schema: v.optional(text(100)),
+  table: text(64),
+  lsn: position,
+  txId: v.nullish(position),
+  ts_ms: epochMillis,
+  snapshot: v.nullish(v.union([text(20), v.boolean()])),
 });
 
 const EnvelopeSchema = v.object({
   before: v.nullish(v.record(v.string(), v.unknown()), null),
   after: v.nullish(v.record(v.string(), v.unknown()), null),
   source: SourceSchema,
-  op: v.picklist(['c', 'u', 'd', 'r']),
-  ts_ms: v.optional(v.number()),
+  op: v.picklist(['c', 'u', 'd', 'r'], 'must be one of c, u, d, r'),
+  ts_ms: v.optional(epochMillis),
 });
 
 /** Where a change sits in the source: its WAL position, then the event's sequence number. */
@@ -156,6 +177,7 @@ export type Classified = { kind: 'change'; change: Change } | { kind: 'tombstone
 export function decodePropertyText(value: unknown, expected: RegExp | string): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value === 'string') {
+    if (value.length > MAX_PROPERTY_LENGTH) return value;
     if (fits(value, expected)) return value;
     const decoded = decodeBase64Text(value);
     return decoded !== null && fits(decoded, expected) ? decoded : value;
@@ -164,6 +186,9 @@ export function decodePropertyText(value: unknown, expected: RegExp | string): s
   const bytes = asBytes(value);
   return bytes ? new TextDecoder('utf-8', { fatal: false }).decode(bytes) : null;
 }
+
+/** Longer property values never fit the topic or a club id; they are not decoded, only refused. */
+const MAX_PROPERTY_LENGTH = 1024;
 
 function fits(text: string, expected: RegExp | string): boolean {
   return typeof expected === 'string' ? text === expected : expected.test(text);
@@ -200,10 +225,11 @@ function decodeBody(body: unknown): { kind: 'tombstone' } | { kind: 'json'; valu
   }
 }
 
+/** The first issues, each path and message capped: valibot's default messages quote the received value. */
 function issuesText(issues: readonly v.BaseIssue<unknown>[]): string {
   return issues
     .slice(0, 3)
-    .map((issue) => `${v.getDotPath(issue) ?? '(body)'}: ${issue.message}`)
+    .map((issue) => `${storableText(v.getDotPath(issue) ?? '(body)', 80)}: ${storableText(issue.message, 120)}`)
     .join('; ');
 }
 
@@ -219,7 +245,18 @@ function rejected(
   entity: string | null,
   sequence: number | null,
 ): Classified {
-  return { kind: 'reject', reject: { reason, topic, clubId, entity, detail, sequence } };
+  // Everything a reject carries is stored and served: cut and cleaned here, once.
+  return {
+    kind: 'reject',
+    reject: {
+      reason,
+      topic: storableOrNull(topic, TEXT_CAPS.topic),
+      clubId: storableOrNull(clubId, TEXT_CAPS.clubId),
+      entity: storableOrNull(entity, TEXT_CAPS.entity),
+      detail: storableText(detail, TEXT_CAPS.detail),
+      sequence,
+    },
+  };
 }
 
 /** Classifies one message against the contract. Never throws. Runs for every event: no closures. */
@@ -307,5 +344,7 @@ export function classifyMessage(message: IncomingMessage): Classified {
 
 /** Path of a message for admission: the producer path an operator fixes. */
 export function pathKey(topic: string | null, clubId: string | null, entity: string | null): string {
-  return `${topic ?? '?'}|${clubId ?? '?'}|${entity ?? '?'}`;
+  // Its parts are clean already (topic regex, or cleaned in `rejected`); only the length is capped.
+  const key = `${topic ?? '?'}|${clubId ?? '?'}|${entity ?? '?'}`;
+  return key.length > TEXT_CAPS.path ? storableText(key, TEXT_CAPS.path) : key;
 }
