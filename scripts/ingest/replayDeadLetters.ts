@@ -19,7 +19,8 @@ function parsed(argv: string[]): { id: number | null; limit: number } | null {
     const { values } = parseArgs({ args: argv, options: { id: { type: 'string' }, limit: { type: 'string' } }, strict: true });
     const id = values.id === undefined ? null : Number(values.id);
     const limit = values.limit === undefined ? 1000 : Number(values.limit);
-    if ((id !== null && !(Number.isSafeInteger(id) && id > 0)) || !(Number.isSafeInteger(limit) && limit > 0 && limit <= 100_000)) return null;
+    if ((id !== null && !(Number.isSafeInteger(id) && id > 0)) || !(Number.isSafeInteger(limit) && limit > 0 && limit <= 100_000))
+      return null;
     return { id, limit };
   } catch {
     return null;

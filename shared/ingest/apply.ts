@@ -120,7 +120,13 @@ async function deadLetter(sql: Sql, message: IncomingMessage, options: ApplyOpti
       if (!options.statusEnabled) return null;
       const previous = await readAdmission(tx, options.runner.kind, true);
       const path = pathKey(letter.topic, letter.clubId, letter.entity);
-      const reject = { reason: 'apply_failed' as const, topic: letter.topic, clubId: letter.clubId, entity: letter.entity, detail: letter.detail };
+      const reject = {
+        reason: 'apply_failed' as const,
+        topic: letter.topic,
+        clubId: letter.clubId,
+        entity: letter.entity,
+        detail: letter.detail,
+      };
       const next = advanceAdmission(previous, [{ kind: 'reject', path, reject }], now, options.thresholds);
       await writeAdmission(tx, options.runner.kind, now, next);
       statusWritten = true;

@@ -44,7 +44,11 @@ const sourceId = v.pipe(
  * control character, no lone surrogate, and at most `max` characters.
  */
 const text = (max: number) =>
-  v.pipe(v.string(), v.maxLength(max, `must be at most ${max} characters`), v.check(isStorableText, 'contains a control character or a lone surrogate'));
+  v.pipe(
+    v.string(),
+    v.maxLength(max, `must be at most ${max} characters`),
+    v.check(isStorableText, 'contains a control character or a lone surrogate'),
+  );
 
 /**
  * The range of every time an event carries, in epoch milliseconds: 1970-01-01 to 2200-01-01 UTC.

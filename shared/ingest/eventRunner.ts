@@ -28,7 +28,10 @@ export function admissionThresholds(settings: Settings): AdmissionThresholds {
 
 /** How long the reject log and the dead-letter record keep their rows. */
 export function retentionFrom(
-  settings: Pick<Settings, 'INGEST_REJECT_LOG_MAX' | 'INGEST_REJECT_LOG_MAX_AGE_DAYS' | 'INGEST_DEAD_LETTER_MAX' | 'INGEST_DEAD_LETTER_MAX_AGE_DAYS'>,
+  settings: Pick<
+    Settings,
+    'INGEST_REJECT_LOG_MAX' | 'INGEST_REJECT_LOG_MAX_AGE_DAYS' | 'INGEST_DEAD_LETTER_MAX' | 'INGEST_DEAD_LETTER_MAX_AGE_DAYS'
+  >,
 ): Pick<ApplyOptions, 'rejectLogMax' | 'rejectLogMaxAgeDays' | 'deadLetters'> {
   return {
     rejectLogMax: settings.INGEST_REJECT_LOG_MAX,

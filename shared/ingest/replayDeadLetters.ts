@@ -42,7 +42,12 @@ export async function replayDeadLetters(sql: Sql, options: ReplayOptions): Promi
       left -= 1;
       if (!letter.message) {
         summary.withoutContent += 1;
-        await markReplayFailed(sql, letter.id, now(), 'event content not kept (over 64 KiB): replay it from the hub by partition and sequence number');
+        await markReplayFailed(
+          sql,
+          letter.id,
+          now(),
+          'event content not kept (over 64 KiB): replay it from the hub by partition and sequence number',
+        );
         continue;
       }
       try {

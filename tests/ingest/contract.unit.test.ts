@@ -206,7 +206,10 @@ describe('ingest contract refuses what the apply path cannot store', () => {
   it('accepts the ends of the range and two-unit characters', () => {
     expect(classify(withSource({ ts_ms: 0 }))).toMatchObject({ kind: 'change' });
     expect(classify(withSource({ ts_ms: Date.UTC(2200, 0, 1) }))).toMatchObject({ kind: 'change' });
-    expect(classify(withAfter(good, { discipline: 'LG 🎯 Ä' }))).toMatchObject({ kind: 'change', change: { row: { discipline: 'LG 🎯 Ä' } } });
+    expect(classify(withAfter(good, { discipline: 'LG 🎯 Ä' }))).toMatchObject({
+      kind: 'change',
+      change: { row: { discipline: 'LG 🎯 Ä' } },
+    });
   });
 
   it('keeps what it stores of a reject short and free of unstorable characters', () => {

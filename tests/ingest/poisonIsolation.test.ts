@@ -41,9 +41,11 @@ afterAll(() => {
 });
 
 const hitRecords = async (club: string) =>
-  (await sql()<{ record: string }[]>`select source_record_id as record from club_data_hit where source_club_id = ${club} order by source_record_id::int`).map(
-    (row) => row.record,
-  );
+  (
+    await sql()<
+      { record: string }[]
+    >`select source_record_id as record from club_data_hit where source_club_id = ${club} order by source_record_id::int`
+  ).map((row) => row.record);
 
 const deadLetters = (club: string | null = null) => sql()<
   {
@@ -161,7 +163,9 @@ describe('poison isolation: no single event stops ingest', () => {
       failed: 1,
       withoutContent: 0,
     });
-    expect(await deadLetters(club)).toEqual([expect.objectContaining({ replayedAt: null, lastReplayError: expect.stringContaining('injected') })]);
+    expect(await deadLetters(club)).toEqual([
+      expect.objectContaining({ replayedAt: null, lastReplayError: expect.stringContaining('injected') }),
+    ]);
     expect(await hitRecords(club)).toEqual(['2']);
 
     // Fixed: applied and marked; a second run has nothing left to do.
@@ -185,12 +189,19 @@ describe('poison isolation: no single event stops ingest', () => {
       insert into ingest_contract_reject (rejected_at, runner_id, reason, detail, club_id)
       values (now() - interval '3 days', 'event:old', 'body_invalid', 'old', ${club})`;
     const batch = Array.from({ length: 12 }, (_, index) => poisonHit(club, index + 1, index + 1));
-    await withRefusal(club, () => deliver(batch, batch.map((_, index) => 100 + index)));
+    await withRefusal(club, () =>
+      deliver(
+        batch,
+        batch.map((_, index) => 100 + index),
+      ),
+    );
     const kept = await deadLetters(club);
     expect(kept.map((letter) => letter.sequenceNumber)).toEqual(['102', '103', '104', '105', '106', '107', '108', '109', '110', '111']);
 
     await deliver([event(hitBody({ id: 1, clubId: club, lsn: 1 }), { topic: `club.${club}.hits`, clubId: '1' })], [200]);
-    expect((await sql()`select detail from ingest_contract_reject where club_id = ${club}`).map((row) => row['detail'])).not.toContain('old');
+    expect((await sql()`select detail from ingest_contract_reject where club_id = ${club}`).map((row) => row['detail'])).not.toContain(
+      'old',
+    );
   });
 });
 
@@ -201,7 +212,10 @@ describe('the reproductions of the issue leave ingest live with the next event a
       'source.ts_ms -1e15, newest of its batch',
       (club) => [hitEvent({ id: 1, clubId: club, lsn: 1 }), hitEvent({ id: 2, clubId: club, lsn: 2, tsMs: -1e15 })],
     ],
-    ['a NUL in the sourceTopic header', (club) => [event(hitBody({ id: 1, clubId: club, lsn: 1 }), { topic: `club.${club}.hits\u0000`, clubId: club })]],
+    [
+      'a NUL in the sourceTopic header',
+      (club) => [event(hitBody({ id: 1, clubId: club, lsn: 1 }), { topic: `club.${club}.hits\u0000`, clubId: club })],
+    ],
     ['a 700,000-character source.table', (club) => [hitEvent({ id: 1, clubId: club, lsn: 1, table: 'x'.repeat(700_000) })]],
   ];
 
@@ -212,7 +226,10 @@ describe('the reproductions of the issue leave ingest live with the next event a
       const club = uniqueClub();
       const events = build(club);
       const before = await hitRecords(club);
-      await deliver(events, events.map((_, index) => 300 + index));
+      await deliver(
+        events,
+        events.map((_, index) => 300 + index),
+      );
       const next = hitEvent({ id: 99, clubId: club, lsn: 99 });
       await deliver([next], [400]);
 

@@ -154,7 +154,8 @@ function ingestBlock(health: IngestHealth): HTMLElement {
 
 /** Events the database refused (reason apply_failed): the pending count and the newest records. */
 function deadLetterBlock(block: DiagnosticsSummary['deadLetters']): HTMLElement {
-  if (block.recent.length === 0) return section('dead-letters-title', t('diag.deadLetters.title'), h('p', { class: 'muted' }, t('diag.deadLetters.none')));
+  if (block.recent.length === 0)
+    return section('dead-letters-title', t('diag.deadLetters.title'), h('p', { class: 'muted' }, t('diag.deadLetters.none')));
   const summary =
     block.pending > 0
       ? h('div', { class: 'alert alert-warning', role: 'status' }, h('p', {}, t('diag.deadLetters.pending', { pending: block.pending })))
