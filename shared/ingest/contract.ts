@@ -1,5 +1,17 @@
 import * as v from 'valibot';
+import {
+  BIRTH_YEAR,
+  EARLIEST_SOURCE_MS,
+  isSourceId,
+  LATEST_SOURCE_MS,
+  RING_VALUE_MAX,
+  SMALL_INT_MAX,
+  TEXT_LIMITS,
+} from './contractBounds';
+import { fastAccepted } from './contractFastPath';
 import { isStorableText, storableOrNull, storableText, TEXT_CAPS } from './storableText';
+
+export { EARLIEST_SOURCE_MS, LATEST_SOURCE_MS } from './contractBounds';
 
 /**
  * The ingest contract (docs/ingest-contract.md): Debezium's JSON envelope without schema on
@@ -24,18 +36,13 @@ export type RejectReason = (typeof REJECT_REASONS)[number];
 
 const TOPIC = /^club\.([A-Za-z0-9_-]{1,64})\.([a-z_]{1,64})$/;
 
-const ID_TEXT = /^[A-Za-z0-9_.:-]{1,64}$/;
-
 /**
  * A club number (vereinsId) or record id as the mirror sends it: text or an integer. A custom
  * check rather than a union: a failing union branch builds an issue per row, and this runs for
  * every id of every event.
  */
 const sourceId = v.pipe(
-  v.custom<string | number>(
-    (value) => (typeof value === 'number' && Number.isSafeInteger(value)) || (typeof value === 'string' && ID_TEXT.test(value)),
-    'must be an integer or an id of up to 64 letters, digits and _.:-',
-  ),
+  v.custom<string | number>(isSourceId, 'must be an integer or an id of up to 64 letters, digits and _.:-'),
   v.transform(String),
 );
 
@@ -49,14 +56,6 @@ const text = (max: number) =>
     v.maxLength(max, `must be at most ${max} characters`),
     v.check(isStorableText, 'contains a control character or a lone surrogate'),
   );
-
-/**
- * The range of every time an event carries, in epoch milliseconds: 1970-01-01 to 2200-01-01 UTC.
- * Both `Date` (±8.64e15 ms) and PostgreSQL's timestamptz (4713 BC to 294276 AD) hold all of it,
- * and no club database writes a change outside it.
- */
-export const EARLIEST_SOURCE_MS = 0;
-export const LATEST_SOURCE_MS = Date.UTC(2200, 0, 1);
 
 const epochMillis = v.pipe(
   v.number(),
@@ -93,11 +92,11 @@ export const HitRowSchema = v.object({
   id: sourceId,
   club_id: sourceId,
   shooter_id: v.nullish(sourceId, null),
-  discipline: v.nullish(text(100), null),
-  series: v.nullish(smallInt(0, 1_000_000), null),
-  shot_no: v.nullish(smallInt(0, 1_000_000), null),
+  discipline: v.nullish(text(TEXT_LIMITS.discipline), null),
+  series: v.nullish(smallInt(0, SMALL_INT_MAX), null),
+  shot_no: v.nullish(smallInt(0, SMALL_INT_MAX), null),
   // The ring value with one decimal (9.7, 10.4); numeric(4,1) in the database.
-  value: v.nullish(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(10.9)), null),
+  value: v.nullish(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(RING_VALUE_MAX)), null),
   shot_at: v.nullish(sourceTimestamp, null),
 });
 export type HitRow = v.InferOutput<typeof HitRowSchema>;
@@ -105,8 +104,8 @@ export type HitRow = v.InferOutput<typeof HitRowSchema>;
 export const ShooterRowSchema = v.object({
   id: sourceId,
   club_id: sourceId,
-  display_name: v.nullish(text(200), null),
-  birth_year: v.nullish(smallInt(1900, 2200), null),
+  display_name: v.nullish(text(TEXT_LIMITS.displayName), null),
+  birth_year: v.nullish(smallInt(BIRTH_YEAR.min, BIRTH_YEAR.max), null),
   deleted: v.nullish(v.boolean(), false),
 });
 export type ShooterRow = v.InferOutput<typeof ShooterRowSchema>;
@@ -115,15 +114,15 @@ export type ShooterRow = v.InferOutput<typeof ShooterRowSchema>;
 const KeyRowSchema = v.object({ id: sourceId, club_id: sourceId });
 
 const SourceSchema = v.object({
-  connector: v.optional(text(100)),
-  name: v.optional(text(200)),
-  db: v.optional(text(100)),
-  schema: v.optional(text(100)),
-  table: text(64),
+  connector: v.optional(text(TEXT_LIMITS.connector)),
+  name: v.optional(text(TEXT_LIMITS.name)),
+  db: v.optional(text(TEXT_LIMITS.db)),
+  schema: v.optional(text(TEXT_LIMITS.schema)),
+  table: text(TEXT_LIMITS.table),
   lsn: position,
   txId: v.nullish(position),
   ts_ms: epochMillis,
-  snapshot: v.nullish(v.union([text(20), v.boolean()])),
+  snapshot: v.nullish(v.union([text(TEXT_LIMITS.snapshot), v.boolean()])),
 });
 
 const EnvelopeSchema = v.object({
@@ -306,44 +305,45 @@ export function classifyMessage(message: IncomingMessage): Classified {
   const decoded = decodeBody(message.body);
   if (decoded.kind === 'tombstone') return { kind: 'tombstone' };
   if (decoded.kind === 'invalid') return rejected('body_invalid', decoded.detail, topicText, topicClub, entity, sequence);
-  const envelope = v.safeParse(EnvelopeSchema, decoded.value);
-  if (!envelope.success) return rejected('body_invalid', issuesText(envelope.issues), topicText, topicClub, entity, sequence);
-  const { op, source, before, after } = envelope.output;
-
-  if (source.table !== entity)
-    return rejected('topic_entity_mismatch', `source.table ${source.table} on a ${entity} topic`, topicText, topicClub, entity, sequence);
-
-  const deleted = op === 'd';
-  const image = deleted ? before : after;
-  if (!image)
-    return rejected(
-      'body_invalid',
-      deleted ? 'before: required for op d' : 'after: required for op ' + op,
-      topicText,
-      topicClub,
-      entity,
-      sequence,
-    );
-  const rowSchema = deleted ? KeyRowSchema : entity === 'hits' ? HitRowSchema : ShooterRowSchema;
-  const row = v.safeParse(rowSchema, image);
-  if (!row.success) return rejected('body_invalid', issuesText(row.issues), topicText, topicClub, entity, sequence);
-  const key = row.output;
-  if (key.club_id !== topicClub)
-    return rejected('origin_mismatch', `payload club_id ${key.club_id} but origin ${topicClub}`, topicText, topicClub, entity, sequence);
+  const fast = fastAccepted(decoded.value, entity);
+  const parsed = fast
+    ? { deleted: false, lsn: fast.lsn, tsMs: fast.tsMs, row: fast.row as HitRow | ShooterRow }
+    : parseWithSchemas(decoded.value, entity);
+  if ('reason' in parsed) return rejected(parsed.reason, parsed.detail, topicText, topicClub, entity, sequence);
+  const { deleted, row } = parsed;
+  if (row.club_id !== topicClub)
+    return rejected('origin_mismatch', `payload club_id ${row.club_id} but origin ${topicClub}`, topicText, topicClub, entity, sequence);
 
   const base = {
     topic: topicText ?? '',
     clubId: topicClub,
-    recordId: key.id,
-    lsn: source.lsn,
+    recordId: row.id,
+    lsn: parsed.lsn,
     sequence: sequence ?? 0,
-    sourceAt: new Date(source.ts_ms),
+    sourceAt: new Date(parsed.tsMs),
   };
   if (entity === 'hits') {
-    return { kind: 'change', change: { ...base, entity, deleted, row: deleted ? null : (row.output as HitRow) } };
+    return { kind: 'change', change: { ...base, entity, deleted, row: deleted ? null : (row as HitRow) } };
   }
-  const shooter = deleted ? null : (row.output as ShooterRow);
+  const shooter = deleted ? null : (row as ShooterRow);
   return { kind: 'change', change: { ...base, entity, deleted: deleted || Boolean(shooter?.deleted), row: shooter } };
+}
+
+export type Parsed = { deleted: boolean; lsn: number; tsMs: number; row: HitRow | ShooterRow | { id: string; club_id: string } };
+
+/** The definition of a valid body (the fast path only shortcuts its common case); a failure names the reason and detail. */
+export function parseWithSchemas(value: unknown, entity: Entity): Parsed | { reason: RejectReason; detail: string } {
+  const envelope = v.safeParse(EnvelopeSchema, value);
+  if (!envelope.success) return { reason: 'body_invalid', detail: issuesText(envelope.issues) };
+  const { op, source, before, after } = envelope.output;
+  if (source.table !== entity) return { reason: 'topic_entity_mismatch', detail: `source.table ${source.table} on a ${entity} topic` };
+  const deleted = op === 'd';
+  const image = deleted ? before : after;
+  if (!image) return { reason: 'body_invalid', detail: deleted ? 'before: required for op d' : 'after: required for op ' + op };
+  const rowSchema = deleted ? KeyRowSchema : entity === 'hits' ? HitRowSchema : ShooterRowSchema;
+  const row = v.safeParse(rowSchema, image);
+  if (!row.success) return { reason: 'body_invalid', detail: issuesText(row.issues) };
+  return { deleted, lsn: source.lsn, tsMs: source.ts_ms, row: row.output };
 }
 
 /** Path of a message for admission: the producer path an operator fixes. */
