@@ -93,7 +93,7 @@ export const en = {
   'diag.deadLetters.title': 'Ingest dead letters',
   'diag.deadLetters.none': 'No dead letters: the database has taken every event that passed the contract.',
   'diag.deadLetters.pending':
-    '{pending} dead letters wait for a replay. Fix the cause, then run the replay command (runbook: “Dead letters”).',
+    'Dead letters waiting for a replay: {pending}. Fix the cause, then run the replay command (runbook: “Dead letters”).',
   'diag.deadLetters.replayed': 'Every dead letter has been replayed.',
   'diag.deadLetters.recent': 'Newest dead letters',
   'diag.runbook': 'Runbook: {section}',
@@ -263,7 +263,7 @@ export const de: Record<Key, string> = {
   'diag.deadLetters.title': 'Unzustellbare Ingest-Ereignisse (Dead Letters)',
   'diag.deadLetters.none': 'Keine Dead Letters: die Datenbank hat jedes Ereignis angenommen, das den Vertrag erfüllt.',
   'diag.deadLetters.pending':
-    '{pending} Dead Letters warten auf eine Wiederholung. Ursache beheben, dann den Wiederholungsbefehl ausführen (Runbook: „Dead letters“).',
+    'Dead Letters, die auf eine Wiederholung warten: {pending}. Ursache beheben, dann den Wiederholungsbefehl ausführen (Runbook: „Dead letters“).',
   'diag.deadLetters.replayed': 'Alle Dead Letters wurden wiederholt.',
   'diag.deadLetters.recent': 'Neueste Dead Letters',
   'diag.runbook': 'Runbook: {section}',
