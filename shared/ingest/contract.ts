@@ -1,13 +1,5 @@
 import * as v from 'valibot';
-import {
-  BIRTH_YEAR,
-  EARLIEST_SOURCE_MS,
-  isSourceId,
-  LATEST_SOURCE_MS,
-  RING_VALUE_MAX,
-  SMALL_INT_MAX,
-  TEXT_LIMITS,
-} from './contractBounds';
+import { BIRTH_YEAR, EARLIEST_SOURCE_MS, isSourceId, LATEST_SOURCE_MS, RING_VALUE_MAX, SMALL_INT_MAX, TEXT_LIMITS } from './contractBounds';
 import { fastAccepted } from './contractFastPath';
 import { isStorableText, storableOrNull, storableText, TEXT_CAPS } from './storableText';
 

@@ -7,9 +7,7 @@
  */
 
 // C0 controls, DEL and C1 controls, and surrogates without their partner.
-// eslint-disable-next-line no-control-regex
 const UNSTORABLE = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-// eslint-disable-next-line no-control-regex
 const UNSTORABLE_ALL = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Whether `value` holds only characters the database stores unchanged. */

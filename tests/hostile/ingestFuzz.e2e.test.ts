@@ -123,7 +123,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 const hostileEvent = fc.record({ mutations: fc.array(mutation, { minLength: 1, maxLength: 3 }), sameSend: fc.boolean() });
 
 function mutated(club: string, mutations: readonly Mutation[]) {
-  const body = structuredClone(hitBody({ id: 1, clubId: club, lsn: 1 })) as Record<string, unknown>;
+  const body = structuredClone<Record<string, unknown>>(hitBody({ id: 1, clubId: club, lsn: 1 }));
   const properties: Record<string, string> = { sourceTopic: `club.${club}.hits`, sourceClubId: club };
   for (const change of mutations) {
     if (change.kind === 'header') {

@@ -226,7 +226,6 @@ describe('ingest contract refuses what the apply path cannot store', () => {
       const { topic, detail } = result.reject;
       expect(detail.length).toBeLessThanOrEqual(300);
       expect((topic ?? '').length).toBeLessThanOrEqual(200);
-      // eslint-disable-next-line no-control-regex
       for (const text of [topic ?? '', detail]) expect(text).not.toMatch(/[\u0000-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])/);
     }
     expect(cases[0]).toMatchObject({ reject: { reason: 'topic_malformed' } });

@@ -163,9 +163,9 @@ describe('poison isolation: no single event stops ingest', () => {
       failed: 1,
       withoutContent: 0,
     });
-    expect(await deadLetters(club)).toEqual([
-      expect.objectContaining({ replayedAt: null, lastReplayError: expect.stringContaining('injected') }),
-    ]);
+    const [pending] = await deadLetters(club);
+    expect(pending?.replayedAt).toBeNull();
+    expect(pending?.lastReplayError).toContain('injected');
     expect(await hitRecords(club)).toEqual(['2']);
 
     // Fixed: applied and marked; a second run has nothing left to do.
@@ -174,7 +174,10 @@ describe('poison isolation: no single event stops ingest', () => {
     expect(await sql()`select discipline from club_data_hit where source_club_id = ${club} and source_record_id = '1'`).toEqual([
       { discipline: 'poison' },
     ]);
-    expect(await deadLetters(club)).toEqual([expect.objectContaining({ replayedAt: expect.any(Date), lastReplayError: null })]);
+    const [replayed, ...others] = await deadLetters(club);
+    expect(others).toEqual([]);
+    expect(replayed?.replayedAt).toBeInstanceOf(Date);
+    expect(replayed?.lastReplayError).toBeNull();
     await expect(replayDeadLetters(sql(), { apply, limit: 10 })).resolves.toEqual({ replayed: 0, failed: 0, withoutContent: 0 });
     expect((await deadLetterBlock(sql())).pending).toBe(0);
   });
@@ -199,9 +202,8 @@ describe('poison isolation: no single event stops ingest', () => {
     expect(kept.map((letter) => letter.sequenceNumber)).toEqual(['102', '103', '104', '105', '106', '107', '108', '109', '110', '111']);
 
     await deliver([event(hitBody({ id: 1, clubId: club, lsn: 1 }), { topic: `club.${club}.hits`, clubId: '1' })], [200]);
-    expect((await sql()`select detail from ingest_contract_reject where club_id = ${club}`).map((row) => row['detail'])).not.toContain(
-      'old',
-    );
+    const details = await sql()<{ detail: string }[]>`select detail from ingest_contract_reject where club_id = ${club}`;
+    expect(details.map((row) => row.detail)).not.toContain('old');
   });
 });
 
