@@ -9,6 +9,8 @@ const EVENTS = 10_000;
 const BATCH = 500;
 const ROUNDS = 8;
 const WARMUP = 2;
+/** The core keeps at least this share of the bare upsert's throughput. */
+const TARGET_THROUGHPUT_RATIO = 0.6;
 
 /**
  * 10,000 hit events in batches of 500 through the apply core (`applyIngestBatch`, status switch
@@ -45,17 +47,17 @@ export default async function ingestBench({ sql }: BenchContext): Promise<Compar
   const throughput = (ms: number) => Math.round((EVENTS / ms) * 1000);
   console.log(
     [
-      `  events/s   core ${throughput(subject.medianMs)}, bare ${throughput(baseline.medianMs)}: ratio ${(baseline.medianMs / subject.medianMs).toFixed(2)} (target ≥ 0.5)`,
+      `  events/s   core ${throughput(subject.medianMs)}, bare ${throughput(baseline.medianMs)}: ratio ${(baseline.medianMs / subject.medianMs).toFixed(2)} (target ≥ ${TARGET_THROUGHPUT_RATIO})`,
       `  batch p95  core ${percentile(subjectBatches, 0.95).toFixed(2)} ms, bare ${percentile(baselineBatches, 0.95).toFixed(2)} ms (batches of ${BATCH}, ${subjectBatches.length} per side)`,
     ].join('\n'),
   );
   return {
     title:
-      'Ingest apply core: 10,000 hit events in batches of 500 vs bare unnest upsert of the same rows (time ratio; ≤ 2× is ≥ 0.5 of the throughput)',
+      'Ingest apply core: 10,000 hit events in batches of 500 vs bare unnest upsert of the same rows (time ratio; ≤ 1.67× is ≥ 0.6 of the throughput)',
     baseline,
     subject,
     ratio: subject.medianMs / baseline.medianMs,
-    target: 2,
+    target: Number((1 / TARGET_THROUGHPUT_RATIO).toFixed(2)),
   };
 }
 

@@ -29,6 +29,7 @@ const WORKER_BATCH = 500;
 /** Throughput at least half the core's: the worker's time at most twice the core's. */
 const TARGET_TIME_RATIO = 2;
 const NOTHING_APPLIED: ApplyOutcome = {
+  deadLettered: 0,
   received: 0,
   hits: 0,
   shooters: 0,

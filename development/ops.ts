@@ -16,6 +16,7 @@ const NEEDS: Record<string, LocalNeeds> = {
   'seed:challenges': { database: true, storage: false, localHub: false },
   'ingest:backfill': { database: true, storage: true, localHub: true },
   'ingest:backfill-shooters': { database: true, storage: true, localHub: true },
+  'ingest:replay-dead-letters': { database: true, storage: false, localHub: false },
 };
 
 /**

@@ -5,6 +5,7 @@ import { getSql } from '../shared/db/client';
 import { dataFreshnessBlock, DataFreshnessBlockSchema } from '../shared/freshness/diagnostics';
 import { FRESHNESS_STATUSES } from '../shared/freshness/evaluation';
 import { httpGroup } from '../shared/host/definition';
+import { deadLetterBlock, DeadLetterBlockSchema } from '../shared/ingest/deadLetterDiagnostics';
 import { readIngestHealth } from '../shared/ingest/health';
 import { IngestHealthSchema } from '../shared/ingest/healthSchema';
 import { platformAdmin } from '../shared/http/guards';
@@ -29,12 +30,14 @@ const summaryBlocks = {
   ingest: (_query: SummaryQuery, now: Date) =>
     readIngestHealth(getSql(), { statusEnabled: getSettings().SVC_INGEST_STATUS_ENABLED, detail: true, now }),
   dataFreshness: (query: SummaryQuery, now: Date) => dataFreshnessBlock(getSql(), query, now),
+  deadLetters: () => deadLetterBlock(getSql()),
 };
 
 const SummarySchema = v.object({
   generatedAt: v.string(),
   ingest: IngestHealthSchema,
   dataFreshness: DataFreshnessBlockSchema,
+  deadLetters: DeadLetterBlockSchema,
 });
 
 async function composeSummary(query: SummaryQuery, now: Date): Promise<Record<string, unknown>> {
@@ -49,7 +52,7 @@ export const diagnosticsFunctions = [
       method: 'GET',
       path: '/api/admin/diagnostics/summary',
       summary:
-        'Diagnostics summary (platform_admin): the ingest block with every field, and dataFreshness per club, worst first, with the rule-6 hint; status filters, limit/offset page the clubs',
+        'Diagnostics summary (platform_admin): the ingest block with every field, dataFreshness per club, worst first, with the rule-6 hint, and the ingest dead letters (pending count, newest 20); status filters, limit/offset page the clubs',
       guard: platformAdmin,
       query: SummaryQuerySchema,
       response: SummarySchema,

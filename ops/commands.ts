@@ -3,6 +3,7 @@ import type { Command } from './command';
 import { edgeTokenCommand } from './edgeToken';
 import { freshnessCheckCommand } from './freshnessCheck';
 import { ingestBackfillCommand, ingestBackfillShootersCommand } from './ingestBackfill';
+import { ingestReplayDeadLettersCommand } from './ingestReplayDeadLetters';
 import { ingestWorkerParamsCommand } from './ingestWorkerParams';
 import { ingestWorkerPlanCommand } from './ingestWorkerPlan';
 import { migrateCommand } from './migrate';
@@ -14,6 +15,7 @@ export const COMMANDS: readonly Command[] = [
   migrateCommand,
   ingestBackfillCommand,
   ingestBackfillShootersCommand,
+  ingestReplayDeadLettersCommand,
   freshnessCheckCommand,
   edgeTokenCommand,
   challengeServiceTokenCommand,

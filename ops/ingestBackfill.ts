@@ -1,6 +1,7 @@
 import { BackfillFailedError, BackfillRefusedError, runBackfill, type BackfillProgress } from '../shared/ingest/backfill';
 import { BACKFILL_EXIT, parseBackfillArgs } from '../shared/ingest/backfillArgs';
 import { TableCheckpointStore } from '../shared/ingest/checkpointStore';
+import { admissionThresholds, retentionFrom } from '../shared/ingest/eventRunner';
 import { createTableClient, storageConnection, StorageNotConfiguredError } from '../shared/storage/tables';
 import type { Command, CommandEnv } from './command';
 import { openCommandDatabase } from './database';
@@ -32,6 +33,9 @@ const BACKFILL_SETTINGS = [
   'INGEST_REJECT_WINDOW_SECONDS',
   'INGEST_DRIFT_QUIET_SECONDS',
   'INGEST_REJECT_LOG_MAX',
+  'INGEST_REJECT_LOG_MAX_AGE_DAYS',
+  'INGEST_DEAD_LETTER_MAX',
+  'INGEST_DEAD_LETTER_MAX_AGE_DAYS',
   'INGEST_WORKER_MAX_BATCH_SIZE',
 ] as const;
 
@@ -80,15 +84,7 @@ async function backfill(kind: 'records' | 'shooters', args: string[], env: Comma
       force,
       checkpointStore: new TableCheckpointStore(createTableClient(storage, settings.INGEST_CHECKPOINT_TABLE)),
       selection,
-      apply: {
-        thresholds: {
-          rejectingThreshold: settings.INGEST_REJECTING_THRESHOLD,
-          quarantineThreshold: settings.INGEST_QUARANTINE_THRESHOLD,
-          windowSeconds: settings.INGEST_REJECT_WINDOW_SECONDS,
-          driftQuietSeconds: settings.INGEST_DRIFT_QUIET_SECONDS,
-        },
-        rejectLogMax: settings.INGEST_REJECT_LOG_MAX,
-      },
+      apply: { thresholds: admissionThresholds(settings), ...retentionFrom(settings) },
       maxBatchSize: settings.INGEST_WORKER_MAX_BATCH_SIZE,
       progressIntervalMs: 2000,
       onProgress: (progress) => console.log(`  ${line(progress)}`),

@@ -87,6 +87,7 @@ export interface DiagnosticsSummary {
     offset: number;
     nextOffset: number | null;
   };
+  deadLetters: { pending: number; recent: Record<string, unknown>[] };
 }
 
 export interface CatalogEntry {

@@ -89,15 +89,21 @@ export const SettingsSchema = v.object({
   /** NCRONTAB schedule of the ingest heartbeat timer (%INGEST_HEARTBEAT_SCHEDULE%); every minute. */
   INGEST_HEARTBEAT_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 * * * * *'),
   /** Contract rejects within the window that make admissionState `rejecting`. */
-  INGEST_REJECTING_THRESHOLD: integer(2, 1, 10_000),
+  INGEST_REJECTING_THRESHOLD: integer(2, 1, 500),
   /** Rejects of one path (topic, club, entity) within the window that quarantine it. */
-  INGEST_QUARANTINE_THRESHOLD: integer(5, 2, 10_000),
+  INGEST_QUARANTINE_THRESHOLD: integer(5, 2, 500),
   /** The reject window in seconds ("fresh" rejects, "short time"). */
   INGEST_REJECT_WINDOW_SECONDS: integer(300, 10, 86_400),
   /** Seconds without a drift signal after which sourceDriftState returns to none. */
   INGEST_DRIFT_QUIET_SECONDS: integer(900, 60, 604_800),
   /** Rows the contract reject log keeps (newest first). */
   INGEST_REJECT_LOG_MAX: integer(1000, 10, 1_000_000),
+  /** Days a contract reject stays in the log at most (the count bound above applies too). */
+  INGEST_REJECT_LOG_MAX_AGE_DAYS: integer(30, 1, 3650),
+  /** Dead letters kept at most (events the database refused; newest first). */
+  INGEST_DEAD_LETTER_MAX: integer(1000, 10, 100_000),
+  /** Days a dead letter stays at most, replayed or not. */
+  INGEST_DEAD_LETTER_MAX_AGE_DAYS: integer(30, 1, 3650),
   /** Storage table of the staging worker's and the backfill's checkpoints and partition ownership (AzureWebJobsStorage). */
   INGEST_CHECKPOINT_TABLE: v.optional(
     v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z][A-Za-z0-9]{2,62}$/, 'must be a table name: a letter, then 2 to 62 letters or digits')),
@@ -212,6 +218,9 @@ export const INGEST_WORKER_SETTING_NAMES = [
   'INGEST_REJECT_WINDOW_SECONDS',
   'INGEST_DRIFT_QUIET_SECONDS',
   'INGEST_REJECT_LOG_MAX',
+  'INGEST_REJECT_LOG_MAX_AGE_DAYS',
+  'INGEST_DEAD_LETTER_MAX',
+  'INGEST_DEAD_LETTER_MAX_AGE_DAYS',
   'INGEST_CHECKPOINT_TABLE',
   'INGEST_WORKER_MAX_BATCH_SIZE',
   'INGEST_WORKER_LAG_SAMPLE_SECONDS',

@@ -10,9 +10,12 @@ export type AdmissionStateName = 'none' | 'rejecting' | 'quarantined';
 export type SourceDriftStateName = 'none' | 'suspected' | 'recovered';
 export type IncidentStateName = 'none' | 'recovered';
 
+/** A contract reject's reason, or apply_failed for an event the database refused (a dead letter). */
+export type AdmissionReason = RejectReason | 'apply_failed';
+
 export interface RejectRecord {
   at: string;
-  reason: RejectReason;
+  reason: AdmissionReason;
   topic: string | null;
   clubId: string | null;
   entity: string | null;
@@ -25,7 +28,7 @@ export interface QuarantineContext {
   topic: string | null;
   clubId: string | null;
   entity: string | null;
-  reason: RejectReason;
+  reason: AdmissionReason;
   detail: string;
 }
 
@@ -58,10 +61,14 @@ export interface AdmissionThresholds {
 export type Observation = { kind: 'reject'; path: string; reject: Omit<RejectRecord, 'at'> } | { kind: 'accepted'; path: string };
 
 /** Rejects that mean the producer's idea of its origin drifted, not just one bad body. */
-const DRIFT_REASONS: ReadonlySet<RejectReason> = new Set<RejectReason>(['origin_mismatch', 'club_scope_mismatch']);
+const DRIFT_REASONS: ReadonlySet<AdmissionReason> = new Set<AdmissionReason>(['origin_mismatch', 'club_scope_mismatch']);
 
-/** Bounds the state's size whatever the thresholds. */
-const MAX_RECENT = 1000;
+/**
+ * Bounds the state's size whatever arrives: at most this many recent rejects, each path at most
+ * TEXT_CAPS.path characters (the contract cuts them), so the document stays near 100 kB in the
+ * worst case. The thresholds' settings stop at this number.
+ */
+export const MAX_RECENT_REJECTS = 500;
 
 export const INITIAL_ADMISSION: AdmissionState = {
   admissionState: 'none',
@@ -114,7 +121,7 @@ function admitReject(
   thresholds: AdmissionThresholds,
 ): void {
   const { path, reject } = observation;
-  state.recentRejects = [...state.recentRejects, { at, path }].slice(-MAX_RECENT);
+  state.recentRejects = [...state.recentRejects, { at, path }].slice(-MAX_RECENT_REJECTS);
   state.lastContractReject = { at, ...reject };
   if (DRIFT_REASONS.has(reject.reason)) {
     state.sourceDriftState = 'suspected';

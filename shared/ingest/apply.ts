@@ -1,4 +1,5 @@
 import type { Queryable, Sql, TransactionSql } from '../db/client';
+import { isTransient } from '../db/errors';
 import {
   advanceAdmission,
   admissionChanged,
@@ -27,21 +28,32 @@ import {
   writeAdmission,
   type RunnerIdentity,
 } from './statusRepository';
+import { recordDeadLetters, type DeadLetterRetention } from './deadLetterRepository';
+import { deadLetterOf } from './deadLetters';
 
 /**
- * The one apply core every runner calls (the Event Hubs function, part 2's staging worker and
+ * The one apply core every runner calls (the Event Hubs function, the staging worker and the
  * backfill): classify, drop contract rejects, deduplicate, then one transaction with set-based
- * upserts guarded by source position. Throws only for infrastructure failures (the caller's retry
- * reruns the whole batch); a contract reject never throws.
+ * upserts guarded by source position. Throws only for transient failures (`isTransient`: the
+ * caller's retry reruns the whole batch); a contract reject never throws, and a batch the
+ * database refuses for any other reason is split until the refused events are found: they become
+ * dead letters, the rest is applied (docs/ingest.md, "Poison isolation").
  */
 export interface ApplyOptions {
   runner: RunnerIdentity;
-  /** SVC_INGEST_STATUS_ENABLED: without it neither the status record nor the reject log is written. */
+  /** SVC_INGEST_STATUS_ENABLED: without it neither the status record nor the reject log is written (dead letters are). */
   statusEnabled: boolean;
   thresholds: AdmissionThresholds;
   rejectLogMax: number;
+  /** Days a reject stays in the log at most; 30 when not given. */
+  rejectLogMaxAgeDays?: number;
+  /** Bounds of the dead-letter record; 1000 rows and 30 days when not given. */
+  deadLetters?: DeadLetterRetention;
   now?: () => Date;
 }
+
+const DEFAULT_REJECT_LOG_MAX_AGE_DAYS = 30;
+const DEFAULT_DEAD_LETTERS: DeadLetterRetention = { keep: 1000, maxAgeDays: 30 };
 
 export interface ApplyOutcome {
   received: number;
@@ -54,11 +66,112 @@ export interface ApplyOutcome {
   rejectReasons: Partial<Record<RejectReason, number>>;
   admissionState: AdmissionStateName | null;
   statusWritten: boolean;
+  /** Events the database refused for good: recorded as dead letters, the rest of the batch applied. */
+  deadLettered: number;
 }
 
 type Classified = ReturnType<typeof classifyMessage>;
 
 export async function applyIngestBatch(sql: Sql, messages: readonly IncomingMessage[], options: ApplyOptions): Promise<ApplyOutcome> {
+  try {
+    return await applyOrThrow(sql, messages, options);
+  } catch (error) {
+    if (isTransient(error)) throw error;
+    return isolatePoison(sql, messages, options, error);
+  }
+}
+
+/**
+ * Halves a refused batch until each refused event stands alone: ⌈log2 n⌉ levels per poison
+ * event, each half applied (and so kept) as soon as it goes through. A transient failure on the
+ * way is rethrown: the redelivered batch finds the applied halves already in place (upserts are
+ * guarded by position). A clean batch never gets here.
+ */
+async function isolatePoison(sql: Sql, messages: readonly IncomingMessage[], options: ApplyOptions, error: unknown): Promise<ApplyOutcome> {
+  const [single] = messages;
+  if (messages.length === 1 && single) return deadLetter(sql, single, options, error);
+  const middle = Math.ceil(messages.length / 2);
+  const outcomes: ApplyOutcome[] = [];
+  for (const half of [messages.slice(0, middle), messages.slice(middle)]) {
+    try {
+      outcomes.push(await applyOrThrow(sql, half, options));
+    } catch (halfError) {
+      if (isTransient(halfError)) throw halfError;
+      outcomes.push(await isolatePoison(sql, half, options, halfError));
+    }
+  }
+  return outcomes.reduce(combineOutcomes);
+}
+
+/**
+ * Records one refused event. With the status record on it counts toward admission like a reject
+ * (reason apply_failed), in the same transaction; should that state be what fails, the dead letter
+ * is written alone. Only a failure of that last write is rethrown.
+ */
+async function deadLetter(sql: Sql, message: IncomingMessage, options: ApplyOptions, error: unknown): Promise<ApplyOutcome> {
+  const now = (options.now ?? (() => new Date()))();
+  const letter = deadLetterOf(message, error);
+  const retention = options.deadLetters ?? DEFAULT_DEAD_LETTERS;
+  let admissionState: AdmissionStateName | null = null;
+  let statusWritten = false;
+  try {
+    admissionState = await sql.begin(async (tx) => {
+      await recordDeadLetters(tx, options.runner, now, [letter], retention);
+      if (!options.statusEnabled) return null;
+      const previous = await readAdmission(tx, options.runner.kind, true);
+      const path = pathKey(letter.topic, letter.clubId, letter.entity);
+      const reject = {
+        reason: 'apply_failed' as const,
+        topic: letter.topic,
+        clubId: letter.clubId,
+        entity: letter.entity,
+        detail: letter.detail,
+      };
+      const next = advanceAdmission(previous, [{ kind: 'reject', path, reject }], now, options.thresholds);
+      await writeAdmission(tx, options.runner.kind, now, next);
+      statusWritten = true;
+      return next.admissionState;
+    });
+  } catch (writeError) {
+    if (isTransient(writeError)) throw writeError;
+    await recordDeadLetters(sql, options.runner, now, [letter], retention);
+  }
+  return { ...EMPTY_OUTCOME, received: 1, deadLettered: 1, admissionState, statusWritten };
+}
+
+const EMPTY_OUTCOME: ApplyOutcome = {
+  received: 0,
+  hits: 0,
+  shooters: 0,
+  stale: 0,
+  tombstones: 0,
+  rejected: 0,
+  rejectReasons: {},
+  admissionState: null,
+  statusWritten: false,
+  deadLettered: 0,
+};
+
+function combineOutcomes(a: ApplyOutcome, b: ApplyOutcome): ApplyOutcome {
+  const rejectReasons = { ...a.rejectReasons };
+  for (const [reason, count] of Object.entries(b.rejectReasons) as [RejectReason, number][])
+    rejectReasons[reason] = (rejectReasons[reason] ?? 0) + count;
+  return {
+    received: a.received + b.received,
+    hits: a.hits + b.hits,
+    shooters: a.shooters + b.shooters,
+    stale: a.stale + b.stale,
+    tombstones: a.tombstones + b.tombstones,
+    rejected: a.rejected + b.rejected,
+    rejectReasons,
+    admissionState: b.admissionState ?? a.admissionState,
+    statusWritten: a.statusWritten || b.statusWritten,
+    deadLettered: a.deadLettered + b.deadLettered,
+  };
+}
+
+/** The batch in one go; throws whatever the database or the status writes throw. Replays call it directly. */
+export async function applyOrThrow(sql: Sql, messages: readonly IncomingMessage[], options: ApplyOptions): Promise<ApplyOutcome> {
   const classified = messages.map(classifyMessage);
   const changes = classified.flatMap((item) => (item.kind === 'change' ? [item.change] : []));
   const rejects = classified.flatMap((item, index) =>
@@ -84,6 +197,7 @@ export async function applyIngestBatch(sql: Sql, messages: readonly IncomingMess
     rejectReasons,
     admissionState: written.status.admissionState,
     statusWritten: written.status.written,
+    deadLettered: 0,
   };
 }
 
@@ -261,7 +375,10 @@ async function applyWithRejects(
     const [hitRows, shooterRows] = await Promise.all([hitsUpsert(tx, hits), shootersUpsert(tx, shooters)]);
     if (!options.statusEnabled)
       return { hitCount: hitRows.count, shooterCount: shooterRows.count, status: { admissionState: null, written: false } };
-    await logRejects(tx, options.runner, now, rejects, options.rejectLogMax);
+    await logRejects(tx, options.runner, now, rejects, {
+      keep: options.rejectLogMax,
+      maxAgeDays: options.rejectLogMaxAgeDays ?? DEFAULT_REJECT_LOG_MAX_AGE_DAYS,
+    });
     const status = await advanceOpenState(tx, options, now, classified, changes);
     return { hitCount: hitRows.count, shooterCount: shooterRows.count, status };
   });

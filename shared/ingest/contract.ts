@@ -1,5 +1,10 @@
 import * as v from 'valibot';
 import { checkTimestamp } from '../validation/timestamp';
+import { BIRTH_YEAR, EARLIEST_SOURCE_MS, isSourceId, LATEST_SOURCE_MS, RING_VALUE_MAX, SMALL_INT_MAX, TEXT_LIMITS } from './contractBounds';
+import { fastAccepted } from './contractFastPath';
+import { isStorableText, storableOrNull, storableText, TEXT_CAPS } from './storableText';
+
+export { EARLIEST_SOURCE_MS, LATEST_SOURCE_MS } from './contractBounds';
 
 /**
  * The ingest contract (docs/ingest-contract.md): Debezium's JSON envelope without schema on
@@ -24,31 +29,38 @@ export type RejectReason = (typeof REJECT_REASONS)[number];
 
 const TOPIC = /^club\.([A-Za-z0-9_-]{1,64})\.([a-z_]{1,64})$/;
 
-const ID_TEXT = /^[A-Za-z0-9_.:-]{1,64}$/;
-
 /**
  * A club number (vereinsId) or record id as the mirror sends it: text or an integer. A custom
  * check rather than a union: a failing union branch builds an issue per row, and this runs for
  * every id of every event.
  */
 const sourceId = v.pipe(
-  v.custom<string | number>(
-    (value) => (typeof value === 'number' && Number.isSafeInteger(value)) || (typeof value === 'string' && ID_TEXT.test(value)),
-    'must be an integer or an id of up to 64 letters, digits and _.:-',
-  ),
+  v.custom<string | number>(isSourceId, 'must be an integer or an id of up to 64 letters, digits and _.:-'),
   v.transform(String),
 );
 
-/** Text the database can store: no NUL character (PostgreSQL refuses it and would fail the batch). */
+/**
+ * Text the database can store: no NUL (PostgreSQL refuses it and would fail the batch), no other
+ * control character, no lone surrogate, and at most `max` characters.
+ */
 const text = (max: number) =>
   v.pipe(
     v.string(),
-    v.maxLength(max),
-    v.check((value) => !value.includes('\u0000'), 'contains NUL'),
+    v.maxLength(max, `must be at most ${max} characters`),
+    v.check(isStorableText, 'contains a control character or a lone surrogate'),
   );
 
 // The years a shot may carry (the epoch-microsecond check below holds the same bounds).
 const SOURCE_RANGE = { from: '1970-01-01T00:00:00Z', before: '2201-01-01T00:00:00Z' };
+const epochMillis = v.pipe(
+  v.number(),
+  v.finite(),
+  v.minValue(EARLIEST_SOURCE_MS, 'must not be before 1970'),
+  v.maxValue(LATEST_SOURCE_MS, 'must not be after 2200'),
+);
+
+/** A position (WAL lsn, transaction id): an integer that both a JS number and a bigint hold exactly. */
+const position = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 
 /**
  * A timestamp as the connector emits it: epoch microseconds for `timestamp` columns
@@ -63,7 +75,10 @@ const sourceTimestamp = v.pipe(
     'must be epoch microseconds or an ISO timestamp',
   ),
   v.transform((value) => (typeof value === 'number' ? new Date(Math.floor(value / 1000)) : new Date(value))),
-  v.check((date) => date.getUTCFullYear() >= 1970 && date.getUTCFullYear() <= 2200, 'is out of range'),
+  v.check((date) => {
+    const time = date.getTime();
+    return time >= EARLIEST_SOURCE_MS && time <= LATEST_SOURCE_MS;
+  }, 'must lie between 1970 and 2200'),
 );
 
 const smallInt = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
@@ -72,11 +87,11 @@ export const HitRowSchema = v.object({
   id: sourceId,
   club_id: sourceId,
   shooter_id: v.nullish(sourceId, null),
-  discipline: v.nullish(text(100), null),
-  series: v.nullish(smallInt(0, 1_000_000), null),
-  shot_no: v.nullish(smallInt(0, 1_000_000), null),
+  discipline: v.nullish(text(TEXT_LIMITS.discipline), null),
+  series: v.nullish(smallInt(0, SMALL_INT_MAX), null),
+  shot_no: v.nullish(smallInt(0, SMALL_INT_MAX), null),
   // The ring value with one decimal (9.7, 10.4); numeric(4,1) in the database.
-  value: v.nullish(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(10.9)), null),
+  value: v.nullish(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(RING_VALUE_MAX)), null),
   shot_at: v.nullish(sourceTimestamp, null),
 });
 export type HitRow = v.InferOutput<typeof HitRowSchema>;
@@ -84,8 +99,8 @@ export type HitRow = v.InferOutput<typeof HitRowSchema>;
 export const ShooterRowSchema = v.object({
   id: sourceId,
   club_id: sourceId,
-  display_name: v.nullish(text(200), null),
-  birth_year: v.nullish(smallInt(1900, 2200), null),
+  display_name: v.nullish(text(TEXT_LIMITS.displayName), null),
+  birth_year: v.nullish(smallInt(BIRTH_YEAR.min, BIRTH_YEAR.max), null),
   deleted: v.nullish(v.boolean(), false),
 });
 export type ShooterRow = v.InferOutput<typeof ShooterRowSchema>;
@@ -94,23 +109,23 @@ export type ShooterRow = v.InferOutput<typeof ShooterRowSchema>;
 const KeyRowSchema = v.object({ id: sourceId, club_id: sourceId });
 
 const SourceSchema = v.object({
-  connector: v.optional(v.string()),
-  name: v.optional(v.string()),
-  db: v.optional(v.string()),
-  schema: v.optional(v.string()),
-  table: v.string(),
-  lsn: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
-  txId: v.nullish(v.number()),
-  ts_ms: v.pipe(v.number(), v.finite()),
-  snapshot: v.nullish(v.union([v.string(), v.boolean()])),
+  connector: v.optional(text(TEXT_LIMITS.connector)),
+  name: v.optional(text(TEXT_LIMITS.name)),
+  db: v.optional(text(TEXT_LIMITS.db)),
+  schema: v.optional(text(TEXT_LIMITS.schema)),
+  table: text(TEXT_LIMITS.table),
+  lsn: position,
+  txId: v.nullish(position),
+  ts_ms: epochMillis,
+  snapshot: v.nullish(v.union([text(TEXT_LIMITS.snapshot), v.boolean()])),
 });
 
 const EnvelopeSchema = v.object({
   before: v.nullish(v.record(v.string(), v.unknown()), null),
   after: v.nullish(v.record(v.string(), v.unknown()), null),
   source: SourceSchema,
-  op: v.picklist(['c', 'u', 'd', 'r']),
-  ts_ms: v.optional(v.number()),
+  op: v.picklist(['c', 'u', 'd', 'r'], 'must be one of c, u, d, r'),
+  ts_ms: v.optional(epochMillis),
 });
 
 /** Where a change sits in the source: its WAL position, then the event's sequence number. */
@@ -160,6 +175,7 @@ export type Classified = { kind: 'change'; change: Change } | { kind: 'tombstone
 export function decodePropertyText(value: unknown, expected: RegExp | string): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value === 'string') {
+    if (value.length > MAX_PROPERTY_LENGTH) return value;
     if (fits(value, expected)) return value;
     const decoded = decodeBase64Text(value);
     return decoded !== null && fits(decoded, expected) ? decoded : value;
@@ -168,6 +184,9 @@ export function decodePropertyText(value: unknown, expected: RegExp | string): s
   const bytes = asBytes(value);
   return bytes ? new TextDecoder('utf-8', { fatal: false }).decode(bytes) : null;
 }
+
+/** Longer property values never fit the topic or a club id; they are not decoded, only refused. */
+const MAX_PROPERTY_LENGTH = 1024;
 
 function fits(text: string, expected: RegExp | string): boolean {
   return typeof expected === 'string' ? text === expected : expected.test(text);
@@ -204,10 +223,11 @@ function decodeBody(body: unknown): { kind: 'tombstone' } | { kind: 'json'; valu
   }
 }
 
+/** The first issues, each path and message capped: valibot's default messages quote the received value. */
 function issuesText(issues: readonly v.BaseIssue<unknown>[]): string {
   return issues
     .slice(0, 3)
-    .map((issue) => `${v.getDotPath(issue) ?? '(body)'}: ${issue.message}`)
+    .map((issue) => `${storableText(v.getDotPath(issue) ?? '(body)', 80)}: ${storableText(issue.message, 120)}`)
     .join('; ');
 }
 
@@ -223,7 +243,18 @@ function rejected(
   entity: string | null,
   sequence: number | null,
 ): Classified {
-  return { kind: 'reject', reject: { reason, topic, clubId, entity, detail, sequence } };
+  // Everything a reject carries is stored and served: cut and cleaned here, once.
+  return {
+    kind: 'reject',
+    reject: {
+      reason,
+      topic: storableOrNull(topic, TEXT_CAPS.topic),
+      clubId: storableOrNull(clubId, TEXT_CAPS.clubId),
+      entity: storableOrNull(entity, TEXT_CAPS.entity),
+      detail: storableText(detail, TEXT_CAPS.detail),
+      sequence,
+    },
+  };
 }
 
 /** Classifies one message against the contract. Never throws. Runs for every event: no closures. */
@@ -269,47 +300,50 @@ export function classifyMessage(message: IncomingMessage): Classified {
   const decoded = decodeBody(message.body);
   if (decoded.kind === 'tombstone') return { kind: 'tombstone' };
   if (decoded.kind === 'invalid') return rejected('body_invalid', decoded.detail, topicText, topicClub, entity, sequence);
-  const envelope = v.safeParse(EnvelopeSchema, decoded.value);
-  if (!envelope.success) return rejected('body_invalid', issuesText(envelope.issues), topicText, topicClub, entity, sequence);
-  const { op, source, before, after } = envelope.output;
-
-  if (source.table !== entity)
-    return rejected('topic_entity_mismatch', `source.table ${source.table} on a ${entity} topic`, topicText, topicClub, entity, sequence);
-
-  const deleted = op === 'd';
-  const image = deleted ? before : after;
-  if (!image)
-    return rejected(
-      'body_invalid',
-      deleted ? 'before: required for op d' : 'after: required for op ' + op,
-      topicText,
-      topicClub,
-      entity,
-      sequence,
-    );
-  const rowSchema = deleted ? KeyRowSchema : entity === 'hits' ? HitRowSchema : ShooterRowSchema;
-  const row = v.safeParse(rowSchema, image);
-  if (!row.success) return rejected('body_invalid', issuesText(row.issues), topicText, topicClub, entity, sequence);
-  const key = row.output;
-  if (key.club_id !== topicClub)
-    return rejected('origin_mismatch', `payload club_id ${key.club_id} but origin ${topicClub}`, topicText, topicClub, entity, sequence);
+  const fast = fastAccepted(decoded.value, entity);
+  const parsed = fast
+    ? { deleted: false, lsn: fast.lsn, tsMs: fast.tsMs, row: fast.row as HitRow | ShooterRow }
+    : parseWithSchemas(decoded.value, entity);
+  if ('reason' in parsed) return rejected(parsed.reason, parsed.detail, topicText, topicClub, entity, sequence);
+  const { deleted, row } = parsed;
+  if (row.club_id !== topicClub)
+    return rejected('origin_mismatch', `payload club_id ${row.club_id} but origin ${topicClub}`, topicText, topicClub, entity, sequence);
 
   const base = {
     topic: topicText ?? '',
     clubId: topicClub,
-    recordId: key.id,
-    lsn: source.lsn,
+    recordId: row.id,
+    lsn: parsed.lsn,
     sequence: sequence ?? 0,
-    sourceAt: new Date(source.ts_ms),
+    sourceAt: new Date(parsed.tsMs),
   };
   if (entity === 'hits') {
-    return { kind: 'change', change: { ...base, entity, deleted, row: deleted ? null : (row.output as HitRow) } };
+    return { kind: 'change', change: { ...base, entity, deleted, row: deleted ? null : (row as HitRow) } };
   }
-  const shooter = deleted ? null : (row.output as ShooterRow);
+  const shooter = deleted ? null : (row as ShooterRow);
   return { kind: 'change', change: { ...base, entity, deleted: deleted || Boolean(shooter?.deleted), row: shooter } };
+}
+
+export type Parsed = { deleted: boolean; lsn: number; tsMs: number; row: HitRow | ShooterRow | { id: string; club_id: string } };
+
+/** The definition of a valid body (the fast path only shortcuts its common case); a failure names the reason and detail. */
+export function parseWithSchemas(value: unknown, entity: Entity): Parsed | { reason: RejectReason; detail: string } {
+  const envelope = v.safeParse(EnvelopeSchema, value);
+  if (!envelope.success) return { reason: 'body_invalid', detail: issuesText(envelope.issues) };
+  const { op, source, before, after } = envelope.output;
+  if (source.table !== entity) return { reason: 'topic_entity_mismatch', detail: `source.table ${source.table} on a ${entity} topic` };
+  const deleted = op === 'd';
+  const image = deleted ? before : after;
+  if (!image) return { reason: 'body_invalid', detail: deleted ? 'before: required for op d' : 'after: required for op ' + op };
+  const rowSchema = deleted ? KeyRowSchema : entity === 'hits' ? HitRowSchema : ShooterRowSchema;
+  const row = v.safeParse(rowSchema, image);
+  if (!row.success) return { reason: 'body_invalid', detail: issuesText(row.issues) };
+  return { deleted, lsn: source.lsn, tsMs: source.ts_ms, row: row.output };
 }
 
 /** Path of a message for admission: the producer path an operator fixes. */
 export function pathKey(topic: string | null, clubId: string | null, entity: string | null): string {
-  return `${topic ?? '?'}|${clubId ?? '?'}|${entity ?? '?'}`;
+  // Its parts are clean already (topic regex, or cleaned in `rejected`); only the length is capped.
+  const key = `${topic ?? '?'}|${clubId ?? '?'}|${entity ?? '?'}`;
+  return key.length > TEXT_CAPS.path ? storableText(key, TEXT_CAPS.path) : key;
 }

@@ -17,7 +17,12 @@ export function eventRunnerIdentity(settings: Pick<Settings, 'WEBSITE_INSTANCE_I
   return { id: `event:${settings.WEBSITE_INSTANCE_ID ?? os.hostname()}`, kind: 'event' };
 }
 
-export function admissionThresholds(settings: Settings): AdmissionThresholds {
+export function admissionThresholds(
+  settings: Pick<
+    Settings,
+    'INGEST_REJECTING_THRESHOLD' | 'INGEST_QUARANTINE_THRESHOLD' | 'INGEST_REJECT_WINDOW_SECONDS' | 'INGEST_DRIFT_QUIET_SECONDS'
+  >,
+): AdmissionThresholds {
   return {
     rejectingThreshold: settings.INGEST_REJECTING_THRESHOLD,
     quarantineThreshold: settings.INGEST_QUARANTINE_THRESHOLD,
@@ -26,12 +31,26 @@ export function admissionThresholds(settings: Settings): AdmissionThresholds {
   };
 }
 
+/** How long the reject log and the dead-letter record keep their rows. */
+export function retentionFrom(
+  settings: Pick<
+    Settings,
+    'INGEST_REJECT_LOG_MAX' | 'INGEST_REJECT_LOG_MAX_AGE_DAYS' | 'INGEST_DEAD_LETTER_MAX' | 'INGEST_DEAD_LETTER_MAX_AGE_DAYS'
+  >,
+): Pick<ApplyOptions, 'rejectLogMax' | 'rejectLogMaxAgeDays' | 'deadLetters'> {
+  return {
+    rejectLogMax: settings.INGEST_REJECT_LOG_MAX,
+    rejectLogMaxAgeDays: settings.INGEST_REJECT_LOG_MAX_AGE_DAYS,
+    deadLetters: { keep: settings.INGEST_DEAD_LETTER_MAX, maxAgeDays: settings.INGEST_DEAD_LETTER_MAX_AGE_DAYS },
+  };
+}
+
 export function applyOptionsFrom(settings: Settings, runner: RunnerIdentity, now?: () => Date): ApplyOptions {
   return {
     runner,
     statusEnabled: settings.SVC_INGEST_STATUS_ENABLED,
     thresholds: admissionThresholds(settings),
-    rejectLogMax: settings.INGEST_REJECT_LOG_MAX,
+    ...retentionFrom(settings),
     now,
   };
 }
@@ -54,6 +73,9 @@ export async function runEventBatch(
         reasons: outcome.rejectReasons,
         admissionState: outcome.admissionState,
       });
+    }
+    if (outcome.deadLettered) {
+      log.warn('ingest_dead_lettered', { deadLettered: outcome.deadLettered, applied: outcome.hits + outcome.shooters });
     }
     return outcome;
   } catch (error) {

@@ -147,13 +147,13 @@ export async function recordRunnerError(sql: Queryable, runner: RunnerIdentity, 
       worker_state = 'retrying', last_error_message = excluded.last_error_message, last_error_at = excluded.last_error_at, updated_at = excluded.updated_at`;
 }
 
-/** Appends rejects to the log and trims it to the newest `keep` rows. */
+/** Appends rejects to the log and trims it to the newest `keep` rows younger than `maxAgeDays`. */
 export async function logRejects(
   sql: Queryable,
   runner: RunnerIdentity,
   now: Date,
   rejects: readonly (ContractReject & { partitionId: string | null })[],
-  keep: number,
+  { keep, maxAgeDays }: { keep: number; maxAgeDays: number },
 ): Promise<void> {
   if (!rejects.length) return;
   const at = now.toISOString();
@@ -168,7 +168,8 @@ export async function logRejects(
     ) as u(topic, club, entity, reason, detail, partition, seq)`;
   await sql`
     delete from ingest_contract_reject
-    where id < (select id from ingest_contract_reject order by id desc offset ${keep - 1} limit 1)`;
+    where rejected_at < ${at}::timestamptz - make_interval(days => ${maxAgeDays})
+       or id < (select id from ingest_contract_reject order by id desc offset ${keep - 1} limit 1)`;
 }
 
 export interface RejectLogEntry {

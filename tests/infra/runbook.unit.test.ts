@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { COMMANDS } from '../../ops/commands';
+import { DeadLetterBlockSchema } from '../../shared/ingest/deadLetterDiagnostics';
 import { IngestHealthSchema } from '../../shared/ingest/healthSchema';
 import { root } from './settingsSources';
 
@@ -47,10 +48,16 @@ describe('docs/runbook-ingest.md', () => {
     expect(named.filter((file) => !existsSync(path.join(root, '.github', 'workflows', file)))).toEqual([]);
   });
 
-  it('tells the operator to read only fields GET /healthz/ingest has', () => {
-    // The members of `backfills` entries count as health fields too.
+  it('tells the operator to read only fields GET /healthz/ingest (or the diagnostics deadLetters block) has', () => {
+    // The members of `backfills` entries count as health fields too, and those of the dead-letter block.
     const backfill = IngestHealthSchema.entries.backfills.wrapped.item.entries;
-    const fields = new Set([...Object.keys(IngestHealthSchema.entries), ...Object.keys(backfill)]);
+    const deadLetter = DeadLetterBlockSchema.entries.recent.item.entries;
+    const fields = new Set([
+      ...Object.keys(IngestHealthSchema.entries),
+      ...Object.keys(backfill),
+      ...Object.keys(DeadLetterBlockSchema.entries),
+      ...Object.keys(deadLetter),
+    ]);
     // camelCase names in backticks; the few that are not health fields (the box's status, message headers) are named here.
     const elsewhere = new Set(['lastAction', 'sourceTopic', 'sourceClubId']);
     const named = [...new Set([...runbook.matchAll(/`([a-z]+[A-Z][A-Za-z]*)`/g)].map((match) => match[1] ?? ''))];

@@ -175,3 +175,60 @@ function origin2() {
 function withAfter(body: Record<string, unknown>, fields: Record<string, unknown>) {
   return { ...body, after: { ...(body['after'] as Record<string, unknown>), ...fields } };
 }
+
+describe('ingest contract refuses what the apply path cannot store', () => {
+  const good = hitBody({ id: 1, clubId: '4711', lsn: 10 });
+  const withSource = (fields: Record<string, unknown>) => ({ ...good, source: { ...(good['source'] as object), ...fields } });
+  const classify = (body: unknown, properties: Record<string, unknown> = origin2()) => classifyMessage(message(body, properties));
+
+  it.each([
+    ['a source time beyond what Date holds (1e16 ms)', withSource({ ts_ms: 1e16 })],
+    ['a source time PostgreSQL refuses (-1e15 ms)', withSource({ ts_ms: -1e15 })],
+    ['a source time before 1970', withSource({ ts_ms: -1 })],
+    ['a source time after 2200', withSource({ ts_ms: Date.UTC(2200, 0, 1, 0, 0, 1) })],
+    ['an infinite source time', withSource({ ts_ms: Infinity })],
+    ['an envelope time beyond range', { ...good, ts_ms: 8.64e15 }],
+    ['an lsn beyond a safe integer', withSource({ lsn: 2 ** 60 })],
+    ['a fractional transaction id', withSource({ txId: 1.5 })],
+    ['a shot time beyond range (microseconds)', withAfter(good, { shot_at: 1e25 })],
+    ['a shot time as a far ISO date', withAfter(good, { shot_at: '+275760-09-13T00:00:00.000Z' })],
+    ['a control character in a text column', withAfter(good, { discipline: 'LG\u0007' })],
+    ['a lone surrogate in a text column', withAfter(good, { discipline: 'LG \ud800' })],
+    ['a C1 control character', withAfter(good, { discipline: 'LG\u0085' })],
+    ['a text column over its length', withAfter(good, { discipline: 'x'.repeat(101) })],
+    ['a NUL in the source table', withSource({ table: 'hits\u0000' })],
+    ['a 700,000-character source table', withSource({ table: 'x'.repeat(700_000) })],
+    ['a NUL in the connector name', withSource({ name: 'mirror\u0000' })],
+  ])('as a body_invalid reject: %s', (_name, body) => {
+    expect(classify(body)).toMatchObject({ kind: 'reject', reject: { reason: 'body_invalid' } });
+  });
+
+  it('accepts the ends of the range and two-unit characters', () => {
+    expect(classify(withSource({ ts_ms: 0 }))).toMatchObject({ kind: 'change' });
+    expect(classify(withSource({ ts_ms: Date.UTC(2200, 0, 1) }))).toMatchObject({ kind: 'change' });
+    expect(classify(withAfter(good, { discipline: 'LG 🎯 Ä' }))).toMatchObject({
+      kind: 'change',
+      change: { row: { discipline: 'LG 🎯 Ä' } },
+    });
+  });
+
+  it('keeps what it stores of a reject short and free of unstorable characters', () => {
+    const hostileTopic = `club.4711.hits\u0000${'\ud800'.repeat(10)}${'x'.repeat(700_000)}`;
+    const cases = [
+      classify(good, { sourceTopic: hostileTopic, sourceClubId: '4711' }),
+      classify(good, { sourceTopic: 'club.4711.hits', sourceClubId: `4711\u0000${'y'.repeat(700_000)}` }),
+      classify(withSource({ table: 'x'.repeat(700_000) })),
+      classify({ ...good, op: `t${'\u0001'.repeat(700_000)}` }),
+      classify(withAfter(good, { id: `\u0000${'z'.repeat(700_000)}` })),
+    ];
+    for (const result of cases) {
+      if (result.kind !== 'reject') throw new Error('expected a reject');
+      const { topic, detail } = result.reject;
+      expect(detail.length).toBeLessThanOrEqual(300);
+      expect((topic ?? '').length).toBeLessThanOrEqual(200);
+      for (const text of [topic ?? '', detail]) expect(text).not.toMatch(/[\u0000-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])/);
+    }
+    expect(cases[0]).toMatchObject({ reject: { reason: 'topic_malformed' } });
+    expect(cases[1]).toMatchObject({ reject: { reason: 'club_scope_mismatch' } });
+  });
+});

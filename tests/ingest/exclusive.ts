@@ -18,6 +18,7 @@ export function useIngestTablesExclusively(): void {
     await getSql()`delete from ingest_runner_status`;
     await getSql()`delete from ingest_contract_reject`;
     await getSql()`delete from ingest_admission`;
+    await getSql()`delete from ingest_dead_letter`;
   });
   afterAll(async () => {
     // Ending the session releases the lock.

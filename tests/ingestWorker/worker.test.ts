@@ -81,6 +81,37 @@ describe('staging ingest worker', () => {
     expect(row?.lastErrorMessage ?? null).toBeNull();
   });
 
+  it('sets an event the database refuses aside as a dead letter and applies and checkpoints the rest', async () => {
+    const club = uniqueClub();
+    const events = hitEvents(club, 20);
+    (events[7]!.body!.after as { discipline: string }).discipline = 'poison';
+    const fn = `refuse_${club}`;
+    await sql().unsafe(`
+      create function ${fn}() returns trigger language plpgsql as $$
+      begin
+        if new.source_club_id = '${club}' and new.discipline = 'poison' then raise exception 'refused' using errcode = '23514'; end if;
+        return new;
+      end $$;
+      create trigger ${fn} before insert on club_data_hit for each row execute function ${fn}();`);
+    try {
+      await publish(hub, events);
+      await start();
+      await eventually(async () => [...(await checkpointed()).values()].includes(19));
+    } finally {
+      await sql().unsafe(`drop trigger ${fn} on club_data_hit; drop function ${fn}();`);
+    }
+    const values = await hitValues(sql(), club);
+    expect(values.size).toBe(19);
+    expect(values.has('8')).toBe(false);
+    const letters = await sql()<{ sqlState: string; sequenceNumber: number; runnerId: string }[]>`
+      select sql_state as "sqlState", sequence_number::int as "sequenceNumber", runner_id as "runnerId"
+      from ingest_dead_letter where club_id = ${club}`;
+    expect(letters.map(({ sqlState, sequenceNumber }) => ({ sqlState, sequenceNumber }))).toEqual([
+      { sqlState: '23514', sequenceNumber: 7 },
+    ]);
+    expect(letters[0]?.runnerId).toMatch(/^worker:/);
+  });
+
   it('shares the partitions between two replicas, and one takes over all of them when the other stops', async () => {
     // Two clubs per partition, so both replicas have work whichever partitions they hold.
     const clubs = clubsPerPartition(2, 4);

@@ -5,6 +5,7 @@ import { createCostService } from '../../shared/costs/service';
 import { getSql } from '../../shared/db/client';
 import { applyIngestBatch } from '../../shared/ingest/apply';
 import { writeBackfillStatus } from '../../shared/ingest/backfillStatusRepository';
+import { recordDeadLetters } from '../../shared/ingest/deadLetterRepository';
 import { runHeartbeat } from '../../shared/ingest/eventRunner';
 import { notify } from '../../shared/notifications/notify';
 import { createServiceClub, uniqueTag } from '../clubMaster/fixtures';
@@ -146,6 +147,36 @@ describe('portal: diagnostics and notifications in a browser', () => {
     } finally {
       await sql()`delete from ingest_backfill_status where consumer_group = ${group}`;
     }
+  });
+
+  it('lists the pending dead letters with what to do, newest first', async () => {
+    await recordDeadLetters(
+      sql(),
+      { id: 'event:portal-e2e', kind: 'event' },
+      new Date(),
+      [
+        {
+          sqlState: '23514',
+          detail: 'PostgresError: new row violates check constraint',
+          topic: `club.${quarantinedClub}.hits`,
+          clubId: quarantinedClub,
+          entity: 'hits',
+          partitionId: '1',
+          sequenceNumber: 4242,
+          enqueuedAt: null,
+          message: null,
+        },
+      ],
+      { keep: 1000, maxAgeDays: 30 },
+    );
+    await navLink(page, 'Diagnostics').click();
+    await page.getByRole('button', { name: 'Reload' }).click();
+    const letters = page.getByTestId('dead-letters');
+    await letters.waitFor();
+    expect(await letters.getAttribute('open')).toBe('');
+    const text = await letters.locator('tbody tr').first().innerText();
+    for (const expected of [quarantinedClub, '23514', 'violates check constraint', '4242']) expect(text).toContain(expected);
+    expect(await page.getByText('Dead letters waiting for a replay: 1.').count()).toBe(1);
   });
 
   it('shows freshness per club with the rule-6 interpretation, 50 clubs a page', async () => {

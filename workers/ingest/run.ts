@@ -2,6 +2,7 @@ import type { IngestWorkerSettings } from '../../shared/config/settings';
 import { connect } from '../../shared/db/client';
 import { DEFAULT_CATCH_UP_RULES } from '../../shared/ingest/catchUp';
 import { TableCheckpointStore } from '../../shared/ingest/checkpointStore';
+import { admissionThresholds, retentionFrom } from '../../shared/ingest/eventRunner';
 import { startIngestWorker, workerRunnerIdentity, type IngestWorker } from '../../shared/ingest/worker';
 import type { Logger } from '../../shared/log/logger';
 import { createTableClient, storageConnection, StorageNotConfiguredError } from '../../shared/storage/tables';
@@ -37,13 +38,8 @@ export async function runIngestWorkerFromSettings(settings: IngestWorkerSettings
       apply: {
         runner,
         statusEnabled: true,
-        thresholds: {
-          rejectingThreshold: settings.INGEST_REJECTING_THRESHOLD,
-          quarantineThreshold: settings.INGEST_QUARANTINE_THRESHOLD,
-          windowSeconds: settings.INGEST_REJECT_WINDOW_SECONDS,
-          driftQuietSeconds: settings.INGEST_DRIFT_QUIET_SECONDS,
-        },
-        rejectLogMax: settings.INGEST_REJECT_LOG_MAX,
+        thresholds: admissionThresholds(settings),
+        ...retentionFrom(settings),
       },
       log,
       maxBatchSize: settings.INGEST_WORKER_MAX_BATCH_SIZE,

@@ -30,6 +30,7 @@ export async function diagnosticsPage(main: HTMLElement, capabilities: readonly 
         summaryHost,
         h('p', { class: 'muted small' }, t('diag.generatedAt', { time: dateTime(summary.generatedAt) })),
         ingestBlock(summary.ingest),
+        deadLetterBlock(summary.deadLetters),
         freshnessBlock(summary.dataFreshness),
       );
     } catch (error) {
@@ -151,6 +152,41 @@ function ingestBlock(health: IngestHealth): HTMLElement {
   );
 }
 
+/** Events the database refused (reason apply_failed): the pending count and the newest records. */
+function deadLetterBlock(block: DiagnosticsSummary['deadLetters']): HTMLElement {
+  if (block.recent.length === 0)
+    return section('dead-letters-title', t('diag.deadLetters.title'), h('p', { class: 'muted' }, t('diag.deadLetters.none')));
+  const summary =
+    block.pending > 0
+      ? h('div', { class: 'alert alert-warning', role: 'status' }, h('p', {}, t('diag.deadLetters.pending', { pending: block.pending })))
+      : h('p', { class: 'muted' }, t('diag.deadLetters.replayed'));
+  return section(
+    'dead-letters-title',
+    t('diag.deadLetters.title'),
+    summary,
+    h(
+      'details',
+      { 'data-testid': 'dead-letters', open: block.pending > 0 },
+      h('summary', {}, `${t('diag.deadLetters.recent')} (${block.recent.length})`),
+      recordsTable(DEAD_LETTER_COLUMNS, block.recent, t('diag.deadLetters.recent')),
+    ),
+  );
+}
+
+const DEAD_LETTER_COLUMNS = [
+  'id',
+  'deadAt',
+  'topic',
+  'clubId',
+  'entity',
+  'sqlState',
+  'detail',
+  'partitionId',
+  'sequenceNumber',
+  'replayAttempts',
+  'lastReplayError',
+  'replayedAt',
+];
 const REJECT_COLUMNS = ['rejectedAt', 'topic', 'clubId', 'entity', 'reason', 'detail', 'partitionId', 'sequenceNumber'];
 const BACKFILL_COLUMNS = [
   'consumerGroup',
