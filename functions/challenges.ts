@@ -15,7 +15,7 @@ import {
 import { personalize, PersonalizeBodySchema, PersonalizeResponseSchema } from '../shared/challenges/personalize';
 import { DIFFICULTIES } from '../shared/challenges/personalizeMaths';
 import { evaluateAllActive } from '../shared/challenges/progress';
-import { challengesService } from '../shared/http/challengesServiceGuard';
+import { challengesService } from '../shared/guards/challengesService';
 import { claimShooter, decideLink, LINK_STATUSES, listClubLinks, listOwnLinks, ShooterLinkSchema } from '../shared/challenges/shooterLinks';
 import { visibleText } from '../shared/challenges/text';
 import { startSeason } from '../shared/challenges/xpLedger';
@@ -23,7 +23,8 @@ import { findClubRole, listClubRoles } from '../shared/clubs/membershipRepositor
 import { getSql } from '../shared/db/client';
 import { NotFoundError } from '../shared/errors/domainErrors';
 import { httpGroup, timerFunction } from '../shared/host/definition';
-import { authenticatedUser, clubRole, platformAdmin, type UserCaller } from '../shared/http/guards';
+import { clubRole } from '../shared/guards/clubRole';
+import { authenticatedUser, platformAdmin, type UserCaller } from '../shared/http/guards';
 import { forbidden } from '../shared/http/problem';
 import { defineRoute, json, type Route } from '../shared/http/route';
 
