@@ -38,30 +38,30 @@ export type CreateChallengeBody = v.InferOutput<typeof CreateChallengeBodySchema
 /** Rules between fields; every broken one is listed. */
 export async function validateChallenge(sql: Queryable, body: CreateChallengeBody, now: Date): Promise<void> {
   const errors: FieldError[] = [];
-  if (body.scope === 'club' && !body.clubId) errors.push({ path: 'body.clubId', message: 'is required for a club challenge' });
-  if (body.scope !== 'club' && body.clubId) errors.push({ path: 'body.clubId', message: 'is only allowed on a club challenge' });
+  if (body.scope === 'club' && !body.clubId) errors.push({ path: 'clubId', message: 'is required for a club challenge' });
+  if (body.scope !== 'club' && body.clubId) errors.push({ path: 'clubId', message: 'is only allowed on a club challenge' });
   if (body.scope !== 'personal' && body.personalizedForUserId) {
-    errors.push({ path: 'body.personalizedForUserId', message: 'is only allowed on a personal challenge' });
+    errors.push({ path: 'personalizedForUserId', message: 'is only allowed on a personal challenge' });
   }
   if (body.lowerLevel && body.upperLevel && compareTiers(body.lowerLevel, body.upperLevel) > 0) {
-    errors.push({ path: 'body.upperLevel', message: 'must not be below lowerLevel' });
+    errors.push({ path: 'upperLevel', message: 'must not be below lowerLevel' });
   }
   if (body.endsAt && new Date(body.endsAt).getTime() <= now.getTime())
-    errors.push({ path: 'body.endsAt', message: 'must be in the future' });
+    errors.push({ path: 'endsAt', message: 'must be in the future' });
   const knockout = body.rulesJson.knockout;
   if (knockout) {
-    if (body.scope !== 'club') errors.push({ path: 'body.rulesJson.knockout', message: 'is only allowed on a club challenge' });
-    if (!body.endsAt) errors.push({ path: 'body.endsAt', message: 'is required for a knockout challenge' });
+    if (body.scope !== 'club') errors.push({ path: 'rulesJson.knockout', message: 'is only allowed on a club challenge' });
+    if (!body.endsAt) errors.push({ path: 'endsAt', message: 'is required for a knockout challenge' });
     if (knockout.finalistXp >= body.rewardXp)
-      errors.push({ path: 'body.rulesJson.knockout.finalistXp', message: 'must be less than rewardXp' });
+      errors.push({ path: 'rulesJson.knockout.finalistXp', message: 'must be less than rewardXp' });
   }
   if (body.rulesJson.rewardBadge) {
     const [badge]: [{ key: string }?] = await sql`select key from challenge_badge where key = ${body.rulesJson.rewardBadge}`;
-    if (!badge) errors.push({ path: 'body.rulesJson.rewardBadge', message: 'is not a badge of the registry' });
+    if (!badge) errors.push({ path: 'rulesJson.rewardBadge', message: 'is not a badge of the registry' });
   }
   if (body.clubId && body.scope === 'club') {
     const [club]: [{ id: string }?] = await sql`select id from club where id = ${body.clubId}`;
-    if (!club) errors.push({ path: 'body.clubId', message: 'is not a club' });
+    if (!club) errors.push({ path: 'clubId', message: 'is not a club' });
   }
   if (errors.length) throw new InvalidError('The challenge is not valid.', errors);
 }
