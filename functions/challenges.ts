@@ -1,10 +1,9 @@
 import * as v from 'valibot';
 import { achievementsOf, AchievementsSchema } from '../shared/challenges/achievements';
-import { findVisibleChallenge, findChallenge, listChallenges } from '../shared/challenges/challengeRepository';
+import { challengeListCursor, findVisibleChallenge, findChallenge, listChallenges } from '../shared/challenges/challengeRepository';
 import { createChallenge, CreateChallengeBodySchema } from '../shared/challenges/createChallenge';
-import { decodeCursor, MicroTimestampSchema } from '../shared/challenges/cursor';
 import { expireParticipations } from '../shared/challenges/expiry';
-import { leaderboard, LeaderboardCursorSchema, LeaderboardPageSchema, type Board } from '../shared/challenges/leaderboard';
+import { leaderboard, leaderboardCursor, LeaderboardPageSchema, type Board } from '../shared/challenges/leaderboard';
 import { ChallengePageSchema, ChallengeSchema, ParticipationSchema, PARTICIPATION_STATUSES, SCOPES } from '../shared/challenges/model';
 import {
   getSharingPreferences,
@@ -21,6 +20,8 @@ import { visibleText } from '../shared/challenges/text';
 import { startSeason } from '../shared/challenges/xpLedger';
 import { findClubRole, listClubRoles } from '../shared/clubs/membershipRepository';
 import { getSql } from '../shared/db/client';
+import { cursorParameter } from '../shared/paging/cursor';
+import { pageLimit } from '../shared/paging/limit';
 import { NotFoundError } from '../shared/errors/domainErrors';
 import { httpGroup, timerFunction } from '../shared/host/definition';
 import { clubRole } from '../shared/guards/clubRole';
@@ -31,34 +32,7 @@ import { defineRoute, json, type Route } from '../shared/http/route';
 const NO_STORE = { 'cache-control': 'no-store' };
 const MAX_PAGE = 100;
 
-const pageLimit = (fallback: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,4}$/, `must be a whole number from 1 to ${MAX_PAGE}`),
-      v.transform(Number),
-      v.minValue(1, `must be a whole number from 1 to ${MAX_PAGE}`),
-      v.maxValue(MAX_PAGE, `must be a whole number from 1 to ${MAX_PAGE}`),
-    ),
-    String(fallback),
-  );
-
-function cursorOf<T>(read: (cursor: string) => T | undefined) {
-  return v.optional(
-    v.pipe(
-      v.string(),
-      v.rawTransform<string, T>(({ dataset, addIssue, NEVER }) => {
-        const position = read(dataset.value);
-        if (position !== undefined) return position;
-        addIssue({ message: 'is not a cursor returned by this list' });
-        return NEVER;
-      }),
-    ),
-  );
-}
-
 const IdSchema = v.pipe(v.string(), v.nonEmpty(), v.maxLength(64));
-const ListCursorSchema = v.tuple([MicroTimestampSchema, IdSchema]);
 const ClubIdSchema = v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters'));
 
 // Every platform check is a capability (shared/auth/roles.ts), never a role name.
@@ -69,15 +43,15 @@ const ListQuerySchema = v.object({
   status: v.optional(v.picklist([...PARTICIPATION_STATUSES, 'available'], 'must be available, active, completed, failed or cancelled')),
   difficulty: v.optional(v.picklist(DIFFICULTIES, 'must be easy, medium, hard or expert')),
   search: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(100, 'must be at most 100 characters'))),
-  limit: pageLimit(20),
-  cursor: cursorOf((cursor) => decodeCursor(ListCursorSchema, cursor)),
+  limit: pageLimit(20, MAX_PAGE),
+  cursor: cursorParameter(challengeListCursor),
 });
 
 const LeaderboardQuerySchema = v.object({
   scope: v.optional(v.picklist(['global', 'club'], 'must be global or club'), 'global'),
   clubId: v.optional(ClubIdSchema),
-  limit: pageLimit(20),
-  cursor: cursorOf((cursor) => decodeCursor(LeaderboardCursorSchema, cursor)),
+  limit: pageLimit(20, MAX_PAGE),
+  cursor: cursorParameter(leaderboardCursor),
 });
 
 const VisibilityBodySchema = v.pipe(

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { wholeNumber } from '../shared/validation/wholeNumber';
+import { pageLimit, pageOffset } from '../shared/paging/limit';
 import { getSql } from '../shared/db/client';
 import { edgeBox } from '../shared/guards/edgeBox';
 import { FRESHNESS_STATUSES } from '../shared/freshness/evaluation';
@@ -17,9 +17,7 @@ import { defineRoute, json } from '../shared/http/route';
 const ClubParamsSchema = v.object({ clubId: v.pipe(v.string(), v.nonEmpty()) });
 const planGuard = clubRole('clubId', 'leader', { orCapability: 'clubs.manage' });
 
-const pageNumber = (fallback: number, min: number, max: number) =>
-  wholeNumber(fallback, min, max, { message: `must be a whole number from ${min} to ${max}` });
-const HistoryQuerySchema = v.object({ limit: pageNumber(50, 1, 200), offset: pageNumber(0, 0, 1_000_000) });
+const HistoryQuerySchema = v.object({ limit: pageLimit(50, 200), offset: pageOffset(1_000_000) });
 const HistoryPageSchema = v.object({
   items: v.array(
     v.object({

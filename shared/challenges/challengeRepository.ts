@@ -1,9 +1,17 @@
 import type { Queryable } from '../db/client';
-import { encodeCursor, MICRO_FORMAT } from './cursor';
+import * as v from 'valibot';
+import { cursorCodec } from '../paging/cursor';
+import { MICRO_FORMAT, MicroTimestampSchema } from '../paging/microTimestamp';
 import type { ChallengeListItem, ChallengeView, ParticipationStatus, ParticipationView, Scope, Visibility } from './model';
 import type { Difficulty } from './personalizeMaths';
 import type { Rules } from './rules';
 import type { Tier } from './tiers';
+
+/** Position after which the next page of templates starts: [created_at with microseconds, id]. */
+export const challengeListCursor = cursorCodec(
+  'challenges.list',
+  v.tuple([MicroTimestampSchema, v.pipe(v.string(), v.nonEmpty(), v.maxLength(64))]),
+);
 
 export interface NewChallenge {
   scope: Scope;
@@ -200,6 +208,6 @@ export async function listChallenges(
         ? { ...row.teamProgress, value: row.teamProgress.value === null ? 0 : Number(row.teamProgress.value) }
         : null,
     })),
-    nextCursor: rows.length > filter.limit && last ? encodeCursor([last.cursorAt, last.id]) : null,
+    nextCursor: rows.length > filter.limit && last ? challengeListCursor.encode([last.cursorAt, last.id]) : null,
   };
 }

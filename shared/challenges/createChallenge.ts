@@ -46,14 +46,12 @@ export async function validateChallenge(sql: Queryable, body: CreateChallengeBod
   if (body.lowerLevel && body.upperLevel && compareTiers(body.lowerLevel, body.upperLevel) > 0) {
     errors.push({ path: 'upperLevel', message: 'must not be below lowerLevel' });
   }
-  if (body.endsAt && new Date(body.endsAt).getTime() <= now.getTime())
-    errors.push({ path: 'endsAt', message: 'must be in the future' });
+  if (body.endsAt && new Date(body.endsAt).getTime() <= now.getTime()) errors.push({ path: 'endsAt', message: 'must be in the future' });
   const knockout = body.rulesJson.knockout;
   if (knockout) {
     if (body.scope !== 'club') errors.push({ path: 'rulesJson.knockout', message: 'is only allowed on a club challenge' });
     if (!body.endsAt) errors.push({ path: 'endsAt', message: 'is required for a knockout challenge' });
-    if (knockout.finalistXp >= body.rewardXp)
-      errors.push({ path: 'rulesJson.knockout.finalistXp', message: 'must be less than rewardXp' });
+    if (knockout.finalistXp >= body.rewardXp) errors.push({ path: 'rulesJson.knockout.finalistXp', message: 'must be less than rewardXp' });
   }
   if (body.rulesJson.rewardBadge) {
     const [badge]: [{ key: string }?] = await sql`select key from challenge_badge where key = ${body.rulesJson.rewardBadge}`;

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { Queryable } from '../db/client';
-import { encodeCursor, MICRO_FORMAT, MicroTimestampSchema } from './cursor';
+import { cursorCodec } from '../paging/cursor';
+import { MICRO_FORMAT, MicroTimestampSchema } from '../paging/microTimestamp';
 
 /**
  * Leaderboards over the participations of one challenge, ordered by score (highest first), then
@@ -46,6 +47,7 @@ export const LeaderboardCursorSchema = v.tuple([
   v.pipe(v.number(), v.integer(), v.minValue(0)),
 ]);
 export type LeaderboardCursor = v.InferOutput<typeof LeaderboardCursorSchema>;
+export const leaderboardCursor = cursorCodec('challenges.leaderboard', LeaderboardCursorSchema);
 
 interface Entry {
   id: string;
@@ -140,7 +142,9 @@ export async function leaderboard(sql: Queryable, query: LeaderboardQuery): Prom
   const items = pageEntries.map((entry, index) => toRow(entry, firstRank + index, viewerId, board));
   const last = pageEntries[pageEntries.length - 1];
   const nextCursor =
-    merged.length > limit && last ? encodeCursor([last.score, last.reachedAt, last.id, firstRank + pageEntries.length - 1]) : null;
+    merged.length > limit && last
+      ? leaderboardCursor.encode([last.score, last.reachedAt, last.id, firstRank + pageEntries.length - 1])
+      : null;
 
   let me: LeaderboardRow | null = null;
   let around: LeaderboardRow[] = [];

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { FieldError } from '../errors/domainErrors';
-import { canonicalTimeZone, DEFAULT_TIME_ZONE } from '../notifications/timeZone';
+import { canonicalTimeZone, DEFAULT_TIME_ZONE } from '../time/timeZone';
 
 /**
  * A club's training plan: the weekly evenings of its range-supervision schedule, in the club's

@@ -46,7 +46,12 @@ export interface StaticRequest {
  * Names are compared as sent, never decoded or joined to a path: `..`, `%2e%2e`, `a%2fb` and
  * `a/b` are simply names that do not exist (404).
  */
-export function serveStatic(assets: ReadonlyMap<string, ServedFile> | undefined, mount: string, request: StaticRequest, requestId: string): HttpResponseInit {
+export function serveStatic(
+  assets: ReadonlyMap<string, ServedFile> | undefined,
+  mount: string,
+  request: StaticRequest,
+  requestId: string,
+): HttpResponseInit {
   const method = request.method.toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') {
     return withSecurity(

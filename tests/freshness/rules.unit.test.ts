@@ -23,16 +23,8 @@ describe('training plan rules', () => {
   });
 
   it.each<[string, unknown, string[]]>([
-    [
-      'an unknown time zone',
-      { timeZone: 'Mars/Olympus', evenings: [{ weekday: 'monday', start: '18:00', end: '20:00' }] },
-      ['timeZone'],
-    ],
-    [
-      'an offset instead of a zone',
-      { timeZone: '+01:00', evenings: [{ weekday: 'monday', start: '18:00', end: '20:00' }] },
-      ['timeZone'],
-    ],
+    ['an unknown time zone', { timeZone: 'Mars/Olympus', evenings: [{ weekday: 'monday', start: '18:00', end: '20:00' }] }, ['timeZone']],
+    ['an offset instead of a zone', { timeZone: '+01:00', evenings: [{ weekday: 'monday', start: '18:00', end: '20:00' }] }, ['timeZone']],
     [
       'an end before the start without endsNextDay',
       { evenings: [{ weekday: 'monday', start: '20:00', end: '18:00' }] },

@@ -1,0 +1,2 @@
+import { findClubRole } from '../clubs/membershipRepository';
+export const probe = findClubRole;
