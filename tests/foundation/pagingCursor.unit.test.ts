@@ -7,8 +7,10 @@ const board = cursorCodec('test.board', Position);
 const inbox = cursorCodec('test.inbox', Position);
 
 const saved = { ...process.env };
+const JWKS = 'https://idp.example/jwks';
+const REQUIRED = { AUTH_ISSUER: 'https://idp.example', AUTH_AUDIENCE: 'shooting-club' };
 function useKeys(keys: Record<string, string>) {
-  process.env = { ...saved, AUTH_JWT_SECRET: undefined, PAGING_CURSOR_KEY: undefined, AUTH_JWKS_URL: undefined, ...keys };
+  process.env = { ...saved, ...REQUIRED, AUTH_JWT_SECRET: undefined, PAGING_CURSOR_KEY: undefined, AUTH_JWKS_URL: undefined, ...keys };
   for (const [name, value] of Object.entries(process.env)) if (value === undefined) delete process.env[name];
   resetSettings();
 }
@@ -18,7 +20,7 @@ const withPayload = (cursor: string, position: unknown) =>
   `${Buffer.from(JSON.stringify(position), 'utf8').toString('base64url')}.${cursor.split('.')[1] ?? ''}`;
 
 describe('paging cursors', () => {
-  beforeEach(() => useKeys({ PAGING_CURSOR_KEY: 'k'.repeat(40) }));
+  beforeEach(() => useKeys({ PAGING_CURSOR_KEY: 'k'.repeat(40), AUTH_JWKS_URL: JWKS }));
   afterAll(() => {
     process.env = saved;
     resetSettings();
@@ -51,9 +53,9 @@ describe('paging cursors', () => {
 
   it('opens on another instance with the same key and not under another key', () => {
     const cursor = board.encode(['b', 40]);
-    useKeys({ PAGING_CURSOR_KEY: 'k'.repeat(40) });
+    useKeys({ PAGING_CURSOR_KEY: 'k'.repeat(40), AUTH_JWKS_URL: JWKS });
     expect(board.decode(cursor)).toEqual(['b', 40]);
-    useKeys({ PAGING_CURSOR_KEY: 'x'.repeat(40) });
+    useKeys({ PAGING_CURSOR_KEY: 'x'.repeat(40), AUTH_JWKS_URL: JWKS });
     expect(board.decode(cursor)).toBeUndefined();
   });
 
@@ -64,7 +66,7 @@ describe('paging cursors', () => {
     expect(board.decode(cursor)).toEqual(['b', 40]);
     useKeys({ AUTH_JWT_SECRET: 't'.repeat(40) });
     expect(board.decode(cursor)).toBeUndefined();
-    useKeys({ AUTH_JWKS_URL: 'https://idp.example/jwks' });
+    useKeys({ AUTH_JWKS_URL: JWKS });
     expect(() => board.encode(['b', 40])).toThrow(/PAGING_CURSOR_KEY/);
   });
 });

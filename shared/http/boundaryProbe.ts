@@ -1,2 +1,0 @@
-import { findClubRole } from '../clubs/membershipRepository';
-export const probe = findClubRole;
