@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import { DEFAULT_PLAN, type TrainingEvening } from '../shared/freshness/trainingPlan';
-import { instantOfWall, MINUTE, wallClock } from '../shared/notifications/timeZone';
+import { instantOfWall, MINUTE, wallClock } from '../shared/time/timeZone';
 
 /**
  * The box-side freshness check (spec: Thursday 05:00 UTC, checks the mirror database): were

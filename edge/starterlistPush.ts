@@ -8,7 +8,7 @@ import {
   type StarterlistPushResult,
 } from '../shared/freshness/starterlists';
 import type { Logger } from '../shared/log/logger';
-import { wallClock } from '../shared/notifications/timeZone';
+import { wallClock } from '../shared/time/timeZone';
 import type { BoxCheckResult } from './boxFreshness';
 import { createPushLoop, type PushLoopStatus, type PushRunError, type PushRunOutcome } from './pushLoop';
 

@@ -38,9 +38,10 @@ import {
 import { startSeason } from '../shared/challenges/seasons';
 import { claimShooter, decideLink, listClubLinks, listOwnLinks } from '../shared/challenges/shooterLinks';
 import { getSql } from '../shared/db/client';
-import { challengesService } from '../shared/http/challengesServiceGuard';
+import { challengesService } from '../shared/guards/challengesService';
+import { clubRole } from '../shared/guards/clubRole';
 import { httpGroup, timerFunction } from '../shared/host/definition';
-import { authenticatedUser, clubRole, platformAdmin } from '../shared/http/guards';
+import { authenticatedUser, platformAdmin } from '../shared/http/guards';
 import { defineRoute, json, type Route } from '../shared/http/route';
 
 const NO_STORE = { 'cache-control': 'no-store' };

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { wholeNumber } from '../shared/validation/wholeNumber';
+import { pageLimit, pageOffset } from '../shared/paging/limit';
 import { getSettings } from '../shared/config/settings';
 import { getSql } from '../shared/db/client';
 import { dataFreshnessBlock, DataFreshnessBlockSchema } from '../shared/freshness/diagnostics';
@@ -11,14 +11,11 @@ import { IngestHealthSchema } from '../shared/ingest/healthSchema';
 import { platformAdmin } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
 
-const pageNumber = (fallback: number, min: number, max: number) =>
-  wholeNumber(fallback, min, max, { message: `must be a whole number from ${min} to ${max}` });
-
 const SummaryQuerySchema = v.object({
   /** Only the clubs with this freshness status. */
   status: v.optional(v.picklist(FRESHNESS_STATUSES, `must be one of ${FRESHNESS_STATUSES.join(', ')}`)),
-  limit: pageNumber(200, 1, 1000),
-  offset: pageNumber(0, 0, 1_000_000),
+  limit: pageLimit(200, 1000),
+  offset: pageOffset(1_000_000),
 });
 type SummaryQuery = v.InferOutput<typeof SummaryQuerySchema>;
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { wholeNumber } from '../shared/validation/wholeNumber';
+import { pageLimit, pageOffset } from '../shared/paging/limit';
 import { getSql } from '../shared/db/client';
-import { edgeBox } from '../shared/http/edgeGuard';
+import { edgeBox } from '../shared/guards/edgeBox';
 import { FRESHNESS_STATUSES } from '../shared/freshness/evaluation';
 import { NotFoundError } from '../shared/errors/domainErrors';
 import { clubExists } from '../shared/freshness/freshnessRepository';
@@ -11,15 +11,13 @@ import { recordStarterlists, StarterlistPushResultSchema, StarterlistPushSchema 
 import { TrainingPlanBodySchema } from '../shared/freshness/trainingPlan';
 import { getTrainingPlan, putTrainingPlan, TrainingPlanViewSchema } from '../shared/freshness/trainingPlanService';
 import { httpGroup, timerFunction } from '../shared/host/definition';
-import { clubRole } from '../shared/http/guards';
+import { clubRole } from '../shared/guards/clubRole';
 import { defineRoute, json } from '../shared/http/route';
 
 const ClubParamsSchema = v.object({ clubId: v.pipe(v.string(), v.nonEmpty()) });
 const planGuard = clubRole('clubId', 'leader', { orCapability: 'clubs.manage' });
 
-const pageNumber = (fallback: number, min: number, max: number) =>
-  wholeNumber(fallback, min, max, { message: `must be a whole number from ${min} to ${max}` });
-const HistoryQuerySchema = v.object({ limit: pageNumber(50, 1, 200), offset: pageNumber(0, 0, 1_000_000) });
+const HistoryQuerySchema = v.object({ limit: pageLimit(50, 200), offset: pageOffset(1_000_000) });
 const HistoryPageSchema = v.object({
   items: v.array(
     v.object({

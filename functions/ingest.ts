@@ -1,6 +1,6 @@
 import { getSettings } from '../shared/config/settings';
 import { getSql } from '../shared/db/client';
-import { notifyQuarantineToPlatformAdmins } from '../shared/freshness/quarantineNotice';
+import { notifyQuarantineToPlatformAdmins } from '../shared/ingest/quarantineNotice';
 import { eventHubFunction, timerFunction } from '../shared/host/definition';
 import { applyOptionsFrom, eventRunnerIdentity, runEventBatch, runHeartbeat } from '../shared/ingest/eventRunner';
 import { readAdmission } from '../shared/ingest/statusRepository';

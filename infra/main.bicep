@@ -59,6 +59,10 @@ param costClientSecret string = ''
 @description('Expiry of that client secret (ISO 8601, 24 months after creation); stored on the Key Vault secret.')
 param costCredentialExpiresOn string = ''
 
+@secure()
+@description('PAGING_CURSOR_KEY: signs list cursors (at least 32 characters, e.g. openssl rand -base64 48). Empty keeps the key already in Key Vault.')
+param pagingCursorKey string = ''
+
 param deployBudget bool = false
 @description('Monthly budget of the subscription in its currency (EUR).')
 param budgetAmount int = 100
@@ -100,6 +104,7 @@ module keyVault 'modules/keyVault.bicep' = {
     tags: tags
     name: 'kv-${compactName}'
     costClientSecret: costClientSecret
+    pagingCursorKey: pagingCursorKey
     costCredentialExpiresOn: costCredentialExpiresOn
   }
 }

@@ -18,6 +18,7 @@ param ingestStatusEnabled = bool(readEnvironmentVariable('INGEST_STATUS_ENABLED_
 
 param costReaderPrincipalId = readEnvironmentVariable('COST_READER_PRINCIPAL_ID', '')
 param costClientSecret = readEnvironmentVariable('COST_CLIENT_SECRET', '')
+param pagingCursorKey = readEnvironmentVariable('PAGING_CURSOR_KEY', '')
 param costCredentialExpiresOn = readEnvironmentVariable('COST_CLIENT_SECRET_EXPIRES_ON', '')
 
 param deployBudget = true

@@ -17,5 +17,7 @@ param ingestWorkerImage = readEnvironmentVariable('INGEST_WORKER_IMAGE', '')
 
 param ingestStatusEnabled = bool(readEnvironmentVariable('INGEST_STATUS_ENABLED_DEPLOYED', 'false'))
 
+param pagingCursorKey = readEnvironmentVariable('PAGING_CURSOR_KEY', '')
+
 // The subscription-wide cost reader role and budget belong to production.
 param deployBudget = false

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/client';
-import { encodeCursor, MICRO_FORMAT } from './cursor';
+import { MICRO_FORMAT } from '../paging/microTimestamp';
+import { challengeListCursor } from './cursors';
 import type { ChallengeListItem, ChallengeView, ParticipationStatus, ParticipationView, Scope, Visibility } from './model';
 import type { Difficulty } from './personalizeMaths';
 import type { Rules } from './rules';
@@ -200,6 +201,6 @@ export async function listChallenges(
         ? { ...row.teamProgress, value: row.teamProgress.value === null ? 0 : Number(row.teamProgress.value) }
         : null,
     })),
-    nextCursor: rows.length > filter.limit && last ? encodeCursor([last.cursorAt, last.id]) : null,
+    nextCursor: rows.length > filter.limit && last ? challengeListCursor.encode([last.cursorAt, last.id]) : null,
   };
 }

@@ -16,30 +16,28 @@ export async function validateChallenge(
   maxRewardXp: number = HARD_MAX_REWARD_XP,
 ): Promise<void> {
   const errors: FieldError[] = [];
-  if (body.rewardXp > maxRewardXp) errors.push({ path: 'body.rewardXp', message: `must be at most ${maxRewardXp}` });
-  if (body.scope === 'club' && !body.clubId) errors.push({ path: 'body.clubId', message: 'is required for a club challenge' });
-  if (body.scope !== 'club' && body.clubId) errors.push({ path: 'body.clubId', message: 'is only allowed on a club challenge' });
+  if (body.rewardXp > maxRewardXp) errors.push({ path: 'rewardXp', message: `must be at most ${maxRewardXp}` });
+  if (body.scope === 'club' && !body.clubId) errors.push({ path: 'clubId', message: 'is required for a club challenge' });
+  if (body.scope !== 'club' && body.clubId) errors.push({ path: 'clubId', message: 'is only allowed on a club challenge' });
   if (body.scope !== 'personal' && body.personalizedForUserId) {
-    errors.push({ path: 'body.personalizedForUserId', message: 'is only allowed on a personal challenge' });
+    errors.push({ path: 'personalizedForUserId', message: 'is only allowed on a personal challenge' });
   }
   if (body.lowerLevel && body.upperLevel && compareTiers(body.lowerLevel, body.upperLevel) > 0) {
-    errors.push({ path: 'body.upperLevel', message: 'must not be below lowerLevel' });
+    errors.push({ path: 'upperLevel', message: 'must not be below lowerLevel' });
   }
-  if (body.endsAt && new Date(body.endsAt).getTime() <= now.getTime())
-    errors.push({ path: 'body.endsAt', message: 'must be in the future' });
+  if (body.endsAt && new Date(body.endsAt).getTime() <= now.getTime()) errors.push({ path: 'endsAt', message: 'must be in the future' });
   const knockout = body.rulesJson.knockout;
   if (knockout) {
-    if (body.scope !== 'club') errors.push({ path: 'body.rulesJson.knockout', message: 'is only allowed on a club challenge' });
-    if (!body.endsAt) errors.push({ path: 'body.endsAt', message: 'is required for a knockout challenge' });
-    if (knockout.finalistXp >= body.rewardXp)
-      errors.push({ path: 'body.rulesJson.knockout.finalistXp', message: 'must be less than rewardXp' });
+    if (body.scope !== 'club') errors.push({ path: 'rulesJson.knockout', message: 'is only allowed on a club challenge' });
+    if (!body.endsAt) errors.push({ path: 'endsAt', message: 'is required for a knockout challenge' });
+    if (knockout.finalistXp >= body.rewardXp) errors.push({ path: 'rulesJson.knockout.finalistXp', message: 'must be less than rewardXp' });
   }
   if (body.rulesJson.rewardBadge) {
     if (!(await findBadgeKey(sql, body.rulesJson.rewardBadge)))
-      errors.push({ path: 'body.rulesJson.rewardBadge', message: 'is not a badge of the registry' });
+      errors.push({ path: 'rulesJson.rewardBadge', message: 'is not a badge of the registry' });
   }
   if (body.clubId && body.scope === 'club') {
-    if (!(await findClubId(sql, body.clubId))) errors.push({ path: 'body.clubId', message: 'is not a club' });
+    if (!(await findClubId(sql, body.clubId))) errors.push({ path: 'clubId', message: 'is not a club' });
   }
   if (errors.length) throw new InvalidError('The challenge is not valid.', errors);
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client';
-import { encodeCursor } from './cursor';
+import { leaderboardCursor } from './cursors';
 import { boardPageWithOwnRow, neighbourhoodOf, type Board, type Entry } from './leaderboardRepository';
 import type { LeaderboardCursor, LeaderboardPage, LeaderboardRow } from './schemas';
 
@@ -62,7 +62,9 @@ export async function leaderboard(sql: Queryable, query: LeaderboardQuery): Prom
   const items = pageEntries.map((entry, index) => toRow(entry, firstRank + index, viewerId, board));
   const last = pageEntries[pageEntries.length - 1];
   const nextCursor =
-    merged.length > limit && last ? encodeCursor([last.score, last.reachedAt, last.id, firstRank + pageEntries.length - 1]) : null;
+    merged.length > limit && last
+      ? leaderboardCursor.encode([last.score, last.reachedAt, last.id, firstRank + pageEntries.length - 1])
+      : null;
 
   let me: LeaderboardRow | null = null;
   let around: LeaderboardRow[] = [];

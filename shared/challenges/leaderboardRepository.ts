@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/client';
-import { MICRO_FORMAT } from './cursor';
-import type { LeaderboardCursor } from './schemas';
+import { MICRO_FORMAT } from '../paging/microTimestamp';
+import type { LeaderboardCursor } from './cursors';
 
 /** The reads behind the leaderboards (shared/challenges/leaderboard.ts orders and ranks them). */
 

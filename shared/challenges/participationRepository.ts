@@ -68,7 +68,7 @@ export async function joinChallenge(
     const memberships = await sql<{ clubId: string }[]>`
       select club_id as "clubId" from club_membership where user_id = ${userId} order by created_at, club_id`;
     if (options.clubId !== undefined && !memberships.some((membership) => membership.clubId === options.clubId)) {
-      throw new InvalidError('You are not a member of that club.', [{ path: 'body.clubId', message: 'must be one of your clubs' }]);
+      throw new InvalidError('You are not a member of that club.', [{ path: 'clubId', message: 'must be one of your clubs' }]);
     }
     clubId = options.clubId ?? memberships[0]?.clubId ?? null;
   }

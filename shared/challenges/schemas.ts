@@ -1,12 +1,13 @@
 import * as v from 'valibot';
-import { decodeCursor, MicroTimestampSchema } from './cursor';
+import { cursorParameter } from '../paging/cursor';
+import { pageLimit } from '../paging/limit';
+import { challengeListCursor, leaderboardCursor } from './cursors';
 import { ChallengeSchema, PARTICIPATION_STATUSES, SCOPES, VISIBILITIES } from './model';
 import { DIFFICULTIES } from './personalizeMaths';
 import { METRICS, RulesSchema } from './rules';
 import { visibleText } from './text';
 import { TIERS } from './tiers';
 import { timestampSchema } from '../validation/timestamp';
-import { wholeNumber } from '../validation/wholeNumber';
 
 /**
  * Every schema of the challenges API: what the routes accept (validated at the boundary) and
@@ -15,22 +16,6 @@ import { wholeNumber } from '../validation/wholeNumber';
  */
 
 const MAX_PAGE = 100;
-
-const pageLimit = (fallback: number) => wholeNumber(fallback, 1, MAX_PAGE, { message: `must be a whole number from 1 to ${MAX_PAGE}` });
-
-function cursorOf<T>(read: (cursor: string) => T | undefined) {
-  return v.optional(
-    v.pipe(
-      v.string(),
-      v.rawTransform<string, T>(({ dataset, addIssue, NEVER }) => {
-        const position = read(dataset.value);
-        if (position !== undefined) return position;
-        addIssue({ message: 'is not a cursor returned by this list' });
-        return NEVER;
-      }),
-    ),
-  );
-}
 
 const bodyWholeNumber = (min: number, max: number) =>
   v.pipe(
@@ -44,7 +29,6 @@ const timestamp = v.pipe(v.string(), v.isoTimestamp());
 
 export const IdSchema = v.pipe(v.string(), v.nonEmpty(), v.maxLength(64));
 export const ClubIdSchema = v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters'));
-const ListCursorSchema = v.tuple([MicroTimestampSchema, IdSchema]);
 
 export const IdParamsSchema = v.object({ id: IdSchema });
 export const ClubParamsSchema = v.object({ clubId: ClubIdSchema });
@@ -57,8 +41,8 @@ export const ListQuerySchema = v.object({
   status: v.optional(v.picklist([...PARTICIPATION_STATUSES, 'available'], 'must be available, active, completed, failed or cancelled')),
   difficulty: v.optional(v.picklist(DIFFICULTIES, 'must be easy, medium, hard or expert')),
   search: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(100, 'must be at most 100 characters'))),
-  limit: pageLimit(20),
-  cursor: cursorOf((cursor) => decodeCursor(ListCursorSchema, cursor)),
+  limit: pageLimit(20, MAX_PAGE),
+  cursor: cursorParameter(challengeListCursor),
 });
 
 /** POST /api/challenges. Field-level rules here; rules across fields in validateChallenge. */
@@ -148,20 +132,13 @@ export const SharingPreferencesSchema = v.pipe(
 
 // --- leaderboards ---
 
-/** Position after which the next page starts: [score, reachedAt, id, rank of that row]. */
-export const LeaderboardCursorSchema = v.tuple([
-  v.pipe(v.string(), v.regex(/^-?\d{1,10}(\.\d{1,2})?$/)),
-  MicroTimestampSchema,
-  v.pipe(v.string(), v.maxLength(64)),
-  v.pipe(v.number(), v.integer(), v.minValue(0)),
-]);
-export type LeaderboardCursor = v.InferOutput<typeof LeaderboardCursorSchema>;
+export type { LeaderboardCursor } from './cursors';
 
 export const LeaderboardQuerySchema = v.object({
   scope: v.optional(v.picklist(['global', 'club'], 'must be global or club'), 'global'),
   clubId: v.optional(ClubIdSchema),
-  limit: pageLimit(20),
-  cursor: cursorOf((cursor) => decodeCursor(LeaderboardCursorSchema, cursor)),
+  limit: pageLimit(20, MAX_PAGE),
+  cursor: cursorParameter(leaderboardCursor),
 });
 
 export const LeaderboardRowSchema = v.pipe(

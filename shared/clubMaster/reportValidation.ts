@@ -6,7 +6,7 @@ import { duplicateVereinsIdErrors } from './syncRules';
 /**
  * The clubs of a sync report whose envelope has been validated. Order matters for the cost: the
  * cap is checked first (413), so an oversized list is refused without looking at a single entry;
- * then each entry is validated (400, paths `body.clubs.N.field`), then club numbers must be unique.
+ * then each entry is validated (400, paths `clubs.N.field`), then club numbers must be unique.
  * At most MAX_LISTED_ERRORS errors are listed (see invalid).
  */
 export function parseReportedClubs(entries: readonly unknown[]): ReportedClub[] {
@@ -30,5 +30,5 @@ export function parseReportedClubs(entries: readonly unknown[]): ReportedClub[] 
 
 function entryError(index: number, issue: v.BaseIssue<unknown>): FieldError {
   const field = v.getDotPath(issue);
-  return { path: field ? `body.clubs.${index}.${field}` : `body.clubs.${index}`, message: issue.message };
+  return { path: field ? `clubs.${index}.${field}` : `clubs.${index}`, message: issue.message };
 }

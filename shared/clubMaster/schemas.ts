@@ -2,7 +2,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { BoxConsentReportSchema } from '../boxConnector/consentReport';
 import { hasNoControlCharacters, humanTextSchema } from '../validation/humanText';
-import { wholeNumber } from '../validation/wholeNumber';
+import { pageLimit, pageOffset } from '../paging/limit';
 
 /** Most clubs one report may carry; a longer list is answered with 413. */
 export const MAX_CLUBS_PER_REPORT = 10_000;
@@ -75,8 +75,8 @@ export const CatalogQuerySchema = v.object({
     ),
   ),
   status: v.optional(v.picklist(CATALOG_STATUSES, 'must be active, inactive or imported_only')),
-  limit: wholeNumber(50, 1, 200),
-  offset: wholeNumber(0, 0, 1_000_000),
+  limit: pageLimit(50, 200),
+  offset: pageOffset(1_000_000),
 });
 export type CatalogQuery = v.InferOutput<typeof CatalogQuerySchema>;
 

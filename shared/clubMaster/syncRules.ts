@@ -42,7 +42,7 @@ export function duplicateVereinsIdErrors(clubs: readonly ReportedClub[]): FieldE
   clubs.forEach((club, index) => {
     const first = firstIndex.get(club.vereinsId);
     if (first === undefined) firstIndex.set(club.vereinsId, index);
-    else errors.push({ path: `body.clubs.${index}.vereinsId`, message: `repeats the club number of body.clubs.${first}` });
+    else errors.push({ path: `clubs.${index}.vereinsId`, message: `repeats the club number of clubs.${first}` });
   });
   return errors;
 }

@@ -60,6 +60,25 @@ export const SettingsSchema = v.object({
   AzureWebJobsStorage__clientId: optionalText,
   /** HS256 secret for locally minted tokens; ignored when AUTH_JWKS_URL is set. */
   AUTH_JWT_SECRET: optionalText,
+  /**
+   * Secret: signs list cursors (shared/paging/cursor.ts); the same on every instance. Unset: a key
+   * derived from AUTH_JWT_SECRET (local development); production reads it from Key Vault.
+   */
+  PAGING_CURSOR_KEY: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.transform((value) => value || undefined),
+      v.optional(
+        v.pipe(
+          v.string(),
+          v.minLength(32, 'must be at least 32 characters'),
+          // A Key Vault reference the platform could not resolve arrives as its own text: never a key.
+          v.check((value) => !value.startsWith('@Microsoft.KeyVault('), 'is a Key Vault reference that was not resolved'),
+        ),
+      ),
+    ),
+  ),
   /** JWKS endpoint of the identity provider (Entra ID); switches verification to RS256. */
   AUTH_JWKS_URL: url,
   AUTH_ISSUER: v.pipe(v.optional(v.string(), ''), v.trim(), v.nonEmpty('is required')),

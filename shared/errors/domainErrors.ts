@@ -4,7 +4,10 @@
  * whether a timer or an event batch is retried. See docs/decisions/004-domain-errors.md.
  */
 
-/** One failing input field: `body.clubs.3.name`, `query.limit`, or a path the area chooses. */
+/**
+ * One failing input field, named relative to the value the area was given (`clubs.3.name`,
+ * `clubId`); the HTTP dispatcher prefixes the request input it came from (`body.clubs.3.name`).
+ */
 export interface FieldError {
   path: string;
   message: string;

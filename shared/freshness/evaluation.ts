@@ -1,4 +1,4 @@
-import { instantOfWall, MINUTE, wallClock } from '../notifications/timeZone';
+import { instantOfWall, MINUTE, wallClock } from '../time/timeZone';
 import { clockMinutes, WEEKDAYS, type TrainingPlan } from './trainingPlan';
 
 /**

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { FieldError } from '../errors/domainErrors';
-import { canonicalTimeZone, DEFAULT_TIME_ZONE } from '../notifications/timeZone';
+import { canonicalTimeZone, DEFAULT_TIME_ZONE } from '../time/timeZone';
 
 /**
  * A club's training plan: the weekly evenings of its range-supervision schedule, in the club's
@@ -70,7 +70,7 @@ export type TrainingPlanBody = v.InferOutput<typeof TrainingPlanBodySchema>;
 const WEEK_MINUTES = 7 * 24 * 60;
 
 /**
- * The rules a plan must satisfy beyond its shape, each failure naming its field (`body.…`):
+ * The rules a plan must satisfy beyond its shape, each failure naming its field (relative to the plan: `evenings.0.end`):
  * a known IANA time zone; an end after the start unless the evening is marked endsNextDay
  * (then the end must come before the start on the clock, so an evening lasts less than a day);
  * no two evenings overlapping on the weekly clock, including a Saturday evening running into a
@@ -79,7 +79,7 @@ const WEEK_MINUTES = 7 * 24 * 60;
 export function checkPlanRules(body: TrainingPlanBody): { plan: TrainingPlan } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   const timeZone = canonicalTimeZone(body.timeZone);
-  if (!timeZone) errors.push({ path: 'body.timeZone', message: 'must be a known IANA time zone such as Europe/Berlin' });
+  if (!timeZone) errors.push({ path: 'timeZone', message: 'must be a known IANA time zone such as Europe/Berlin' });
 
   const spans: { index: number; from: number; to: number }[] = [];
   body.evenings.forEach((evening, index) => {
@@ -87,14 +87,14 @@ export function checkPlanRules(body: TrainingPlanBody): { plan: TrainingPlan } |
     const end = clockMinutes(evening.end);
     if (!evening.endsNextDay && end <= start) {
       errors.push({
-        path: `body.evenings.${index}.end`,
+        path: `evenings.${index}.end`,
         message: 'must be after start (set endsNextDay for an evening that runs past midnight)',
       });
       return;
     }
     if (evening.endsNextDay && end >= start) {
       errors.push({
-        path: `body.evenings.${index}.end`,
+        path: `evenings.${index}.end`,
         message: 'must be before start on the clock when endsNextDay is set (an evening lasts less than a day)',
       });
       return;
@@ -105,7 +105,7 @@ export function checkPlanRules(body: TrainingPlanBody): { plan: TrainingPlan } |
 
   for (const a of spans) {
     const clash = spans.find((b) => b.index < a.index && weeklyOverlap(a, b));
-    if (clash) errors.push({ path: `body.evenings.${a.index}`, message: `overlaps evening ${clash.index}` });
+    if (clash) errors.push({ path: `evenings.${a.index}`, message: `overlaps evening ${clash.index}` });
   }
   if (errors.length || !timeZone) return { errors };
   return {

@@ -27,7 +27,7 @@ import {
   problemBody,
   type FieldError,
 } from './problem';
-import type { Route } from './route';
+import type { Route, RouteInputName } from './route';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -112,8 +112,19 @@ async function handle(
     );
   }
   if (errors.length) throw invalidInput('The request did not pass validation.', errors);
-  const response = await route.handle({ request, requestId, log, caller, params, query, body });
+  let response: HttpResponseInit;
+  try {
+    response = await route.handle({ request, requestId, log, caller, params, query, body });
+  } catch (error) {
+    // The area names fields relative to the value it was given; the route knows which input that was.
+    if (error instanceof InvalidError) throw domainProblem(error, fieldErrorsIn(route));
+    throw error;
+  }
   return method === 'HEAD' ? withoutBody(response) : response;
+}
+
+function fieldErrorsIn(route: Route): RouteInputName {
+  return route.fieldErrorsIn ?? (route.body ? 'body' : route.query ? 'query' : 'params');
 }
 
 /** The GET answer's status and headers, content type included, without its body. */
@@ -280,19 +291,29 @@ function toProblem(error: unknown, requestId: string, log: Logger): HttpProblem 
 /** Seconds a caller is asked to wait after a transient database failure (deadlock, lost connection). */
 const TRANSIENT_RETRY_AFTER_SECONDS = 5;
 
-/** How each kind of domain error reads over HTTP. */
-export function domainProblem(error: DomainError): HttpProblem {
+/**
+ * How each kind of domain error reads over HTTP. `input` names the request input an
+ * InvalidError's field paths are relative to (`clubId` of the query is `query.clubId`).
+ */
+export function domainProblem(error: DomainError, input?: RouteInputName): HttpProblem {
   const { message, code } = error;
   const problem = (status: number, title: string, errors?: FieldError[], headers: Record<string, string> = {}) =>
     new HttpProblem(status, title, message, errors, headers, code);
   if (error instanceof NotFoundError) return problem(404, 'Not Found');
   if (error instanceof ForbiddenError) return problem(403, 'Forbidden');
-  if (error instanceof InvalidError) return problem(400, 'Bad Request', error.fieldErrors.length ? [...error.fieldErrors] : undefined);
+  if (error instanceof InvalidError) {
+    const fields = error.fieldErrors.map((field) => ({ ...field, path: input ? joinPath(input, field.path) : field.path }));
+    return problem(400, 'Bad Request', fields.length ? fields : undefined);
+  }
   if (error instanceof ConflictError) return problem(409, 'Conflict');
   if (error instanceof BusyError) return problem(503, 'Service Unavailable', undefined, { 'retry-after': String(error.retryAfterSeconds) });
   if (error instanceof TooLargeError) return problem(413, 'Payload Too Large');
   if (error instanceof UpstreamError) return problem(502, 'Bad Gateway');
   return problem(503, 'Service Unavailable');
+}
+
+function joinPath(input: RouteInputName, path: string): string {
+  return path ? `${input}.${path}` : input;
 }
 
 export function problemResponse(problem: HttpProblem, requestId: string, instance?: string): HttpResponseInit {

@@ -1,9 +1,7 @@
 import type { HttpRequest } from '@azure/functions';
 import { createTokenVerifier, TokenRejected, type TokenVerifier, type VerifiedUser } from '../auth/jwt';
 import { capabilitiesOf, type Capability } from '../auth/roles';
-import { findClubRole, roleSatisfies, type ClubRole } from '../clubs/membershipRepository';
 import { getSettings } from '../config/settings';
-import { getSql } from '../db/client';
 import { forbidden, unauthorized } from './problem';
 
 /** Who called: the authenticated user, with capabilities derived from their platform roles. */
@@ -101,29 +99,66 @@ export function requireCapability(capability: Capability): Guard<UserCaller> {
 }
 
 /** A user acting on one club: the club from the path, and the role they hold there (if any). */
-export interface ClubCaller extends UserCaller {
+export interface ClubCaller<TRole extends string = string> extends UserCaller {
   clubId: string;
-  clubRole: ClubRole | undefined;
+  clubRole: TRole | undefined;
+}
+
+/** How a club-role guard learns a user's role; the clubs area supplies it (shared/guards/clubRole.ts). */
+export interface ClubRoleLookup<TRole extends string> {
+  find(clubId: string, userId: string): Promise<TRole | undefined>;
+  /** Whether `held` is enough for `required` (a leader satisfies member). */
+  satisfies(held: TRole | undefined, required: TRole): boolean;
+}
+
+export type ClubRoleGuard<TRole extends string> = (
+  param: string,
+  role: TRole,
+  options?: { orCapability?: Capability },
+) => Guard<ClubCaller<TRole>>;
+
+/**
+ * Guards for a user holding `role` in the club named by the path parameter `param`, or any user
+ * holding the platform capability `orCapability` (platform admins acting on any club). Anyone
+ * else gets 403, whether or not the club exists, so ids cannot be probed.
+ */
+export function clubRoleGuard<TRole extends string>(lookup: ClubRoleLookup<TRole>): ClubRoleGuard<TRole> {
+  return (param, role, options = {}) => {
+    const { orCapability } = options;
+    return {
+      description: `club ${role} of {${param}}${orCapability ? ` or capability ${orCapability}` : ''}`,
+      security: 'bearer',
+      async authorize(request, params) {
+        const caller = await authenticate(request);
+        const clubId = params[param] ?? '';
+        const held = clubId ? await lookup.find(clubId, caller.userId) : undefined;
+        if (lookup.satisfies(held, role) || (orCapability && caller.capabilities.has(orCapability))) {
+          return { ...caller, clubId, clubRole: held };
+        }
+        throw forbidden(`This operation needs the ${role} role in this club${orCapability ? ` or the ${orCapability} capability` : ''}.`);
+      },
+    };
+  };
 }
 
 /**
- * A user holding `role` in the club named by the path parameter `param` (a leader satisfies
- * `member`), or any user holding the platform capability `orCapability` (platform admins acting
- * on any club). Anyone else gets 403, whether or not the club exists, so ids cannot be probed.
+ * `Authorization: Bearer <credential>` that is not a user token (an edge box, a service): the
+ * owning area's `identify` names the caller or returns undefined, which answers 401 `rejected`.
  */
-export function clubRole(param: string, role: ClubRole, options: { orCapability?: Capability } = {}): Guard<ClubCaller> {
-  const { orCapability } = options;
+export function bearerCredentialGuard<TCaller>(options: {
+  description: string;
+  security: 'edgeToken' | 'serviceToken';
+  rejected: string;
+  identify: (credential: string) => Promise<TCaller | undefined>;
+}): Guard<TCaller> {
+  const { description, security, rejected, identify } = options;
   return {
-    description: `club ${role} of {${param}}${orCapability ? ` or capability ${orCapability}` : ''}`,
-    security: 'bearer',
-    async authorize(request, params) {
-      const caller = await authenticate(request);
-      const clubId = params[param] ?? '';
-      const held = clubId ? await findClubRole(getSql(), clubId, caller.userId) : undefined;
-      if (roleSatisfies(held, role) || (orCapability && caller.capabilities.has(orCapability))) {
-        return { ...caller, clubId, clubRole: held };
-      }
-      throw forbidden(`This operation needs the ${role} role in this club${orCapability ? ` or the ${orCapability} capability` : ''}.`);
+    description,
+    security,
+    async authorize(request) {
+      const caller = await identify(bearerToken(request));
+      if (caller === undefined) throw unauthorized(rejected);
+      return caller;
     },
   };
 }

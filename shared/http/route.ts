@@ -33,6 +33,9 @@ export interface RouteInput<TParams, TQuery, TBody, TCaller> {
   body: TBody;
 }
 
+/** The three inputs a route validates; field paths of a 400 start with one of them. */
+export type RouteInputName = 'params' | 'query' | 'body';
+
 /**
  * One endpoint: method, path template (`/api/notifications/{id}/read`), who may call it, the
  * valibot schemas its input must satisfy, and the handler. The same object feeds the
@@ -56,6 +59,11 @@ export interface RouteDefinition<P, Q, B, C> {
   responses?: Partial<Record<DeclaredStatus, RouteResponse>>;
   /** Overrides HTTP_MAX_BODY_BYTES for this route. */
   maxBodyBytes?: number;
+  /**
+   * The input whose fields the area's InvalidError names (relative paths such as `clubId`); the
+   * dispatcher prefixes it. Default: the body when the route takes one, else the query, else params.
+   */
+  fieldErrorsIn?: RouteInputName;
   handle(input: RouteInput<ParamsOut<P>, Out<Q>, Out<B>, C>): Promise<HttpResponseInit>;
 }
 
@@ -73,6 +81,7 @@ export interface Route {
   responseType?: string;
   responses?: Partial<Record<DeclaredStatus, RouteResponse>>;
   maxBodyBytes?: number;
+  fieldErrorsIn?: RouteInputName;
   handle(input: RouteInput<unknown, unknown, unknown, unknown>): Promise<HttpResponseInit>;
 }
 

@@ -1,5 +1,4 @@
 import type { HttpResponseInit } from '@azure/functions';
-import type { StaticAssets } from '../portal/assets';
 import { HttpProblem } from './problem';
 import { problemResponse } from './dispatch';
 
@@ -25,6 +24,14 @@ const SECURITY_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
 };
 
+/** What serveStatic needs of a file (shared/portal/assets.ts reads the portal's files into this shape). */
+export interface ServedFile {
+  body: Buffer;
+  contentType: string;
+  etag: string;
+  cacheControl: string;
+}
+
 export interface StaticRequest {
   method: string;
   /** The path exactly as sent (dispatch.ts pathOf), query not included. */
@@ -39,7 +46,12 @@ export interface StaticRequest {
  * Names are compared as sent, never decoded or joined to a path: `..`, `%2e%2e`, `a%2fb` and
  * `a/b` are simply names that do not exist (404).
  */
-export function serveStatic(assets: StaticAssets | undefined, mount: string, request: StaticRequest, requestId: string): HttpResponseInit {
+export function serveStatic(
+  assets: ReadonlyMap<string, ServedFile> | undefined,
+  mount: string,
+  request: StaticRequest,
+  requestId: string,
+): HttpResponseInit {
   const method = request.method.toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') {
     return withSecurity(

@@ -1,6 +1,6 @@
 import type { NotificationPreferences, SummaryMode } from './preferences';
 import type { Category } from './record';
-import { instantOfWall, MINUTE, wallClock } from './timeZone';
+import { instantOfWall, MINUTE, wallClock } from '../time/timeZone';
 
 /**
  * Which email and push deliveries one notification gets, from the recipient's preferences.

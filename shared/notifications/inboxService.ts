@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/client';
 import { NotFoundError } from '../errors/domainErrors';
-import { encodeCursor, type InboxPosition } from './cursor';
+import { inboxCursor, type InboxPosition } from './cursor';
 import { deleteAllEntries, deleteEntry, markAllEntriesRead, markEntryRead, selectInboxSlice, type InboxRow } from './inboxRepository';
 import type { InboxPage, NotificationRecord } from './schemas';
 
@@ -29,7 +29,7 @@ export async function listInbox(sql: Queryable, userId: string, options: ListInb
   return {
     items: page.map(toRecord),
     unreadCount: unread,
-    nextCursor: hasMore && last ? encodeCursor({ createdAt: last.position, seq: last.seq }) : null,
+    nextCursor: hasMore && last ? inboxCursor.encode([last.position, last.seq]) : null,
   };
 }
 

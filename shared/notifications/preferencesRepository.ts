@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/client';
 import { appLogger } from '../log/appLogger';
 import { readStored, type NotificationPreferences } from './preferences';
-import { DEFAULT_TIME_ZONE } from './timeZone';
+import { DEFAULT_TIME_ZONE } from '../time/timeZone';
 
 /** What the notification rules need from user_settings. */
 export interface StoredSettings {

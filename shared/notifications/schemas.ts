@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { wholeNumber } from '../validation/wholeNumber';
-import { decodeCursor } from './cursor';
+import { cursorParameter } from '../paging/cursor';
+import { pageLimit } from '../paging/limit';
+import { inboxCursor } from './cursor';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './inboxService';
 import {
   hasLegacyFields,
@@ -10,7 +11,7 @@ import {
   type LegacyFields,
 } from './preferences';
 import { TONES } from './record';
-import { canonicalTimeZone } from './timeZone';
+import { canonicalTimeZone } from '../time/timeZone';
 
 /**
  * Every HTTP schema of the notifications area: what /api/notifications and /api/user/settings
@@ -19,18 +20,8 @@ import { canonicalTimeZone } from './timeZone';
 
 /** Query of GET /api/notifications. */
 export const ListQuerySchema = v.object({
-  limit: wholeNumber(DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE, { message: `must be a whole number from 1 to ${MAX_PAGE_SIZE}` }),
-  cursor: v.optional(
-    v.pipe(
-      v.string(),
-      v.rawTransform(({ dataset, addIssue, NEVER }) => {
-        const position = decodeCursor(dataset.value);
-        if (position) return position;
-        addIssue({ message: 'is not a cursor returned by this list' });
-        return NEVER;
-      }),
-    ),
-  ),
+  limit: pageLimit(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+  cursor: cursorParameter(inboxCursor),
   unread: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
 });
 

@@ -27,7 +27,7 @@ function assertConsistent(preferences: NotificationPreferences): void {
   if (conflicts.length) {
     throw new InvalidError(
       'The notification preferences are inconsistent.',
-      conflicts.map((conflict) => ({ ...conflict, path: `body.notifications.${conflict.path}` })),
+      conflicts.map((conflict) => ({ ...conflict, path: `notifications.${conflict.path}` })),
     );
   }
 }

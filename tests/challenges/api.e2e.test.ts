@@ -256,7 +256,7 @@ describe('challenge endpoints', () => {
       const open = await makeChallenge();
       const notMine = await call(user, 'POST', `/api/challenges/${open.id}/join?clubId=${club.clubId}`);
       expect(notMine.status).toBe(400);
-      expect(((await notMine.json()) as Problem).errors).toEqual([{ path: 'body.clubId', message: 'must be one of your clubs' }]);
+      expect(((await notMine.json()) as Problem).errors).toEqual([{ path: 'query.clubId', message: 'must be one of your clubs' }]);
       await addMember(club.clubId, user);
       expect(await (await call(user, 'POST', `/api/challenges/${open.id}/join?clubId=${club.clubId}`)).json()).toMatchObject({
         clubId: club.clubId,

@@ -142,6 +142,18 @@ describe('challenge leaderboards over HTTP', () => {
       [11, users[11]],
       [12, users[10]],
     ]);
+    // A cursor edited by hand to a far-off rank is refused, not served from rank 4,000,001: as
+    // issued it may not be changed, and without its tag it is not a cursor at all.
+    const [payload = '', tag = ''] = String(first.nextCursor).split('.');
+    const position = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
+    const farOff = Buffer.from(JSON.stringify([...position.slice(0, 3), 4_000_000]), 'utf8').toString('base64url');
+    for (const forged of [farOff, `${farOff}.${tag}`]) {
+      const refused = await host.request('GET', `/api/challenges/${challenge.id}/leaderboard?scope=global&limit=4&cursor=${forged}`, {
+        headers: await bearer(viewer),
+      });
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { errors: { path: string }[] }).errors.map((error) => error.path)).toEqual(['query.cursor']);
+    }
     const second = await board(viewer, challenge.id, `scope=global&limit=4&cursor=${first.nextCursor}`);
     expect(second.items.map((row) => row.rank)).toEqual([5, 6, 7, 8]);
     const third = await board(viewer, challenge.id, `scope=global&limit=4&cursor=${second.nextCursor}`);

@@ -42,8 +42,8 @@ describe('duplicateVereinsIdErrors', () => {
       'each repeat after the first is named',
       [club('7'), club('8'), club('7'), club('7')],
       [
-        { path: 'body.clubs.2.vereinsId', message: 'repeats the club number of body.clubs.0' },
-        { path: 'body.clubs.3.vereinsId', message: 'repeats the club number of body.clubs.0' },
+        { path: 'clubs.2.vereinsId', message: 'repeats the club number of clubs.0' },
+        { path: 'clubs.3.vereinsId', message: 'repeats the club number of clubs.0' },
       ],
     ],
   ])('%s', (_label, clubs, expected) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getSql } from '../../shared/db/client';
 import { httpGroup } from '../../shared/host/definition';
-import { clubRole } from '../../shared/http/guards';
+import { clubRole } from '../../shared/guards/clubRole';
 import { defineRoute, json } from '../../shared/http/route';
 import { createServiceClub } from '../clubMaster/fixtures';
 import { readJson, type ProblemJson } from '../support/http';

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { publicAccess } from '../../shared/http/guards';
+import { InvalidError } from '../../shared/errors/domainErrors';
 import { HttpProblem } from '../../shared/http/problem';
 import { defineRoute, json, noContent } from '../../shared/http/route';
 import { httpGroup } from '../../shared/host/definition';
@@ -73,6 +74,37 @@ const routes = [
     summary: 'unexpected error',
     guard: publicAccess,
     handle: () => Promise.reject(new Error('secret internals: password=hunter2 at /srv/app.js:12')),
+  }),
+  // An area refusing a field of the value it was given: `slot` of the query, `note` of the body.
+  defineRoute({
+    method: 'GET',
+    path: '/pipeline/slots/{id}',
+    summary: 'area refuses a query field',
+    guard: publicAccess,
+    params: v.object({ id: v.string() }),
+    query: v.object({ slot: v.optional(v.string()) }),
+    handle: () => Promise.reject(new InvalidError('No such slot.', [{ path: 'slot', message: 'is taken' }])),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/pipeline/slots/{id}',
+    summary: 'area refuses a body field, or a query field the route names',
+    guard: publicAccess,
+    params: v.object({ id: v.string() }),
+    query: v.object({ slot: v.optional(v.string()) }),
+    body: v.object({ note: v.string() }),
+    handle: ({ params }) =>
+      Promise.reject(new InvalidError('Refused.', [{ path: params.id === 'whole' ? '' : 'note', message: 'is refused' }])),
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/pipeline/slots/{id}',
+    summary: 'area refuses a query field on a route with a body',
+    guard: publicAccess,
+    query: v.object({ slot: v.optional(v.string()) }),
+    body: v.object({ note: v.string() }),
+    fieldErrorsIn: 'query',
+    handle: () => Promise.reject(new InvalidError('No such slot.', [{ path: 'slot', message: 'is taken' }])),
   }),
   defineRoute({
     method: 'GET',
@@ -161,6 +193,17 @@ describe('HTTP conventions', () => {
   it('400 names invalid path and query parameters', async () => {
     const body = await problem(await host.request('GET', '/pipeline/members/abc?limit=ten'), 400);
     expect(body.errors?.map((error) => error.path).sort()).toEqual(['params.id', 'query.limit']);
+  });
+
+  it("prefixes an area's field errors with the input the area's value came from", async () => {
+    const fromQuery = await problem(await host.request('GET', '/pipeline/slots/1?slot=a'), 400);
+    expect(fromQuery.errors).toEqual([{ path: 'query.slot', message: 'is taken' }]);
+    const fromBody = await problem(await host.request('POST', '/pipeline/slots/1?slot=a', { json: { note: 'n' } }), 400);
+    expect(fromBody.errors).toEqual([{ path: 'body.note', message: 'is refused' }]);
+    const wholeBody = await problem(await host.request('POST', '/pipeline/slots/whole', { json: { note: 'n' } }), 400);
+    expect(wholeBody.errors).toEqual([{ path: 'body', message: 'is refused' }]);
+    const named = await problem(await host.request('PUT', '/pipeline/slots/1?slot=a', { json: { note: 'n' } }), 400);
+    expect(named.errors).toEqual([{ path: 'query.slot', message: 'is taken' }]);
   });
 
   it('routes parameters and prefers literal segments', async () => {

@@ -23,26 +23,18 @@ describe('training plan rules', () => {
   });
 
   it.each<[string, unknown, string[]]>([
-    [
-      'an unknown time zone',
-      { timeZone: 'Mars/Olympus', evenings: [{ weekday: 'monday', start: '18:00', end: '20:00' }] },
-      ['body.timeZone'],
-    ],
-    [
-      'an offset instead of a zone',
-      { timeZone: '+01:00', evenings: [{ weekday: 'monday', start: '18:00', end: '20:00' }] },
-      ['body.timeZone'],
-    ],
+    ['an unknown time zone', { timeZone: 'Mars/Olympus', evenings: [{ weekday: 'monday', start: '18:00', end: '20:00' }] }, ['timeZone']],
+    ['an offset instead of a zone', { timeZone: '+01:00', evenings: [{ weekday: 'monday', start: '18:00', end: '20:00' }] }, ['timeZone']],
     [
       'an end before the start without endsNextDay',
       { evenings: [{ weekday: 'monday', start: '20:00', end: '18:00' }] },
-      ['body.evenings.0.end'],
+      ['evenings.0.end'],
     ],
-    ['an end equal to the start', { evenings: [{ weekday: 'monday', start: '18:00', end: '18:00' }] }, ['body.evenings.0.end']],
+    ['an end equal to the start', { evenings: [{ weekday: 'monday', start: '18:00', end: '18:00' }] }, ['evenings.0.end']],
     [
       'endsNextDay with an end after the start (longer than a day)',
       { evenings: [{ weekday: 'monday', start: '18:00', end: '19:00', endsNextDay: true }] },
-      ['body.evenings.0.end'],
+      ['evenings.0.end'],
     ],
     [
       'two overlapping evenings on one day',
@@ -52,7 +44,7 @@ describe('training plan rules', () => {
           { weekday: 'tuesday', start: '19:30', end: '21:00' },
         ],
       },
-      ['body.evenings.1'],
+      ['evenings.1'],
     ],
     [
       'an evening past midnight overlapping the next day’s',
@@ -62,7 +54,7 @@ describe('training plan rules', () => {
           { weekday: 'saturday', start: '01:00', end: '03:00' },
         ],
       },
-      ['body.evenings.1'],
+      ['evenings.1'],
     ],
     [
       'a Saturday night running into a Sunday evening (week wrap)',
@@ -72,7 +64,7 @@ describe('training plan rules', () => {
           { weekday: 'saturday', start: '22:00', end: '01:00', endsNextDay: true },
         ],
       },
-      ['body.evenings.1'],
+      ['evenings.1'],
     ],
   ])('refuses %s, naming the field', (_label, input, paths) => {
     expect(errorPaths(input)).toEqual(paths);

@@ -4,6 +4,7 @@ import { notify } from '../../shared/notifications/notify';
 import { anyOf } from '../support/http';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
+import { inboxCursor } from '../../shared/notifications/cursor';
 
 interface Page {
   items: { id: string; title: string; body?: string; date: string; tone: string; read: boolean }[];
@@ -267,12 +268,14 @@ describe('notification inbox over HTTP', () => {
     ['?limit=abc', 'query.limit'],
     ['?limit=-1', 'query.limit'],
     ['?cursor=nonsense!', 'query.cursor'],
-    [`?cursor=${Buffer.from('["yesterday",1]').toString('base64url')}`, 'query.cursor'],
+    [`?cursor=${inboxCursor.encode(['yesterday', 1])}`, 'query.cursor'],
+    // A well-formed position without the tag this service signs it with is no cursor of this list.
+    [`?cursor=${Buffer.from('["2026-11-18T12:00:00.000000Z",1]').toString('base64url')}`, 'query.cursor'],
     ['?unread=yes', 'query.unread'],
-    [`?cursor=${Buffer.from('["2026-02-30T12:00:00.000000Z",1]').toString('base64url')}`, 'query.cursor'],
-    [`?cursor=${Buffer.from('["0000-01-01T00:00:00.000000Z",1]').toString('base64url')}`, 'query.cursor'],
-    [`?cursor=${Buffer.from('["2026-11-18T24:00:00.000000Z",1]').toString('base64url')}`, 'query.cursor'],
-    [`?cursor=${Buffer.from('["2026-04-31T10:00:00.000000Z",1]').toString('base64url')}`, 'query.cursor'],
+    [`?cursor=${inboxCursor.encode(['2026-02-30T12:00:00.000000Z', 1])}`, 'query.cursor'],
+    [`?cursor=${inboxCursor.encode(['0000-01-01T00:00:00.000000Z', 1])}`, 'query.cursor'],
+    [`?cursor=${inboxCursor.encode(['2026-11-18T24:00:00.000000Z', 1])}`, 'query.cursor'],
+    [`?cursor=${inboxCursor.encode(['2026-04-31T10:00:00.000000Z', 1])}`, 'query.cursor'],
   ])('answers 400 for %s naming %s', async (query, path) => {
     const response = await call(newUser(), 'GET', `/api/notifications${query}`);
     expect(response.status).toBe(400);
@@ -281,7 +284,7 @@ describe('notification inbox over HTTP', () => {
   });
 
   it('accepts a leap-day cursor', async () => {
-    const cursor = Buffer.from('["2028-02-29T12:00:00.123456Z",1]').toString('base64url');
+    const cursor = inboxCursor.encode(['2028-02-29T12:00:00.123456Z', 1]);
     expect((await list(newUser(), `?cursor=${cursor}`)).items).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import {
   preferenceConflicts,
   readStored,
 } from '../../shared/notifications/preferences';
-import { canonicalTimeZone, instantOfWall } from '../../shared/notifications/timeZone';
+import { canonicalTimeZone, instantOfWall } from '../../shared/time/timeZone';
 
 const issuePaths = (schema: v.GenericSchema, input: unknown) => {
   const result = v.safeParse(schema, input);

@@ -1,7 +1,6 @@
 import { identifyEdgeToken } from '../clubMaster/edgeTokens';
 import { getSql } from '../db/client';
-import { bearerToken, type Guard } from './guards';
-import { unauthorized } from './problem';
+import { bearerCredentialGuard } from '../http/guards';
 
 /** An on-site box, identified by its edge API token; clubId is the service club the token is bound to. */
 export interface EdgeCaller {
@@ -10,18 +9,16 @@ export interface EdgeCaller {
   tokenId: string;
 }
 
-const REJECTED = 'The edge API token is missing, unknown or revoked.';
-
 /**
  * `Authorization: Bearer <edge token>`. The club a report belongs to comes from here, never from
  * the payload. The token lookup is club master's (identifyEdgeToken).
  */
-export const edgeBox: Guard<EdgeCaller> = {
+export const edgeBox = bearerCredentialGuard<EdgeCaller>({
   description: 'an on-site box with its edge API token',
   security: 'edgeToken',
-  async authorize(request) {
-    const identity = await identifyEdgeToken(getSql(), bearerToken(request));
-    if (!identity) throw unauthorized(REJECTED);
-    return { kind: 'edge', ...identity };
+  rejected: 'The edge API token is missing, unknown or revoked.',
+  async identify(token) {
+    const identity = await identifyEdgeToken(getSql(), token);
+    return identity ? { kind: 'edge', ...identity } : undefined;
   },
-};
+});

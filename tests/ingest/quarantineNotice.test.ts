@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { getSql } from '../../shared/db/client';
-import { notifyQuarantine, type QuarantineContext } from '../../shared/freshness/quarantineNotice';
+import { notifyQuarantine, type QuarantineContext } from '../../shared/ingest/quarantineNotice';
 import { listInbox } from '../../shared/notifications/inboxService';
 
 const sql = () => getSql();

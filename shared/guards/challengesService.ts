@@ -1,0 +1,21 @@
+import { serviceTokenMatches } from '../challenges/serviceCredential';
+import { getSettings } from '../config/settings';
+import { bearerCredentialGuard } from '../http/guards';
+
+export interface ServiceCaller {
+  kind: 'service';
+  service: 'challenges-personalization';
+}
+
+/** `Authorization: Bearer <chsvc_ token>`, checked against CHALLENGE_SERVICE_TOKEN_HASH (challenges' serviceTokenMatches). */
+export const challengesService = bearerCredentialGuard<ServiceCaller>({
+  description: 'the personalization service with its own credential (CHALLENGE_SERVICE_TOKEN_HASH)',
+  security: 'serviceToken',
+  rejected: 'The service credential is missing or not valid.',
+  identify: (token) =>
+    Promise.resolve(
+      serviceTokenMatches(token, getSettings().CHALLENGE_SERVICE_TOKEN_HASH)
+        ? { kind: 'service', service: 'challenges-personalization' }
+        : undefined,
+    ),
+});
