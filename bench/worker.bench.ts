@@ -13,7 +13,7 @@ import { startLocalEventHubs } from '../development/local/eventHubs/localEventHu
 import { freePort } from '../development/local/net';
 import { DEFAULT_CATCH_UP_RULES } from '../shared/ingest/catchUp';
 import { TableCheckpointStore } from '../shared/ingest/checkpointStore';
-import type { ApplyOutcome } from '../shared/ingest/apply';
+import { EMPTY_OUTCOME } from '../shared/ingest/apply';
 import { runEventBatch } from '../shared/ingest/eventRunner';
 import { startIngestWorker } from '../shared/ingest/worker';
 import { createLogger } from '../shared/log/logger';
@@ -28,18 +28,6 @@ const HUB = 'club-data';
 const WORKER_BATCH = 500;
 /** Throughput at least half the core's: the worker's time at most twice the core's. */
 const TARGET_TIME_RATIO = 2;
-const NOTHING_APPLIED: ApplyOutcome = {
-  deadLettered: 0,
-  received: 0,
-  hits: 0,
-  shooters: 0,
-  stale: 0,
-  tombstones: 0,
-  rejected: 0,
-  rejectReasons: {},
-  admissionState: null,
-  statusWritten: false,
-};
 
 /**
  * The staging worker's throughput against the apply core alone (bench/ingest.bench.ts), in the
@@ -100,7 +88,7 @@ export default async function workerBench({ sql }: BenchContext): Promise<Compar
       loadBalancing: { updateIntervalInMs: 200, partitionOwnershipExpirationIntervalInMs: 5000 },
       applyBatch: (...args) => {
         firstBatchAt ??= performance.now();
-        return applyNothing ? Promise.resolve(NOTHING_APPLIED) : runEventBatch(...args);
+        return applyNothing ? Promise.resolve(EMPTY_OUTCOME) : runEventBatch(...args);
       },
     });
     // Applied and checkpointed: polled, the worker has no completion of its own.

@@ -1,3 +1,4 @@
+import { INGEST_APPLY_SETTING_NAMES } from '../shared/config/settings';
 import { BackfillFailedError, BackfillRefusedError, runBackfill, type BackfillProgress } from '../shared/ingest/backfill';
 import { BACKFILL_EXIT, parseBackfillArgs } from '../shared/ingest/backfillArgs';
 import { TableCheckpointStore } from '../shared/ingest/checkpointStore';
@@ -28,14 +29,7 @@ const BACKFILL_SETTINGS = [
   'INGEST_EVENTHUB_CONNECTION',
   'INGEST_BACKFILL_CONSUMER_GROUP',
   'INGEST_CHECKPOINT_TABLE',
-  'INGEST_REJECTING_THRESHOLD',
-  'INGEST_QUARANTINE_THRESHOLD',
-  'INGEST_REJECT_WINDOW_SECONDS',
-  'INGEST_DRIFT_QUIET_SECONDS',
-  'INGEST_REJECT_LOG_MAX',
-  'INGEST_REJECT_LOG_MAX_AGE_DAYS',
-  'INGEST_DEAD_LETTER_MAX',
-  'INGEST_DEAD_LETTER_MAX_AGE_DAYS',
+  ...INGEST_APPLY_SETTING_NAMES,
   'INGEST_WORKER_MAX_BATCH_SIZE',
 ] as const;
 

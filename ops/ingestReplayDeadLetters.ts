@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import { INGEST_APPLY_SETTING_NAMES } from '../shared/config/settings';
 import { admissionThresholds, retentionFrom } from '../shared/ingest/eventRunner';
 import { replayDeadLetters } from '../shared/ingest/replayDeadLetters';
 import type { Command, CommandEnv } from './command';
@@ -13,18 +14,6 @@ import { commandSettings } from './settings';
  */
 const USAGE = 'ingest:replay-dead-letters [--id=<n>] [--limit=<n>]';
 const EXIT = { done: 0, failed: 1, usage: 2 } as const;
-
-/** The admission and retention settings the apply core reads. */
-const REPLAY_SETTINGS = [
-  'INGEST_REJECTING_THRESHOLD',
-  'INGEST_QUARANTINE_THRESHOLD',
-  'INGEST_REJECT_WINDOW_SECONDS',
-  'INGEST_DRIFT_QUIET_SECONDS',
-  'INGEST_REJECT_LOG_MAX',
-  'INGEST_REJECT_LOG_MAX_AGE_DAYS',
-  'INGEST_DEAD_LETTER_MAX',
-  'INGEST_DEAD_LETTER_MAX_AGE_DAYS',
-] as const;
 
 function parsed(argv: string[]): { id: number | null; limit: number } | null {
   try {
@@ -51,7 +40,7 @@ async function replay(args: string[], env: CommandEnv): Promise<number> {
     console.error(`--id must be a positive whole number, --limit one from 1 to 100000\nUsage: ${USAGE}`);
     return EXIT.usage;
   }
-  const settings = commandSettings(REPLAY_SETTINGS, env);
+  const settings = commandSettings(INGEST_APPLY_SETTING_NAMES, env);
   const database = openCommandDatabase(env);
   try {
     const summary = await replayDeadLetters(database.sql, {

@@ -216,6 +216,18 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   return settings;
 }
 
+/** What every runner of the ingest apply core reads: admission thresholds and retention (shared/ingest/eventRunner.ts). */
+export const INGEST_APPLY_SETTING_NAMES = [
+  'INGEST_REJECTING_THRESHOLD',
+  'INGEST_QUARANTINE_THRESHOLD',
+  'INGEST_REJECT_WINDOW_SECONDS',
+  'INGEST_DRIFT_QUIET_SECONDS',
+  'INGEST_REJECT_LOG_MAX',
+  'INGEST_REJECT_LOG_MAX_AGE_DAYS',
+  'INGEST_DEAD_LETTER_MAX',
+  'INGEST_DEAD_LETTER_MAX_AGE_DAYS',
+] as const satisfies readonly (keyof Settings)[];
+
 /**
  * The settings of the staging ingest worker (workers/ingest): no HTTP, so none of the app's auth
  * settings; parsed from an environment map with the same rules and defaults as the app's.
@@ -232,14 +244,7 @@ export const INGEST_WORKER_SETTING_NAMES = [
   'INGEST_EVENTHUB_NAME',
   'INGEST_EVENTHUB_CONNECTION',
   'INGEST_EVENTHUB_CONSUMER_GROUP',
-  'INGEST_REJECTING_THRESHOLD',
-  'INGEST_QUARANTINE_THRESHOLD',
-  'INGEST_REJECT_WINDOW_SECONDS',
-  'INGEST_DRIFT_QUIET_SECONDS',
-  'INGEST_REJECT_LOG_MAX',
-  'INGEST_REJECT_LOG_MAX_AGE_DAYS',
-  'INGEST_DEAD_LETTER_MAX',
-  'INGEST_DEAD_LETTER_MAX_AGE_DAYS',
+  ...INGEST_APPLY_SETTING_NAMES,
   'INGEST_CHECKPOINT_TABLE',
   'INGEST_WORKER_MAX_BATCH_SIZE',
   'INGEST_WORKER_LAG_SAMPLE_SECONDS',

@@ -139,7 +139,8 @@ async function deadLetter(sql: Sql, message: IncomingMessage, options: ApplyOpti
   return { ...EMPTY_OUTCOME, received: 1, deadLettered: 1, admissionState, statusWritten };
 }
 
-const EMPTY_OUTCOME: ApplyOutcome = {
+/** The outcome of a batch that applied nothing. */
+export const EMPTY_OUTCOME: ApplyOutcome = {
   received: 0,
   hits: 0,
   shooters: 0,
