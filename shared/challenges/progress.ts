@@ -1,20 +1,15 @@
 import type { Sql } from '../db/client';
 import { payReward, notifyFailed } from './payout';
 import { isGoalMet, progressFraction, type Measurement, type Rules } from './rules';
+import {
+  activeParticipationIdsAfter,
+  activeParticipationIdsForClubs,
+  failActiveParticipation,
+  findActiveParticipation,
+  storeProgress,
+  type StoredResult,
+} from './evaluationRepository';
 import { measureShots, type ShotStats } from './shotDataRepository';
-
-interface ActiveParticipation {
-  id: string;
-  userId: string;
-  challengeId: string;
-  title: string;
-  scope: 'global' | 'club' | 'personal';
-  challengeClubId: string | null;
-  rules: Rules;
-  rewardXp: number;
-  joinedAt: Date;
-  deadlineAt: Date;
-}
 
 export type EvaluationOutcome = 'completed' | 'progressed' | 'unchanged' | 'inactive';
 
@@ -40,16 +35,6 @@ export function windowOf(rules: Rules, joinedAt: Date, deadlineAt: Date, now: Da
   return { from, to };
 }
 
-async function loadActive(sql: Sql, participationId: string): Promise<ActiveParticipation | undefined> {
-  const [row]: [ActiveParticipation?] = await sql`
-    select p.id, p.user_id as "userId", p.challenge_id as "challengeId", c.title, c.scope,
-           c.club_id as "challengeClubId", p.rules, p.reward_xp as "rewardXp",
-           p.joined_at as "joinedAt", p.deadline_at as "deadlineAt"
-    from challenge_participation p join challenge c on c.id = p.challenge_id
-    where p.id = ${participationId} and p.status = 'active'`;
-  return row;
-}
-
 /**
  * Re-measures one active participation from the shot data and stores its progress and score.
  * When the goal is met (knockout goals never complete early) the same guarded UPDATE moves it to
@@ -57,7 +42,7 @@ async function loadActive(sql: Sql, participationId: string): Promise<ActivePart
  * evaluations of one participation pay once.
  */
 export async function evaluateParticipation(sql: Sql, participationId: string, now: Date = new Date()): Promise<EvaluationOutcome> {
-  const participation = await loadActive(sql, participationId);
+  const participation = await findActiveParticipation(sql, participationId);
   if (!participation) return 'inactive';
   const { rules } = participation;
   const window = windowOf(rules, participation.joinedAt, participation.deadlineAt, now);
@@ -79,21 +64,18 @@ export async function evaluateParticipation(sql: Sql, participationId: string, n
     sessions: stats.sessions,
     evaluatedAt: now.toISOString(),
   };
-  const result = met ? { placement: 'completed', xp: participation.rewardXp, badge: rules.rewardBadge ?? null } : null;
+  const result: StoredResult | null = met ? { placement: 'completed', xp: participation.rewardXp, badge: rules.rewardBadge ?? null } : null;
   return sql.begin(async (tx) => {
-    const [updated]: [{ status: string }?] = await tx`
-      update challenge_participation set
-        progress = ${tx.json(progress)},
-        result = coalesce(${result ? tx.json(result) : null}::jsonb, result),
-        score_reached_at = case when score <> ${measurement.value} then ${now} else score_reached_at end,
-        score = ${measurement.value},
-        evaluated_at = ${now},
-        status = case when ${met} then 'completed' else status end,
-        finished_at = case when ${met} then ${now}::timestamptz else finished_at end
-      where id = ${participation.id} and status = 'active'
-      returning status`;
-    if (!updated) return 'inactive';
-    if (updated.status !== 'completed') return 'progressed';
+    const status = await storeProgress(tx, {
+      participationId: participation.id,
+      progress,
+      result,
+      score: measurement.value,
+      met,
+      now,
+    });
+    if (status === undefined) return 'inactive';
+    if (status !== 'completed') return 'progressed';
     await payReward(tx, {
       userId: participation.userId,
       participationId: participation.id,
@@ -126,18 +108,7 @@ export async function evaluateProgressForClubs(
   now: Date = new Date(),
 ): Promise<{ evaluated: number; completed: number }> {
   if (clubNumbers.length === 0) return { evaluated: 0, completed: 0 };
-  const rows = await sql<{ id: string }[]>`
-    select p.id from challenge_participation p
-    where p.status = 'active' and exists (
-      select 1 from challenge_shooter_link l join club c on c.id = l.club_id
-      where l.user_id = p.user_id and l.status = 'confirmed' and c.vereins_id = any(${[...clubNumbers]}::text[])
-    )
-    order by p.id`;
-  return evaluateMany(
-    sql,
-    rows.map((row) => row.id),
-    now,
-  );
+  return evaluateMany(sql, await activeParticipationIdsForClubs(sql, clubNumbers), now);
 }
 
 const BATCH = 500;
@@ -147,29 +118,19 @@ export async function evaluateAllActive(sql: Sql, now: Date = new Date()): Promi
   let after = '';
   const total = { evaluated: 0, completed: 0 };
   for (;;) {
-    const rows = await sql<{ id: string }[]>`
-      select id from challenge_participation where status = 'active' and id > ${after} order by id limit ${BATCH}`;
-    if (rows.length === 0) return total;
-    const outcome = await evaluateMany(
-      sql,
-      rows.map((row) => row.id),
-      now,
-    );
+    const ids = await activeParticipationIdsAfter(sql, after, BATCH);
+    if (ids.length === 0) return total;
+    const outcome = await evaluateMany(sql, ids, now);
     total.evaluated += outcome.evaluated;
     total.completed += outcome.completed;
-    after = rows[rows.length - 1]?.id ?? after;
+    after = ids[ids.length - 1] ?? after;
   }
 }
 
 /** Marks one participation failed if it is still active; notifies only when this call did it. */
 export async function failParticipation(sql: Sql, participationId: string, now: Date): Promise<boolean> {
   return sql.begin(async (tx) => {
-    const [row]: [{ userId: string; title: string }?] = await tx`
-      update challenge_participation p set status = 'failed', finished_at = ${now},
-        result = coalesce(p.result, '{}'::jsonb) || jsonb_build_object('placement', 'out')
-      from challenge c
-      where p.id = ${participationId} and p.status = 'active' and c.id = p.challenge_id
-      returning p.user_id as "userId", c.title`;
+    const row = await failActiveParticipation(tx, participationId, now);
     if (!row) return false;
     await notifyFailed(tx, row.userId, row.title);
     return true;

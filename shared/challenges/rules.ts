@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { bodyWholeNumber } from '../validation/wholeNumber';
 
 /**
  * The goal language of a challenge's rulesJson: one measurable goal over the member's shot data,
@@ -14,14 +15,6 @@ export const BadgeKeySchema = v.pipe(
   v.regex(/^[a-z0-9][a-z0-9_-]{1,63}$/, 'must be 2 to 64 characters a-z, 0-9, "_" or "-", starting with a letter or digit'),
 );
 
-const wholeNumber = (min: number, max: number) =>
-  v.pipe(
-    v.number('must be a number'),
-    v.integer('must be a whole number'),
-    v.minValue(min, `must be at least ${min}`),
-    v.maxValue(max, `must be at most ${max}`),
-  );
-
 /** Ring values have one decimal (10.9 is the best shot, 109.0 the best ten-shot series). */
 const ringValue = (max: number) =>
   v.pipe(
@@ -34,13 +27,13 @@ const ringValue = (max: number) =>
 export const GoalSchema = v.variant(
   'metric',
   [
-    v.strictObject({ metric: v.literal('shots'), target: wholeNumber(1, 100_000) }),
-    v.strictObject({ metric: v.literal('sessions'), target: wholeNumber(1, 366) }),
+    v.strictObject({ metric: v.literal('shots'), target: bodyWholeNumber(1, 100_000) }),
+    v.strictObject({ metric: v.literal('sessions'), target: bodyWholeNumber(1, 366) }),
     v.strictObject({
       metric: v.literal('averageRing'),
       target: ringValue(10.9),
       /** The average counts only over at least this many shots. */
-      minShots: v.optional(wholeNumber(1, 10_000), 30),
+      minShots: v.optional(bodyWholeNumber(1, 10_000), 30),
     }),
     v.strictObject({ metric: v.literal('bestSeries'), target: ringValue(109) }),
   ],
@@ -54,7 +47,7 @@ export const WindowSchema = v.variant(
     /** Every shot from joining until the deadline. */
     v.strictObject({ type: v.literal('participation') }),
     /** Shots of the last `days` days before the evaluation (never before joining). */
-    v.strictObject({ type: v.literal('lastDays'), days: wholeNumber(1, 366) }),
+    v.strictObject({ type: v.literal('lastDays'), days: bodyWholeNumber(1, 366) }),
   ],
   'type must be participation or lastDays',
 );
@@ -72,7 +65,7 @@ export const RulesSchema = v.strictObject({
    * Knockout: nobody completes early; at the challenge's end the best participant of each club
    * wins rewardXp and the next `finalists` places get finalistXp (less than rewardXp).
    */
-  knockout: v.optional(v.strictObject({ finalists: wholeNumber(1, 15), finalistXp: wholeNumber(1, 100_000) })),
+  knockout: v.optional(v.strictObject({ finalists: bodyWholeNumber(1, 15), finalistXp: bodyWholeNumber(1, 100_000) })),
   /** Inputs of an adaptive goal, kept so a regenerated target can be explained. */
   personalization: v.optional(
     v.strictObject({

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { bodyWholeNumber } from '../validation/wholeNumber';
 import { cursorParameter } from '../paging/cursor';
 import { pageLimit } from '../paging/limit';
 import { challengeListCursor, leaderboardCursor } from './cursors';
@@ -16,14 +17,6 @@ import { timestampSchema } from '../validation/timestamp';
  */
 
 const MAX_PAGE = 100;
-
-const bodyWholeNumber = (min: number, max: number) =>
-  v.pipe(
-    v.number('must be a number'),
-    v.integer('must be a whole number'),
-    v.minValue(min, `must be at least ${min}`),
-    v.maxValue(max, `must be at most ${max}`),
-  );
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp());
 

@@ -263,7 +263,7 @@ export function parseIngestWorkerSettings(env: Record<string, string | undefined
 
 /** The worker's settings from this process's environment. */
 export function getIngestWorkerSettings(): IngestWorkerSettings {
-  return parseIngestWorkerSettings(process.env);
+  return parseIngestWorkerSettings(settingsEnvironment());
 }
 
 /**
@@ -284,10 +284,46 @@ export function parseSomeSettings<K extends keyof Settings>(
 
 let cached: Settings | undefined;
 
+/** Values that replace the environment's, innermost last; see overrideSettings. */
+const overrides: Record<string, string | undefined>[] = [];
+
+function settingsEnvironment(): Record<string, string | undefined> {
+  if (overrides.length === 0) return process.env;
+  const environment: Record<string, string | undefined> = { ...process.env };
+  for (const layer of overrides) Object.assign(environment, layer);
+  return environment;
+}
+
 /** The settings of this process, parsed on first use (never at import time). */
 export function getSettings(): Settings {
-  cached ??= parseSettings(process.env);
+  cached ??= parseSettings(settingsEnvironment());
   return cached;
+}
+
+/**
+ * For tests only: settings as if the environment held these values (`undefined` as if unset), read
+ * with the same rules as the environment, without touching `process.env`. Answers the function
+ * that removes them again; overrides nest, and restoring one leaves the others in place.
+ */
+export function overrideSettings(values: Partial<Record<keyof Settings, string | undefined>>): () => void {
+  const layer = { ...values };
+  overrides.push(layer);
+  cached = undefined;
+  return () => {
+    const index = overrides.indexOf(layer);
+    if (index >= 0) overrides.splice(index, 1);
+    cached = undefined;
+  };
+}
+
+/** For tests only: runs `fn` with overrideSettings(values) in force and removes them afterwards. */
+export async function withSettings<T>(values: Partial<Record<keyof Settings, string | undefined>>, fn: () => Promise<T> | T): Promise<T> {
+  const restore = overrideSettings(values);
+  try {
+    return await fn();
+  } finally {
+    restore();
+  }
 }
 
 /**

@@ -1,8 +1,8 @@
 import { functionDefinitions } from '../../functions/definitions';
 import { generateServiceToken, hashServiceToken } from '../../shared/challenges/serviceCredential';
-import { resetSettings } from '../../shared/config/settings';
+import { overrideSettings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { addMember, createClub, ensureBadge, hitsOn, insertHits, linkShooter, makeChallenge, unique } from './support';
 import { inlineSchemaRefs, type JsonSchema } from '../support/openApiDocument';
@@ -29,20 +29,14 @@ interface Problem {
 }
 
 describe('challenge endpoints', () => {
-  let host: TestHost;
-  let previousHash: string | undefined;
-  beforeAll(async () => {
-    previousHash = process.env['CHALLENGE_SERVICE_TOKEN_HASH'];
-    process.env['CHALLENGE_SERVICE_TOKEN_HASH'] = `${hashServiceToken(serviceToken)},${hashServiceToken(generateServiceToken())}`;
-    resetSettings();
-    host = await startTestHost();
+  let restoreSettings: () => void;
+  beforeAll(() => {
+    restoreSettings = overrideSettings({
+      CHALLENGE_SERVICE_TOKEN_HASH: `${hashServiceToken(serviceToken)},${hashServiceToken(generateServiceToken())}`,
+    });
   });
-  afterAll(async () => {
-    await host.close();
-    if (previousHash === undefined) delete process.env['CHALLENGE_SERVICE_TOKEN_HASH'];
-    else process.env['CHALLENGE_SERVICE_TOKEN_HASH'] = previousHash;
-    resetSettings();
-  });
+  afterAll(() => restoreSettings());
+  const host = useTestHost();
 
   const call = async (user: string | Record<string, string>, method: string, path: string, json?: unknown) =>
     host.request(method, path, { headers: typeof user === 'string' ? await bearer(user) : user, json });

@@ -1,15 +1,11 @@
 import { getSql } from '../../shared/db/client';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { unique } from './support';
 
 /** POST /api/challenges with values JSON can carry but no challenge can hold. */
 describe('POST /api/challenges with impossible values', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost();
-  });
-  afterAll(() => host.close());
+  const host = useTestHost();
 
   /** The body as raw JSON text: JSON.stringify cannot write 1e999. */
   const post = async (title: string, fields: string) =>

@@ -1,6 +1,6 @@
 import { joinChallenge } from '../../shared/challenges/participationRepository';
 import { getSql } from '../../shared/db/client';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { addMember, createClub, makeChallenge, unique } from './support';
 
@@ -40,11 +40,7 @@ async function place(
 }
 
 describe('challenge leaderboards over HTTP', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost();
-  });
-  afterAll(() => host.close());
+  const host = useTestHost();
 
   async function board(viewer: string, challengeId: string, query: string): Promise<Page> {
     const response = await host.request('GET', `/api/challenges/${challengeId}/leaderboard?${query}`, { headers: await bearer(viewer) });

@@ -4,6 +4,7 @@ import { upsertChallenge, type NewChallenge } from '../../shared/challenges/chal
 import type { ChallengeView } from '../../shared/challenges/model';
 import { RulesSchema } from '../../shared/challenges/rules';
 import { getSql } from '../../shared/db/client';
+import { addMember as addClubMember } from '../support/fixtures';
 
 export const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 
@@ -24,7 +25,7 @@ export async function createClub(): Promise<{ clubId: string; clubNumber: string
 }
 
 export async function addMember(clubId: string, userId: string, role: 'member' | 'leader' = 'member'): Promise<void> {
-  await getSql()`insert into club_membership (club_id, user_id, role) values (${clubId}, ${userId}, ${role})`;
+  await addClubMember(getSql(), clubId, userId, role);
 }
 
 /** A shooter record in the club's data and a confirmed link of the user to it. */

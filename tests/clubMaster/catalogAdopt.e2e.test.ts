@@ -3,19 +3,17 @@ import { syncKnownClubs } from '../../shared/clubMaster/knownClubSync';
 import type { AdoptResult, CatalogPage } from '../../shared/clubMaster/schemas';
 import { anyOf, readJson, type ProblemJson } from '../support/http';
 import { bearer } from '../support/tokens';
-import { startTestHost, type TestHost } from '../support/testHost';
-import { createServiceClub, uniqueTag } from './fixtures';
+import { useTestHost } from '../support/testHost';
+import { createServiceClub, uniqueTag } from '../support/fixtures';
 
 describe('club catalog and adopt through the local host', () => {
-  let host: TestHost;
   let admin: Record<string, string>;
   const sql = () => getSql();
 
+  const host = useTestHost();
   beforeAll(async () => {
-    host = await startTestHost();
     admin = await bearer('platform-admin-1', { roles: ['platform_admin'] });
   });
-  afterAll(() => host.close());
 
   const catalog = async (query: string) => {
     const response = await host.request('GET', `/api/admin/clubs?${query}`, { headers: admin });

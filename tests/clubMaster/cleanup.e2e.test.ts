@@ -4,8 +4,9 @@ import { purgeDeletedKnownClubs } from '../../shared/clubMaster/knownClubReposit
 import { createEdgeToken } from '../../shared/clubMaster/edgeTokens';
 import { syncKnownClubs } from '../../shared/clubMaster/knownClubSync';
 import { createLogger, type LogLevel } from '../../shared/log/logger';
-import { startTestHost, type TestHost } from '../support/testHost';
-import { clubList, createBox, createServiceClub, knownRows } from './fixtures';
+import { useTestHost } from '../support/testHost';
+import { clubList, knownRows } from './fixtures';
+import { createBox, createServiceClub } from '../support/fixtures';
 
 function capturingLogger() {
   const lines: { level: LogLevel; event: string; [key: string]: unknown }[] = [];
@@ -102,11 +103,7 @@ describe('club master cleanup', () => {
   });
 
   describe('as the clubMasterCleanup timer', () => {
-    let host: TestHost;
-    beforeAll(async () => {
-      host = await startTestHost();
-    });
-    afterAll(() => host.close());
+    const host = useTestHost();
 
     it('runs through the host and purges with the configured retention', async () => {
       const box = await createServiceClub(sql());

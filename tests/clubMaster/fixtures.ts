@@ -1,31 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../shared/db/client';
-import { createEdgeToken } from '../../shared/clubMaster/edgeTokens';
 import type { ReportedClub } from '../../shared/clubMaster/schemas';
 
-/** A short random tag that keeps one test's club numbers and names apart from every other's. */
-export function uniqueTag(): string {
-  return randomUUID().replace(/-/g, '').slice(0, 10);
-}
-
-/** A service club with a unique id. */
-export async function createServiceClub(
-  sql: Queryable,
-  options: { name?: string; vereinsId?: string | null; status?: 'active' | 'inactive' } = {},
-): Promise<string> {
-  const id = randomUUID();
-  await sql`
-    insert into club (id, name, vereins_id, status)
-    values (${id}, ${options.name ?? `Box club ${id.slice(0, 8)}`}, ${options.vereinsId ?? null}, ${options.status ?? 'active'})`;
-  return id;
-}
-
-/** A box: a service club and an edge token bound to it. */
-export async function createBox(sql: Queryable): Promise<{ clubId: string; tokenId: string; token: string }> {
-  const clubId = await createServiceClub(sql);
-  const { id, token } = await createEdgeToken(sql, clubId);
-  return { clubId, tokenId: id, token };
-}
+/** The club master channel's views of what boxes reported; clubs and boxes come from ../support/fixtures. */
 
 export interface KnownRow {
   vereinsId: string;

@@ -1,7 +1,8 @@
 import { getSql } from '../../shared/db/client';
 import { KNOWN_CLUB_LOCK_CLASS, syncKnownClubs } from '../../shared/clubMaster/knownClubSync';
 import { isLockTimeout } from '../../shared/db/errors';
-import { activeVereinsIds, clubList, createServiceClub, knownRows, uniqueTag } from './fixtures';
+import { activeVereinsIds, clubList, knownRows } from './fixtures';
+import { createServiceClub, uniqueTag } from '../support/fixtures';
 
 /** The sync service against real PostgreSQL: every row transition, decommission, atomicity. */
 describe('syncKnownClubs', () => {

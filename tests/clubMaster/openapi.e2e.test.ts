@@ -1,13 +1,9 @@
 import { readJson } from '../support/http';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import type { OpenApiDocument } from '../support/openApiDocument';
 
 describe('club master routes in the OpenAPI document', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost();
-  });
-  afterAll(() => host.close());
+  const host = useTestHost();
 
   it('documents the sync route with the edge token scheme and the admin routes with bearer auth', async () => {
     const response = await host.request('GET', '/api/openapi.json');

@@ -1,19 +1,16 @@
+import { overrideSettings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
 import { KNOWN_CLUB_LOCK_CLASS } from '../../shared/clubMaster/knownClubSync';
 import { readJson, type ProblemJson } from '../support/http';
-import { startTestHost, type TestHost } from '../support/testHost';
-import { activeVereinsIds, clubList, createBox } from './fixtures';
+import { useTestHost } from '../support/testHost';
+import { activeVereinsIds, clubList } from './fixtures';
+import { createBox } from '../support/fixtures';
 
 // One report of a box written at a time and one waiting: the settings are read on the first request.
-process.env['CLUB_MASTER_SYNC_RUNNING_PER_BOX'] = '1';
-process.env['CLUB_MASTER_SYNC_WAITING_PER_BOX'] = '1';
+overrideSettings({ CLUB_MASTER_SYNC_RUNNING_PER_BOX: '1', CLUB_MASTER_SYNC_WAITING_PER_BOX: '1' });
 
 describe('POST /api/edge/clubs/sync: the reports one box may have in flight', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost();
-  });
-  afterAll(() => host.close());
+  const host = useTestHost();
   const sql = () => getSql();
   const sync = (token: string, json: unknown) =>
     host.request('POST', '/api/edge/clubs/sync', { headers: { authorization: `Bearer ${token}` }, json });

@@ -7,20 +7,17 @@ import { MAX_CLUBS_PER_REPORT } from '../../shared/clubMaster/schemas';
 import type { SyncResult } from '../../shared/clubMaster/schemas';
 import { anyOf, readJson, type ProblemJson } from '../support/http';
 import { bearer } from '../support/tokens';
-import { startTestHost, type TestHost } from '../support/testHost';
-import { activeVereinsIds, clubList, createBox, knownRows } from './fixtures';
+import { useTestHost } from '../support/testHost';
+import { activeVereinsIds, clubList, knownRows } from './fixtures';
+import { createBox } from '../support/fixtures';
 
 const SYNC = '/api/edge/clubs/sync';
 
 describe('POST /api/edge/clubs/sync through the local host', () => {
-  let host: TestHost;
   const sql = () => getSql();
   const sync = (token: string, json: unknown) => host.request('POST', SYNC, { headers: { authorization: `Bearer ${token}` }, json });
 
-  beforeAll(async () => {
-    host = await startTestHost();
-  });
-  afterAll(() => host.close());
+  const host = useTestHost();
 
   it('replaces the box state and answers the counts', async () => {
     const box = await createBox(sql());

@@ -5,7 +5,8 @@ import { readJson, type JsonObject, type ProblemJson } from '../support/http';
 import { startFaultProxy, throughProxy, type FaultProxy } from '../support/faultProxy';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
-import { activeVereinsIds, clubList, createBox } from '../clubMaster/fixtures';
+import { activeVereinsIds, clubList } from '../clubMaster/fixtures';
+import { createBox } from '../support/fixtures';
 
 /**
  * The service's pools reach PostgreSQL through a proxy this file controls: cutting every

@@ -1,8 +1,9 @@
 import { getBulkSql, getSql } from '../../shared/db/client';
 import { readJson, type ProblemJson } from '../support/http';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
-import { activeVereinsIds, clubList, createBox } from '../clubMaster/fixtures';
+import { activeVereinsIds, clubList } from '../clubMaster/fixtures';
+import { createBox } from '../support/fixtures';
 
 // Small pools and short waits, read on the first request of this file's process.
 process.env['DATABASE_POOL_MAX'] = '2';
@@ -32,11 +33,7 @@ async function holdConnections(pool: () => ReturnType<typeof getSql>, count: num
 }
 
 describe('pool exhaustion: requests wait briefly, then 503 with Retry-After, never hang', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost();
-  });
-  afterAll(() => host.close());
+  const host = useTestHost();
 
   it('answers a user request 503 pool_busy with Retry-After while every user connection is held, and 200 once one is free', async () => {
     const headers = await bearer('pool-user-1');

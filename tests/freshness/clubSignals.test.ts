@@ -1,6 +1,7 @@
 import { getSql } from '../../shared/db/client';
 import { CLUB_SIGNALS_QUERY, readClubSignals } from '../../shared/freshness/freshnessRepository';
-import { addEdgeToken, addHit, createFreshnessClub } from './fixtures';
+import { addHit, createFreshnessClub } from './fixtures';
+import { addEdgeToken } from '../support/fixtures';
 
 const sql = () => getSql();
 

@@ -10,7 +10,8 @@ import { functionDefinitions } from '../../functions/definitions';
 import { getSql } from '../../shared/db/client';
 import { createLogger } from '../../shared/log/logger';
 import { startTestHost, type TestHost } from '../support/testHost';
-import { addEdgeToken, createFreshnessClub } from './fixtures';
+import { createFreshnessClub } from './fixtures';
+import { addEdgeToken } from '../support/fixtures';
 
 const quoteIdentifier = (name: string) => `"${name}"`;
 

@@ -1,8 +1,9 @@
 import { getSql } from '../../shared/db/client';
 import { generateEdgeToken } from '../../shared/clubMaster/edgeTokens';
 import { bearer } from '../support/tokens';
-import { startTestHost, type TestHost } from '../support/testHost';
-import { addEdgeToken, addHit, createFreshnessClub } from './fixtures';
+import { useTestHost } from '../support/testHost';
+import { addHit, createFreshnessClub } from './fixtures';
+import { addEdgeToken } from '../support/fixtures';
 
 const sql = () => getSql();
 const DAY = 24 * 3600 * 1000;
@@ -32,11 +33,7 @@ const list = (id: string) => ({
 });
 
 describe('freshness endpoints through the local host', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost();
-  });
-  afterAll(() => host.close());
+  const host = useTestHost();
 
   const push = (token: string, json: unknown) =>
     host.request('POST', '/api/edge/starterlists', { headers: { authorization: `Bearer ${token}` }, json });

@@ -5,7 +5,8 @@ import { listInbox } from '../../shared/notifications/inboxService';
 import { defaultPreferences, mergePreferences } from '../../shared/notifications/preferences';
 import { savePreferences } from '../../shared/notifications/preferencesRepository';
 import { createLogger } from '../../shared/log/logger';
-import { addEdgeToken, addHit, createFreshnessClub } from './fixtures';
+import { addHit, createFreshnessClub } from './fixtures';
+import { addEdgeToken } from '../support/fixtures';
 
 const sql = () => getSql();
 // Default plan: Wednesday 19 November 2025 18:00-20:00 CET (17:00Z-19:00Z), due 20 November 01:00Z. All dates lie

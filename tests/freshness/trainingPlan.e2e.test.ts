@@ -2,7 +2,7 @@ import { getSql } from '../../shared/db/client';
 import { runFreshnessCheck } from '../../shared/freshness/freshnessTimer';
 import { createLogger } from '../../shared/log/logger';
 import { bearer } from '../support/tokens';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { addHit, createFreshnessClub } from './fixtures';
 
 const sql = () => getSql();
@@ -16,16 +16,14 @@ const TWO_EVENINGS = {
 };
 
 describe('GET/PUT /api/admin/clubs/{clubId}/training-plan', () => {
-  let host: TestHost;
   let club: Awaited<ReturnType<typeof createFreshnessClub>>;
   let other: Awaited<ReturnType<typeof createFreshnessClub>>;
 
+  const host = useTestHost();
   beforeAll(async () => {
-    host = await startTestHost();
     club = await createFreshnessClub(sql(), { leaders: 1, members: 1 });
     other = await createFreshnessClub(sql(), { leaders: 1 });
   });
-  afterAll(() => host.close());
 
   it('answers the default Wednesday 18:00-20:00 as planSource assumed while nothing is stored', async () => {
     const response = await host.request('GET', planPath(club.clubId), { headers: await bearer(club.leaders[0]!) });
@@ -133,20 +131,22 @@ describe('GET/PUT /api/admin/clubs/{clubId}/training-plan', () => {
 });
 
 describe('GET /api/admin/clubs/{clubId}/freshness-history', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost();
-  });
-  afterAll(() => host.close());
+  const host = useTestHost();
 
-  it('answers the status changes newest first with the evening evaluated, paged; members and others 403', async () => {
-    const club = await createFreshnessClub(sql(), { leaders: 1, members: 1 });
+  let club: Awaited<ReturnType<typeof createFreshnessClub>>;
+  let path: string;
+  const admin = async () => bearer('admin-h', { roles: ['platform_admin'] });
+
+  beforeAll(async () => {
+    club = await createFreshnessClub(sql(), { leaders: 1, members: 1 });
     await addHit(sql(), club.vereinsId!, '2025-11-12T18:30:00Z');
     const quiet = createLogger({ minLevel: 'error', sink: () => undefined });
     await runFreshnessCheck(sql(), new Date('2025-11-19T12:00:00Z'), quiet); // ok (evening of 12 November 2025)
     await runFreshnessCheck(sql(), new Date('2025-11-20T01:00:00Z'), quiet); // stale (evening of 19 November 2025)
+    path = `/api/admin/clubs/${club.clubId}/freshness-history`;
+  });
 
-    const path = `/api/admin/clubs/${club.clubId}/freshness-history`;
+  it('answers a leader the status changes newest first with the evening evaluated, a page at a time', async () => {
     const response = await host.request('GET', `${path}?limit=1`, { headers: await bearer(club.leaders[0]!) });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
@@ -160,14 +160,23 @@ describe('GET /api/admin/clubs/{clubId}/freshness-history', () => {
       ],
       nextOffset: 1,
     });
-    const rest = await host.request('GET', `${path}?offset=1`, { headers: await bearer('admin-h', { roles: ['platform_admin'] }) });
-    expect(await rest.json()).toMatchObject({ items: [{ status: 'ok', previousStatus: null }], nextOffset: null });
+  });
 
+  it('answers a platform admin the next page, which is the last', async () => {
+    const rest = await host.request('GET', `${path}?offset=1`, { headers: await admin() });
+    expect(await rest.json()).toMatchObject({ items: [{ status: 'ok', previousStatus: null }], nextOffset: null });
+  });
+
+  it('refuses a member of the club with 403', async () => {
     expect((await host.request('GET', path, { headers: await bearer(club.members[0]!) })).status).toBe(403);
+  });
+
+  it('refuses a caller without a token with 401', async () => {
     expect((await host.request('GET', path)).status).toBe(401);
-    const missing = await host.request('GET', '/api/admin/clubs/no-such-club/freshness-history', {
-      headers: await bearer('admin-h', { roles: ['platform_admin'] }),
-    });
+  });
+
+  it('answers 404 for a club that does not exist', async () => {
+    const missing = await host.request('GET', '/api/admin/clubs/no-such-club/freshness-history', { headers: await admin() });
     expect(missing.status).toBe(404);
   });
 });

@@ -1,12 +1,8 @@
 import { clubMasterSyncGate, probe } from '../../ops/rolloutGates';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 
 describe('rollout checks against a running release', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost();
-  });
-  afterAll(() => host.close());
+  const host = useTestHost();
 
   it('sees the club master sync endpoint of this release (an unauthenticated probe is refused, not 404)', async () => {
     const answer = await probe('POST', `${host.url}/api/edge/clubs/sync`);

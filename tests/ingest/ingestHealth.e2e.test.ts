@@ -1,17 +1,19 @@
-import { resetSettings } from '../../shared/config/settings';
+import { overrideSettings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
 import { applyIngestBatch } from '../../shared/ingest/apply';
 import { DETAIL_FIELDS } from '../../shared/ingest/health';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { useIngestTablesExclusively } from './exclusive';
 import { event, hitBody, incoming, uniqueClub, TEST_THRESHOLDS } from './fixtures';
 
 const sql = () => getSql();
 
+let restoreSwitch: (() => void) | undefined;
+
 function useSwitch(on: boolean) {
-  process.env['SVC_INGEST_STATUS_ENABLED'] = on ? 'true' : 'false';
-  resetSettings();
+  restoreSwitch?.();
+  restoreSwitch = overrideSettings({ SVC_INGEST_STATUS_ENABLED: on ? 'true' : 'false' });
 }
 
 /** A runner row with a heartbeat `ageSeconds` old and one contract reject recorded. */
@@ -29,16 +31,9 @@ async function runnerWithReject(ageSeconds: number): Promise<string> {
 }
 
 describe('ingest health over HTTP', () => {
-  let host: TestHost;
   useIngestTablesExclusively();
-  beforeAll(async () => {
-    host = await startTestHost();
-  });
-  afterAll(async () => {
-    await host.close();
-    delete process.env['SVC_INGEST_STATUS_ENABLED'];
-    resetSettings();
-  });
+  const host = useTestHost();
+  afterAll(() => restoreSwitch?.());
 
   it('answers unknown while the switch is off, and /healthz stays ok', async () => {
     useSwitch(false);

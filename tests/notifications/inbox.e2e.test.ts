@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getSql } from '../../shared/db/client';
 import { notify } from '../../shared/notifications/notify';
 import { anyOf } from '../support/http';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { inboxCursor } from '../../shared/notifications/cursor';
 
@@ -27,11 +27,7 @@ async function seed(userId: string, count: number, title = 'Entry'): Promise<str
 }
 
 describe('notification inbox over HTTP', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost();
-  });
-  afterAll(() => host.close());
+  const host = useTestHost();
 
   async function call(userId: string, method: string, path: string): Promise<Response> {
     return host.request(method, path, { headers: await bearer(userId) });

@@ -2,18 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { defaultPreferences } from '../../shared/notifications/preferences';
 import type { UserSettings } from '../../shared/notifications/userSettings';
 import { readJson } from '../support/http';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 
 const newUser = () => `user-${randomUUID()}`;
 const PATH = '/api/user/settings';
 
 describe('notification preferences under /api/user/settings', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost();
-  });
-  afterAll(() => host.close());
+  const host = useTestHost();
 
   async function send(userId: string, method: string, json?: unknown): Promise<Response> {
     return host.request(method, PATH, { headers: await bearer(userId), json });

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { syncKnownClubs } from '../../shared/clubMaster/knownClubSync';
-import { resetSettings } from '../../shared/config/settings';
+import { overrideSettings } from '../../shared/config/settings';
 import { createCostService } from '../../shared/costs/service';
 import { getSql } from '../../shared/db/client';
 import { applyIngestBatch } from '../../shared/ingest/apply';
@@ -8,7 +8,7 @@ import { writeBackfillStatus } from '../../shared/ingest/backfillStatusRepositor
 import { recordDeadLetters } from '../../shared/ingest/deadLetterRepository';
 import { runHeartbeat } from '../../shared/ingest/eventRunner';
 import { notify } from '../../shared/notifications/notify';
-import { createServiceClub, uniqueTag } from '../clubMaster/fixtures';
+import { createServiceClub, uniqueTag } from '../support/fixtures';
 import { addHit, createFreshnessClub } from '../freshness/fixtures';
 import { useIngestTablesExclusively } from '../ingest/exclusive';
 import { event, hitBody, incoming, uniqueClub, TEST_THRESHOLDS } from '../ingest/fixtures';
@@ -38,6 +38,7 @@ async function quarantineOnePath(): Promise<string> {
 describe('portal: diagnostics and notifications in a browser', () => {
   useIngestTablesExclusively();
   let rig: PortalRig;
+  let restoreSettings: (() => void) | undefined;
   let page: Page;
   const admin = `portal-admin-${uniqueTag()}`;
   const tag = uniqueTag();
@@ -45,8 +46,7 @@ describe('portal: diagnostics and notifications in a browser', () => {
   let staleClub: { name: string; vereinsId: string | null };
 
   beforeAll(async () => {
-    process.env['SVC_INGEST_STATUS_ENABLED'] = 'true';
-    resetSettings();
+    restoreSettings = overrideSettings({ SVC_INGEST_STATUS_ENABLED: 'true' });
     rig = await startPortalRig({ costService: () => createCostService({ provider: undefined }) });
     // A club whose last data arrived weeks ago, whose box never called: stale, box offline. The
     // name sorts it first among the stale clubs of the whole run (the page shows 200, worst first).
@@ -72,8 +72,7 @@ describe('portal: diagnostics and notifications in a browser', () => {
   });
   afterAll(async () => {
     await rig?.close();
-    delete process.env['SVC_INGEST_STATUS_ENABLED'];
-    resetSettings();
+    restoreSettings?.();
   });
 
   it('shows the quarantined ingest state highlighted, with every field, the step to take and the runbook section', async () => {

@@ -1,17 +1,13 @@
 import { meFunctions } from '../../functions/me';
 import { openApiFunction } from '../../functions/openapi';
 import { readJson, type ProblemJson } from '../support/http';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { inlineSchemaRefs, type OpenApiDocument } from '../support/openApiDocument';
 
 /** GET /api/me: what the portal gates its navigation on. Capabilities come from the server's role map. */
 describe('GET /api/me', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost([...meFunctions, openApiFunction(() => meFunctions)]);
-  });
-  afterAll(() => host.close());
+  const host = useTestHost([...meFunctions, openApiFunction(() => meFunctions)]);
 
   it('answers the sub, the roles and the capabilities derived from them', async () => {
     const response = await host.request('GET', '/api/me', { headers: await bearer('admin-1', { roles: ['platform_admin'] }) });

@@ -36,3 +36,52 @@ export async function startTestHost(
     },
   };
 }
+
+export interface TestHostHandle extends TestHost {
+  /** The functions' own log lines (`level line`) since the host started, in order. */
+  readonly logLines: readonly string[];
+}
+
+/**
+ * Registers the host's start in a `beforeAll` and its close in an `afterAll` of the surrounding
+ * describe block (or file), and answers a handle to it: call it where the set-up used to be, read
+ * `url`, `request` and `logLines` inside tests and hooks that run after it. The functions' log
+ * lines are collected, not printed; `options.functionLog` still sees each one.
+ */
+export function useTestHost(
+  definitions: readonly FunctionDefinition[] = functionDefinitions,
+  options: { functionLog?: (level: string, line: string) => void; log?: Logger } = {},
+): TestHostHandle {
+  let started: TestHost | undefined;
+  const logLines: string[] = [];
+  beforeAll(async () => {
+    logLines.length = 0;
+    started = await startTestHost(definitions, {
+      ...options,
+      functionLog: (level, line) => {
+        logLines.push(`${level} ${line}`);
+        options.functionLog?.(level, line);
+      },
+    });
+  });
+  afterAll(async () => {
+    const host = started;
+    started = undefined;
+    await host?.close();
+  });
+  const current = (): TestHost => {
+    if (!started) throw new Error('the test host runs between the beforeAll and afterAll that useTestHost registers');
+    return started;
+  };
+  return {
+    get url() {
+      return current().url;
+    },
+    get eventHubFeeds() {
+      return current().eventHubFeeds;
+    },
+    logLines,
+    request: (method, path, init) => current().request(method, path, init),
+    close: () => current().close(),
+  };
+}

@@ -1,6 +1,6 @@
 import { HttpRequest, InvocationContext, type HttpResponseInit } from '@azure/functions';
 import * as v from 'valibot';
-import { resetSettings } from '../../shared/config/settings';
+import { overrideSettings } from '../../shared/config/settings';
 import { createDispatcher } from '../../shared/http/dispatch';
 import { authenticatedUser, publicAccess } from '../../shared/http/guards';
 import { defineRoute, json } from '../../shared/http/route';
@@ -26,7 +26,13 @@ const routes = [
 const validEnv = { AUTH_JWT_SECRET: 'x'.repeat(40), AUTH_ISSUER: 'local-dev', AUTH_AUDIENCE: 'api', LOG_LEVEL: 'info' };
 
 describe('the dispatcher with an invalid setting (AUTH_ISSUER=" ")', () => {
-  const saved = { ...process.env };
+  const restores: (() => void)[] = [];
+  const useSettings = (values: Record<string, string>) => restores.push(overrideSettings(values));
+  const restoreAll = () =>
+    restores
+      .splice(0)
+      .reverse()
+      .forEach((restore) => restore());
   const logged: { level: string; line: string }[] = [];
   const dispatch = createDispatcher(routes);
   const call = (method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}) =>
@@ -46,13 +52,10 @@ describe('the dispatcher with an invalid setting (AUTH_ISSUER=" ")', () => {
 
   beforeEach(() => {
     logged.length = 0;
-    Object.assign(process.env, validEnv, { AUTH_ISSUER: ' ' });
-    resetSettings();
+    restoreAll();
+    useSettings({ ...validEnv, AUTH_ISSUER: ' ' });
   });
-  afterAll(() => {
-    process.env = saved;
-    resetSettings();
-  });
+  afterAll(restoreAll);
 
   const problemOf = (response: HttpResponseInit) =>
     JSON.parse(typeof response.body === 'string' ? response.body : '') as { status: number; detail: string; requestId: string };
@@ -76,8 +79,7 @@ describe('the dispatcher with an invalid setting (AUTH_ISSUER=" ")', () => {
   });
 
   it('answers normally once the setting is fixed', async () => {
-    process.env['AUTH_ISSUER'] = 'local-dev';
-    resetSettings();
+    useSettings({ AUTH_ISSUER: 'local-dev' });
     const response = await call('POST', '/probe/echo', { headers: { 'content-type': 'application/json' }, body: '{"name":"Ann"}' });
     expect(response.status).toBe(200);
   });

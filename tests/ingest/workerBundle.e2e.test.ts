@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
 import { getSql } from '../../shared/db/client';
 import { buildBundles, type BuiltBundles } from '../support/bundles';
-import { eventually, GROUP, hitEvents, hitValues, HUB, publish, startHub, uniqueClub, uniqueTag } from './support';
+import { eventually, GROUP, hitEvents, hitValues, HUB, publish, startHub, uniqueClub, uniqueTag } from './workerSupport';
 
 /**
  * The worker as the staging container runs it: dist/ingest-worker.js from `npm run build`, started

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { EventHubConsumerClient, earliestEventPosition, type ReceivedEventData } from '@azure/event-hubs';
 import { trainingEvening } from '../../development/ingest/debeziumEvents';
 import { startLocalEventHubs, type LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
-import { receive } from './support';
+import { receive } from './eventHubSupport';
 
 /** `npm run ingest:simulate` as a user runs it, against a local hub on a free port. */
 describe('ingest:simulate', () => {

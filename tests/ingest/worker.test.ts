@@ -5,7 +5,18 @@ import type { IngestWorker, IngestWorkerOptions } from '../../shared/ingest/work
 import type { TableCheckpointStore } from '../../shared/ingest/checkpointStore';
 import { partitionForKey } from '../../development/local/eventHubs/partitionKey';
 import { topicFor } from '../../development/ingest/debeziumEvents';
-import { checkpointStore, eventually, GROUP, hitEvents, hitValues, HUB, publish, startHub, startTestWorker, uniqueClub } from './support';
+import {
+  checkpointStore,
+  eventually,
+  GROUP,
+  hitEvents,
+  hitValues,
+  HUB,
+  publish,
+  startHub,
+  startTestWorker,
+  uniqueClub,
+} from './workerSupport';
 
 /**
  * The staging worker against the local hub (real SDK), Azurite (checkpoint table) and PostgreSQL.

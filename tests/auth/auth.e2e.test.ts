@@ -6,7 +6,7 @@ import { defineRoute, json } from '../../shared/http/route';
 import { httpGroup } from '../../shared/host/definition';
 import { getSettings } from '../../shared/config/settings';
 import { readJson, type ProblemJson } from '../support/http';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { bearer, tokenFor } from '../support/tokens';
 
 const whoAmI = (guard: typeof authenticatedUser) =>
@@ -52,11 +52,7 @@ const routes = [
 ];
 
 describe('authentication and authorization', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost([httpGroup('probe', 'probe', routes)]);
-  });
-  afterAll(() => host.close());
+  const host = useTestHost([httpGroup('probe', 'probe', routes)]);
 
   const get = (path: string, headers: Record<string, string> = {}) => host.request('GET', path, { headers });
 

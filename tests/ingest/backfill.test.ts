@@ -7,8 +7,8 @@ import { getSql } from '../../shared/db/client';
 import { BackfillRefusedError, runBackfill, type BackfillOptions, type BackfillProgress } from '../../shared/ingest/backfill';
 import type { TableCheckpointStore } from '../../shared/ingest/checkpointStore';
 import { sampleGroupLag } from '../../shared/ingest/lag';
-import { useIngestTablesExclusively } from '../ingest/exclusive';
-import { TEST_THRESHOLDS } from '../ingest/fixtures';
+import { useIngestTablesExclusively } from './exclusive';
+import { TEST_THRESHOLDS } from './fixtures';
 import {
   BACKFILL_GROUP,
   checkpointStore,
@@ -23,7 +23,7 @@ import {
   startHub,
   uniqueClub,
   uniqueTag,
-} from './support';
+} from './workerSupport';
 
 const root = path.resolve(__dirname, '..', '..');
 

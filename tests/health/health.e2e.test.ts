@@ -1,11 +1,7 @@
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 
 describe('GET /healthz through the local host', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost();
-  });
-  afterAll(() => host.close());
+  const host = useTestHost();
 
   it('answers 200 with the database and storage components up', async () => {
     const response = await host.request('GET', '/healthz');

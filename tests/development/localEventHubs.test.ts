@@ -1,6 +1,6 @@
 import { EventHubConsumerClient, EventHubProducerClient, earliestEventPosition, latestEventPosition } from '@azure/event-hubs';
 import { startLocalEventHubs, type LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
-import { receive, watch } from './support';
+import { receive, watch } from './eventHubSupport';
 
 // Real sockets and SDK link set-up take a few seconds on a busy machine.
 jest.setTimeout(30_000);

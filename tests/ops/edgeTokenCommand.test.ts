@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { getSql } from '../../shared/db/client';
 import { hashEdgeToken } from '../../shared/clubMaster/edgeTokens';
-import { createServiceClub } from './fixtures';
+import { createServiceClub } from '../support/fixtures';
 
 const run = promisify(execFile);
 // Each case starts the command (tsx) up to four times; on a busy machine one start takes seconds.

@@ -1,7 +1,7 @@
 import type { Checkpoint } from '@azure/event-hubs';
 import * as v from 'valibot';
 import { startLocalEventHubs, type LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
-import { resetSettings } from '../../shared/config/settings';
+import { overrideSettings } from '../../shared/config/settings';
 import { getSql, type Sql } from '../../shared/db/client';
 import { BackfillFailedError, BackfillRefusedError, runBackfill, type BackfillOptions } from '../../shared/ingest/backfill';
 import { TableCheckpointStore } from '../../shared/ingest/checkpointStore';
@@ -9,12 +9,12 @@ import type { BackfillHealth } from '../../shared/ingest/health';
 import { IngestHealthSchema } from '../../shared/ingest/healthSchema';
 import { createLogger } from '../../shared/log/logger';
 import { createTableClient } from '../../shared/storage/tables';
-import { useIngestTablesExclusively } from '../ingest/exclusive';
+import { useIngestTablesExclusively } from './exclusive';
 import { inlineSchemaRefs, type OpenApiDocument } from '../support/openApiDocument';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
-import { eventually, FAST_BALANCING, HUB, publish, quarantine, shooterEvents, uniqueClub, uniqueTag } from './support';
-import { TEST_THRESHOLDS } from '../ingest/fixtures';
+import { eventually, FAST_BALANCING, HUB, publish, quarantine, shooterEvents, uniqueClub, uniqueTag } from './workerSupport';
+import { TEST_THRESHOLDS } from './fixtures';
 
 /** A checkpoint store whose writes can be held (to look at a running backfill) or made to fail. */
 class ControlledStore extends TableCheckpointStore {
@@ -32,6 +32,7 @@ describe('backfill status in the ingest health', () => {
   useIngestTablesExclusively();
   let hub: LocalEventHubs;
   let host: TestHost;
+  let restoreSettings: () => void;
   const tag = uniqueTag();
   const groups = { done: `bf-${tag}-done`, failed: `bf-${tag}-failed`, refused: `bf-${tag}-refused`, unwritten: `bf-${tag}-unwritten` };
   const clubA = uniqueClub();
@@ -79,16 +80,14 @@ describe('backfill status in the ingest health', () => {
       eventHubs: { [HUB]: { partitionCount: 2, consumerGroups: Object.values(groups) } },
     });
     await publish(hub, [...shooterEvents(clubA, ['Anna', 'Bert', 'Cleo']), ...shooterEvents(clubB, ['Dora', 'Emil'])]);
-    process.env['SVC_INGEST_STATUS_ENABLED'] = 'true';
-    resetSettings();
+    restoreSettings = overrideSettings({ SVC_INGEST_STATUS_ENABLED: 'true' });
     host = await startTestHost();
   });
 
   afterAll(async () => {
     await host.close();
     await hub.close();
-    delete process.env['SVC_INGEST_STATUS_ENABLED'];
-    resetSettings();
+    restoreSettings();
   });
 
   it('shows a running backfill with its lag, then done with its counts and lag 0', async () => {

@@ -2,10 +2,9 @@ import { functionDefinitions } from '../../functions/definitions';
 import { readJson } from '../support/http';
 import { inlineSchemaRefs, type OpenApiDocument } from '../support/openApiDocument';
 import { validateOpenApi } from '../support/openApiValidation';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 
 describe('GET /api/openapi.json', () => {
-  let host: TestHost;
   /** The document with the named schemas in place, to read request bodies. */
   let bodies: OpenApiDocument;
   let document: {
@@ -16,14 +15,13 @@ describe('GET /api/openapi.json', () => {
     >;
   };
 
+  const host = useTestHost();
   beforeAll(async () => {
-    host = await startTestHost();
     const response = await host.request('GET', '/api/openapi.json');
     expect(response.status).toBe(200);
     document = await readJson<typeof document>(response);
     bodies = inlineSchemaRefs(document as unknown as OpenApiDocument);
   });
-  afterAll(() => host.close());
 
   const routes = functionDefinitions.flatMap((definition) => (definition.kind === 'http' ? definition.routes : []));
 

@@ -15,7 +15,8 @@ import { MIRROR_CLUB_TABLE_DDL } from '../../edge/mirror';
 import { startAgent, type RunningAgent } from '../../edge/startAgent';
 import { freePort } from '../../development/local/net';
 import { startTestHost, type TestHost } from '../support/testHost';
-import { activeVereinsIds, createBox, knownRows, uniqueTag } from './fixtures';
+import { activeVereinsIds, knownRows } from '../clubMaster/fixtures';
+import { createBox, uniqueTag } from '../support/fixtures';
 
 const RUN = '/api/club-master-sync/run';
 const STATUS = '/api/club-master-sync/status';

@@ -5,7 +5,7 @@ import { summariseIngestHealth } from '../../shared/ingest/health';
 import { listRunnerStatus } from '../../shared/ingest/statusRepository';
 import type { IngestWorker, IngestWorkerOptions } from '../../shared/ingest/worker';
 import type { TableCheckpointStore } from '../../shared/ingest/checkpointStore';
-import { checkpointStore, eventually, GROUP, hitEvents, HUB, publish, startHub, startTestWorker, uniqueClub } from './support';
+import { checkpointStore, eventually, GROUP, hitEvents, HUB, publish, startHub, startTestWorker, uniqueClub } from './workerSupport';
 
 /**
  * Lag and catchUpState from real sequence numbers: events published to the local hub, a worker

@@ -6,7 +6,8 @@ import { MIRROR_CLUB_TABLE_DDL } from '../../edge/mirror';
 import { freePort } from '../../development/local/net';
 import { buildBundles, type BuiltBundles } from '../support/bundles';
 import { startTestHost, type TestHost } from '../support/testHost';
-import { activeVereinsIds, createBox, uniqueTag } from './fixtures';
+import { activeVereinsIds } from '../clubMaster/fixtures';
+import { createBox, uniqueTag } from '../support/fixtures';
 
 /**
  * The box agent as a box runs it: the bundle `npm run build` emits, copied nowhere near the

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { noContent, defineRoute, json } from '../../shared/http/route';
 import { authenticatedUser, publicAccess } from '../../shared/http/guards';
 import { httpGroup } from '../../shared/host/definition';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost, type TestHost } from '../support/testHost';
 
 const deleted: string[] = [];
 const routes = [
@@ -72,11 +72,7 @@ function raw(host: TestHost, method: string, path: string, headers: Record<strin
 }
 
 describe('hostile requests to an endpoint group', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost([httpGroup('probe', 'probe', routes)]);
-  });
-  afterAll(() => host.close());
+  const host = useTestHost([httpGroup('probe', 'probe', routes)]);
   beforeEach(() => deleted.splice(0));
 
   it.each(['TRACE', 'PROPFIND', 'PATCH', 'OPTIONS'])('405 with Allow for %s', async (method) => {

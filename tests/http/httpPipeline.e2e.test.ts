@@ -6,7 +6,7 @@ import { defineRoute, json, noContent } from '../../shared/http/route';
 import { httpGroup } from '../../shared/host/definition';
 import { getSql } from '../../shared/db/client';
 import { anyOf, readJson, type ProblemJson } from '../support/http';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 
 const Member = v.object({
   name: v.pipe(v.string(), v.minLength(1)),
@@ -129,14 +129,10 @@ const routes = [
 ];
 
 describe('HTTP conventions', () => {
-  let host: TestHost;
   const functionLines: { level: string; line: string }[] = [];
-  beforeAll(async () => {
-    host = await startTestHost([httpGroup('pipeline', 'pipeline', routes), httpGroup('notFound', '', [])], {
-      functionLog: (level, line) => functionLines.push({ level, line }),
-    });
+  const host = useTestHost([httpGroup('pipeline', 'pipeline', routes), httpGroup('notFound', '', [])], {
+    functionLog: (level, line) => functionLines.push({ level, line }),
   });
-  afterAll(() => host.close());
   beforeEach(() => {
     received.length = 0;
   });

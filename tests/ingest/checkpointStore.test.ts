@@ -1,5 +1,5 @@
 import type { PartitionOwnership } from '@azure/event-hubs';
-import { checkpointStore } from './support';
+import { checkpointStore } from './workerSupport';
 
 /** The table checkpoint store against Azurite: etag-guarded claims, checkpoints per group. */
 describe('table checkpoint store', () => {

@@ -3,9 +3,9 @@ import { getSql } from '../../shared/db/client';
 import { httpGroup } from '../../shared/host/definition';
 import { clubRole } from '../../shared/guards/clubRole';
 import { defineRoute, json } from '../../shared/http/route';
-import { createServiceClub } from '../clubMaster/fixtures';
+import { createServiceClub } from '../support/fixtures';
 import { readJson, type ProblemJson } from '../support/http';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 
 // Two tiny routes as challenges and training plans will use the guard: one for leaders (or anyone
@@ -28,22 +28,20 @@ const routes = [
 ];
 
 describe('clubRole guard', () => {
-  let host: TestHost;
   let clubA: string;
   let clubB: string;
   const member = `member-${randomUUID()}`;
   const leader = `leader-${randomUUID()}`;
   const outsider = `outsider-${randomUUID()}`;
 
+  const host = useTestHost([httpGroup('probe', 'probe', routes)]);
   beforeAll(async () => {
-    host = await startTestHost([httpGroup('probe', 'probe', routes)]);
     clubA = await createServiceClub(getSql());
     clubB = await createServiceClub(getSql());
     await getSql()`
       insert into club_membership (club_id, user_id, role)
       values (${clubA}, ${member}, 'member'), (${clubA}, ${leader}, 'leader'), (${clubB}, ${outsider}, 'leader')`;
   });
-  afterAll(() => host.close());
 
   const plans = async (clubId: string, userId?: string, roles: string[] = []) =>
     host.request('POST', `/probe/clubs/${clubId}/plans`, { headers: userId ? await bearer(userId, { roles }) : {} });

@@ -1,0 +1,168 @@
+import type { Queryable } from '../db/client';
+import type { Rules } from './rules';
+
+/**
+ * The queries of progress evaluation, expiry and knockout settlement over challenge_participation:
+ * which participations to evaluate, and the guarded status changes (each only from `active`, so
+ * concurrent evaluations and settlements change a row once).
+ */
+
+export interface ActiveParticipation {
+  id: string;
+  userId: string;
+  challengeId: string;
+  title: string;
+  scope: 'global' | 'club' | 'personal';
+  challengeClubId: string | null;
+  rules: Rules;
+  rewardXp: number;
+  joinedAt: Date;
+  deadlineAt: Date;
+}
+
+export async function findActiveParticipation(sql: Queryable, participationId: string): Promise<ActiveParticipation | undefined> {
+  const [row]: [ActiveParticipation?] = await sql`
+    select p.id, p.user_id as "userId", p.challenge_id as "challengeId", c.title, c.scope,
+           c.club_id as "challengeClubId", p.rules, p.reward_xp as "rewardXp",
+           p.joined_at as "joinedAt", p.deadline_at as "deadlineAt"
+    from challenge_participation p join challenge c on c.id = p.challenge_id
+    where p.id = ${participationId} and p.status = 'active'`;
+  return row;
+}
+
+export type StoredProgress = {
+  metric: string;
+  value: number;
+  target: number;
+  fraction: number;
+  shots: number;
+  sessions: number;
+  evaluatedAt: string;
+};
+
+export type StoredResult = { placement: string; place?: number | null; xp?: number; badge?: string | null };
+
+export interface ProgressUpdate {
+  participationId: string;
+  progress: StoredProgress;
+  /** Stored as the result only when the goal is met; otherwise the result stays as it was. */
+  result: StoredResult | null;
+  score: number;
+  met: boolean;
+  now: Date;
+}
+
+/**
+ * Stores progress and score of an active participation and, when the goal is met, completes it in
+ * the same statement; the status afterwards, or undefined when the participation was no longer active.
+ */
+export async function storeProgress(sql: Queryable, update: ProgressUpdate): Promise<string | undefined> {
+  const { now } = update;
+  const [updated]: [{ status: string }?] = await sql`
+    update challenge_participation set
+      progress = ${sql.json(update.progress)},
+      result = coalesce(${update.result ? sql.json(update.result) : null}::jsonb, result),
+      score_reached_at = case when score <> ${update.score} then ${now} else score_reached_at end,
+      score = ${update.score},
+      evaluated_at = ${now},
+      status = case when ${update.met} then 'completed' else status end,
+      finished_at = case when ${update.met} then ${now}::timestamptz else finished_at end
+    where id = ${update.participationId} and status = 'active'
+    returning status`;
+  return updated?.status;
+}
+
+/** Active participations of members linked (confirmed) to a shooter of one of these club numbers. */
+export async function activeParticipationIdsForClubs(sql: Queryable, clubNumbers: readonly string[]): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    select p.id from challenge_participation p
+    where p.status = 'active' and exists (
+      select 1 from challenge_shooter_link l join club c on c.id = l.club_id
+      where l.user_id = p.user_id and l.status = 'confirmed' and c.vereins_id = any(${[...clubNumbers]}::text[])
+    )
+    order by p.id`;
+  return rows.map((row) => row.id);
+}
+
+/** One page of active participation ids after `after`, in id order. */
+export async function activeParticipationIdsAfter(sql: Queryable, after: string, limit: number): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    select id from challenge_participation where status = 'active' and id > ${after} order by id limit ${limit}`;
+  return rows.map((row) => row.id);
+}
+
+/** Fails an active participation (placement `out`); its user and challenge title when this call did it. */
+export async function failActiveParticipation(
+  sql: Queryable,
+  participationId: string,
+  now: Date,
+): Promise<{ userId: string; title: string } | undefined> {
+  const [row]: [{ userId: string; title: string }?] = await sql`
+    update challenge_participation p set status = 'failed', finished_at = ${now},
+      result = coalesce(p.result, '{}'::jsonb) || jsonb_build_object('placement', 'out')
+    from challenge c
+    where p.id = ${participationId} and p.status = 'active' and c.id = p.challenge_id
+    returning p.user_id as "userId", c.title`;
+  return row;
+}
+
+/** Knockout challenges with an active participation whose deadline has passed. */
+export async function knockoutChallengesDue(sql: Queryable, now: Date): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    select distinct p.challenge_id as id from challenge_participation p
+    where p.status = 'active' and p.deadline_at <= ${now} and p.rules ? 'knockout'
+    order by 1`;
+  return rows.map((row) => row.id);
+}
+
+/** Active participations of other (non-knockout) challenges past their deadline, earliest first. */
+export async function expiredParticipationIds(sql: Queryable, now: Date): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    select id from challenge_participation
+    where status = 'active' and deadline_at <= ${now} and not (rules ? 'knockout')
+    order by deadline_at, id`;
+  return rows.map((row) => row.id);
+}
+
+/** Active participations of one challenge past their deadline. */
+export async function dueParticipationIds(sql: Queryable, challengeId: string, now: Date): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    select id from challenge_participation where challenge_id = ${challengeId} and status = 'active' and deadline_at <= ${now}`;
+  return rows.map((row) => row.id);
+}
+
+export interface Contender {
+  id: string;
+  userId: string;
+  clubId: string | null;
+  score: string;
+  rules: Rules;
+  rewardXp: number;
+  title: string;
+}
+
+/**
+ * The due active participants of a knockout challenge, locked, per club board (score, then who
+ * reached it first); call inside the settling transaction.
+ */
+export async function lockContenders(sql: Queryable, challengeId: string, now: Date): Promise<Contender[]> {
+  return sql<Contender[]>`
+    select p.id, p.user_id as "userId", p.club_id as "clubId", p.score::text as score, p.rules, p.reward_xp as "rewardXp", c.title
+    from challenge_participation p join challenge c on c.id = p.challenge_id
+    where p.challenge_id = ${challengeId} and p.status = 'active' and p.deadline_at <= ${now}
+    order by p.club_id nulls last, p.score desc, p.score_reached_at, p.id
+    for update of p`;
+}
+
+/** Ends a locked contender with its status and result. */
+export async function finishContender(
+  sql: Queryable,
+  contenderId: string,
+  status: 'completed' | 'failed',
+  result: StoredResult,
+  now: Date,
+): Promise<void> {
+  await sql`
+    update challenge_participation set status = ${status}, finished_at = ${now}, result = ${sql.json(result)}
+    where id = ${contenderId}`;
+}
