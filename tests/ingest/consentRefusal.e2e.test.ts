@@ -57,9 +57,9 @@ describe('ingest refuses the score rows of a club without consent', () => {
     const refused = await applyIngestBatch(sql(), incoming([hitEvent({ id: 1, clubId: vereinsId, lsn: 10 })]), options);
     expect(refused).toMatchObject({ hits: 0, rejected: 1, rejectReasons: { consent_not_granted: 1 } });
     expect(await storedHits(vereinsId)).toEqual([]);
-    expect(await loggedRejects(vereinsId)).toEqual([
-      { reason: 'consent_not_granted', entity: 'hits', detail: expect.stringContaining('REVOKED') as unknown as string },
-    ]);
+    const logged = await loggedRejects(vereinsId);
+    expect(logged.map(({ reason, entity }) => ({ reason, entity }))).toEqual([{ reason: 'consent_not_granted', entity: 'hits' }]);
+    expect(logged[0]?.detail).toContain('REVOKED');
     const health = await readIngestHealth(sql(), { statusEnabled: true, detail: true, now: new Date() });
     expect(health).toMatchObject({ lastContractRejectReason: 'consent_not_granted' });
 
