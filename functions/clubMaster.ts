@@ -72,7 +72,9 @@ export const clubMasterFunctions = [
       async handle({ caller, body, log }) {
         const clubs = parseReportedClubs(body.clubs);
         const result = await boxReportLimit().run(caller.clubId, () =>
-          syncKnownClubs(getBulkSql(), caller.clubId, clubs).catch((error: unknown) => {
+          syncKnownClubs(getBulkSql(), caller.clubId, clubs, {
+            ...(body.consent ? { consent: { clubId: caller.clubId, tokenId: caller.tokenId, report: body.consent } } : {}),
+          }).catch((error: unknown) => {
             throw isLockTimeout(error) ? syncBusy(error) : error;
           }),
         );

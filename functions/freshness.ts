@@ -7,7 +7,7 @@ import { NotFoundError } from '../shared/errors/domainErrors';
 import { clubExists } from '../shared/freshness/freshnessRepository';
 import { listFreshnessHistory } from '../shared/freshness/freshnessState';
 import { runFreshnessCheck } from '../shared/freshness/freshnessTimer';
-import { recordStarterlists, StarterlistPushResultSchema, StarterlistPushSchema } from '../shared/freshness/starterlists';
+import { receiveStarterlistPush, StarterlistPushResultSchema, StarterlistPushSchema } from '../shared/freshness/starterlists';
 import { TrainingPlanBodySchema } from '../shared/freshness/trainingPlan';
 import { getTrainingPlan, putTrainingPlan, TrainingPlanViewSchema } from '../shared/freshness/trainingPlanService';
 import { httpGroup, timerFunction } from '../shared/host/definition';
@@ -97,7 +97,7 @@ export const freshnessFunctions = [
       body: StarterlistPushSchema,
       response: StarterlistPushResultSchema,
       async handle({ caller, body, log }) {
-        const result = await recordStarterlists(getSql(), caller.clubId, body);
+        const result = await receiveStarterlistPush(getSql(), caller, body);
         log.info('starterlists_received', { clubId: caller.clubId, received: result.received, added: result.added });
         return json(result);
       },

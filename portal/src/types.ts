@@ -69,6 +69,8 @@ export interface ClubFreshness {
   evening: { start: string; end: string };
   since: string | null;
   hint: { code: string; message: string } | null;
+  /** The data-sharing consent the club's box last reported; unknown when it never reported one. */
+  consent: { state: 'GRANTED' | 'NONE' | 'REVOKED' | 'unknown'; since: string | null; reportedAt: string | null };
 }
 
 export interface DiagnosticsSummary {

@@ -4,7 +4,8 @@ import { CONSENT_STATES } from './consentGate';
 /**
  * The club's data-sharing consent as a box reports it with its pushes (club master sync,
  * starter lists): the state and when it was recorded on the box (null for NONE on a new box).
- * The cloud validates it and, for now, does not store it.
+ * The cloud records it for the service club of the box's edge token, never another club
+ * (shared/boxConnector/consentRepository.ts).
  */
 export const BoxConsentReportSchema = v.strictObject(
   {

@@ -1,3 +1,4 @@
+import { recordReportedConsent, type ReportedConsent } from '../boxConnector/consentRepository';
 import type { Sql, TransactionSql } from '../db/client';
 import { lockBoxReports, markMissingDeleted, recordReport, upsertReported } from './knownClubRepository';
 import type { ReportedClub, SyncResult } from './schemas';
@@ -13,6 +14,8 @@ export interface SyncOptions {
   lockTimeoutMs?: number;
   /** Runs inside the transaction between the two writes (failure injection in tests). */
   betweenWrites?: (tx: TransactionSql) => Promise<void>;
+  /** The consent the box reported with this sync: recorded in the same transaction (docs/box-connector.md). */
+  consent?: ReportedConsent;
 }
 
 /**
@@ -43,6 +46,7 @@ export async function syncKnownClubs(
     const markedDeleted = await markMissingDeleted(tx, reportedByClubId, vereinsIds);
     const result = tallySync(reportedByPrevious, markedDeleted);
     await recordReport(tx, reportedByClubId, result);
+    if (options.consent) await recordReportedConsent(tx, options.consent);
     return result;
   });
 }

@@ -44,7 +44,7 @@ const itemJsonSchema = (): Record<string, unknown> => {
  */
 export const SyncReportEnvelopeSchema = v.object({
   clubs: v.pipe(v.array(v.unknown(), 'must be an array'), v.metadata({ items: itemJsonSchema(), maxItems: MAX_CLUBS_PER_REPORT })),
-  /** The club's data-sharing consent as the box holds it; validated, not yet recorded. */
+  /** The club's data-sharing consent as the box holds it; recorded for the box's own club when it changed. */
   consent: v.optional(BoxConsentReportSchema),
 });
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { readRecordedConsents, type RecordedConsent } from '../boxConnector/consentRepository';
 import type { Queryable } from '../db/client';
 import { evaluateClubs, type ClubFreshness } from './clubFreshness';
 import { FRESHNESS_STATUSES, overallFreshness, type FreshnessStatus } from './evaluation';
@@ -22,6 +23,16 @@ export const DataFreshnessEntrySchema = v.object({
   /** Since when the freshness timer has seen this status; null until it first records it. */
   since: iso,
   hint: v.nullable(v.object({ code: v.picklist(HINT_CODES), message: v.string() })),
+  /**
+   * The data-sharing consent the club's box last reported: unknown when it never reported one
+   * (not refused at ingest); since is when the box recorded the state, reportedAt when the cloud
+   * received it. Only GRANTED lets the club's score rows in.
+   */
+  consent: v.object({
+    state: v.picklist(['GRANTED', 'NONE', 'REVOKED', 'unknown']),
+    since: iso,
+    reportedAt: iso,
+  }),
 });
 export type DataFreshnessEntry = v.InferOutput<typeof DataFreshnessEntrySchema>;
 
@@ -64,6 +75,18 @@ export function toEntry(club: ClubFreshness): DataFreshnessEntry {
     evening: { start: verdict.evening.start.toISOString(), end: verdict.evening.end.toISOString() },
     since: signals.recordedStatus === verdict.status ? (signals.recordedSince?.toISOString() ?? null) : null,
     hint: club.hint,
+    consent: UNKNOWN_CONSENT,
+  };
+}
+
+const UNKNOWN_CONSENT: DataFreshnessEntry['consent'] = { state: 'unknown', since: null, reportedAt: null };
+
+/** The entry with the club's recorded consent; a club without one stays `unknown`. */
+function withConsent(entry: DataFreshnessEntry, consent: RecordedConsent | undefined): DataFreshnessEntry {
+  if (!consent) return entry;
+  return {
+    ...entry,
+    consent: { state: consent.state, since: consent.changedAt?.toISOString() ?? null, reportedAt: consent.receivedAt.toISOString() },
   };
 }
 
@@ -81,7 +104,13 @@ export async function dataFreshnessBlock(sql: Queryable, query: DataFreshnessQue
     .map(toEntry)
     .filter((entry) => !query.status || entry.status === query.status)
     .sort((a, b) => SEVERITY[a.status] - SEVERITY[b.status] || a.name.localeCompare(b.name) || a.clubId.localeCompare(b.clubId));
-  const page = entries.slice(query.offset, query.offset + query.limit);
+  const paged = entries.slice(query.offset, query.offset + query.limit);
+  // Consent only for the page: one query whatever the number of clubs.
+  const consents = await readRecordedConsents(
+    sql,
+    paged.map((entry) => entry.clubId),
+  );
+  const page = paged.map((entry) => withConsent(entry, consents.get(entry.clubId)));
   const next = query.offset + page.length;
   return {
     ...overview,

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { BoxConsentReportSchema } from '../boxConnector/consentReport';
-import type { Queryable } from '../db/client';
+import { recordReportedConsent } from '../boxConnector/consentRepository';
+import type { Queryable, Sql } from '../db/client';
 import { humanTextSchema } from '../validation/humanText';
 import { BOX_CLOCK_SKEW_MINUTES, timestampSchema } from '../validation/timestamp';
 
@@ -65,7 +66,7 @@ export const StarterlistPushSchema = v.strictObject(
       v.check((lists) => new Set(lists.map((list) => list.id)).size === lists.length, 'must not list the same id twice'),
     ),
     boxCheck: v.optional(v.nullable(BoxCheckSchema)),
-    /** The club's data-sharing consent as the box holds it; validated, not yet recorded. */
+    /** The club's data-sharing consent as the box holds it; recorded for the box's own club when it changed. */
     consent: v.optional(BoxConsentReportSchema),
   },
   'must carry only starterlists, boxCheck and consent',
@@ -120,4 +121,20 @@ export async function recordStarterlists(sql: Queryable, clubId: string, push: S
     added: inserted.filter((row) => row.inserted).length,
     lastStarterlistSeenAt: signal?.lastStarterlistSeenAt?.toISOString() ?? null,
   };
+}
+
+/**
+ * One starter-list push of a box: the lists and signal (recordStarterlists) and the consent it
+ * reported, for the box's own club, in one transaction.
+ */
+export async function receiveStarterlistPush(
+  sql: Sql,
+  box: { clubId: string; tokenId: string },
+  push: StarterlistPush,
+): Promise<StarterlistPushResult> {
+  return sql.begin(async (tx) => {
+    const result = await recordStarterlists(tx, box.clubId, push);
+    if (push.consent) await recordReportedConsent(tx, { clubId: box.clubId, tokenId: box.tokenId, report: push.consent });
+    return result;
+  });
 }

@@ -64,6 +64,12 @@ export type Observation = { kind: 'reject'; path: string; reject: Omit<RejectRec
 const DRIFT_REASONS: ReadonlySet<AdmissionReason> = new Set<AdmissionReason>(['origin_mismatch', 'club_scope_mismatch']);
 
 /**
+ * Rejects that count toward `rejecting` like any other but never quarantine their path: a club
+ * without consent is expected behaviour the club decided, not a faulty producer to isolate.
+ */
+const NEVER_QUARANTINE: ReadonlySet<AdmissionReason> = new Set<AdmissionReason>(['consent_not_granted']);
+
+/**
  * Bounds the state's size whatever arrives: at most this many recent rejects, each path at most
  * TEXT_CAPS.path characters (the contract cuts them), so the document stays near 100 kB in the
  * worst case. The thresholds' settings stop at this number.
@@ -135,7 +141,7 @@ function admitReject(
     state.incidentRecoveredAt = null;
   }
   const onPath = state.recentRejects.filter((entry) => entry.path === path).length;
-  if (state.admissionState === 'rejecting' && onPath >= thresholds.quarantineThreshold) {
+  if (state.admissionState === 'rejecting' && onPath >= thresholds.quarantineThreshold && !NEVER_QUARANTINE.has(reject.reason)) {
     state.admissionState = 'quarantined';
     state.quarantine = {
       since: at,

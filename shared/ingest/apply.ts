@@ -30,10 +30,11 @@ import {
 } from './statusRepository';
 import { recordDeadLetters, type DeadLetterRetention } from './deadLetterRepository';
 import { deadLetterOf } from './deadLetters';
+import { applyConsent } from './consentRefusal';
 
 /**
  * The one apply core every runner calls (the Event Hubs function, the staging worker and the
- * backfill): classify, drop contract rejects, deduplicate, then one transaction with set-based
+ * backfill): classify, refuse score rows without consent (one lookup per batch), drop contract rejects, deduplicate, then one transaction with set-based
  * upserts guarded by source position. Throws only for transient failures (`isTransient`: the
  * caller's retry reruns the whole batch); a contract reject never throws, and a batch the
  * database refuses for any other reason is split until the refused events are found: they become
@@ -173,7 +174,7 @@ function combineOutcomes(a: ApplyOutcome, b: ApplyOutcome): ApplyOutcome {
 
 /** The batch in one go; throws whatever the database or the status writes throw. Replays call it directly. */
 export async function applyOrThrow(sql: Sql, messages: readonly IncomingMessage[], options: ApplyOptions): Promise<ApplyOutcome> {
-  const classified = messages.map(classifyMessage);
+  const classified = await applyConsent(sql, messages.map(classifyMessage));
   const changes = classified.flatMap((item) => (item.kind === 'change' ? [item.change] : []));
   const rejects = classified.flatMap((item, index) =>
     item.kind === 'reject' ? [{ ...item.reject, partitionId: messages[index]?.partitionId ?? null }] : [],

@@ -16,7 +16,7 @@ export { EARLIEST_SOURCE_MS, LATEST_SOURCE_MS } from './contractBounds';
 export const ENTITIES = ['shooters', 'hits'] as const;
 export type Entity = (typeof ENTITIES)[number];
 
-/** Reason codes of contract rejects, in the order the checks run. Stable: operators filter on them. */
+/** Reason codes of the contract's own checks, in the order they run. Stable: operators filter on them. */
 export const REJECT_REASONS = [
   'topic_malformed',
   'entity_unknown',
@@ -25,7 +25,12 @@ export const REJECT_REASONS = [
   'topic_entity_mismatch',
   'origin_mismatch',
 ] as const;
-export type RejectReason = (typeof REJECT_REASONS)[number];
+/**
+ * Every reason a contract reject can carry: the checks above, and consent_not_granted, which the
+ * apply core gives the score rows of a club whose recorded consent is not GRANTED (it needs the
+ * database, so classifyMessage never returns it; shared/ingest/consentRefusal.ts).
+ */
+export type RejectReason = (typeof REJECT_REASONS)[number] | 'consent_not_granted';
 
 const TOPIC = /^club\.([A-Za-z0-9_-]{1,64})\.([a-z_]{1,64})$/;
 

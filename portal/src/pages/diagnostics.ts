@@ -277,9 +277,20 @@ function freshnessBlock(block: DiagnosticsSummary['dataFreshness']): HTMLElement
       h(
         'tr',
         {},
-        (['club', 'status', 'interpretation', 'lastArrival', 'lastStarterlist', 'edgeToken', 'evening', 'plan', 'since'] as const).map(
-          (column) => h('th', { scope: 'col' }, t(`diag.freshness.${column}`)),
-        ),
+        (
+          [
+            'club',
+            'status',
+            'interpretation',
+            'lastArrival',
+            'lastStarterlist',
+            'edgeToken',
+            'evening',
+            'plan',
+            'since',
+            'consent',
+          ] as const
+        ).map((column) => h('th', { scope: 'col' }, t(`diag.freshness.${column}`))),
       ),
     ),
     tbody,
@@ -331,7 +342,23 @@ function freshnessRow(club: ClubFreshness): HTMLElement {
     h('td', {}, `${dateTime(club.evening.start)} – ${dateTime(club.evening.end)}`),
     h('td', {}, club.planSource === 'assumed' ? t('diag.freshness.planAssumed') : t('diag.freshness.planStored')),
     h('td', {}, dateTime(club.since)),
+    h('td', { 'data-consent': club.consent.state }, consentCell(club.consent)),
   );
+}
+
+/** The consent the club's box reported: only GRANTED lets its score rows in; unknown (never reported) is not refused. */
+function consentCell(consent: ClubFreshness['consent']): (string | HTMLElement)[] {
+  const state = t(`diag.consent.${consent.state}` as Key);
+  if (consent.state === 'unknown') return [state];
+  return [
+    consent.state === 'GRANTED' ? state : h('strong', {}, state),
+    h('br'),
+    h(
+      'span',
+      { class: 'muted small' },
+      t('diag.consent.detail', { since: dateTime(consent.since), reportedAt: dateTime(consent.reportedAt) }),
+    ),
+  ];
 }
 
 async function catalogBlock(host: HTMLElement): Promise<void> {
