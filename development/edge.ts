@@ -9,6 +9,7 @@ import { withLocalCloudDefault } from '../edge/localCloud';
 import { MIRROR_CLUB_TABLE_DDL } from '../edge/mirror';
 import { MIRROR_STARTERLIST_TABLE_DDL } from '../edge/starterlistPush';
 import { exitOnStartupFailure, runBoxAgent } from '../edge/run';
+import { runHashPasswordCommand } from '../edge/boxUiHashCommand';
 import { createDatabaseIfMissing, ensureDatabase } from './local/embeddedPostgres';
 import { startKafkaConnectFake } from './kafkaConnectFake/fake';
 import { localDataDir, repoRoot } from './local/paths';
@@ -76,4 +77,8 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch(exitOnStartupFailure);
+if (process.argv.slice(2).includes('hash-password')) {
+  void runHashPasswordCommand().then((code) => process.exit(code));
+} else {
+  main().catch(exitOnStartupFailure);
+}

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import * as v from 'valibot';
+import { parsePasswordHash } from './boxUiCredential';
 import { flag, optionalText, readEnvSettings, wholeNumber as integer } from '../shared/config/envValues';
 
 /**
@@ -47,6 +48,14 @@ export const EdgeConfigSchema = v.pipe(
     SVC_EDGE_PORT: integer(7072, 0, 65_535),
     /** Timeout of one call to the cloud. */
     SVC_CLOUD_TIMEOUT_SECONDS: integer(30, 1, 600),
+    /** The box UI password's scrypt hash (`node edge-agent.js hash-password`); unset: no UI, routes on loopback only. */
+    SVC_BOX_UI_PASSWORD_HASH: v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.check((value) => parsePasswordHash(value) !== undefined, 'must be a hash printed by `edge-agent.js hash-password`'),
+      ),
+    ),
   }),
   v.check(
     (config) => !config.SVC_CLUB_MASTER_SYNC_ENABLED || config.SVC_EDGE_API_TOKEN !== undefined,
@@ -63,6 +72,8 @@ export interface EdgeConfig {
   host: string;
   port: number;
   cloudTimeoutSeconds: number;
+  /** The box UI password's hash as set (edge/boxUiCredential.ts); undefined: none set. */
+  uiPasswordHash: string | undefined;
 }
 
 export const EDGE_SETTING_NAMES = Object.keys(EdgeConfigSchema.pipe[0].entries);
@@ -83,6 +94,7 @@ export function parseEdgeConfig(env: Record<string, string | undefined>): EdgeCo
     host: parsed.SVC_EDGE_HOST,
     port: parsed.SVC_EDGE_PORT,
     cloudTimeoutSeconds: parsed.SVC_CLOUD_TIMEOUT_SECONDS,
+    uiPasswordHash: parsed.SVC_BOX_UI_PASSWORD_HASH,
   };
 }
 

@@ -4,6 +4,7 @@ import { parseEdgeConnectorConfig } from './connectorConfig';
 import { connectorSetupFrom } from './connectorSetup';
 import { parseEdgeFreshnessConfig } from './freshnessConfig';
 import { exitOnStartupFailure, runBoxAgent } from './run';
+import { runHashPasswordCommand } from './boxUiHashCommand';
 
 /**
  * The box agent's production entry, bundled to dist/edge-agent.js (`npm run build`) and started
@@ -36,4 +37,8 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch(exitOnStartupFailure);
+if (process.argv[2] === 'hash-password') {
+  void runHashPasswordCommand().then((code) => process.exit(code));
+} else {
+  main().catch(exitOnStartupFailure);
+}

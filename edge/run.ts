@@ -19,6 +19,11 @@ export async function runBoxAgent(
     throw new Error(`${config.host}:${config.port} is already in use (EADDRINUSE); set SVC_EDGE_PORT to a free port`);
   });
   console.log(`Box agent: ${agent.url}  (GET ${agent.url}/api/club-master-sync/status)`);
+  console.log(
+    `UI:        ${
+      config.uiPasswordHash ? `${agent.url}/ui` : 'off: no SVC_BOX_UI_PASSWORD_HASH (`node edge-agent.js hash-password` prints one)'
+    }`,
+  );
   console.log(`Cloud:     ${config.cloudBaseUrl}`);
   console.log(`Mirror:    ${options.mirrorDescription}`);
   console.log(

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../shared/log/logger';
 import type { Agent } from './agent';
+import { createBoxAccess, isLoopbackHost, type BoxAccess, type RequestFacts } from './boxUiAccess';
 
 export const RUN_PATH = '/api/club-master-sync/run';
 export const STATUS_PATH = '/api/club-master-sync/status';
@@ -9,10 +10,22 @@ export const STATUS_PATH = '/api/club-master-sync/status';
 /** Largest request body the box interface reads (the consent body is a few hundred bytes). */
 export const MAX_BODY_BYTES = 16 * 1024;
 
-/** One endpoint of the box interface; `body` is the parsed JSON request body (undefined when empty). */
+/**
+ * One endpoint of the box interface; `body` is the parsed JSON request body (undefined when empty).
+ * An answer is JSON unless it carries `text` (the UI's page and assets). Every route needs the
+ * box access (edge/boxUiAccess.ts) unless it is `public` (the UI's page, assets and sign-in).
+ */
 export interface BoxRoute {
   method: string;
-  handle(request: { body: unknown }): Promise<{ status: number; body: unknown }>;
+  public?: boolean;
+  handle(request: { body: unknown; facts: RequestFacts }): Promise<BoxAnswer>;
+}
+
+export interface BoxAnswer {
+  status: number;
+  body?: unknown;
+  text?: string;
+  headers?: Record<string, string>;
 }
 
 export interface AgentServer {
@@ -27,8 +40,9 @@ export interface AgentServer {
  */
 export async function startAgentServer(
   agent: Agent,
-  options: { host: string; port: number; log: Logger; routes?: Record<string, BoxRoute> },
+  options: { host: string; port: number; log: Logger; routes?: Record<string, BoxRoute>; access?: BoxAccess },
 ): Promise<AgentServer> {
+  const access = options.access ?? createBoxAccess({ hash: undefined, loopbackOnly: isLoopbackHost(options.host) });
   const routes: Record<string, BoxRoute> = {
     ...options.routes,
     [RUN_PATH]: {
@@ -59,14 +73,24 @@ export async function startAgentServer(
       req.resume();
       req.once('end', answer);
     }
-    const answer = (body: unknown) =>
-      route
-        .handle({ body })
-        .then(({ status, body: answerBody }) => send(status, answerBody))
-        .catch((error: unknown) => {
-          options.log.error('edge_request_failed', { path, error });
-          send(500, { error: 'internal_error', message: 'The agent failed to answer.' });
-        });
+    const facts: RequestFacts = { method: req.method ?? 'GET', headers: req.headers, peer: req.socket.remoteAddress ?? 'unknown' };
+    const reply = (answer: BoxAnswer) => {
+      if (answer.text === undefined) return send(answer.status, answer.body, answer.headers);
+      res.writeHead(answer.status, { 'cache-control': 'no-store', ...answer.headers });
+      res.end(answer.text);
+    };
+    const answer = async (body: unknown) => {
+      try {
+        if (!route.public) {
+          const decision = await access.authorize(facts);
+          if (!decision.ok) return send(decision.refusal.status, decision.refusal.body, decision.refusal.headers);
+        }
+        reply(await route.handle({ body, facts }));
+      } catch (error) {
+        options.log.error('edge_request_failed', { path, error });
+        send(500, { error: 'internal_error', message: 'The agent failed to answer.' });
+      }
+    };
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;

@@ -11,6 +11,9 @@ import { freshnessRoutes } from './freshnessRoutes';
 import { connectMirror } from './mirror';
 import { startAgentServer, type AgentServer } from './server';
 import { createStarterlistPush } from './starterlistPush';
+import { createBoxAccess, isLoopbackHost } from './boxUiAccess';
+import { parsePasswordHash } from './boxUiCredential';
+import { boxUiRoutes } from './boxUiRoutes';
 
 export interface RunningAgent extends Pick<Agent, 'runOnce' | 'status'> {
   /** Base URL of the box interface. */
@@ -48,13 +51,18 @@ export async function startAgent(
     log,
     { boxCheck: () => check.lastCheck(), now: () => clock.now(), consent },
   );
+  const access = createBoxAccess({
+    hash: config.uiPasswordHash === undefined ? undefined : parsePasswordHash(config.uiPasswordHash),
+    loopbackOnly: isLoopbackHost(config.host),
+  });
   let server: AgentServer;
   try {
     server = await startAgentServer(agent, {
       host: config.host,
       port: config.port,
       log,
-      routes: { ...freshnessRoutes(starterlists, check), ...connectorRoutes(connector) },
+      access,
+      routes: { ...freshnessRoutes(starterlists, check), ...connectorRoutes(connector), ...boxUiRoutes(access) },
     });
   } catch (error) {
     await mirror.end({ timeout: 5 });
