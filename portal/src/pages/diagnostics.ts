@@ -338,10 +338,10 @@ async function catalogBlock(host: HTMLElement): Promise<void> {
   const status = h(
     'select',
     { id: 'catalog-status', name: 'status' },
-    h('option', { value: 'imported_only' }, 'imported_only'),
     h('option', { value: '' }, t('diag.catalog.all')),
     h('option', { value: 'active' }, 'active'),
     h('option', { value: 'inactive' }, 'inactive'),
+    h('option', { value: 'imported_only' }, 'imported_only'),
   );
   const query = h('input', { id: 'catalog-q', name: 'q', type: 'search', maxlength: 100, autocomplete: 'off' });
   const message = h('div', { 'aria-live': 'polite' });
