@@ -78,6 +78,10 @@ describe('portal: diagnostics and notifications in a browser', () => {
 
   it('shows the quarantined ingest state highlighted, with every field, the step to take and the runbook section', async () => {
     await navLink(page, 'Diagnostics').click();
+    // The state leads, before the step and every field.
+    const state = page.getByTestId('ingest-state');
+    await state.waitFor();
+    expect(await state.innerText()).toBe('State: quarantined');
     const attention = page.getByTestId('ingest-attention');
     await attention.waitFor();
     const text = await attention.innerText();
@@ -92,6 +96,15 @@ describe('portal: diagnostics and notifications in a browser', () => {
     expect(await row('quarantineClubId').innerText()).toContain(quarantinedClub);
     expect(await row('quarantineTopic').innerText()).toContain(`club.${quarantinedClub}.hits`);
     expect(await row('heartbeatAt').getAttribute('class')).toBe('');
+    // Grouped by concern, each group under its heading, raw field names kept.
+    const group = (id: string) => fields.locator(`table[data-group="${id}"]`);
+    expect(await group('quarantine').locator('tr[data-field="quarantineTopic"]').count()).toBe(1);
+    expect(await group('runner').locator('tr[data-field="heartbeatAt"]').count()).toBe(1);
+    expect(await group('admission').locator('tr[data-field="sourceDriftDetail"]').count()).toBe(1);
+    expect(await group('reject').locator('tr[data-field="lastContractRejectReason"]').count()).toBe(1);
+    expect(await fields.getByRole('heading', { level: 3 }).allInnerTexts()).toEqual(
+      expect.arrayContaining(['Runner', 'Lag and catch-up', 'Admission and drift', 'Quarantine', 'Last contract reject']),
+    );
     for (const field of [
       'status',
       'workerState',
@@ -108,6 +121,24 @@ describe('portal: diagnostics and notifications in a browser', () => {
     const notes = page.getByRole('definition').filter({ hasText: `club_scope_mismatch on club.${quarantinedClub}.hits` });
     expect(await notes.count()).toBe(1);
     await screenshot(page, 'diagnostics');
+  });
+
+  it('the overview answers "is everything all right?": ingest state, stale clubs first, each linking on', async () => {
+    await navLink(page, 'Overview').click();
+    const ingest = page.getByTestId('overview-ingest');
+    await ingest.waitFor();
+    expect(await ingest.innerText()).toMatch(/^State: quarantined/);
+    expect(await page.getByTestId('overview-freshness').innerText()).toMatch(
+      /^Clubs: [1-9]\d* stale, \d+ unknown, \d+ fresh of \d+ checked\.$/,
+    );
+    const stale = page.getByTestId('overview-stale').getByRole('link', { name: staleClub.name });
+    expect(await stale.getAttribute('href')).toBe('#/diagnostics');
+    // No cost provider in this rig: the overview says so instead of showing figures.
+    expect(await page.getByTestId('overview-costs').count()).toBe(0);
+    await page.getByText('Cost monitoring is not configured').first().waitFor();
+    await screenshot(page, 'overview-incident');
+    await ingest.getByRole('link', { name: 'diagnostics' }).click();
+    await page.getByTestId('ingest-state').waitFor();
   });
 
   it('lists the backfills, a running one without progress marked', async () => {
