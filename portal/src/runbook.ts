@@ -65,37 +65,67 @@ export function highlightedFields(health: IngestStates): Set<string> {
   return fields;
 }
 
-/** The ingest fields in the order the health documentation lists them; unknown extras follow. */
-export const INGEST_FIELD_ORDER = [
-  'status',
-  'statusReason',
-  'workerState',
-  'runnerKind',
-  'runnerCount',
-  'lastErrorMessage',
-  'heartbeatAt',
-  'lastProcessedAt',
-  'lastSourceEventAt',
-  'catchUpState',
-  'lagSampledAt',
-  'lagErrorMessage',
-  'totalLag',
-  'maxTopicLag',
-  'lagTopics',
-  'admissionState',
-  'sourceDriftState',
-  'incidentState',
-  'rejectBurstCount',
-  'lastContractRejectAt',
-  'lastContractRejectReason',
-  'lastContractRejectTopic',
-  'lastContractRejectEntity',
-  'lastContractRejectClubId',
-  'sourceDriftDetail',
-  'quarantineSince',
-  'quarantineTopic',
-  'quarantineClubId',
-  'quarantineEntity',
-  'quarantineDetail',
-  'quarantineReason',
+/**
+ * The one state the diagnostics page leads with: the most urgent condition that needs a step,
+ * `live` when none does, `unknown` when the status record is switched off (nothing is known then).
+ */
+export const INGEST_STATES = ['live', 'rejecting', 'quarantined', 'drift', 'stalled', 'down', 'unknown'] as const;
+export type IngestState = (typeof INGEST_STATES)[number];
+
+export function ingestState(health: IngestStates): IngestState {
+  if (health.status === 'unknown') return 'unknown';
+  const urgent = ingestAttention(health).find((item) => item.kind !== 'recovered');
+  return urgent && urgent.kind !== 'recovered' ? urgent.kind : 'live';
+}
+
+/** The ingest fields grouped by concern, each group in the order the health documentation lists them. */
+export const INGEST_FIELD_GROUPS = [
+  {
+    id: 'runner',
+    fields: [
+      'status',
+      'statusReason',
+      'workerState',
+      'runnerKind',
+      'runnerCount',
+      'lastErrorMessage',
+      'heartbeatAt',
+      'lastProcessedAt',
+      'lastSourceEventAt',
+    ],
+  },
+  { id: 'lag', fields: ['catchUpState', 'lagSampledAt', 'lagErrorMessage', 'totalLag', 'maxTopicLag', 'lagTopics'] },
+  { id: 'admission', fields: ['admissionState', 'sourceDriftState', 'sourceDriftDetail', 'incidentState', 'rejectBurstCount'] },
+  {
+    id: 'quarantine',
+    fields: ['quarantineSince', 'quarantineTopic', 'quarantineClubId', 'quarantineEntity', 'quarantineDetail', 'quarantineReason'],
+  },
+  {
+    id: 'reject',
+    fields: [
+      'lastContractRejectAt',
+      'lastContractRejectReason',
+      'lastContractRejectTopic',
+      'lastContractRejectEntity',
+      'lastContractRejectClubId',
+    ],
+  },
 ] as const;
+export type IngestFieldGroup = (typeof INGEST_FIELD_GROUPS)[number]['id'] | 'other';
+
+/** Record lists shown as their own sections, never as fields. */
+const RECORD_LISTS = ['recentRejects', 'backfills'];
+
+/**
+ * The health's fields per group (only those present, in group order); fields the page does not
+ * know yet land in `other`, so a new field is shown rather than lost.
+ */
+export function groupIngestFields(health: Record<string, unknown>): { id: IngestFieldGroup; fields: string[] }[] {
+  const known = new Set<string>(INGEST_FIELD_GROUPS.flatMap((group) => group.fields));
+  const groups: { id: IngestFieldGroup; fields: string[] }[] = INGEST_FIELD_GROUPS.map((group) => ({
+    id: group.id,
+    fields: group.fields.filter((field) => field in health),
+  }));
+  groups.push({ id: 'other', fields: Object.keys(health).filter((field) => !known.has(field) && !RECORD_LISTS.includes(field)) });
+  return groups.filter((group) => group.fields.length > 0);
+}

@@ -22,9 +22,12 @@ export interface CostSummary extends Freshness {
   month: string;
   monthToDate: number;
   forecast: { endOfMonth: number; method: 'provider' | 'run_rate' };
+  lastMonthToDate: number;
+  samePeriod: { from: string; to: string };
+  deltaToLastMonthToDate: Delta;
   lastMonth: number;
   deltaToLastMonth: Delta;
-  resourceGroups: { resourceGroup: string; monthToDate: number; lastMonth: number; delta: Delta }[];
+  resourceGroups: { resourceGroup: string; monthToDate: number; lastMonthToDate: number; lastMonth: number; delta: Delta }[];
   warnings: string[];
 }
 
@@ -41,7 +44,8 @@ export interface CostTimeseries extends Freshness {
   from: string;
   to: string;
   total: number;
-  points: { date: string; cost: number }[];
+  completeThrough: string;
+  points: { date: string; cost: number; complete: boolean }[];
 }
 
 export type IngestHealth = Record<string, unknown> & {

@@ -1,4 +1,4 @@
-import { dayCount, daysInMonth, eachDay, type CostWindows, type DayRange } from './period';
+import { dayCount, daysInMonth, eachDay, lastCompleteDay, samePeriodLastMonth, type CostWindows, type DayRange } from './period';
 import type { ForecastRow, UsageRow } from './wire';
 
 /**
@@ -61,8 +61,10 @@ function currencyOf(rows: readonly { currency: string }[]): { currency: string; 
 export interface ResourceGroupLine {
   resourceGroup: string;
   monthToDate: number;
+  /** The same days of last month as the month so far. */
+  lastMonthToDate: number;
   lastMonth: number;
-  /** Month to date against the whole last month. */
+  /** Month to date against the same days of last month. */
   delta: Delta;
 }
 
@@ -71,6 +73,11 @@ export interface Summary {
   month: string;
   monthToDate: number;
   forecast: { endOfMonth: number; method: 'provider' | 'run_rate' };
+  /** The same days of last month as the month so far (`samePeriod`). */
+  lastMonthToDate: number;
+  samePeriod: DayRange;
+  /** Month to date against the same days of last month. */
+  deltaToLastMonthToDate: Delta;
   lastMonth: number;
   /** The end-of-month forecast against the whole last month. */
   deltaToLastMonth: Delta;
@@ -111,20 +118,26 @@ export function summarise(
     warnings.push('The provider has no forecast for this month yet; the end of month is the month-to-date run rate.');
   }
 
-  const groups = new Map<string, { monthToDate: number; lastMonth: number }>();
+  const samePeriod = samePeriodLastMonth(windows);
+  const lastToDate = last.filter(within(samePeriod));
+  const lastMonthToDate = sum(lastToDate.map((row) => row.cost));
+
+  const groups = new Map<string, { monthToDate: number; lastMonthToDate: number; lastMonth: number }>();
   const groupOf = (name: string) => {
     let figures = groups.get(name);
-    if (!figures) groups.set(name, (figures = { monthToDate: 0, lastMonth: 0 }));
+    if (!figures) groups.set(name, (figures = { monthToDate: 0, lastMonthToDate: 0, lastMonth: 0 }));
     return figures;
   };
   for (const row of current) groupOf(row.resourceGroup).monthToDate += row.cost;
   for (const row of last) groupOf(row.resourceGroup).lastMonth += row.cost;
+  for (const row of lastToDate) groupOf(row.resourceGroup).lastMonthToDate += row.cost;
   const resourceGroups = [...groups.entries()]
     .map(([resourceGroup, figures]) => ({
       resourceGroup,
       monthToDate: roundMoney(figures.monthToDate),
+      lastMonthToDate: roundMoney(figures.lastMonthToDate),
       lastMonth: roundMoney(figures.lastMonth),
-      delta: delta(figures.monthToDate, figures.lastMonth),
+      delta: delta(figures.monthToDate, figures.lastMonthToDate),
     }))
     .sort((a, b) => b.monthToDate - a.monthToDate || b.lastMonth - a.lastMonth || byText(a.resourceGroup, b.resourceGroup));
 
@@ -133,6 +146,9 @@ export function summarise(
     month: windows.month.from.slice(0, 7),
     monthToDate: roundMoney(monthToDate),
     forecast: { endOfMonth: roundMoney(endOfMonth), method },
+    lastMonthToDate: roundMoney(lastMonthToDate),
+    samePeriod,
+    deltaToLastMonthToDate: delta(monthToDate, lastMonthToDate),
     lastMonth: roundMoney(lastMonth),
     deltaToLastMonth: delta(endOfMonth, lastMonth),
     resourceGroups,
@@ -190,12 +206,18 @@ export interface Timeseries {
   from: string;
   to: string;
   total: number;
-  points: { date: string; cost: number }[];
+  /** The newest day whose costs are complete; later points may still grow. */
+  completeThrough: string;
+  points: { date: string; cost: number; complete: boolean }[];
   warnings: string[];
 }
 
-/** One point per day of `range`; a day without rows is 0 (the provider leaves such days out). */
-export function timeseriesOf(range: DayRange, rows: readonly UsageRow[]): Timeseries {
+/**
+ * One point per day of `range`; a day without rows is 0 (the provider leaves such days out).
+ * Days after the last complete day of `today` are marked incomplete: their 0 or low figure is
+ * the provider's lag, not a saving.
+ */
+export function timeseriesOf(range: DayRange, rows: readonly UsageRow[], today: string): Timeseries {
   const inRange = rows.filter(within(range));
   const byDay = new Map<string, number>();
   for (const row of inRange) byDay.set(row.date, (byDay.get(row.date) ?? 0) + row.cost);
@@ -206,7 +228,8 @@ export function timeseriesOf(range: DayRange, rows: readonly UsageRow[]): Timese
     from: range.from,
     to: range.to,
     total: roundMoney(sum(inRange.map((row) => row.cost))),
-    points: eachDay(range).map((date) => ({ date, cost: roundMoney(byDay.get(date) ?? 0) })),
+    completeThrough: lastCompleteDay(today),
+    points: eachDay(range).map((date) => ({ date, cost: roundMoney(byDay.get(date) ?? 0), complete: date <= lastCompleteDay(today) })),
     warnings,
   };
 }

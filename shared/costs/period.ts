@@ -91,6 +91,23 @@ export function costWindows(now: Date): CostWindows {
   };
 }
 
+/**
+ * Cost Management lags 8–24 hours behind usage, so a day's costs are complete only a day after it
+ * ended: today and yesterday may still grow. The newest day whose costs are complete.
+ */
+export function lastCompleteDay(today: string): string {
+  return addDays(today, -2);
+}
+
+/**
+ * The days of last month that match the running month so far (1st up to today's day of the
+ * month, at most to last month's end): month to date compared like with like.
+ */
+export function samePeriodLastMonth(windows: Pick<CostWindows, 'today' | 'lastMonth'>): DayRange {
+  const day = Math.min(Number(windows.today.slice(8, 10)), daysInMonth(windows.lastMonth.from));
+  return { from: windows.lastMonth.from, to: addDays(windows.lastMonth.from, day - 1) };
+}
+
 /** The last `days` days up to and including today. */
 export function trailingDays(today: string, days: number): DayRange {
   return { from: addDays(today, -(days - 1)), to: today };

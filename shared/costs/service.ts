@@ -198,7 +198,7 @@ export function createCostService(options: CostServiceOptions): CostService {
       const range = trailingDays(windows.today, days);
       return answer('timeseries', `${windows.today}:${days}`, log, async () => {
         const rows = await rowsFor(range, windows);
-        return { value: timeseriesOf(range, rows.value), parts: [{ ...rows, value: undefined }] };
+        return { value: timeseriesOf(range, rows.value, windows.today), parts: [{ ...rows, value: undefined }] };
       });
     },
 

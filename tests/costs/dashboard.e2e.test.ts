@@ -52,11 +52,16 @@ describe('cost dashboard on 2026-11-21 (mid-month)', () => {
     // Last month (October) = 19.545363672276512 + 173.41979241290323 + 50.43096419040001 + 0.07675760200000002 + 20.359416562625452 = 263.8322944402
     // Forecast rows after the last actual day (21st): 10.5 + 4.25 + 0.25 = 15 → end of month 266.2022803564
     // Delta = 266.2022803564 − 263.8322944402 = 2.3699859162 (0.898 %)
+    // Like with like: October 1st–21st = 19.545363672276512 (5th) + 173.41979241290323 (15th) = 192.9651560852;
+    // MTD − that = 58.2371242712 (30.18 %). Per group the month to date against the same days.
     expect(body).toEqual({
       currency: 'EUR',
       month: '2026-11',
       monthToDate: 251.2,
       forecast: { endOfMonth: 266.2, method: 'provider' },
+      lastMonthToDate: 192.97,
+      samePeriod: { from: '2026-10-01', to: '2026-10-21' },
+      deltaToLastMonthToDate: { absolute: 58.24, percent: 30.2 },
       lastMonth: 263.83,
       deltaToLastMonth: { absolute: 2.37, percent: 0.9 },
       resourceGroups: [
@@ -64,12 +69,33 @@ describe('cost dashboard on 2026-11-21 (mid-month)', () => {
         {
           resourceGroup: 'ict_stratandplan_goldsprova_prod',
           monthToDate: 218.7,
+          lastMonthToDate: 173.42,
           lastMonth: 173.42,
           delta: { absolute: 45.28, percent: 26.1 },
         },
-        { resourceGroup: '(no resource group)', monthToDate: 30.26, lastMonth: 50.43, delta: { absolute: -20.17, percent: -40 } },
-        { resourceGroup: 'ScreenSharingTest-peer', monthToDate: 2.1, lastMonth: 19.62, delta: { absolute: -17.52, percent: -89.3 } },
-        { resourceGroup: 'ssbciotelement01', monthToDate: 0.14, lastMonth: 20.36, delta: { absolute: -20.22, percent: -99.3 } },
+        // October's row of this group is the 23rd: nothing on the same days, so no percentage.
+        {
+          resourceGroup: '(no resource group)',
+          monthToDate: 30.26,
+          lastMonthToDate: 0,
+          lastMonth: 50.43,
+          delta: { absolute: 30.26, percent: null },
+        },
+        // 19.545363672276512 (5th) of 19.62 (the 25th's 0.077 is after the 21st): 2.1033 − 19.5454 = −17.44 (−89.24 %).
+        {
+          resourceGroup: 'ScreenSharingTest-peer',
+          monthToDate: 2.1,
+          lastMonthToDate: 19.55,
+          lastMonth: 19.62,
+          delta: { absolute: -17.44, percent: -89.2 },
+        },
+        {
+          resourceGroup: 'ssbciotelement01',
+          monthToDate: 0.14,
+          lastMonthToDate: 0,
+          lastMonth: 20.36,
+          delta: { absolute: 0.14, percent: null },
+        },
       ],
       warnings: [],
       asOf: '2026-11-21T10:00:00.000Z',
@@ -120,14 +146,18 @@ describe('cost dashboard on 2026-11-21 (mid-month)', () => {
     });
   });
 
-  it('timeseries: 30 days by default, days without rows as 0', async () => {
+  it('timeseries: 30 days by default, days without rows as 0, today and yesterday marked incomplete', async () => {
     const { response, body } = await get('timeseries');
     expect(response.status).toBe(200);
-    const points = body['points'] as { date: string; cost: number }[];
+    const points = body['points'] as { date: string; cost: number; complete: boolean }[];
     expect(points).toHaveLength(30);
-    expect(points[0]).toEqual({ date: '2026-10-23', cost: 50.43 });
-    expect(points.at(-1)).toEqual({ date: '2026-11-21', cost: 0 });
-    expect(points.filter((point) => point.cost !== 0)).toEqual([
+    expect(points[0]).toEqual({ date: '2026-10-23', cost: 50.43, complete: true });
+    // Cost data lags 8–24 hours: the 20th and today's 0 may still grow.
+    expect(points.filter((point) => !point.complete)).toEqual([
+      { date: '2026-11-20', cost: 30.27, complete: false },
+      { date: '2026-11-21', cost: 0, complete: false },
+    ]);
+    expect(points.filter((point) => point.cost !== 0).map(({ date, cost }) => ({ date, cost }))).toEqual([
       { date: '2026-10-23', cost: 50.43 },
       { date: '2026-10-25', cost: 0.08 },
       { date: '2026-10-31', cost: 20.36 },
@@ -136,7 +166,15 @@ describe('cost dashboard on 2026-11-21 (mid-month)', () => {
       { date: '2026-11-20', cost: 30.27 }, // 0.009865586851323632 + 30.2572751438
     ]);
     // 50.43096419040001 + 0.07675760200000002 + 20.359416562625452 + 251.2022803564 (Oct 5th and 15th are older)
-    expect(body).toMatchObject({ days: 30, from: '2026-10-23', to: '2026-11-21', total: 322.07, currency: 'EUR', cached: true });
+    expect(body).toMatchObject({
+      days: 30,
+      from: '2026-10-23',
+      to: '2026-11-21',
+      completeThrough: '2026-11-19',
+      total: 322.07,
+      currency: 'EUR',
+      cached: true,
+    });
   });
 
   it('timeseries over 90 days reaches back into August with two more windows of at most 31 days', async () => {
@@ -254,7 +292,13 @@ describe('month boundaries', () => {
         lastMonth: 100.5,
         forecast: { endOfMonth: 66.43, method: 'run_rate' },
         deltaToLastMonth: { absolute: -34.07, percent: -33.9 },
-        resourceGroups: [{ resourceGroup: 'RG-CLUB-PROD', monthToDate: 30, lastMonth: 100.5, delta: { absolute: -70.5, percent: -70.1 } }],
+        // December 1st–15th: the 2nd's 40 (the 31st's 60.5 is later). 30 − 40 = −10 (−25 %).
+        lastMonthToDate: 40,
+        samePeriod: { from: '2026-12-01', to: '2026-12-15' },
+        deltaToLastMonthToDate: { absolute: -10, percent: -25 },
+        resourceGroups: [
+          { resourceGroup: 'RG-CLUB-PROD', monthToDate: 30, lastMonthToDate: 40, lastMonth: 100.5, delta: { absolute: -10, percent: -25 } },
+        ],
       });
       expect(summary['warnings']).toEqual([
         'The provider has no forecast for this month yet; the end of month is the month-to-date run rate.',

@@ -3,7 +3,16 @@ import path from 'node:path';
 import { SingleFlightCache } from '../../shared/costs/cache';
 import { csvField, toCsv } from '../../shared/costs/csv';
 import { sharesOf } from '../../shared/costs/figures';
-import { addDays, costWindows, dayCount, MAX_WINDOW_DAYS, trailingDays, windowsCovering } from '../../shared/costs/period';
+import {
+  addDays,
+  costWindows,
+  dayCount,
+  lastCompleteDay,
+  MAX_WINDOW_DAYS,
+  samePeriodLastMonth,
+  trailingDays,
+  windowsCovering,
+} from '../../shared/costs/period';
 import { classifyProviderError, retryAfterSeconds } from '../../shared/costs/providerErrors';
 import { readForecastRows, readUsageRows, type ColumnarResult } from '../../shared/costs/wire';
 
@@ -84,6 +93,24 @@ describe('cost windows (UTC calendar months)', () => {
       expect(dayCount(window)).toBeLessThanOrEqual(MAX_WINDOW_DAYS);
       if (index > 0) expect(window.from).toBe(addDays(covering[index - 1]!.to, 1));
     }
+  });
+});
+
+describe('like with like', () => {
+  it.each([
+    ['2026-11-21T10:00:00Z', { from: '2026-10-01', to: '2026-10-21' }],
+    ['2026-12-01T06:00:00Z', { from: '2026-11-01', to: '2026-11-01' }],
+    // Last month is shorter: the whole of it, never days of the month after.
+    ['2027-03-31T12:00:00Z', { from: '2027-02-01', to: '2027-02-28' }],
+    ['2028-03-30T12:00:00Z', { from: '2028-02-01', to: '2028-02-29' }],
+    ['2027-01-15T12:00:00Z', { from: '2026-12-01', to: '2026-12-15' }],
+  ])('on %s month to date is compared with last month %o', (now, expected) => {
+    expect(samePeriodLastMonth(costWindows(new Date(now)))).toEqual(expected);
+  });
+
+  it('counts a day complete only a day after it ended (cost data lags 8–24 hours)', () => {
+    expect(lastCompleteDay('2026-11-21')).toBe('2026-11-19');
+    expect(lastCompleteDay('2027-03-01')).toBe('2027-02-27');
   });
 });
 

@@ -71,9 +71,10 @@ describe('portal: keyboard, language and phone width', () => {
     expect(await focused().innerText()).toBe('Cloud costs');
 
     await tabTo(/^Line chart of the daily costs/, 40);
-    await page.getByTestId('chart-readout').filter({ hasText: '21 Nov 2026:' }).waitFor();
+    // The newest complete day: today (21st) and yesterday lag and are left out.
+    await page.getByTestId('chart-readout').filter({ hasText: '19 Nov 2026:' }).waitFor();
     await page.keyboard.press('ArrowLeft');
-    await page.getByTestId('chart-readout').filter({ hasText: '20 Nov 2026:' }).waitFor();
+    await page.getByTestId('chart-readout').filter({ hasText: '18 Nov 2026:' }).waitFor();
     await page.keyboard.press('Home');
     await page.getByTestId('chart-readout').filter({ hasText: '23 Oct 2026:' }).waitFor();
 
@@ -109,7 +110,14 @@ describe('portal: keyboard, language and phone width', () => {
     expect(await page.getByTestId('tile-mtd').innerText()).toContain('Monat bisher');
     expect(await page.getByTestId('tile-mtd').innerText()).toMatch(/251,20\s€/);
     expect(await page.getByRole('button', { name: 'CSV herunterladen (30 Tage)' }).count()).toBe(1);
+    expect(await page.getByTestId('tile-mtd').innerText()).toMatch(/ggü\. 1\. Okt\.? – 21\. Okt\.?: /);
+    expect(await page.getByTestId('resource-groups').locator('thead th').nth(2).innerText()).toMatch(/^Dieselben Tage im letzten Monat/);
     await screenshot(page, 'costs-de');
+    await german.getByRole('link', { name: 'Diagnose' }).click();
+    await page.getByTestId('ingest-state').waitFor();
+    expect(await page.getByTestId('ingest-state').innerText()).toMatch(/^Zustand: \S/);
+    expect(await page.getByTestId('ingest-fields').getByRole('heading', { level: 3 }).first().innerText()).toBe('Runner');
+    await screenshot(page, 'diagnostics-de');
     await page.getByLabel('Sprache').selectOption('en');
     await navLink(page, 'Costs').waitFor();
   });

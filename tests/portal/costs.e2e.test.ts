@@ -39,7 +39,12 @@ describe('portal: cost dashboard in a browser', () => {
     expect(await page.getByTestId('tile-delta').innerText()).toContain('+€2.37 (+0.9%)');
     expect(await page.getByTestId('costs-as-of').innerText()).toContain('21 Nov 2026, 10:00');
     const groups = await page.getByTestId('resource-groups').locator('tbody tr').allInnerTexts();
-    expect(groups[0]).toMatch(/ict_stratandplan_goldsprova_prod\s+€218.70\s+€173.42\s+\+€45.28 \(\+26.1%\)/);
+    // Like with like: month to date against 1–21 Oct, the whole October only for reference.
+    expect(await page.getByTestId('tile-mtd').innerText()).toContain('vs. 1 Oct – 21 Oct: €192.97, +€58.24 (+30.2%)');
+    const headers = await page.getByTestId('resource-groups').locator('thead th').allInnerTexts();
+    expect(headers).toEqual(['Resource group', 'Month to date', 'Same days last month (1 Oct – 21 Oct)', 'Difference', 'Whole last month']);
+    expect(groups[0]).toMatch(/ict_stratandplan_goldsprova_prod\s+€218.70\s+€173.42\s+\+€45.28 \(\+26.1%\)\s+€173.42/);
+    expect(groups[2]).toMatch(/ScreenSharingTest-peer\s+€2.10\s+€19.55\s+[-−]€17.44 \([-−]89.2%\)\s+€19.62/);
     expect(groups).toHaveLength(4);
     const services = await page.getByTestId('services').locator('tbody tr').allInnerTexts();
     expect(services[0]).toMatch(/Virtual Machines\s+€218.70\s+87.1%/);
@@ -53,16 +58,34 @@ describe('portal: cost dashboard in a browser', () => {
     await screenshot(page, 'costs');
   });
 
-  it('draws the 30-day trend with 30 points, axes and a value on hover', async () => {
+  it('draws the complete days of the 30-day trend, leaves out today and yesterday and says so', async () => {
     const chart = page.locator('svg.trend-chart');
-    expect(await chart.locator('circle.point').count()).toBe(30);
+    // 23 Oct .. 19 Nov: the 20th and 21st (today) lag and would read as a drop to €0.
+    expect(await chart.locator('circle.point').count()).toBe(28);
+    expect(await chart.locator('circle.point').first().getAttribute('data-date')).toBe('2026-10-23');
     expect(await chart.locator('.axis-y text').count()).toBeGreaterThanOrEqual(3);
     expect(await chart.locator('.axis-x text').count()).toBeGreaterThanOrEqual(4);
+    expect(await page.getByTestId('trend-incomplete').innerText()).toBe(
+      'The chart ends on 19 Nov 2026: the newest 2 days are left out while their costs are incomplete (cost data lags 8–24 hours).',
+    );
     const last = chart.locator('circle.point').last();
-    expect(await last.getAttribute('data-date')).toBe('2026-11-21');
+    expect(await last.getAttribute('data-date')).toBe('2026-11-19');
     await last.hover();
-    const expected = `21 Nov 2026: €${Number(await last.getAttribute('data-cost')).toFixed(2)}`;
+    const expected = `19 Nov 2026: €${Number(await last.getAttribute('data-cost')).toFixed(2)}`;
     await page.getByTestId('chart-readout').filter({ hasText: expected }).waitFor();
+  });
+
+  it('the overview shows the month to date against the forecast, last month and the same days of last month', async () => {
+    await navLink(page, 'Overview').click();
+    const costs = page.getByTestId('overview-costs');
+    await costs.waitFor();
+    expect(await costs.innerText()).toBe(
+      'Month to date €251.20 (same days last month €192.97); forecast €266.20 against last month €263.83. — costs',
+    );
+    // billing_admin reads no diagnostics: no ingest block, no call for it.
+    expect(await page.getByTestId('overview-ingest').count()).toBe(0);
+    await costs.getByRole('link', { name: 'costs' }).click();
+    await page.getByTestId('tile-mtd').waitFor();
   });
 
   it('downloads the CSV with the bearer token in the header, never in the URL', async () => {

@@ -5,7 +5,7 @@ import { de, en } from '../../portal/src/labels';
 import { browserLanguage } from '../../portal/src/language';
 import { FRESHNESS_STATUSES } from '../../shared/freshness/evaluation';
 import { HINT_CODES } from '../../shared/freshness/hints';
-import { ATTENTION_KINDS, highlightedFields, ingestAttention } from '../../portal/src/runbook';
+import { ATTENTION_KINDS, groupIngestFields, highlightedFields, ingestAttention, ingestState } from '../../portal/src/runbook';
 
 const BOX = { width: 720, height: 300, margin: { top: 16, right: 32, bottom: 40, left: 72 } };
 
@@ -59,6 +59,44 @@ describe('what the ingest block asks of the operator', () => {
     expect([...fields]).toEqual(expect.arrayContaining(['admissionState', 'quarantineTopic', 'quarantineReason', 'sourceDriftDetail']));
     expect(fields.has('heartbeatAt')).toBe(false);
     expect(highlightedFields({ status: 'up', admissionState: 'none' }).size).toBe(0);
+  });
+});
+
+describe('the state the diagnostics page leads with', () => {
+  it.each([
+    [{ status: 'unknown', admissionState: null }, 'unknown'],
+    [{ status: 'up', admissionState: 'none', sourceDriftState: 'none', catchUpState: 'live', incidentState: 'none' }, 'live'],
+    [{ status: 'up', admissionState: 'none', incidentState: 'recovered' }, 'live'],
+    [{ status: 'up', admissionState: 'quarantined', sourceDriftState: 'suspected' }, 'quarantined'],
+    [{ status: 'up', admissionState: 'rejecting', catchUpState: 'stalled' }, 'rejecting'],
+    [{ status: 'up', admissionState: 'none', sourceDriftState: 'suspected' }, 'drift'],
+    [{ status: 'up', admissionState: 'none', catchUpState: 'stalled' }, 'stalled'],
+    [{ status: 'down', admissionState: 'none' }, 'down'],
+  ])('%o is %s', (health, expected) => {
+    expect(ingestState(health)).toBe(expected);
+  });
+
+  it('groups the fields by concern, keeps unknown fields in "other" and leaves the record lists out', () => {
+    const groups = groupIngestFields({
+      status: 'up',
+      heartbeatAt: '2026-11-21T10:00:00Z',
+      totalLag: 3,
+      admissionState: 'quarantined',
+      quarantineTopic: 'club.1.hits',
+      lastContractRejectReason: 'club_scope_mismatch',
+      consentState: 'granted',
+      recentRejects: [],
+      backfills: [],
+    });
+    expect(groups).toEqual([
+      { id: 'runner', fields: ['status', 'heartbeatAt'] },
+      { id: 'lag', fields: ['totalLag'] },
+      { id: 'admission', fields: ['admissionState'] },
+      { id: 'quarantine', fields: ['quarantineTopic'] },
+      { id: 'reject', fields: ['lastContractRejectReason'] },
+      { id: 'other', fields: ['consentState'] },
+    ]);
+    expect(groupIngestFields({ status: 'unknown' })).toEqual([{ id: 'runner', fields: ['status'] }]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { download, getJson } from '../api';
 import { lineChart } from '../chart';
 import { h, replace } from '../dom';
-import { dateTime, money, percent } from '../format';
+import { dateTime, day, money, percent } from '../format';
 import { t } from '../i18n';
 import type { CostBreakdown, CostSummary, CostTimeseries, Delta, Freshness } from '../types';
 import { loading, problemBox, section, tableWrap } from '../ui';
@@ -61,9 +61,7 @@ export async function costsPage(main: HTMLElement): Promise<void> {
     problems,
     freshness.length ? asOfLine(freshness) : null,
     summary.status === 'fulfilled' ? [tiles(summary.value), groupTable(summary.value)] : null,
-    series.status === 'fulfilled'
-      ? section('trend-title', t('costs.trend.title'), lineChart(series.value.points, series.value.currency, series.value.total))
-      : null,
+    series.status === 'fulfilled' ? trend(series.value) : null,
     breakdown.status === 'fulfilled' ? breakdownTable(breakdown.value) : null,
     downloadBlock(),
   );
@@ -88,6 +86,30 @@ function asOfLine(answers: Freshness[]): HTMLElement {
   );
 }
 
+/**
+ * Only complete days: cost data lags 8–24 hours, and today's partial figure drawn as a point
+ * would read as a sudden drop. A note names the day the chart ends and how many were left out.
+ */
+function trend(series: CostTimeseries): HTMLElement {
+  const complete = series.points.filter((point) => point.complete);
+  const left = series.points.length - complete.length;
+  const total = complete.reduce((sum, point) => sum + point.cost, 0);
+  return section(
+    'trend-title',
+    t('costs.trend.title'),
+    complete.length
+      ? lineChart(complete, series.currency, Math.round(total * 100) / 100)
+      : h('p', { class: 'muted' }, t('costs.trend.none')),
+    left > 0
+      ? h(
+          'p',
+          { class: 'muted small', 'data-testid': 'trend-incomplete' },
+          t('costs.trend.incomplete', { day: day(series.completeThrough, true), count: left }),
+        )
+      : null,
+  );
+}
+
 function deltaText(delta: Delta, currency: string): string {
   return `${money(delta.absolute, currency, true)} (${percent(delta.percent, true)})`;
 }
@@ -108,7 +130,16 @@ function tiles(summary: CostSummary): HTMLElement {
   return h(
     'section',
     { class: 'tiles', 'aria-label': t('costs.month', { month: summary.month }) },
-    tile('mtd', t('costs.mtd'), money(summary.monthToDate, summary.currency), t('costs.month', { month: summary.month })),
+    tile(
+      'mtd',
+      t('costs.mtd'),
+      money(summary.monthToDate, summary.currency),
+      t('costs.mtdVs', {
+        period: period(summary.samePeriod),
+        amount: money(summary.lastMonthToDate, summary.currency),
+        delta: deltaText(summary.deltaToLastMonthToDate, summary.currency),
+      }),
+    ),
     tile(
       'forecast',
       t('costs.forecast'),
@@ -133,6 +164,11 @@ function tiles(summary: CostSummary): HTMLElement {
   );
 }
 
+/** "1–21 Oct": the days of last month compared with the month so far. */
+function period(range: { from: string; to: string }): string {
+  return range.from === range.to ? day(range.from) : `${day(range.from)} – ${day(range.to)}`;
+}
+
 function groupTable(summary: CostSummary): HTMLElement {
   const { currency } = summary;
   const table = h(
@@ -146,8 +182,9 @@ function groupTable(summary: CostSummary): HTMLElement {
         {},
         h('th', { scope: 'col' }, t('costs.groups.group')),
         h('th', { scope: 'col', class: 'num' }, t('costs.groups.mtd')),
-        h('th', { scope: 'col', class: 'num' }, t('costs.groups.lastMonth')),
+        h('th', { scope: 'col', class: 'num' }, t('costs.groups.samePeriod', { period: period(summary.samePeriod) })),
         h('th', { scope: 'col', class: 'num' }, t('costs.groups.delta')),
+        h('th', { scope: 'col', class: 'num' }, t('costs.groups.lastMonth')),
       ),
     ),
     h(
@@ -159,8 +196,9 @@ function groupTable(summary: CostSummary): HTMLElement {
           {},
           h('th', { scope: 'row' }, group.resourceGroup),
           h('td', { class: 'num' }, money(group.monthToDate, currency)),
-          h('td', { class: 'num' }, money(group.lastMonth, currency)),
+          h('td', { class: 'num' }, money(group.lastMonthToDate, currency)),
           h('td', { class: `num ${deltaClass(group.delta)}` }, deltaText(group.delta, currency)),
+          h('td', { class: 'num' }, money(group.lastMonth, currency)),
         ),
       ),
     ),

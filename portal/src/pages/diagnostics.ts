@@ -2,7 +2,7 @@ import { getJson, send } from '../api';
 import { h, replace } from '../dom';
 import { dateTime } from '../format';
 import { t, type Key } from '../i18n';
-import { highlightedFields, INGEST_FIELD_ORDER, ingestAttention } from '../runbook';
+import { groupIngestFields, highlightedFields, ingestAttention, ingestState } from '../runbook';
 import type { CatalogEntry, CatalogPage, ClubFreshness, DiagnosticsSummary, IngestHealth } from '../types';
 import { loading, problemBox, section, tableWrap } from '../ui';
 
@@ -52,28 +52,39 @@ function value(field: string, raw: unknown): string {
 function ingestBlock(health: IngestHealth): HTMLElement {
   const attention = ingestAttention(health);
   const marked = highlightedFields(health);
-  const fields = [
-    ...INGEST_FIELD_ORDER.filter((field) => field in health),
-    ...Object.keys(health).filter(
-      (field) => !(INGEST_FIELD_ORDER as readonly string[]).includes(field) && !['recentRejects', 'backfills'].includes(field),
-    ),
-  ];
-  const table = h(
-    'table',
-    { class: 'fields', 'data-testid': 'ingest-fields' },
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('diag.ingest.field')), h('th', { scope: 'col' }, t('diag.ingest.value')))),
-    h(
-      'tbody',
-      {},
-      fields.map((field) =>
+  // Grouped by concern; raw field names and values stay for copy-paste into an incident note.
+  const fieldGroups = h(
+    'div',
+    { class: 'field-groups', 'data-testid': 'ingest-fields' },
+    groupIngestFields(health).map((group) => {
+      const title = t(`diag.group.${group.id}` as Key);
+      const table = h(
+        'table',
+        { class: 'fields', 'data-group': group.id },
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('diag.ingest.field')), h('th', { scope: 'col' }, t('diag.ingest.value')))),
         h(
-          'tr',
-          { class: marked.has(field) ? 'highlight' : '', 'data-field': field },
-          h('th', { scope: 'row' }, h('code', {}, field)),
-          h('td', {}, marked.has(field) ? h('strong', {}, value(field, health[field])) : value(field, health[field])),
+          'tbody',
+          {},
+          group.fields.map((field) =>
+            h(
+              'tr',
+              { class: marked.has(field) ? 'highlight' : '', 'data-field': field },
+              h('th', { scope: 'row' }, h('code', {}, field)),
+              h('td', {}, marked.has(field) ? h('strong', {}, value(field, health[field])) : value(field, health[field])),
+            ),
+          ),
         ),
-      ),
-    ),
+      );
+      return h('div', { class: 'field-group' }, h('h3', {}, title), tableWrap(table, title));
+    }),
+  );
+  const state = ingestState(health);
+  const headline = h(
+    'p',
+    { class: `ingest-state state-${state}`, 'data-testid': 'ingest-state', 'data-state': state },
+    t('diag.ingest.state'),
+    ' ',
+    h('strong', {}, t(`diag.headline.${state}` as Key)),
   );
 
   const banner =
@@ -144,9 +155,10 @@ function ingestBlock(health: IngestHealth): HTMLElement {
   return section(
     'ingest-title',
     t('diag.ingest.title'),
+    headline,
     banner,
     notes ? h('div', {}, h('h3', {}, t('diag.ingest.notes')), notes) : null,
-    tableWrap(table, t('diag.ingest.title')),
+    fieldGroups,
     rejects,
     backfills,
   );
@@ -365,10 +377,10 @@ async function catalogBlock(host: HTMLElement): Promise<void> {
   const status = h(
     'select',
     { id: 'catalog-status', name: 'status' },
-    h('option', { value: 'imported_only' }, 'imported_only'),
     h('option', { value: '' }, t('diag.catalog.all')),
     h('option', { value: 'active' }, 'active'),
     h('option', { value: 'inactive' }, 'inactive'),
+    h('option', { value: 'imported_only' }, 'imported_only'),
   );
   const query = h('input', { id: 'catalog-q', name: 'q', type: 'search', maxlength: 100, autocomplete: 'off' });
   const message = h('div', { 'aria-live': 'polite' });
