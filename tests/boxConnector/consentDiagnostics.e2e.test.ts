@@ -4,7 +4,7 @@ import { createEdgeToken } from '../../shared/clubMaster/edgeTokens';
 import { createCostService } from '../../shared/costs/service';
 import { getSql } from '../../shared/db/client';
 import { dataFreshnessBlock } from '../../shared/freshness/diagnostics';
-import { uniqueTag } from '../clubMaster/fixtures';
+import { uniqueTag } from '../support/fixtures';
 import { addHit, createFreshnessClub } from '../freshness/fixtures';
 import { navLink, signIn, startPortalRig, type PortalRig } from '../portal/browser';
 import { tokenFor } from '../support/tokens';

@@ -2,7 +2,7 @@ import { recordReportedConsent, readConsentAudit, readRecordedConsents } from '.
 import { getSql } from '../../shared/db/client';
 import { readJson, type ProblemJson } from '../support/http';
 import { startTestHost, type TestHost } from '../support/testHost';
-import { createBox } from '../clubMaster/fixtures';
+import { createBox } from '../support/fixtures';
 
 const sql = () => getSql();
 const consentOf = async (clubId: string) => (await readRecordedConsents(sql(), [clubId])).get(clubId);

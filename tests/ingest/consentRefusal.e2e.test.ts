@@ -2,7 +2,7 @@ import { createEdgeToken } from '../../shared/clubMaster/edgeTokens';
 import { getSql } from '../../shared/db/client';
 import { applyIngestBatch, type ApplyOptions } from '../../shared/ingest/apply';
 import { readIngestHealth } from '../../shared/ingest/health';
-import { createServiceClub } from '../clubMaster/fixtures';
+import { createServiceClub } from '../support/fixtures';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { useIngestTablesExclusively } from './exclusive';
 import { event, hitEvent, incoming, shooterBody, TEST_THRESHOLDS, uniqueClub } from './fixtures';
