@@ -129,6 +129,7 @@ module storage 'modules/storage.bicep' = {
     name: 'st${compactName}'
     keyVaultName: keyVault.outputs.name
     functionPrincipalId: identities.outputs.functionPrincipalId
+    workerPrincipalId: ingestWorkerEnabled ? identities.outputs.workerPrincipalId : ''
   }
 }
 
@@ -212,6 +213,8 @@ module ingestWorker 'modules/ingestWorker.bicep' = if (ingestWorkerEnabled) {
     image: ingestWorkerImage
     replicas: ingestWorkerReplicas
     identityId: identities.outputs.workerIdentityId
+    identityClientId: identities.outputs.workerClientId
+    storageAccountName: storage.outputs.accountName
     workspaceName: monitoring.outputs.workspaceName
     keyVaultUri: keyVault.outputs.uri
     eventHubName: eventHubs.outputs.hubName
