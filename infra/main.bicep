@@ -53,8 +53,17 @@ param ingestWorkerImage string = ''
 // environment that owns the subscription's cost view deploys them.
 @description('Object id of the cost reader service principal (Enterprise application), not its client id. Empty skips the role assignment.')
 param costReaderPrincipalId string = ''
+// The four cost settings are the spec's deployment variables and secret (INTERNAL_CLOUD_COST_*):
+// any one left empty leaves its app setting out, and the cost status says `configured: false`.
+// The subscription queried may differ from the one deployed to.
+@description('INTERNAL_CLOUD_COST_TENANT_ID: tenant of the cost reader. Empty leaves the setting out.')
+param costTenantId string = ''
+@description('INTERNAL_CLOUD_COST_CLIENT_ID: application (client) id of the cost reader. Empty leaves the setting out.')
+param costClientId string = ''
+@description('INTERNAL_CLOUD_COST_SUBSCRIPTION_ID: the one subscription queried. Empty leaves the setting out.')
+param costSubscriptionId string = ''
 @secure()
-@description('Client secret of the cost reader. Empty keeps the secret already in Key Vault (rotation: docs/operations.md).')
+@description('INTERNAL_CLOUD_COST_CLIENT_SECRET: client secret of the cost reader, stored in Key Vault and referenced from the app setting. Empty leaves the setting out (rotation: docs/operations.md).')
 param costClientSecret string = ''
 @description('Expiry of that client secret (ISO 8601, 24 months after creation); stored on the Key Vault secret.')
 param costCredentialExpiresOn string = ''
@@ -129,6 +138,7 @@ module storage 'modules/storage.bicep' = {
     name: 'st${compactName}'
     keyVaultName: keyVault.outputs.name
     functionPrincipalId: identities.outputs.functionPrincipalId
+    workerPrincipalId: ingestWorkerEnabled ? identities.outputs.workerPrincipalId : ''
   }
 }
 
@@ -176,8 +186,15 @@ var resourceSettingValues = {
   ingestStatusEnabled: string(ingestStatusEnabled)
   eventHubName: eventHubs.outputs.hubName
   functionConsumerGroup: eventHubs.outputs.functionConsumerGroup
-  tenantId: tenant().tenantId
-  subscriptionId: subscription().subscriptionId
+}
+
+// Values of the deployment variables and secrets that app-settings.json names as `deploy:<name>`;
+// an empty one leaves its app setting out.
+var deploymentSettingValues = {
+  INTERNAL_CLOUD_COST_TENANT_ID: costTenantId
+  INTERNAL_CLOUD_COST_CLIENT_ID: costClientId
+  INTERNAL_CLOUD_COST_SUBSCRIPTION_ID: costSubscriptionId
+  INTERNAL_CLOUD_COST_CLIENT_SECRET: empty(costClientSecret) ? '' : '@Microsoft.KeyVault(VaultName=${keyVault.outputs.name};SecretName=cost-client-secret)'
 }
 
 module functionApp 'modules/functionApp.bicep' = {
@@ -197,6 +214,7 @@ module functionApp 'modules/functionApp.bicep' = {
     settingSources: loadJsonContent('app-settings.json')
     environmentSettings: environmentSettings
     resourceSettingValues: resourceSettingValues
+    deploymentSettingValues: deploymentSettingValues
   }
 }
 
@@ -212,6 +230,8 @@ module ingestWorker 'modules/ingestWorker.bicep' = if (ingestWorkerEnabled) {
     image: ingestWorkerImage
     replicas: ingestWorkerReplicas
     identityId: identities.outputs.workerIdentityId
+    identityClientId: identities.outputs.workerClientId
+    storageAccountName: storage.outputs.accountName
     workspaceName: monitoring.outputs.workspaceName
     keyVaultUri: keyVault.outputs.uri
     eventHubName: eventHubs.outputs.hubName

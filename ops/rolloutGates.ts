@@ -4,8 +4,9 @@ import type { Command } from './command';
  * Rollout checks of the production deploy (spec, Versioning), run against the deployed app:
  *
  * - ingest-status: SVC_INGEST_STATUS_ENABLED may go on only when the running release understands
- *   runnerKind event, i.e. GET /healthz/ingest names `runnerKind: "event"`. An older release would
- *   show the platform station yellow on every evening without shooting.
+ *   runnerKind event, i.e. GET /healthz/ingest lists `event` in `runnerKindsUnderstood` (reported
+ *   with the switch off too). An older release would show the platform station yellow on every
+ *   evening without shooting.
  * - club-master-sync: boxes may set SVC_CLUB_MASTER_SYNC_ENABLED=true only when the release has the
  *   sync endpoint; before that the cloud answers 404 (an unauthenticated probe gets 401 instead).
  *
@@ -22,27 +23,37 @@ export interface GateResult {
   reason: string;
 }
 
-/** Finds `runnerKind` in the health body, whether at the top or inside a component block. */
-function findRunnerKind(value: unknown, depth = 0): unknown {
+/** Finds `field` in the health body, whether at the top or inside a component block. */
+function findField(value: unknown, field: string, depth = 0): unknown {
   if (depth > 3 || typeof value !== 'object' || value === null) return undefined;
   const record = value as Record<string, unknown>;
-  if ('runnerKind' in record) return record.runnerKind;
+  if (field in record) return record[field];
   for (const nested of Object.values(record)) {
-    const found = findRunnerKind(nested, depth + 1);
+    const found = findField(nested, field, depth + 1);
     if (found !== undefined) return found;
   }
   return undefined;
 }
 
+/**
+ * Asks the release what it understands: `runnerKindsUnderstood`, which it reports whatever
+ * SVC_INGEST_STATUS_ENABLED says. `runnerKind` cannot answer: it stays null while the switch is
+ * off, which is the only time the gate is consulted.
+ */
 export function ingestStatusGate(probe: Probe): GateResult {
   if (probe.status === 404) return { pass: false, reason: 'GET /healthz/ingest answers 404: the release has no ingest health yet' };
   if (probe.status >= 500 && probe.status !== 503) {
     return { pass: false, reason: `GET /healthz/ingest answers ${probe.status}: the release is not healthy enough to judge` };
   }
-  const runnerKind = findRunnerKind(probe.body);
-  if (runnerKind === 'event') return { pass: true, reason: 'the release reports runnerKind "event"' };
-  if (runnerKind === undefined) return { pass: false, reason: 'the release does not report runnerKind, so it predates runnerKind event' };
-  return { pass: false, reason: `the release reports runnerKind ${JSON.stringify(runnerKind)}, not "event"` };
+  const understood = findField(probe.body, 'runnerKindsUnderstood');
+  if (understood === undefined) {
+    return { pass: false, reason: 'the release does not report runnerKindsUnderstood, so it predates runnerKind event' };
+  }
+  if (!Array.isArray(understood)) {
+    return { pass: false, reason: `the release reports runnerKindsUnderstood ${JSON.stringify(understood)}, not a list` };
+  }
+  if (understood.includes('event')) return { pass: true, reason: 'the release understands runnerKind "event"' };
+  return { pass: false, reason: `the release understands runnerKind ${JSON.stringify(understood)}, not "event"` };
 }
 
 export function clubMasterSyncGate(probe: Probe): GateResult {

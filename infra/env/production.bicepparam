@@ -17,7 +17,11 @@ param ingestWorkerEnabled = false
 param ingestStatusEnabled = bool(readEnvironmentVariable('INGEST_STATUS_ENABLED_DEPLOYED', 'false'))
 
 param costReaderPrincipalId = readEnvironmentVariable('COST_READER_PRINCIPAL_ID', '')
-param costClientSecret = readEnvironmentVariable('COST_CLIENT_SECRET', '')
+// The cost dashboard's four settings (spec: deployment variables and a secret); one missing: not configured.
+param costTenantId = readEnvironmentVariable('INTERNAL_CLOUD_COST_TENANT_ID', '')
+param costClientId = readEnvironmentVariable('INTERNAL_CLOUD_COST_CLIENT_ID', '')
+param costSubscriptionId = readEnvironmentVariable('INTERNAL_CLOUD_COST_SUBSCRIPTION_ID', '')
+param costClientSecret = readEnvironmentVariable('INTERNAL_CLOUD_COST_CLIENT_SECRET', '')
 param pagingCursorKey = readEnvironmentVariable('PAGING_CURSOR_KEY', '')
 param costCredentialExpiresOn = readEnvironmentVariable('COST_CLIENT_SECRET_EXPIRES_ON', '')
 

@@ -19,5 +19,11 @@ param ingestStatusEnabled = bool(readEnvironmentVariable('INGEST_STATUS_ENABLED_
 
 param pagingCursorKey = readEnvironmentVariable('PAGING_CURSOR_KEY', '')
 
+// The cost dashboard's four settings (spec: deployment variables and a secret); one missing: not configured.
+param costTenantId = readEnvironmentVariable('INTERNAL_CLOUD_COST_TENANT_ID', '')
+param costClientId = readEnvironmentVariable('INTERNAL_CLOUD_COST_CLIENT_ID', '')
+param costSubscriptionId = readEnvironmentVariable('INTERNAL_CLOUD_COST_SUBSCRIPTION_ID', '')
+param costClientSecret = readEnvironmentVariable('INTERNAL_CLOUD_COST_CLIENT_SECRET', '')
+
 // The subscription-wide cost reader role and budget belong to production.
 param deployBudget = false

@@ -12,24 +12,29 @@ param identityId string
 param deploymentContainerUrl string
 param keyVaultName string
 
-@description('infra/app-settings.json: { app: {...}, platform: {...} }, each value a literal or secret:/env:/resource:<key>.')
+@description('infra/app-settings.json: { app: {...}, platform: {...} }, each value a literal or secret:/env:/resource:/deploy:<key>.')
 param settingSources object
 param environmentSettings object
 param resourceSettingValues object
+@description('Deployment variables and secrets by setting name; an empty value leaves the setting out.')
+param deploymentSettingValues object
 
 // Every setting is written in one place: a literal, a Key Vault reference, an environment value
-// from infra/env/<environment>.settings.json, or a value this deployment produced.
+// from infra/env/<environment>.settings.json, a value this deployment produced, or a deployment
+// variable (`deploy:`), which is left out when empty so that the app sees it as not configured.
 var settingEntries = items(union(settingSources.app, settingSources.platform))
 var secretEntries = filter(settingEntries, entry => startsWith(entry.value, 'secret:'))
 var environmentEntries = filter(settingEntries, entry => startsWith(entry.value, 'env:'))
 var resourceEntries = filter(settingEntries, entry => startsWith(entry.value, 'resource:'))
-var literalEntries = filter(settingEntries, entry => !startsWith(entry.value, 'secret:') && !startsWith(entry.value, 'env:') && !startsWith(entry.value, 'resource:'))
+var deploymentEntries = filter(settingEntries, entry => startsWith(entry.value, 'deploy:') && !empty(deploymentSettingValues[substring(entry.value, length('deploy:'))]))
+var literalEntries = filter(settingEntries, entry => !startsWith(entry.value, 'secret:') && !startsWith(entry.value, 'env:') && !startsWith(entry.value, 'resource:') && !startsWith(entry.value, 'deploy:'))
 
 var secretSettings = toObject(secretEntries, entry => entry.key, entry => '@Microsoft.KeyVault(VaultName=${keyVaultName};SecretName=${substring(entry.value, length('secret:'))})')
 var environmentValues = toObject(environmentEntries, entry => entry.key, entry => environmentSettings[substring(entry.value, length('env:'))])
 var resourceValues = toObject(resourceEntries, entry => entry.key, entry => resourceSettingValues[substring(entry.value, length('resource:'))])
+var deploymentValues = toObject(deploymentEntries, entry => entry.key, entry => deploymentSettingValues[substring(entry.value, length('deploy:'))])
 var literalSettings = toObject(literalEntries, entry => entry.key, entry => entry.value)
-var appSettings = union(literalSettings, secretSettings, environmentValues, resourceValues)
+var appSettings = union(literalSettings, secretSettings, environmentValues, resourceValues, deploymentValues)
 
 resource plan 'Microsoft.Web/serverfarms@2024-04-01' = {
   name: planName

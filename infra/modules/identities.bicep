@@ -21,3 +21,4 @@ output functionIdentityId string = functionIdentity.id
 output functionPrincipalId string = functionIdentity.properties.principalId
 output workerIdentityId string = workerIdentity.id
 output workerPrincipalId string = workerIdentity.properties.principalId
+output workerClientId string = workerIdentity.properties.clientId

@@ -1,6 +1,7 @@
 // The dedicated ingest worker of staging as a Container App with a fixed number of replicas
 // (STAGING_INGEST_REPLICAS): several replicas share one consumer group, so they split the
-// partitions instead of reading twice. Secrets come from Key Vault through the worker's identity.
+// partitions instead of reading twice. Secrets come from Key Vault through the worker's identity;
+// its checkpoint table it reaches with that identity too (no storage key in the container).
 param location string
 param tags object
 param managedEnvironmentName string
@@ -11,6 +12,10 @@ param image string
 @maxValue(8)
 param replicas int
 param identityId string
+@description('Client id of that identity: the worker asks for tokens as it (storage).')
+param identityClientId string
+@description('Storage account of the checkpoint table; the worker reaches it with its identity (Storage Table Data Contributor, storage.bicep).')
+param storageAccountName string
 param workspaceName string
 param keyVaultUri string
 param eventHubName string
@@ -63,6 +68,10 @@ resource worker 'Microsoft.App/containerApps@2024-03-01' = {
             { name: 'INGEST_EVENTHUB_CONNECTION', secretRef: 'eventhub-connection' }
             { name: 'INGEST_EVENTHUB_NAME', value: eventHubName }
             { name: 'INGEST_EVENTHUB_CONSUMER_GROUP', value: consumerGroup }
+            { name: 'AzureWebJobsStorage__accountName', value: storageAccountName }
+            { name: 'AzureWebJobsStorage__credential', value: 'managedidentity' }
+            { name: 'AzureWebJobsStorage__clientId', value: identityClientId }
+            { name: 'INGEST_CHECKPOINT_TABLE', value: 'IngestCheckpoints' }
             { name: 'LOG_LEVEL', value: 'info' }
           ]
         }

@@ -8,9 +8,12 @@ param tags object
 param name string
 param keyVaultName string
 param functionPrincipalId string
+@description('The staging ingest worker keeps its Event Hubs checkpoints in a table of this account, reached with its own identity; empty where no worker runs.')
+param workerPrincipalId string = ''
 
 var deploymentContainerName = 'app-package'
 var storageBlobDataOwner = subscriptionResourceId('Microsoft.Authorization/roleDefinitions', 'b7e6dc6d-f1e8-4753-8033-0f276bb0955b')
+var storageTableDataContributor = subscriptionResourceId('Microsoft.Authorization/roleDefinitions', '0a9a7e1f-b9d0-4cc4-a60d-0319b160aaa3')
 
 resource account 'Microsoft.Storage/storageAccounts@2023-05-01' = {
   name: name
@@ -49,6 +52,18 @@ resource packageReader 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
   }
 }
 
+// The worker reads and writes its checkpoint table (INGEST_CHECKPOINT_TABLE) with its identity:
+// no connection string in its container.
+resource workerCheckpoints 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (!empty(workerPrincipalId)) {
+  name: guid(account.id, workerPrincipalId, storageTableDataContributor)
+  scope: account
+  properties: {
+    roleDefinitionId: storageTableDataContributor
+    principalId: workerPrincipalId
+    principalType: 'ServicePrincipal'
+  }
+}
+
 resource vault 'Microsoft.KeyVault/vaults@2023-07-01' existing = {
   name: keyVaultName
 }
@@ -62,4 +77,5 @@ resource connectionSecret 'Microsoft.KeyVault/vaults/secrets@2023-07-01' = {
   }
 }
 
+output accountName string = account.name
 output deploymentContainerUrl string = '${account.properties.primaryEndpoints.blob}${deploymentContainerName}'

@@ -33,11 +33,21 @@ export interface BackfillHealth {
   errorMessage: string | null;
 }
 
+/**
+ * The runner kinds this release reads from the status record. The rollout gate asks for `event`
+ * before SVC_INGEST_STATUS_ENABLED goes on, while the switch is still off and `runnerKind` is null:
+ * so it is reported whatever the switch says (spec, Versioning: a release that understands
+ * runnerKind event first, then the switch).
+ */
+export const RUNNER_KINDS_UNDERSTOOD = ['event', 'worker'] as const;
+
 /** The ingest health block (spec "Ingest health"): what GET /healthz/ingest answers and admin diagnostics shows. */
 export interface IngestHealth {
   status: 'up' | 'down' | 'unknown';
   workerState: string | null;
   runnerKind: 'event' | 'worker' | null;
+  /** What this release understands, independent of the switch and of any runner (see RUNNER_KINDS_UNDERSTOOD). */
+  runnerKindsUnderstood: ('event' | 'worker')[];
   heartbeatAt: string | null;
   lastProcessedAt: string | null;
   lastSourceEventAt: string | null;
@@ -106,7 +116,7 @@ export function backfillHealth(row: BackfillStatusRow, now: Date): BackfillHealt
   };
 }
 
-const UNKNOWN: IngestHealth = {
+const UNKNOWN: Omit<IngestHealth, 'runnerKindsUnderstood'> = {
   status: 'unknown',
   workerState: null,
   runnerKind: null,
@@ -126,9 +136,14 @@ const UNKNOWN: IngestHealth = {
   runnerCount: 0,
 };
 
+/** What the block says while SVC_INGEST_STATUS_ENABLED is off: nothing read, only what the release understands. */
+export function unknownIngestHealth(): IngestHealth {
+  return { ...UNKNOWN, runnerKindsUnderstood: [...RUNNER_KINDS_UNDERSTOOD] };
+}
+
 /** Reads the ingest block: one function for /healthz, /healthz/ingest and admin diagnostics. */
 export async function readIngestHealth(sql: Queryable, options: ReadIngestHealthOptions): Promise<IngestHealth> {
-  if (!options.statusEnabled) return { ...UNKNOWN };
+  if (!options.statusEnabled) return unknownIngestHealth();
   const rows = await listRunnerStatus(sql);
   const admission = await listAdmission(sql);
   const recent = options.detail ? await listRecentRejects(sql, options.recentRejectLimit ?? 20) : [];
@@ -156,7 +171,7 @@ export function summariseIngestHealth(
   const byHeartbeat = [...rows].sort((a, b) => (b.heartbeatAt?.getTime() ?? 0) - (a.heartbeatAt?.getTime() ?? 0));
   const primary = byHeartbeat[0];
   if (!primary) {
-    const none: IngestHealth = { ...UNKNOWN, status: 'down' };
+    const none: IngestHealth = { ...unknownIngestHealth(), status: 'down' };
     return detail ? { ...none, statusReason: 'no runner has written a status record yet', backfills } : none;
   }
   const within = (date: Date | null) => date !== null && now.getTime() - date.getTime() <= ACTIVE_WITHIN_MS;
@@ -184,6 +199,7 @@ export function summariseIngestHealth(
     status: statusReason ? 'down' : 'up',
     workerState: shown.workerState,
     runnerKind: primary.runnerKind,
+    runnerKindsUnderstood: [...RUNNER_KINDS_UNDERSTOOD],
     heartbeatAt: iso(primary.heartbeatAt),
     lastProcessedAt: latest((row) => row.lastProcessedAt),
     lastSourceEventAt: latest((row) => row.lastSourceEventAt),

@@ -8,6 +8,8 @@ export const IngestHealthSchema = v.object({
   status: v.picklist(['up', 'down', 'unknown']),
   workerState: text,
   runnerKind: v.nullable(v.picklist(['event', 'worker'])),
+  // What the release understands, whatever SVC_INGEST_STATUS_ENABLED says (the rollout gate reads it).
+  runnerKindsUnderstood: v.array(v.picklist(['event', 'worker'])),
   heartbeatAt: timestamp,
   lastProcessedAt: timestamp,
   lastSourceEventAt: timestamp,

@@ -1,27 +1,43 @@
 import { ingestWorkerParams } from '../../ops/ingestWorkerParams';
+import { publicIngestHealth, summariseIngestHealth, unknownIngestHealth, type IngestHealth } from '../../shared/ingest/health';
 import { clubMasterSyncGate, ingestStatusGate, ingestStatusSwitch } from '../../ops/rolloutGates';
 
-const passed = { pass: true, reason: 'the release reports runnerKind "event"' };
-const refused = { pass: false, reason: 'the release does not report runnerKind, so it predates runnerKind event' };
+const passed = { pass: true, reason: 'the release understands runnerKind "event"' };
+const refused = { pass: false, reason: 'the release does not report runnerKindsUnderstood, so it predates runnerKind event' };
 
-describe('ingest status gate: runnerKind event before SVC_INGEST_STATUS_ENABLED goes on', () => {
-  it.each([
-    ['at the top', { status: 'unknown', runnerKind: 'event' }],
-    ['inside a component block', { status: 'ok', components: { ingest: { status: 'unknown', runnerKind: 'event' } } }],
-  ])('passes when the release reports runnerKind event %s', (_where, body) => {
-    expect(ingestStatusGate({ status: 200, body })).toEqual(passed);
+/** What GET /healthz/ingest of this release answers anonymous callers, as JSON on the wire. */
+const wire = (health: IngestHealth): unknown => JSON.parse(JSON.stringify(publicIngestHealth(health))) as unknown;
+const switchOff = wire(unknownIngestHealth());
+const noRunnerYet = wire(summariseIngestHealth([], new Map(), [], false, new Date()));
+
+describe('ingest status gate: a release that understands runnerKind event before SVC_INGEST_STATUS_ENABLED goes on', () => {
+  it('passes on what this release answers while the switch is off (runnerKind still null)', () => {
+    expect(switchOff).toMatchObject({ status: 'unknown', runnerKind: null });
+    expect(ingestStatusGate({ status: 200, body: switchOff })).toEqual(passed);
   });
 
-  it('passes on 503 too: a down ingest still shows the release understands runnerKind', () => {
-    expect(ingestStatusGate({ status: 503, body: { status: 'down', runnerKind: 'event' } }).pass).toBe(true);
+  it('passes on 503 too: switched on before any runner wrote, the release still says what it understands', () => {
+    expect(noRunnerYet).toMatchObject({ status: 'down', runnerKind: null });
+    expect(ingestStatusGate({ status: 503, body: noRunnerYet })).toEqual(passed);
+  });
+
+  it('finds the capability inside a component block', () => {
+    expect(ingestStatusGate({ status: 200, body: { status: 'ok', components: { ingest: switchOff } } })).toEqual(passed);
+  });
+
+  it('refuses the switch-off body of a release before the capability, even one naming runnerKind', () => {
+    const older = { ...(switchOff as Record<string, unknown>) };
+    delete older['runnerKindsUnderstood'];
+    expect(ingestStatusGate({ status: 200, body: older })).toEqual(refused);
+    expect(ingestStatusGate({ status: 200, body: { ...older, status: 'up', runnerKind: 'event' } })).toEqual(refused);
   });
 
   it.each([
-    [{ status: 200, body: { status: 'unknown' } }, /does not report runnerKind/],
-    [{ status: 200, body: { status: 'up', runnerKind: 'worker' } }, /"worker", not "event"/],
+    [{ status: 200, body: { status: 'unknown', runnerKindsUnderstood: ['worker'] } }, /\["worker"\], not "event"/],
+    [{ status: 200, body: { status: 'unknown', runnerKindsUnderstood: 'event' } }, /not a list/],
     [{ status: 404, body: { title: 'Not Found' } }, /404/],
     [{ status: 500, body: 'Internal Server Error' }, /500/],
-    [{ status: 200, body: 'not json' }, /does not report runnerKind/],
+    [{ status: 200, body: 'not json' }, /does not report runnerKindsUnderstood/],
   ])('refuses %j', (probe, reason) => {
     const result = ingestStatusGate(probe);
     expect(result.pass).toBe(false);

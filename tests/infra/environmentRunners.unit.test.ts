@@ -1,0 +1,105 @@
+import { ingestEventFunction } from '../../functions/ingest';
+import { parseIngestWorkerSettings } from '../../shared/config/settings';
+import { storageConnection } from '../../shared/storage/tables';
+import { bicepParamFile, environmentSettings, environments, infraSettings, mainBicep, root } from './settingsSources';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * What infra hands each ingest runner, read from the files it deploys (no Bicep compiler runs
+ * here): the function app's settings as functionApp.bicep resolves app-settings.json, and the
+ * worker container's env block.
+ */
+
+const readInfra = (file: string) => readFileSync(path.join(root, 'infra', file), 'utf8');
+
+/** The function app's literal and env: settings of one environment, as functionApp.bicep writes them. */
+function functionAppSettings(environment: string): Record<string, string> {
+  const { app, platform } = infraSettings();
+  const values = environmentSettings(environment);
+  const resolved: Record<string, string> = {};
+  for (const [name, source] of Object.entries({ ...app, ...platform })) {
+    if (source.startsWith('secret:') || source.startsWith('resource:')) continue;
+    const value = source.startsWith('env:') ? values[source.slice('env:'.length)] : source;
+    if (value !== undefined) resolved[name] = value;
+  }
+  return resolved;
+}
+
+/** `{ name: 'X', value: ... }` / `{ name: 'X', secretRef: ... }` entries of the worker container's env block. */
+function workerEnvBlock(): { name: string; value?: string; secretRef?: string }[] {
+  const bicep = readInfra('modules/ingestWorker.bicep');
+  const env = /env: \[([\s\S]*?)\n\s*\]/.exec(bicep)?.[1] ?? '';
+  return [...env.matchAll(/\{ name: '([^']+)', (value|secretRef): ([^}]+?) \}/g)].map((match) => ({
+    name: match[1] ?? '',
+    [match[2] ?? '']: (match[3] ?? '').trim(),
+  }));
+}
+
+/** The worker's environment with secrets and deployment-produced values replaced by stand-ins. */
+function workerEnvironment(): Record<string, string> {
+  const standIns: Record<string, string> = {
+    'database-url': 'postgres://worker@db.example.net:5432/shooting_club',
+    'eventhub-connection': 'Endpoint=sb://hub.example.net/;SharedAccessKeyName=listen;SharedAccessKey=s',
+  };
+  const env: Record<string, string> = {};
+  for (const entry of workerEnvBlock()) {
+    if (entry.secretRef !== undefined) env[entry.name] = standIns[entry.secretRef.replace(/'/g, '')] ?? 'secret';
+    else if (entry.value?.startsWith("'")) env[entry.name] = entry.value.slice(1, -1);
+    else env[entry.name] = `${entry.value ?? ''}-of-this-deployment`;
+  }
+  return env;
+}
+
+const disabledSetting = `AzureWebJobs.${ingestEventFunction.name}.Disabled`;
+
+describe('exactly one ingest runner per environment', () => {
+  it('switches the ingest function off on staging, where the dedicated worker ingests', () => {
+    expect(functionAppSettings('staging')[disabledSetting]).toBe('true');
+  });
+
+  it('leaves the ingest function on in production, where no worker runs', () => {
+    expect(functionAppSettings('production')[disabledSetting]).toBe('false');
+    expect(bicepParamFile('production')).toMatch(/^param ingestWorkerEnabled = false$/m);
+  });
+
+  it('runs the worker on staging only as STAGING_INGEST_ENABLED says', () => {
+    expect(bicepParamFile('staging')).toMatch(
+      /^param ingestWorkerEnabled = bool\(readEnvironmentVariable\('INGEST_WORKER_ENABLED', 'false'\)\)$/m,
+    );
+    expect(mainBicep()).toMatch(/^module ingestWorker 'modules\/ingestWorker\.bicep' = if \(ingestWorkerEnabled\) \{$/m);
+  });
+
+  it.each(environments)('names the function as the host registers it (%s)', (environment) => {
+    const names = Object.keys(functionAppSettings(environment)).filter((name) => /^AzureWebJobs\..+\.Disabled$/.test(name));
+    expect(names).toEqual([disabledSetting]);
+  });
+});
+
+describe('the staging worker container as infra starts it', () => {
+  it('has every setting the worker needs to start, storage included', () => {
+    const settings = parseIngestWorkerSettings(workerEnvironment());
+    expect(settings.DATABASE_URL).toMatch(/^postgres:/);
+    expect(settings.INGEST_EVENTHUB_CONNECTION).toMatch(/^Endpoint=sb:/);
+    expect(storageConnection(settings)).toEqual({
+      kind: 'identity',
+      tableServiceUri: 'https://storageAccountName-of-this-deployment.table.core.windows.net',
+      credential: 'managedidentity',
+      clientId: 'identityClientId-of-this-deployment',
+    });
+  });
+
+  it('reaches its checkpoint table with its own identity, which storage.bicep lets write tables', () => {
+    const storage = readInfra('modules/storage.bicep');
+    expect(storage).toMatch(/principalId: workerPrincipalId/);
+    expect(storage).toContain("'0a9a7e1f-b9d0-4cc4-a60d-0319b160aaa3'"); // Storage Table Data Contributor
+    expect(mainBicep()).toMatch(/workerPrincipalId: ingestWorkerEnabled \? identities\.outputs\.workerPrincipalId : ''/);
+    expect(Object.keys(workerEnvironment())).not.toContain('AzureWebJobsStorage');
+  });
+
+  it('reads the env block it checks, so a pass means something', () => {
+    expect(workerEnvBlock().map((entry) => entry.name)).toEqual(
+      expect.arrayContaining(['DATABASE_URL', 'INGEST_EVENTHUB_CONNECTION', 'INGEST_EVENTHUB_NAME', 'INGEST_EVENTHUB_CONSUMER_GROUP']),
+    );
+  });
+});
