@@ -33,6 +33,8 @@ create table user_contact (
   updated_at timestamptz not null default now()
 );
 
--- The worker's claim: pending email rows that are due, oldest first (an index scan however long
--- the outbox grows; tests/notifications/deliveryClaim.test.ts checks the plan).
-create index notification_outbox_due_email_idx on notification_outbox (deliver_after, id) where status = 'pending' and channel = 'email';
+-- The worker's claim: pending rows of one channel that are due, oldest first, read in index
+-- order without a sort however long the outbox grows (tests/notifications/delivery.test.ts checks
+-- the plan). It replaces the channel-blind due index, which left the claim a filter and a sort.
+create index notification_outbox_due_channel_idx on notification_outbox (channel, deliver_after, id) where status = 'pending';
+drop index notification_outbox_due_idx;

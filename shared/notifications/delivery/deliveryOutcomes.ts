@@ -53,7 +53,7 @@ export async function recordOutcome(sql: Queryable, rows: readonly ClaimedRow[],
     await sql`
       insert into notification_delivery_log (outbox_id, notification_id, user_id, channel, attempt, outcome, reason, provider_id)
       select l.outbox_id::bigint, n.id, l.user_id, l.channel, l.attempt, l.outcome, l.reason, l.provider_id
-      from json_to_recordset(${sql.json(lines)}) as l(outbox_id text, notification_id text, user_id text, channel text, attempt int,
+      from jsonb_to_recordset(${sql.json(lines)}) as l(outbox_id text, notification_id text, user_id text, channel text, attempt int,
                                                        outcome text, reason text, provider_id text)
       left join notification n on n.id = l.notification_id`;
   }
