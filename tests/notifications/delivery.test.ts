@@ -142,7 +142,7 @@ describe('sending due emails through Communication Services (the SDK against the
     expect((await outboxRows(rejected.userId))[0]?.lastError).toMatch(/^InvalidEmailAddress: /);
     expect((await outboxRows(dropped.userId))[0]?.lastError).toMatch(/EmailDropped/);
     expect((await deliveriesOf(getSql(), rejected.userId, id)).items).toEqual([
-      expect.objectContaining({ outcome: 'failed', reason: expect.stringMatching(/InvalidEmailAddress/) }),
+      expect.objectContaining({ outcome: 'failed', reason: expect.stringMatching(/InvalidEmailAddress/) as unknown }),
     ]);
     const summary = await deliveryQueueSummary(getSql(), at(1));
     expect(summary.failuresByReason.map((failure) => failure.reason)).toEqual(

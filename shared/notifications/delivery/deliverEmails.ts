@@ -50,7 +50,7 @@ export async function deliverDueEmails(sql: Sql, options: DeliveryOptions): Prom
     const contacts = await loadContacts(sql, unique(rows.map((row) => row.userId)));
     const messages = [...groupMessages(rows).values()];
     await inParallel(messages, options.concurrency ?? 8, async (message) => {
-      const outcome = await deliverOne(sql, message, contacts.get(message[0]!.userId), options, now);
+      const outcome = await deliverOne(sql, message, contacts, options, now);
       const recorded = await recordOutcome(sql, message, outcome);
       run.emails++;
       run[outcome.kind] += recorded;
@@ -62,12 +62,13 @@ export async function deliverDueEmails(sql: Sql, options: DeliveryOptions): Prom
 
 async function deliverOne(
   sql: Sql,
-  message: ClaimedRow[],
-  contact: Contact | undefined,
+  message: [ClaimedRow, ...ClaimedRow[]],
+  contacts: Map<string, Contact>,
   options: DeliveryOptions,
   now: () => Date,
 ): Promise<Outcome> {
-  const first = message[0]!;
+  const [first] = message;
+  const contact = contacts.get(first.userId);
   const attempts = Math.max(...message.map((row) => row.attempts));
   try {
     // The global email switch is read again at send time: one-click unsubscribe and a member who
@@ -101,11 +102,13 @@ async function deliverOne(
 }
 
 /** One email per single row, one per summary (its rows oldest first). */
-export function groupMessages(rows: readonly ClaimedRow[]): Map<string, ClaimedRow[]> {
-  const messages = new Map<string, ClaimedRow[]>();
+export function groupMessages(rows: readonly ClaimedRow[]): Map<string, [ClaimedRow, ...ClaimedRow[]]> {
+  const messages = new Map<string, [ClaimedRow, ...ClaimedRow[]]>();
   for (const row of [...rows].sort((a, b) => Number(a.id) - Number(b.id))) {
     const key = row.digest ? summaryKey(row) : `row\n${row.id}`;
-    messages.set(key, [...(messages.get(key) ?? []), row]);
+    const message = messages.get(key);
+    if (message) message.push(row);
+    else messages.set(key, [row]);
   }
   return messages;
 }
@@ -114,7 +117,7 @@ export function groupMessages(rows: readonly ClaimedRow[]): Map<string, ClaimedR
 export function operationIdOf(rows: readonly Pick<ClaimedRow, 'id'>[]): string {
   const ids = rows.map((row) => row.id).sort((a, b) => Number(a) - Number(b));
   const hex = createHash('sha256').update(`notification-outbox:${ids.join(',')}`).digest('hex');
-  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  const variant = ((parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
@@ -130,7 +133,7 @@ function unique<T>(values: readonly T[]): T[] {
 async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
+    for (let index = next++; index < items.length; index = next++) await work(items[index] as T);
   });
   await Promise.all(lanes);
 }
