@@ -82,7 +82,12 @@ export async function startFakeAcsEmail(options: FakeAcsEmailOptions = {}): Prom
         }
         const url = new URL(request.url ?? '/', base);
         if (url.searchParams.get('api-version') !== ACS_EMAIL_API_VERSION) {
-          return fail(response, 400, 'UnsupportedApiVersion', `The HTTP resource does not support api-version ${url.searchParams.get('api-version')}.`);
+          return fail(
+            response,
+            400,
+            'UnsupportedApiVersion',
+            `The HTTP resource does not support api-version ${url.searchParams.get('api-version')}.`,
+          );
         }
         if (request.method === 'POST' && url.pathname === '/emails:send') return accept(request, response, body);
         const poll = /^\/emails\/operations\/([^/]+)$/.exec(url.pathname);

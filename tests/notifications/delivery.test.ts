@@ -49,7 +49,20 @@ async function member(patch: NotificationPreferencesPatch = {}, contact: { email
 
 async function send(userId: string, extra: Partial<NotifyInput> = {}, now = T0) {
   return getSql().begin((tx) =>
-    notify(tx, { userId, title: 'Training moved', body: 'Now at 19:00.', tone: 'info', kind: 'member', category: 'training', source: 'test', ...extra }, now),
+    notify(
+      tx,
+      {
+        userId,
+        title: 'Training moved',
+        body: 'Now at 19:00.',
+        tone: 'info',
+        kind: 'member',
+        category: 'training',
+        source: 'test',
+        ...extra,
+      },
+      now,
+    ),
   );
 }
 
@@ -122,7 +135,14 @@ describe('sending due emails through Communication Services (the SDK against the
     const [claimed] = await claimDueEmails(getSql(), at(1), 10, 60_000);
     const crashed = await deliverDueEmails(getSql(), options(at(1)));
     expect(crashed.sent).toBe(0); // the claim hides the row from others while it is held
-    await sender.send({ operationId: operationIdFor([claimed!.id]), to: email ?? '', subject: 'x', plainText: 'x', html: 'x', headers: {} });
+    await sender.send({
+      operationId: operationIdFor([claimed!.id]),
+      to: email ?? '',
+      subject: 'x',
+      plainText: 'x',
+      html: 'x',
+      headers: {},
+    });
     expect(mailsTo(email)).toHaveLength(1);
     // The lease runs out; another instance sends the row again, under the same id.
     const retry = await deliverDueEmails(getSql(), options(at(3)));
@@ -155,7 +175,8 @@ describe('sending due emails through Communication Services (the SDK against the
     const healthy = await member();
     await send(poison.userId, { title: 'poison' });
     const flaky: EmailSender = {
-      send: (email) => (email.subject === 'poison' ? Promise.reject(new DeliveryFailure('transient', 'ServiceUnavailable: try later')) : sender.send(email)),
+      send: (email) =>
+        email.subject === 'poison' ? Promise.reject(new DeliveryFailure('transient', 'ServiceUnavailable: try later')) : sender.send(email),
     };
     let now = at(1);
     const first = await deliverDueEmails(getSql(), { ...options(now), sender: flaky, now: () => now });
@@ -171,7 +192,11 @@ describe('sending due emails through Communication Services (the SDK against the
       now = new Date(now.getTime() + backoffMs(attempt - 1));
       await deliverDueEmails(getSql(), { ...options(now), sender: flaky, now: () => now });
     }
-    expect((await outboxRows(poison.userId))[0]).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, lastError: 'ServiceUnavailable: try later' });
+    expect((await outboxRows(poison.userId))[0]).toMatchObject({
+      status: 'failed',
+      attempts: MAX_ATTEMPTS,
+      lastError: 'ServiceUnavailable: try later',
+    });
     now = new Date(now.getTime() + 7 * 24 * 3_600_000);
     expect((await deliverDueEmails(getSql(), { ...options(now), sender: flaky, now: () => now })).emails).toBe(0);
   });
@@ -210,9 +235,24 @@ describe('each email preference changes what is delivered (notify, then the work
     { name: 'events off', patch: { email: { events: false } }, input: { kind: 'event' }, emails: 0 },
     { name: 'invites off', patch: { email: { invites: false } }, input: { kind: 'invite' }, emails: 0 },
     { name: 'reminder by email off (default)', patch: {}, input: { kind: 'reminder', reminderLead: 'hour1' }, emails: 0 },
-    { name: 'reminder by email on', patch: { reminders: { viaEmail: true } }, input: { kind: 'reminder', reminderLead: 'hour1' }, emails: 1 },
-    { name: 'reminder lead 15 min off', patch: { reminders: { viaEmail: true } }, input: { kind: 'reminder', reminderLead: 'minutes15' }, emails: 0 },
-    { name: 'reminder lead 24 h on', patch: { reminders: { viaEmail: true, hours24: true } }, input: { kind: 'reminder', reminderLead: 'hours24' }, emails: 1 },
+    {
+      name: 'reminder by email on',
+      patch: { reminders: { viaEmail: true } },
+      input: { kind: 'reminder', reminderLead: 'hour1' },
+      emails: 1,
+    },
+    {
+      name: 'reminder lead 15 min off',
+      patch: { reminders: { viaEmail: true } },
+      input: { kind: 'reminder', reminderLead: 'minutes15' },
+      emails: 0,
+    },
+    {
+      name: 'reminder lead 24 h on',
+      patch: { reminders: { viaEmail: true, hours24: true } },
+      input: { kind: 'reminder', reminderLead: 'hours24' },
+      emails: 1,
+    },
     { name: 'summary daily holds the email', patch: { summary: { mode: 'daily' } }, input: {}, emails: 0 },
   ];
   it.each(cases)('$name: $emails email(s) now', async ({ patch, input, emails }) => {
@@ -230,19 +270,22 @@ describe('summaries', () => {
     { mode: 'weekly' as const, due: '1999-03-15T06:30:00.000Z', subject: 'Your weekly summary: 3 notifications' },
     // The 1st of April is after the change to CEST (UTC+2): 07:30 local is 05:30 UTC.
     { mode: 'monthly' as const, due: '1999-04-01T05:30:00.000Z', subject: 'Your monthly summary: 3 notifications' },
-  ])('$mode: one email listing the held notifications at the summary time, all rows marked sent together', async ({ mode, due, subject }) => {
-    const { userId, email } = await member({ summary: { mode, time: '07:30' } });
-    for (const title of ['First', 'Second', 'Third']) await send(userId, { title });
-    const justBefore = new Date(new Date(due).getTime() - 1000);
-    expect((await deliverDueEmails(getSql(), options(justBefore))).emails).toBe(0);
-    const run = await deliverDueEmails(getSql(), options(new Date(due), { batch: 2 }));
-    expect(run).toMatchObject({ emails: 1, sent: 3 });
-    const [mail] = mailsTo(email);
-    expect(mail?.subject).toBe(subject);
-    expect(mail?.plainText).toMatch(/First[\s\S]*Second[\s\S]*Third/);
-    expect(mail?.plainText).toContain('Stop all notification emails');
-    expect((await outboxRows(userId)).map((row) => row.status)).toEqual(['sent', 'sent', 'sent']);
-  });
+  ])(
+    '$mode: one email listing the held notifications at the summary time, all rows marked sent together',
+    async ({ mode, due, subject }) => {
+      const { userId, email } = await member({ summary: { mode, time: '07:30' } });
+      for (const title of ['First', 'Second', 'Third']) await send(userId, { title });
+      const justBefore = new Date(new Date(due).getTime() - 1000);
+      expect((await deliverDueEmails(getSql(), options(justBefore))).emails).toBe(0);
+      const run = await deliverDueEmails(getSql(), options(new Date(due), { batch: 2 }));
+      expect(run).toMatchObject({ emails: 1, sent: 3 });
+      const [mail] = mailsTo(email);
+      expect(mail?.subject).toBe(subject);
+      expect(mail?.plainText).toMatch(/First[\s\S]*Second[\s\S]*Third/);
+      expect(mail?.plainText).toContain('Stop all notification emails');
+      expect((await outboxRows(userId)).map((row) => row.status)).toEqual(['sent', 'sent', 'sent']);
+    },
+  );
 });
 
 describe('one-click unsubscribe', () => {
@@ -289,24 +332,26 @@ describe('one-click unsubscribe', () => {
 
 describe('the claim query', () => {
   it('stays an index scan on the due index as the outbox grows', async () => {
-    await getSql().begin(async (tx) => {
-      await tx`
+    await getSql()
+      .begin(async (tx) => {
+        await tx`
         insert into notification_outbox (user_id, channel, deliver_after, title, tone, status)
         select 'bulk-' || (i % 500), case when i % 2 = 0 then 'email' else 'push' end, '1990-01-01'::timestamptz + i * interval '1 second', 't', 'info',
                case when i % 10 = 0 then 'pending' else 'sent' end
         from generate_series(1, 50000) as i`;
-      await tx`analyze notification_outbox`;
-      const plan = await tx.unsafe(`
+        await tx`analyze notification_outbox`;
+        const plan = await tx.unsafe(`
         explain select id from notification_outbox
         where status = 'pending' and channel = 'email' and deliver_after <= '1999-01-01'
         order by deliver_after, id limit 200 for update skip locked`);
-      const text = plan.map((row) => String(Object.values(row)[0])).join('\n');
-      expect(text).toMatch(/Index Scan using notification_outbox_due_channel_idx/);
-      expect(text).not.toMatch(/Seq Scan|Sort/);
-      throw new RollbackForTest();
-    }).catch((error: unknown) => {
-      if (!(error instanceof RollbackForTest)) throw error;
-    });
+        const text = plan.map((row) => String(Object.values(row)[0])).join('\n');
+        expect(text).toMatch(/Index Scan using notification_outbox_due_channel_idx/);
+        expect(text).not.toMatch(/Seq Scan|Sort/);
+        throw new RollbackForTest();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof RollbackForTest)) throw error;
+      });
   });
 });
 

@@ -54,7 +54,8 @@ export async function deliverDueEmails(sql: Sql, options: DeliveryOptions): Prom
       const recorded = await recordOutcome(sql, message, outcome);
       run.emails++;
       run[outcome.kind] += recorded;
-      if (outcome.kind !== 'sent') options.log?.warn('notification_email_not_sent', { outcome: outcome.kind, reason: outcome.reason, rows: message.length });
+      if (outcome.kind !== 'sent')
+        options.log?.warn('notification_email_not_sent', { outcome: outcome.kind, reason: outcome.reason, rows: message.length });
     });
   }
   return run;
@@ -116,7 +117,9 @@ export function groupMessages(rows: readonly ClaimedRow[]): Map<string, [Claimed
 /** A UUID fixed by the rows of the message, the same on every attempt. */
 export function operationIdOf(rows: readonly Pick<ClaimedRow, 'id'>[]): string {
   const ids = rows.map((row) => row.id).sort((a, b) => Number(a) - Number(b));
-  const hex = createHash('sha256').update(`notification-outbox:${ids.join(',')}`).digest('hex');
+  const hex = createHash('sha256')
+    .update(`notification-outbox:${ids.join(',')}`)
+    .digest('hex');
   const variant = ((parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -25,8 +25,13 @@ export async function deliveriesOf(sql: Queryable, userId: string, notificationI
     select (select count(*)::int from notification_outbox o where o.notification_id = n.id and o.status = 'pending') as pending
     from notification n where n.id = ${notificationId} and n.user_id = ${userId}`;
   if (!entry) throw new NotFoundError('You have no notification with this id.', { code: 'notification_not_found' });
-  const rows: { channel: 'email' | 'push'; attempt: number; outcome: 'sent' | 'retrying' | 'failed' | 'skipped'; reason: string | null; at: Date }[] =
-    await sql`
+  const rows: {
+    channel: 'email' | 'push';
+    attempt: number;
+    outcome: 'sent' | 'retrying' | 'failed' | 'skipped';
+    reason: string | null;
+    at: Date;
+  }[] = await sql`
       select channel, attempt, outcome, reason, at from notification_delivery_log
       where notification_id = ${notificationId} and user_id = ${userId}
       order by at, id limit ${MAX_LOG_LINES}`;
@@ -55,5 +60,10 @@ export async function deliveryQueueSummary(sql: Queryable, now: Date): Promise<D
     select coalesce(reason, 'unknown') as reason, count(*)::int as count from notification_delivery_log
     where outcome = 'failed' and at > ${new Date(now.getTime() - 24 * 3_600_000)}
     group by 1 order by 2 desc, 1 limit 20`;
-  return { dueEmails: queue.dueEmails, pending: queue.pending, oldestDueAt: queue.oldestDueAt?.toISOString() ?? null, failuresByReason: failures };
+  return {
+    dueEmails: queue.dueEmails,
+    pending: queue.pending,
+    oldestDueAt: queue.oldestDueAt?.toISOString() ?? null,
+    failuresByReason: failures,
+  };
 }

@@ -30,7 +30,11 @@ export interface RenderedEmail {
 
 const TEXT = {
   de: {
-    summary: { daily: 'Ihre tägliche Zusammenfassung', weekly: 'Ihre wöchentliche Zusammenfassung', monthly: 'Ihre monatliche Zusammenfassung' },
+    summary: {
+      daily: 'Ihre tägliche Zusammenfassung',
+      weekly: 'Ihre wöchentliche Zusammenfassung',
+      monthly: 'Ihre monatliche Zusammenfassung',
+    },
     count: (n: number) => (n === 1 ? '1 Benachrichtigung' : `${n} Benachrichtigungen`),
     category: { training: 'Training', competition: 'Wettkampf', board: 'Vorstand', youth: 'Jugend', club: 'Verein' },
     unsubscribeCategory: (name: string) => `Keine E-Mails der Kategorie „${name}“ mehr erhalten`,
