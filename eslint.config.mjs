@@ -44,15 +44,22 @@ const boundaries = [
     ['functions/**/*.ts'],
     [{ regex: `^\\.\\./(?!shared/|functions/)`, message: 'functions/ registers what shared/ implements; import only from shared/.' }],
   ),
-  ...Object.entries(AREAS).map(([area, uses]) =>
-    importRules(
-      [`shared/${area}/**/*.ts`],
-      [
-        {
-          regex: `^\\.\\./(?!${either([...INFRASTRUCTURE, area, ...uses])})`,
-          message: `shared/${area} may import infrastructure (${INFRASTRUCTURE.join(', ')})${uses.length ? ` and ${uses.join(', ')}` : ''}; area errors are domain errors (shared/errors), never HTTP. List a designed exception in eslint.config.mjs AREAS.`,
-        },
-      ],
+  // An area's top folder and its subfolders (shared/notifications/delivery/): the same boundary,
+  // one more `../` deep; a subfolder reaches the rest of its own area through `../`.
+  ...Object.entries(AREAS).flatMap(([area, uses]) =>
+    [
+      [`shared/${area}/*.ts`, '^\\.\\./'],
+      [`shared/${area}/*/**/*.ts`, '^\\.\\./\\.\\./'],
+    ].map(([files, up]) =>
+      importRules(
+        [files],
+        [
+          {
+            regex: `${up}(?!${either([...INFRASTRUCTURE, area, ...uses])})`,
+            message: `shared/${area} may import infrastructure (${INFRASTRUCTURE.join(', ')})${uses.length ? ` and ${uses.join(', ')}` : ''}; area errors are domain errors (shared/errors), never HTTP. List a designed exception in eslint.config.mjs AREAS.`,
+          },
+        ],
+      ),
     ),
   ),
   ...INFRASTRUCTURE.map((folder) =>

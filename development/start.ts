@@ -6,6 +6,8 @@ import { getSettings } from '../shared/config/settings';
 import { eventHubsReadBy } from './devhost/eventHubTriggers';
 import { startDevHost, type DevHost } from './devhost/host';
 import { readEventHubTriggerSettings } from './devhost/hostJson';
+import { startLocalEmailFake } from './acsEmailFake/local';
+import type { FakeAcsEmail } from './acsEmailFake/server';
 import { ensureLocalEventHubs, type RunningEventHubs } from './local/eventHubs/developmentHub';
 import { prepareLocalEnvironment } from './local/environment';
 import { repoRoot } from './local/paths';
@@ -21,7 +23,9 @@ import { leaveSignalsToCommand } from './local/embeddedPostgres';
 async function main(): Promise<void> {
   const environment = await prepareLocalEnvironment({ storage: true });
   let eventHubs: RunningEventHubs | undefined;
+  let emailFake: FakeAcsEmail | undefined;
   const shutdown = async () => {
+    await emailFake?.close();
     await eventHubs?.release();
     await closeSql();
     await environment.release();
@@ -29,6 +33,7 @@ async function main(): Promise<void> {
   let host: DevHost;
   try {
     const migrations = await migrate(getSql());
+    emailFake = await startLocalEmailFake();
     const settings = getSettings();
     const setting = (name: string) => process.env[name];
     const served = eventHubsReadBy(functionDefinitions, 'INGEST_EVENTHUB_CONNECTION', setting);
@@ -60,6 +65,8 @@ async function main(): Promise<void> {
       console.log(`Events:    ${eventHubs.description}`);
       console.log(`           INGEST_EVENTHUB_CONNECTION=${eventHubs.connectionString}`);
     }
+    if (emailFake)
+      console.log(`Email:     local Communication Services fake on ${emailFake.endpoint} (npm run emails lists what was sent)`);
     if (host.eventHubFeeds.length) console.log(`Triggers:  ${host.eventHubFeeds.join(', ')}`);
     console.log(`Functions: ${functionDefinitions.map((d) => `${d.name} [${d.kind}]`).join(', ')}`);
     console.log(`Listening: ${host.url}  (try ${host.url}/healthz)`);

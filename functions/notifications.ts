@@ -1,6 +1,8 @@
 import { getSql } from '../shared/db/client';
-import { httpGroup } from '../shared/host/definition';
-import { authenticatedUser } from '../shared/http/guards';
+import * as v from 'valibot';
+import { getSettings } from '../shared/config/settings';
+import { httpGroup, timerFunction } from '../shared/host/definition';
+import { authenticatedUser, publicAccess } from '../shared/http/guards';
 import { defineRoute, json, noContent, type Route } from '../shared/http/route';
 import { clearInbox, listInbox, markAllRead, markRead, removeNotification } from '../shared/notifications/inboxService';
 import {
@@ -12,6 +14,42 @@ import {
   UserSettingsSchema,
 } from '../shared/notifications/schemas';
 import { getUserSettings, patchUserSettings, replaceUserSettings } from '../shared/notifications/userSettings';
+import { deliveriesOf, DeliveryLogSchema } from '../shared/notifications/delivery/deliveryLog';
+import { runDeliveryTimer } from '../shared/notifications/delivery/deliveryTimer';
+import { applyUnsubscribe, unsubscribeTokenParameter } from '../shared/notifications/delivery/unsubscribe';
+
+const UnsubscribeQuerySchema = v.object({ token: unsubscribeTokenParameter });
+const UnsubscribedSchema = v.object({ unsubscribed: v.string() });
+
+const deliveryRoutes: Route[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/notifications/{id}/deliveries',
+    summary: 'What became of the email and push of one of your notifications: each attempt, sent or why not, and how many are still queued',
+    guard: authenticatedUser,
+    params: IdParamsSchema,
+    response: DeliveryLogSchema,
+    responses: { 404: { description: 'You have no notification with this id' } },
+    async handle({ caller, params }) {
+      return json(await deliveriesOf(getSql(), caller.userId, params.id), 200, { 'cache-control': 'no-store' });
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/notifications/unsubscribe',
+    summary:
+      'One-click unsubscribe (RFC 8058) from an email link: switches off the category the signed token names, or all notification emails; no sign-in, the token is the proof (400 query.token for a forged or altered one)',
+    guard: publicAccess,
+    query: UnsubscribeQuerySchema,
+    response: UnsubscribedSchema,
+    async handle({ query, log }) {
+      const target = query.token;
+      await applyUnsubscribe(getSql(), target);
+      log.info('notifications_unsubscribed', { category: target.category ?? 'all' });
+      return json({ unsubscribed: target.category ?? 'all' }, 200, { 'cache-control': 'no-store' });
+    },
+  }),
+];
 
 // Primary and compatibility routes share these handlers, so their behaviour cannot drift apart.
 const markOneRead = defineRoute({
@@ -135,6 +173,9 @@ const settingsRoutes: Route[] = [
 ];
 
 export const notificationFunctions = [
-  httpGroup('notifications', 'api/notifications', inboxRoutes),
+  httpGroup('notifications', 'api/notifications', [...inboxRoutes, ...deliveryRoutes]),
   httpGroup('userSettings', 'api/user/settings', settingsRoutes),
+  timerFunction('notificationDelivery', { schedule: '%NOTIFY_DELIVERY_SCHEDULE%' }, ({ log }) =>
+    runDeliveryTimer(getSql(), getSettings(), log),
+  ),
 ];

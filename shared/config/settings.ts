@@ -167,6 +167,21 @@ export const SettingsSchema = v.object({
       v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{64}(,[0-9a-f]{64})?$/, 'must be one or two comma-separated SHA-256 hex digests'))),
     ),
   ),
+  /** NCRONTAB schedule of the notification delivery timer (%NOTIFY_DELIVERY_SCHEDULE%); every minute. */
+  NOTIFY_DELIVERY_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 * * * * *'),
+  /**
+   * Secret: Communication Services connection string (`endpoint=...;accesskey=...`) for email.
+   * Unset: NOTIFY_EMAIL_ENDPOINT with the app's managed identity; neither: email stays queued.
+   */
+  NOTIFY_EMAIL_CONNECTION: optionalText,
+  /** Communication Services endpoint (https), used with the managed identity when no connection string is set. */
+  NOTIFY_EMAIL_ENDPOINT: url,
+  /** MailFrom address of a verified domain (`DoNotReply@mail.example.org`); required for sending. */
+  NOTIFY_EMAIL_SENDER_ADDRESS: optionalText,
+  /** The name emails are signed with in their text. */
+  NOTIFY_EMAIL_SENDER_NAME: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(100)), 'Schützenverein'),
+  /** The service's public base URL, for the one-click unsubscribe links in emails. */
+  NOTIFY_PUBLIC_BASE_URL: url,
   /** NCRONTAB schedule of the data-freshness timer (read by the Functions host as %FRESHNESS_SCHEDULE%); hourly by default. */
   FRESHNESS_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 5 * * * *'),
   /**

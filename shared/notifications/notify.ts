@@ -63,7 +63,14 @@ export async function notify(tx: TransactionSql, input: NotifyInput, now: Date =
   const deliveries = decideDeliveries(preferences, input, now, timeZone);
   await enqueueDeliveries(
     tx,
-    { notificationId: entry.id, userId: input.userId, title: input.title, body: input.body ?? null, tone: input.tone },
+    {
+      notificationId: entry.id,
+      userId: input.userId,
+      title: input.title,
+      body: input.body ?? null,
+      tone: input.tone,
+      category: input.category ?? null,
+    },
     deliveries,
     input.cancelKey ?? null,
   );

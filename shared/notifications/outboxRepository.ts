@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/client';
 import type { Delivery } from './deliveryDecision';
-import type { Tone } from './record';
+import type { Category, Tone } from './record';
 
 /** What every delivery of one notification carries. */
 export interface OutboxMessage {
@@ -9,6 +9,8 @@ export interface OutboxMessage {
   title: string;
   body: string | null;
   tone: Tone;
+  /** Names the preference a one-click unsubscribe link of the email switches off. */
+  category: Category | null;
 }
 
 /**
@@ -33,8 +35,9 @@ export async function enqueueDeliveries(
     deliver_after: delivery.deliverAfter,
     digest: delivery.digest,
     cancel_key: cancelKey,
+    category: message.category,
   }));
-  await sql`insert into notification_outbox ${sql(rows, 'notification_id', 'user_id', 'title', 'body', 'tone', 'channel', 'deliver_after', 'digest', 'cancel_key')}`;
+  await sql`insert into notification_outbox ${sql(rows, 'notification_id', 'user_id', 'title', 'body', 'tone', 'channel', 'deliver_after', 'digest', 'cancel_key', 'category')}`;
 }
 
 /**

@@ -176,6 +176,9 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   'POST /api/notifications/{id}/read': { expect: OWNER_ONLY, request: { params: { id: 'notification' } } },
   'PATCH /api/notifications/{id}/read': { expect: OWNER_ONLY, request: { params: { id: 'notification' } } },
   'DELETE /api/notifications/{id}': { expect: OWNER_ONLY, request: { params: { id: 'notification' } } },
+  'GET /api/notifications/{id}/deliveries': { expect: OWNER_ONLY, request: { params: { id: 'notification' } } },
+  // The signed token in the link is the only proof (RFC 8058: the mail provider sends no credentials).
+  'POST /api/notifications/unsubscribe': { expect: PUBLIC, request: { query: { token: 'not-a-token' } } },
   'POST /api/notifications/{id}/delete': { expect: OWNER_ONLY, request: { params: { id: 'notification' } } },
 
   'GET /api/user/settings': { expect: ANY_USER },

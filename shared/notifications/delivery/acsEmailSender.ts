@@ -1,0 +1,71 @@
+import { EmailClient, type EmailMessage } from '@azure/communication-email';
+import { ManagedIdentityCredential } from '@azure/identity';
+import type { Settings } from '../../config/settings';
+import type { EmailSender, OutgoingEmail } from './emailSender';
+import { DeliveryFailure } from './retryPolicy';
+
+/**
+ * Email through Azure Communication Services with its SDK. The client authenticates with the
+ * connection string when one is set, otherwise with the app's managed identity at the endpoint.
+ * `beginSend` carries the message's Operation-Id, and `pollUntilDone` waits for the service's
+ * verdict; the SDK retries throttling and 5xx answers itself before an error reaches here.
+ */
+export function acsEmailSender(client: EmailClient, senderAddress: string): EmailSender {
+  return {
+    async send(email: OutgoingEmail) {
+      const message: EmailMessage = {
+        senderAddress,
+        content: { subject: email.subject, plainText: email.plainText, html: email.html },
+        recipients: { to: [{ address: email.to }] },
+        headers: email.headers,
+        // The service would otherwise rewrite links for click tracking, the unsubscribe link too.
+        disableUserEngagementTracking: true,
+      };
+      try {
+        const poller = await client.beginSend(message, { operationId: email.operationId });
+        const result = await poller.pollUntilDone();
+        if (result.status !== 'Succeeded') {
+          throw new DeliveryFailure('permanent', `${result.error?.code ?? result.status}: ${result.error?.message ?? ''}`);
+        }
+        return { providerId: result.id };
+      } catch (error) {
+        throw asFailure(error);
+      }
+    },
+  };
+}
+
+/**
+ * The provider's verdict as a failure kind: a refused request (4xx other than throttling and
+ * authorization) or an operation that ended Failed or Canceled will not succeed on a retry; a
+ * throttled, unauthorised (a key being rotated) or unreachable service may.
+ */
+function asFailure(error: unknown): DeliveryFailure {
+  if (error instanceof DeliveryFailure) return error;
+  const { statusCode, code, message } = error as { statusCode?: number; code?: string; message?: string };
+  const reason = `${code ?? (statusCode ? `http_${statusCode}` : 'send_error')}: ${message ?? ''}`;
+  if (statusCode !== undefined) {
+    const permanent = statusCode >= 400 && statusCode < 500 && ![401, 403, 408, 429].includes(statusCode);
+    return new DeliveryFailure(permanent ? 'permanent' : 'transient', reason);
+  }
+  // The poller throws plain errors for an operation that ended Failed or Canceled.
+  if (message?.startsWith('The long-running operation has failed') || message === 'Operation was canceled') {
+    return new DeliveryFailure('permanent', message);
+  }
+  return new DeliveryFailure('transient', reason);
+}
+
+/** The sender the settings describe, or undefined when email is not configured (rows stay queued). */
+export function emailSenderFromSettings(settings: Settings): EmailSender | undefined {
+  const senderAddress = settings.NOTIFY_EMAIL_SENDER_ADDRESS;
+  if (!senderAddress) return undefined;
+  if (settings.NOTIFY_EMAIL_CONNECTION) {
+    // Plain http only for a local endpoint (the development fake); the SDK refuses it otherwise.
+    const local = /endpoint=http:\/\/(127\.0\.0\.1|localhost)[:/]/i.test(settings.NOTIFY_EMAIL_CONNECTION);
+    return acsEmailSender(new EmailClient(settings.NOTIFY_EMAIL_CONNECTION, { allowInsecureConnection: local }), senderAddress);
+  }
+  if (settings.NOTIFY_EMAIL_ENDPOINT) {
+    return acsEmailSender(new EmailClient(settings.NOTIFY_EMAIL_ENDPOINT, new ManagedIdentityCredential()), senderAddress);
+  }
+  return undefined;
+}

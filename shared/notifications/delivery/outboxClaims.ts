@@ -1,0 +1,70 @@
+import type { Sql } from '../../db/client';
+import type { Digest } from '../deliveryDecision';
+import type { Category, Tone } from '../record';
+
+/** One outbox row a worker instance holds while it sends it. */
+export interface ClaimedRow {
+  id: string;
+  notificationId: string | null;
+  userId: string;
+  title: string;
+  body: string | null;
+  tone: Tone;
+  category: Category | null;
+  digest: Digest | null;
+  /** When the row was due (its deliver_after before the claim); digest rows of one summary share it. */
+  dueAt: Date;
+  /** This attempt's number, 1-based. */
+  attempts: number;
+}
+
+type RowFields = Omit<ClaimedRow, 'attempts'>;
+
+const FIELDS = (sql: Sql) => sql`
+  id::text as id, notification_id as "notificationId", user_id as "userId", title, body, tone, category, digest,
+  deliver_after as "dueAt"`;
+
+/**
+ * Claims up to `batch` due email rows, oldest first, and the rest of every summary they belong
+ * to (a summary is one email however the batch cut it). Rows another instance holds are skipped
+ * (`for update skip locked`); a claimed row's deliver_after moves `leaseMs` ahead, so no other
+ * instance sees it as due until this one records the outcome or crashes and the lease runs out.
+ */
+export async function claimDueEmails(sql: Sql, now: Date, batch: number, leaseMs: number): Promise<ClaimedRow[]> {
+  return sql.begin(async (tx) => {
+    const due: RowFields[] = await tx`
+      select ${FIELDS(sql)} from notification_outbox
+      where status = 'pending' and channel = 'email' and deliver_after <= ${now}
+      order by deliver_after, id
+      limit ${batch}
+      for update skip locked`;
+    if (due.length === 0) return [];
+    const summaries = new Map<string, RowFields>();
+    for (const row of due) if (row.digest) summaries.set(summaryKey(row), row);
+    let siblings: RowFields[] = [];
+    if (summaries.size > 0) {
+      const groups = [...summaries.values()];
+      siblings = await tx`
+        select ${FIELDS(sql)} from notification_outbox
+        where status = 'pending' and channel = 'email'
+          and (user_id, digest, deliver_after) in (
+            select * from unnest(${groups.map((row) => row.userId)}::text[], ${groups.map((row) => row.digest)}::text[],
+                                 ${groups.map((row) => row.dueAt.toISOString())}::timestamptz[]))
+          and id <> all(${due.map((row) => row.id)}::bigint[])
+        for update skip locked`;
+    }
+    const rows = [...due, ...siblings];
+    const claimed: { id: string; attempts: number }[] = await tx`
+      update notification_outbox
+      set attempts = attempts + 1, deliver_after = ${new Date(now.getTime() + leaseMs)}, updated_at = now()
+      where id = any(${rows.map((row) => row.id)}::bigint[])
+      returning id::text as id, attempts`;
+    const attemptsOf = new Map(claimed.map((row) => [row.id, row.attempts]));
+    return rows.map((row) => ({ ...row, attempts: attemptsOf.get(row.id) ?? 1 }));
+  });
+}
+
+/** Rows sent as one email: a summary's rows together, every other row alone. */
+export function summaryKey(row: Pick<ClaimedRow, 'userId' | 'digest' | 'dueAt'>): string {
+  return `${row.userId}\n${row.digest}\n${row.dueAt.toISOString()}`;
+}
