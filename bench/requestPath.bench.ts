@@ -34,14 +34,10 @@ interface Server {
 
 /** Starts bench/requestPath/server.ts as `side` on the bench database; resolves once it listens. */
 async function startServer(side: 'host' | 'bare', databaseUrl: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'requestPath', 'server.ts'), side], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      ...(process.env['BENCH_HOST_PROFILE'] && side === 'host'
-        ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env['BENCH_HOST_PROFILE']}` }
-        : {}),
-    },
+  const profile = process.env['BENCH_HOST_PROFILE'];
+  const profiling = profile && side === 'host' ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const child = spawn(process.execPath, [...profiling, '--import', 'tsx', path.join(__dirname, 'requestPath', 'server.ts'), side], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the ${side} server exited (${code})`))));
