@@ -12,7 +12,6 @@ import { buildPortal } from '../portal/build.mjs';
 const SDKS_APART = [
   { importer: 'shared/costs/azureProvider.ts', specifier: './sdk', file: './costSdk.js' },
   { importer: 'shared/storage/tables.ts', specifier: './identity', file: './identitySdk.js' },
-  { importer: 'functions/health.ts', specifier: '../shared/storage/tables', file: './tablesSdk.js' },
 ];
 
 /**
@@ -27,8 +26,6 @@ const entries = [
   // of an identity-based storage connection).
   { in: 'shared/costs/sdk.ts', out: 'costSdk' },
   { in: 'shared/storage/identity.ts', out: 'identitySdk' },
-  // The Tables client of the health check's storage probe, loaded on the first health request.
-  { in: 'shared/storage/tables.ts', out: 'tablesSdk', plugins: [sdksApart()] },
   // The box agent on each club's on-site box.
   { in: 'edge/main.ts', out: 'edge-agent' },
   // The staging ingest worker (workers/README.md).
@@ -79,7 +76,7 @@ function sdksApart() {
   return {
     name: 'sdks-apart',
     setup(build) {
-      build.onResolve({ filter: /^(\.\/(sdk|identity)|\.\.\/shared\/storage\/tables)$/ }, (args) => {
+      build.onResolve({ filter: /^\.\/(sdk|identity)$/ }, (args) => {
         const importer = args.importer.replace(/\\/g, '/');
         const apart = SDKS_APART.find((entry) => entry.specifier === args.path && importer.endsWith(entry.importer));
         return apart ? { path: apart.file, external: true } : undefined;

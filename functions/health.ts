@@ -6,6 +6,7 @@ import { publicAccess } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
 import { httpGroup } from '../shared/host/definition';
 import { ingestCheck } from '../shared/ingest/healthCheck';
+import { tableService } from '../shared/storage/tables';
 import { ingestHealthRoute } from './ingestHealth';
 import { checkFreshness, FRESHNESS_RETRY_AFTER_SECONDS, FreshnessOverviewSchema } from '../shared/freshness/clubFreshness';
 import { readClubSignals } from '../shared/freshness/freshnessRepository';
@@ -14,15 +15,8 @@ import { readClubSignals } from '../shared/freshness/freshnessRepository';
  * The components behind GET /healthz. Composed here, where every area is in reach, so
  * shared/health knows none of them: an area with its own health (ingest) adds its check to this list.
  */
-/**
- * The Tables client of the storage check, loaded on the first health request: the Tables SDK and
- * its HTTP stack are a third of the app bundle, and a cold start must not parse them
- * (development/build.mjs bundles shared/storage/tables.ts apart as dist/tablesSdk.js).
- */
-const loadTableService = async () => (await import('../shared/storage/tables')).tableService();
-
 export function serviceHealthChecks(): HealthCheck[] {
-  return [databaseCheck(getSql), storageCheck(loadTableService), ingestCheck(getSql, () => getSettings().SVC_INGEST_STATUS_ENABLED)];
+  return [databaseCheck(getSql), storageCheck(tableService), ingestCheck(getSql, () => getSettings().SVC_INGEST_STATUS_ENABLED)];
 }
 
 export const healthFunctions = [

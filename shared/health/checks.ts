@@ -15,14 +15,13 @@ export function databaseCheck(sql: () => Sql): HealthCheck {
 /** evaluateHealth's default deadline. */
 const STORAGE_CHECK_TIMEOUT_MS = 3_000;
 
-/** `service` may load the Tables SDK on first use (functions/health.ts keeps it out of a cold start). */
-export function storageCheck(service: () => TableServiceClient | Promise<TableServiceClient>): HealthCheck {
+export function storageCheck(service: () => TableServiceClient): HealthCheck {
   return {
     name: 'storage',
     async check() {
       // Aborted with the health report's own deadline, so an unreachable account leaves no retries
       // of the SDK running in the background after the report has answered.
-      await (await service()).getProperties({ abortSignal: AbortSignal.timeout(STORAGE_CHECK_TIMEOUT_MS) });
+      await service().getProperties({ abortSignal: AbortSignal.timeout(STORAGE_CHECK_TIMEOUT_MS) });
       return { status: 'up' };
     },
   };

@@ -1,6 +1,4 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { functionDefinitions } from '../../functions/definitions';
@@ -98,47 +96,4 @@ describe('dist/main.js registrations', () => {
     expect(failure?.stderr).toMatch(/AUTH_ISSUER is required/);
     expect(failure?.stderr).not.toContain('x'.repeat(40));
   });
-});
-
-/**
- * The Tables SDK is a third of what the app would otherwise parse at a cold start; the health
- * check's storage probe loads it from dist/tablesSdk.js on the first health request.
- */
-describe('dist/main.js keeps the Tables client out of a cold start', () => {
-  const script = `
-    const Module = require('node:module');
-    const load = Module._load;
-    Module._load = function (request, ...rest) {
-      if (request === '@azure/functions-core') return { setProgrammingModel() {}, registerHook: () => ({ dispose() {} }), log() {}, registerFunction: () => ({ dispose() {} }) };
-      return load.call(this, request, ...rest);
-    };
-    require(process.argv[1]);
-    const loaded = () => Object.keys(require.cache).filter((file) => file.endsWith('tablesSdk.js')).length;
-    const atLoad = loaded();
-    import(require('node:path').join(require('node:path').dirname(process.argv[1]), 'tablesSdk.js'))
-      .then((tables) => tables.tableService().getProperties())
-      .then(() => process.stdout.write(JSON.stringify({ atLoad, storage: 'up' })))
-      .catch((error) => process.stdout.write(JSON.stringify({ atLoad, storage: String(error && error.message) })));`;
-
-  beforeAll(async () => {
-    await run(process.execPath, [path.join(root, 'development', 'build.mjs')], { cwd: root });
-  }, 120_000);
-
-  it('loads no Tables SDK with the bundle, and the separate file reaches the storage account', async () => {
-    const { stdout } = await run(process.execPath, ['-e', script, bundle], {
-      cwd: root,
-      env: env({ AzureWebJobsStorage: process.env['AzureWebJobsStorage'] ?? '' }),
-    });
-    expect(JSON.parse(stdout)).toEqual({ atLoad: 0, storage: 'up' });
-  });
-
-  it('has no @azure/data-tables module inside dist/main.js', async () => {
-    const outdir = mkdtempSync(path.join(os.tmpdir(), 'bundle-meta-'));
-    await run(process.execPath, [path.join(root, 'development', 'build.mjs'), '--metafile', '--outdir', outdir], { cwd: root });
-    const metafile = JSON.parse(readFileSync(path.join(outdir, 'main.meta.json'), 'utf8')) as { inputs: Record<string, unknown> };
-    rmSync(outdir, { recursive: true, force: true });
-    const inputs = Object.keys(metafile.inputs);
-    expect(inputs.some((input) => input.includes('node_modules/postgres/'))).toBe(true);
-    expect(inputs.filter((input) => input.includes('node_modules/@azure/data-tables/'))).toEqual([]);
-  }, 120_000);
 });
