@@ -26,6 +26,8 @@ export const ClubNameSchema = humanTextSchema(200);
 export const ReportedClubSchema = v.object({ vereinsId: VereinsIdSchema, name: ClubNameSchema });
 export type ReportedClub = v.InferOutput<typeof ReportedClubSchema>;
 
+let itemSchema: Record<string, unknown> | undefined;
+
 /** Same JSON Schema options as the OpenAPI builder, so the item schema reads like every other. */
 const itemJsonSchema = (): Record<string, unknown> => {
   const { $schema: _ignored, ...rest } = toJsonSchema(ReportedClubSchema, {
@@ -43,7 +45,17 @@ const itemJsonSchema = (): Record<string, unknown> => {
  * The metadata gives the OpenAPI document the real item schema and the cap.
  */
 export const SyncReportEnvelopeSchema = v.object({
-  clubs: v.pipe(v.array(v.unknown(), 'must be an array'), v.metadata({ items: itemJsonSchema(), maxItems: MAX_CLUBS_PER_REPORT })),
+  clubs: v.pipe(
+    v.array(v.unknown(), 'must be an array'),
+    v.metadata({
+      // Converted when the OpenAPI document is built, not when the app loads: a cold start pays for
+      // nothing the first request does not need.
+      get items() {
+        return (itemSchema ??= itemJsonSchema());
+      },
+      maxItems: MAX_CLUBS_PER_REPORT,
+    }),
+  ),
   /** The club's data-sharing consent as the box holds it; recorded for the box's own club when it changed. */
   consent: v.optional(BoxConsentReportSchema),
 });

@@ -1,0 +1,212 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { SignJWT } from 'jose';
+import * as v from 'valibot';
+import type { BenchContext } from './context';
+import type { Comparison, Measured } from './harness';
+import { upsertChallenge } from '../shared/challenges/challengeRepository';
+import { RulesSchema } from '../shared/challenges/rules';
+import { getSettings } from '../shared/config/settings';
+import type { Sql } from '../shared/db/client';
+
+/** Seconds of load per run and side; 8 for the figures the issue quotes (BENCH_REQUEST_SECONDS=8). */
+const SECONDS = Number(process.env['BENCH_REQUEST_SECONDS'] ?? 3);
+/** Runs per side, the sides alternating. */
+const ROUNDS = Number(process.env['BENCH_REQUEST_ROUNDS'] ?? 3);
+const CONNECTIONS = 16;
+const INBOX_ENTRIES = 1_000;
+const PARTICIPANTS = 100_000;
+const USER = 'bench-path-user';
+
+interface Run {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  non2xx: number;
+}
+
+interface Server {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts bench/requestPath/server.ts as `side` on the bench database; resolves once it listens. */
+async function startServer(side: 'host' | 'bare', databaseUrl: string): Promise<Server> {
+  const profile = process.env['BENCH_HOST_PROFILE'];
+  const profiling = profile && side === 'host' ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const child = spawn(process.execPath, [...profiling, '--import', 'tsx', path.join(__dirname, 'requestPath', 'server.ts'), side], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the ${side} server exited (${code})`))));
+  exited.catch(() => undefined);
+  const url = await Promise.race([
+    new Promise<string>((resolve) => child.on('message', (message: { url?: string }) => message.url && resolve(message.url))),
+    exited,
+  ]);
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.send('stop');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}
+
+async function load(url: string, headers: Record<string, string>, seconds: number): Promise<Run> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p90Ms: result.latency.p90,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(values.length, 1);
+
+function measured(name: string, runs: Run[]): Measured {
+  return { name, medianMs: median(runs.map((run) => run.p50Ms)), p90Ms: median(runs.map((run) => run.p90Ms)), samples: runs.length };
+}
+
+function describe(runs: Run[]): string {
+  return runs.map((run) => `${Math.round(run.requestsPerSecond)} req/s p99 ${run.p99Ms} ms`).join('; ');
+}
+
+/**
+ * One route under `CONNECTIONS` concurrent connections: `ROUNDS` runs of `SECONDS` per side,
+ * the service (through the local host, with a real token) and the bare server alternating, each
+ * side's first run preceded by a short warm-up. Two figures: throughput (bare req/s over the
+ * service's, so that lower is better like every other ratio: 1.25 is 0.8× the bare throughput)
+ * and p99 (the service's median p99 over the bare one's).
+ */
+async function compareRoute(
+  title: string,
+  service: { url: string; headers: Record<string, string> },
+  bare: { url: string },
+): Promise<Comparison[]> {
+  const serviceRuns: Run[] = [];
+  const bareRuns: Run[] = [];
+  await load(service.url, service.headers, 1);
+  await load(bare.url, {}, 1);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const sides = [
+      async () => serviceRuns.push(await load(service.url, service.headers, SECONDS)),
+      async () => bareRuns.push(await load(bare.url, {}, SECONDS)),
+    ];
+    for (const side of round % 2 === 0 ? sides : sides.reverse()) await side();
+  }
+  const failed = [...serviceRuns, ...bareRuns].reduce((sum, run) => sum + run.non2xx, 0);
+  if (failed) throw new Error(`${title}: ${failed} responses were not 2xx (or failed)`);
+  const serviceRps = mean(serviceRuns.map((run) => run.requestsPerSecond));
+  const bareRps = mean(bareRuns.map((run) => run.requestsPerSecond));
+  const serviceP99 = median(serviceRuns.map((run) => run.p99Ms));
+  const bareP99 = median(bareRuns.map((run) => run.p99Ms));
+  const detail = [
+    `service runs: ${describe(serviceRuns)}`,
+    `bare runs:    ${describe(bareRuns)}`,
+    `throughput ${Math.round(serviceRps)} against ${Math.round(bareRps)} req/s: ${(serviceRps / bareRps).toFixed(2)}× bare (target ≥ 0.8×); p99 ${serviceP99} against ${bareP99} ms`,
+  ];
+  const load_ = `${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per side`;
+  return [
+    {
+      title: `${title}, throughput (${load_}): bare req/s ÷ service req/s`,
+      baseline: measured('bare node:http + postgres.js, same queries and JSON (latency p50/p90)', bareRuns),
+      subject: measured('local host with a real token (latency p50/p90)', serviceRuns),
+      ratio: bareRps / serviceRps,
+      target: 1.25,
+      detail,
+    },
+    {
+      title: `${title}, p99 latency (${load_}): service p99 ÷ bare p99`,
+      baseline: measured('bare server', bareRuns),
+      subject: measured('local host', serviceRuns),
+      ratio: serviceP99 / Math.max(bareP99, 1),
+      target: 1.5,
+    },
+  ];
+}
+
+async function seedInbox(sql: Sql): Promise<void> {
+  await sql`
+    insert into notification (user_id, title, body, tone, kind, category, source, created_at)
+    select ${USER}, 'Entry ' || n, case when n % 3 = 0 then null else 'Body of entry ' || n end,
+           (array['info', 'success', 'warning', 'error'])[1 + n % 4], 'member', 'club', 'bench',
+           now() - make_interval(mins => ${INBOX_ENTRIES} - n)
+    from generate_series(1, ${INBOX_ENTRIES}) as n`;
+  await sql`vacuum analyze notification`;
+}
+
+/** A global challenge with PARTICIPANTS participations, 70 % shared globally; USER ranks on the first page. */
+async function seedBoard(sql: Sql): Promise<string> {
+  const challenge = await upsertChallenge(sql, {
+    scope: 'global',
+    clubId: null,
+    personalizedForUserId: null,
+    title: 'Bench request path',
+    description: null,
+    difficulty: 'medium',
+    durationDays: 30,
+    endsAt: null,
+    lowerLevel: null,
+    upperLevel: null,
+    defaultVisibility: 'global',
+    rewardXp: 500,
+    priceCents: null,
+    rules: v.parse(RulesSchema, { goal: { metric: 'shots', target: 1000 } }),
+    createdBy: 'bench',
+  });
+  await sql`
+    insert into challenge_participation (challenge_id, user_id, rules, reward_xp, deadline_at, score, score_reached_at, share_within_club, share_globally)
+    select ${challenge.id}, case when n = 31 then ${USER} else 'path-user-' || n end, '{"goal":{"metric":"shots","target":1000}}', 500,
+           now() + interval '30 days', (n * 7919) % 501, timestamp '2026-01-01' + make_interval(secs => n), false, n % 20 < 14
+    from generate_series(1, ${PARTICIPANTS}) as n`;
+  await sql`vacuum analyze challenge_participation`;
+  return challenge.id;
+}
+
+/**
+ * The whole request path under concurrent load, measured from outside with autocannon: the inbox
+ * first page (limit 50, 1,000 entries) and a leaderboard's first page (limit 20, 100,000
+ * participations, the viewer on that page) through the local host against a bare server running
+ * the same queries (bench/requestPath/server.ts). BENCH_REQUEST_SECONDS and BENCH_REQUEST_ROUNDS
+ * lengthen the runs; BENCH_HOST_PROFILE=<dir> writes a CPU profile of the host there.
+ */
+export default async function requestPath({ sql, url }: BenchContext): Promise<Comparison[]> {
+  await seedInbox(sql);
+  const challengeId = await seedBoard(sql);
+  const settings = getSettings();
+  const token = await new SignJWT({ roles: [] })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(USER)
+    .setIssuer(settings.AUTH_ISSUER)
+    .setAudience(settings.AUTH_AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime('2h')
+    .sign(new TextEncoder().encode(settings.AUTH_JWT_SECRET ?? ''));
+  const headers = { authorization: `Bearer ${token}` };
+  const host = await startServer('host', url);
+  const bare = await startServer('bare', url);
+  try {
+    const inbox = await compareRoute(
+      `Inbox first page (limit 50, ${INBOX_ENTRIES.toLocaleString('en')} entries) through the local host`,
+      { url: `${host.url}/api/notifications?limit=50`, headers },
+      { url: `${bare.url}/inbox?user=${USER}` },
+    );
+    const board = await compareRoute(
+      `Leaderboard first page (limit 20, ${PARTICIPANTS.toLocaleString('en')} participations) through the local host`,
+      { url: `${host.url}/api/challenges/${challengeId}/leaderboard?scope=global&limit=20`, headers },
+      { url: `${bare.url}/leaderboard?challenge=${challengeId}&user=${USER}` },
+    );
+    return [...inbox, ...board];
+  } finally {
+    await Promise.all([host.stop(), bare.stop()]);
+  }
+}

@@ -1,0 +1,73 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import postgres from 'postgres';
+import { functionDefinitions } from '../../functions/definitions';
+import { leaderboardForViewer } from '../../shared/challenges/clubBoard';
+import { closeSql } from '../../shared/db/client';
+import { createLogger } from '../../shared/log/logger';
+import { listInbox } from '../../shared/notifications/inboxService';
+import { startDevHost } from '../../development/devhost/host';
+
+/**
+ * One side of the whole-path bench, as a child process of it (so the load generator never shares
+ * its event loop): `host` is the local host as `npm start` runs it (every function, guards, token
+ * verification, validation, logging at LOG_LEVEL); `bare` is node:http and a plain postgres.js pool
+ * running the same page queries and writing the same JSON, with no auth, validation or guard.
+ * The bare side serves `/inbox?user=..` and `/leaderboard?challenge=..&user=..`. Settings come from
+ * the environment; sends `{ url }` over IPC once listening and stops on `stop`.
+ */
+async function main(): Promise<void> {
+  const side = process.argv[2];
+  if (side === 'host') {
+    const host = await startDevHost(functionDefinitions, {
+      port: 0,
+      log: createLogger({ minLevel: 'error' }),
+      functionLog: (level, line) => (level === 'error' || level === 'warning' ? process.stderr : process.stdout).write(line + '\n'),
+      setting: (name) => process.env[name],
+      runTimers: false,
+    });
+    onStop(() => host.close().then(() => closeSql()));
+    process.send?.({ url: host.url });
+    return;
+  }
+  if (side !== 'bare') throw new Error('usage: server.ts host|bare');
+  const sql = postgres(process.env['DATABASE_URL'] ?? '', {
+    max: Number(process.env['DATABASE_POOL_MAX'] ?? 10),
+    onnotice: () => undefined,
+    types: { bigint: { to: 20, from: [20], serialize: (value: number) => String(value), parse: (value: string) => Number(value) } },
+  });
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://bare');
+    const user = url.searchParams.get('user') ?? '';
+    const answer =
+      url.pathname === '/inbox'
+        ? listInbox(sql, user, { limit: 50, unreadOnly: false })
+        : leaderboardForViewer(sql, { userId: user, capabilities: new Set() }, url.searchParams.get('challenge') ?? '', {
+            scope: 'global',
+            limit: 20,
+          });
+    answer.then(
+      (page) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        res.end(JSON.stringify(page));
+      },
+      (error: unknown) => {
+        res.writeHead(500).end(error instanceof Error ? error.message : 'failed');
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onStop(() => new Promise<void>((resolve) => server.close(() => resolve())).then(() => sql.end({ timeout: 5 })));
+  process.send?.({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+}
+
+function onStop(stop: () => Promise<unknown>): void {
+  process.on('message', (message: unknown) => {
+    if (message === 'stop') void stop().finally(() => process.exit(0));
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench server failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
