@@ -287,9 +287,11 @@ describe('box agent against the cloud served by the local host', () => {
     expect(await activeVereinsIds(getSql(), box.clubId)).toEqual([]);
   });
 
+  const STATUS_TEXT: Record<number, string> = { 303: 'See Other', 400: 'Bad Request', 404: 'Not Found' };
   it.each([
     ['GET //[ HTTP/1.1', 404],
-    ['GET // HTTP/1.1', 404],
+    // The root without its trailing slashes: the operator UI's redirect.
+    ['GET // HTTP/1.1', 303],
     ['GET //box/api/club-master-sync/status HTTP/1.1', 404],
     ['GET * HTTP/1.1', 400],
   ])('answers a raw "%s" with %d and keeps serving', async (requestLine, expected) => {
@@ -303,7 +305,7 @@ describe('box agent against the cloud served by the local host', () => {
       socket.on('end', () => resolve(received));
       socket.on('error', reject);
     });
-    expect(answer.split('\r\n')[0]).toBe(`HTTP/1.1 ${expected} ${expected === 404 ? 'Not Found' : 'Bad Request'}`);
+    expect(answer.split('\r\n')[0]).toBe(`HTTP/1.1 ${expected} ${STATUS_TEXT[expected]}`);
     expect((await fetch(agent.url + STATUS)).status).toBe(200);
   });
 
