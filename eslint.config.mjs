@@ -42,7 +42,12 @@ const importRules = (files, patterns) => ({
 const boundaries = [
   importRules(
     ['functions/**/*.ts'],
-    [{ regex: `^\\.\\./(?!shared/|functions/)`, message: 'functions/ registers what shared/ implements; import only from shared/.' }],
+    [
+      {
+        regex: `^(?:\\.\\./)+(?!\\.\\./)(?!shared/|functions/)`,
+        message: 'functions/ registers what shared/ implements; import only from shared/.',
+      },
+    ],
   ),
   // An area's top folder and its subfolders (shared/notifications/delivery/): the same boundary,
   // one more `../` deep; a subfolder reaches the rest of its own area through `../`.
@@ -79,12 +84,11 @@ const boundaries = [
       {
         regex: `^\\.\\./(?!${either(['auth', 'config', 'db', 'errors', 'log', 'validation'])})`,
         message:
-          'shared/http imports no area: build guards that need an area lookup in shared/guards from clubRoleGuard / bearerCredentialGuard.',
+          'shared/http imports no area: build guards that need an area lookup in functions/guards from clubRoleGuard / bearerCredentialGuard.',
       },
     ],
   ),
-  // Composition: guards join shared/http's factories with an area's lookup; host runs the endpoint groups.
-  importRules(['shared/guards/**/*.ts'], [{ regex: `^\\.\\./\\.\\./`, message: 'shared/guards composes shared/ modules only.' }]),
+  // Composition: functions/guards joins shared/http's guard factories with an area's lookup; host runs the endpoint groups.
   importRules(
     ['shared/host/**/*.ts'],
     [{ regex: `^\\.\\./(?!${either([...INFRASTRUCTURE, 'http'])})`, message: 'shared/host imports infrastructure and shared/http only.' }],

@@ -38,8 +38,8 @@ import {
 import { startSeason } from '../shared/challenges/seasons';
 import { claimShooter, decideLink, listClubLinks, listOwnLinks } from '../shared/challenges/shooterLinks';
 import { getSql } from '../shared/db/client';
-import { challengesService } from '../shared/guards/challengesService';
-import { clubRole } from '../shared/guards/clubRole';
+import { challengesService } from './guards/challengesService';
+import { clubRole } from './guards/clubRole';
 import { httpGroup, timerFunction } from '../shared/host/definition';
 import { authenticatedUser, platformAdmin } from '../shared/http/guards';
 import { defineRoute, json, type Route } from '../shared/http/route';

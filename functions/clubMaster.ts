@@ -2,7 +2,7 @@ import { getSettings } from '../shared/config/settings';
 import { getBulkSql, getSql } from '../shared/db/client';
 import { httpGroup, timerFunction } from '../shared/host/definition';
 import { requireCapability } from '../shared/http/guards';
-import { edgeBox } from '../shared/guards/edgeBox';
+import { edgeBox } from './guards/edgeBox';
 import { defineRoute, json } from '../shared/http/route';
 import { adoptClub } from '../shared/clubMaster/adopt';
 import { listClubCatalog } from '../shared/clubMaster/catalog';

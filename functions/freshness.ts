@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { pageLimit, pageOffset } from '../shared/paging/limit';
 import { getSql } from '../shared/db/client';
-import { edgeBox } from '../shared/guards/edgeBox';
+import { edgeBox } from './guards/edgeBox';
 import { FRESHNESS_STATUSES } from '../shared/freshness/evaluation';
 import { NotFoundError } from '../shared/errors/domainErrors';
 import { clubExists } from '../shared/freshness/freshnessRepository';
@@ -11,7 +11,7 @@ import { receiveStarterlistPush, StarterlistPushResultSchema, StarterlistPushSch
 import { TrainingPlanBodySchema } from '../shared/freshness/trainingPlan';
 import { getTrainingPlan, putTrainingPlan, TrainingPlanViewSchema } from '../shared/freshness/trainingPlanService';
 import { httpGroup, timerFunction } from '../shared/host/definition';
-import { clubRole } from '../shared/guards/clubRole';
+import { clubRole } from './guards/clubRole';
 import { defineRoute, json } from '../shared/http/route';
 
 const ClubParamsSchema = v.object({ clubId: v.pipe(v.string(), v.nonEmpty()) });

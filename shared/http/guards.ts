@@ -104,7 +104,7 @@ export interface ClubCaller<TRole extends string = string> extends UserCaller {
   clubRole: TRole | undefined;
 }
 
-/** How a club-role guard learns a user's role; the clubs area supplies it (shared/guards/clubRole.ts). */
+/** How a club-role guard learns a user's role; the clubs area supplies it (functions/guards/clubRole.ts). */
 export interface ClubRoleLookup<TRole extends string> {
   find(clubId: string, userId: string): Promise<TRole | undefined>;
   /** Whether `held` is enough for `required` (a leader satisfies member). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getSql } from '../../shared/db/client';
 import { httpGroup } from '../../shared/host/definition';
-import { clubRole } from '../../shared/guards/clubRole';
+import { clubRole } from '../../functions/guards/clubRole';
 import { defineRoute, json } from '../../shared/http/route';
 import { createServiceClub } from '../support/fixtures';
 import { readJson, type ProblemJson } from '../support/http';

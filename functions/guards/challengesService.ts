@@ -1,6 +1,6 @@
-import { serviceTokenMatches } from '../challenges/serviceCredential';
-import { getSettings } from '../config/settings';
-import { bearerCredentialGuard } from '../http/guards';
+import { serviceTokenMatches } from '../../shared/challenges/serviceCredential';
+import { getSettings } from '../../shared/config/settings';
+import { bearerCredentialGuard } from '../../shared/http/guards';
 
 export interface ServiceCaller {
   kind: 'service';

@@ -1,6 +1,6 @@
-import { identifyEdgeToken } from '../clubMaster/edgeTokens';
-import { getSql } from '../db/client';
-import { bearerCredentialGuard } from '../http/guards';
+import { identifyEdgeToken } from '../../shared/clubMaster/edgeTokens';
+import { getSql } from '../../shared/db/client';
+import { bearerCredentialGuard } from '../../shared/http/guards';
 
 /** An on-site box, identified by its edge API token; clubId is the service club the token is bound to. */
 export interface EdgeCaller {

@@ -1,6 +1,6 @@
-import { findClubRole, roleSatisfies, type ClubRole } from '../clubs/membershipRepository';
-import { getSql } from '../db/client';
-import { clubRoleGuard, type ClubCaller } from '../http/guards';
+import { findClubRole, roleSatisfies, type ClubRole } from '../../shared/clubs/membershipRepository';
+import { getSql } from '../../shared/db/client';
+import { clubRoleGuard, type ClubCaller } from '../../shared/http/guards';
 
 export type ClubMemberCaller = ClubCaller<ClubRole>;
 
