@@ -17,6 +17,7 @@ const AREAS = {
   clubMaster: ['boxConnector'], // the box's pushes carry its consent report
   clubs: [],
   costs: [],
+  diagnostics: ['freshness', 'ingest'], // the admin summary's answer joins their blocks
   freshness: ['notifications', 'boxConnector'], // freshness notices are notifications; starter-list pushes carry the consent report
   ingest: ['notifications'], // the quarantine notice goes to platform admins' inboxes
   notifications: [],
@@ -111,6 +112,24 @@ const boundaries = [
       },
     ],
   ),
+  {
+    // The portal runs in the browser: it takes the API's types from shared/, never its code.
+    files: ['portal/src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?:\\.\\./)+(?:shared|functions|development|ops|workers|edge)(?:/|$)',
+              allowTypeImports: true,
+              message: 'The portal bundle holds no server code: import API types with `import type` only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   importRules(
     ['workers/**/*.ts'],
     [

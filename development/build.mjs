@@ -42,7 +42,10 @@ const portalOnly = values.only === 'portal';
 
 await Promise.all([
   // The admin portal (docs/portal.md): served by the app's `portal` function from dist/portal.
-  buildPortal({ outdir: path.join(values.outdir, 'portal') }),
+  buildPortal({ outdir: path.join(values.outdir, 'portal') }).then(async (portal) => {
+    // Beside the portal's folder, not in it: the app serves that folder.
+    if (values.metafile) await writeFile(path.join(values.outdir, 'portal.meta.json'), JSON.stringify(portal.metafile));
+  }),
   ...(portalOnly ? [] : entries).map(async (entry) => {
     const result = await build({
       entryPoints: { [entry.out]: entry.in },

@@ -2,12 +2,12 @@ import * as v from 'valibot';
 import { pageLimit, pageOffset } from '../shared/paging/limit';
 import { getSettings } from '../shared/config/settings';
 import { getSql } from '../shared/db/client';
-import { dataFreshnessBlock, DataFreshnessBlockSchema } from '../shared/freshness/diagnostics';
+import { dataFreshnessBlock } from '../shared/freshness/diagnostics';
 import { FRESHNESS_STATUSES } from '../shared/freshness/evaluation';
 import { httpGroup } from '../shared/host/definition';
-import { deadLetterBlock, DeadLetterBlockSchema } from '../shared/ingest/deadLetterDiagnostics';
+import { deadLetterBlock } from '../shared/ingest/deadLetterDiagnostics';
 import { readIngestHealth } from '../shared/ingest/health';
-import { IngestHealthSchema } from '../shared/ingest/healthSchema';
+import { DiagnosticsSummarySchema } from '../shared/diagnostics/summarySchema';
 import { platformAdmin } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
 
@@ -30,13 +30,6 @@ const summaryBlocks = {
   deadLetters: () => deadLetterBlock(getSql()),
 };
 
-const SummarySchema = v.object({
-  generatedAt: v.string(),
-  ingest: IngestHealthSchema,
-  dataFreshness: DataFreshnessBlockSchema,
-  deadLetters: DeadLetterBlockSchema,
-});
-
 async function composeSummary(query: SummaryQuery, now: Date): Promise<Record<string, unknown>> {
   const entries = await Promise.all(Object.entries(summaryBlocks).map(async ([name, block]) => [name, await block(query, now)] as const));
   return { generatedAt: now.toISOString(), ...Object.fromEntries(entries) };
@@ -52,7 +45,7 @@ export const diagnosticsFunctions = [
         'Diagnostics summary (platform_admin): the ingest block with every field, dataFreshness per club, worst first, with the rule-6 hint, and the ingest dead letters (pending count, newest 20); status filters, limit/offset page the clubs',
       guard: platformAdmin,
       query: SummaryQuerySchema,
-      response: SummarySchema,
+      response: DiagnosticsSummarySchema,
       async handle({ query }) {
         return json(await composeSummary(query, new Date()), 200, { 'cache-control': 'no-store' });
       },

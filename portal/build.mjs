@@ -37,5 +37,9 @@ export async function buildPortal({ outdir, minify = true }) {
     .replace('%APP_CSS%', outputOf('src/styles.css'));
   await writeFile(path.join(outdir, 'index.html'), html);
   await copyFile(path.join(here, 'favicon.svg'), path.join(outdir, 'favicon.svg'));
-  return { outdir, files: ['index.html', outputOf('src/main.ts'), outputOf('src/styles.css'), 'favicon.svg'] };
+  return {
+    outdir,
+    files: ['index.html', outputOf('src/main.ts'), outputOf('src/styles.css'), 'favicon.svg'],
+    metafile: result.metafile,
+  };
 }

@@ -7,7 +7,7 @@ import { diagnosticsPage } from './pages/diagnostics';
 import { overviewPage } from './pages/overview';
 import { signInPage } from './pages/signIn';
 import { forgetToken, storedToken } from './session';
-import type { Session } from './types';
+import type { Capability, Session } from './types';
 import { problemBox } from './ui';
 
 /**
@@ -18,7 +18,7 @@ import { problemBox } from './ui';
 interface Page {
   path: string;
   label: () => string;
-  capability?: string;
+  capability?: Capability;
   render: (main: HTMLElement, session: Session) => void | Promise<void>;
 }
 

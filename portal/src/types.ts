@@ -1,130 +1,38 @@
-/** The API's answers as the portal reads them (the generated schemas are in /api/openapi.json). */
+/**
+ * The API's answers as the portal reads them: the types of the valibot schemas the routes declare
+ * (the same ones the OpenAPI document is built from). Type-only imports: esbuild drops them, so
+ * no server code reaches the bundle (tests/portal/bundleContents.test.ts checks the metafile).
+ */
+import type * as v from 'valibot';
+import type { SessionSchema } from '../../shared/auth/session';
+import type { CatalogEntrySchema, CatalogPageSchema } from '../../shared/clubMaster/schemas';
+import type { CostBreakdownSchema, CostSummarySchema, CostTimeseriesSchema } from '../../shared/costs/schemas';
+import type { DiagnosticsSummarySchema } from '../../shared/diagnostics/summarySchema';
+import type { DataFreshnessEntrySchema } from '../../shared/freshness/diagnosticsSchema';
+import type { IngestHealthSchema } from '../../shared/ingest/healthSchema';
+import type { InboxPageSchema, NotificationRecordSchema } from '../../shared/notifications/inboxSchemas';
 
-export interface Session {
-  sub: string;
-  roles: string[];
-  capabilities: string[];
-}
+export type Session = v.InferOutput<typeof SessionSchema>;
+export type Capability = Session['capabilities'][number];
 
-export interface Freshness {
-  asOf: string;
-  cached: boolean;
-  stale: boolean;
-}
+export type CostSummary = v.InferOutput<typeof CostSummarySchema>;
+export type CostBreakdown = v.InferOutput<typeof CostBreakdownSchema>;
+export type CostTimeseries = v.InferOutput<typeof CostTimeseriesSchema>;
+/** What every cost answer says about its own age. */
+export type Freshness = Pick<CostSummary, 'asOf' | 'cached' | 'stale'>;
+export type Delta = CostSummary['deltaToLastMonth'];
 
-export interface Delta {
-  absolute: number;
-  percent: number | null;
-}
+/**
+ * The page lists every field of the block, also one this build does not know yet (a newer API
+ * behind an older cached portal), so it reads the block as a record as well.
+ */
+export type IngestHealth = v.InferOutput<typeof IngestHealthSchema> & Record<string, unknown>;
+export type ClubFreshness = v.InferOutput<typeof DataFreshnessEntrySchema>;
+export type FreshnessStatus = ClubFreshness['status'];
+export type DiagnosticsSummary = v.InferOutput<typeof DiagnosticsSummarySchema>;
 
-export interface CostSummary extends Freshness {
-  currency: string;
-  month: string;
-  monthToDate: number;
-  forecast: { endOfMonth: number; method: 'provider' | 'run_rate' };
-  lastMonthToDate: number;
-  samePeriod: { from: string; to: string };
-  deltaToLastMonthToDate: Delta;
-  lastMonth: number;
-  deltaToLastMonth: Delta;
-  resourceGroups: { resourceGroup: string; monthToDate: number; lastMonthToDate: number; lastMonth: number; delta: Delta }[];
-  warnings: string[];
-}
+export type CatalogEntry = v.InferOutput<typeof CatalogEntrySchema>;
+export type CatalogPage = v.InferOutput<typeof CatalogPageSchema>;
 
-export interface CostBreakdown extends Freshness {
-  currency: string;
-  month: string;
-  total: number;
-  services: { service: string; cost: number; sharePercent: number }[];
-}
-
-export interface CostTimeseries extends Freshness {
-  currency: string;
-  days: number;
-  from: string;
-  to: string;
-  total: number;
-  completeThrough: string;
-  points: { date: string; cost: number; complete: boolean }[];
-}
-
-export type IngestHealth = Record<string, unknown> & {
-  status: 'up' | 'down' | 'unknown';
-  admissionState: 'none' | 'rejecting' | 'quarantined' | null;
-  sourceDriftState: 'none' | 'suspected' | 'recovered' | null;
-  catchUpState: 'live' | 'catching_up' | 'stalled' | null;
-  incidentState: 'none' | 'recovered' | null;
-  recentRejects?: Record<string, unknown>[];
-  backfills?: Record<string, unknown>[];
-};
-
-export type FreshnessStatus = 'ok' | 'stale' | 'unknown' | 'error';
-
-export interface ClubFreshness {
-  clubId: string;
-  vereinsId: string;
-  name: string;
-  status: FreshnessStatus;
-  statusReason?: string;
-  lastArrivalAt: string | null;
-  lastStarterlistSeenAt: string | null;
-  edgeTokenLastUsedAt: string | null;
-  planSource: 'stored' | 'assumed';
-  evening: { start: string; end: string };
-  since: string | null;
-  hint: { code: string; message: string } | null;
-  /** The data-sharing consent the club's box last reported; unknown when it never reported one. */
-  consent: { state: 'GRANTED' | 'NONE' | 'REVOKED' | 'unknown'; since: string | null; reportedAt: string | null };
-}
-
-export interface DiagnosticsSummary {
-  generatedAt: string;
-  ingest: IngestHealth;
-  dataFreshness: {
-    status: FreshnessStatus;
-    checked: number;
-    fresh: number;
-    stale: number;
-    unknown: number;
-    checkedAt: string;
-    clubs: ClubFreshness[];
-    total: number;
-    limit: number;
-    offset: number;
-    nextOffset: number | null;
-  };
-  deadLetters: { pending: number; recent: Record<string, unknown>[] };
-}
-
-export interface CatalogEntry {
-  clubId: string | null;
-  vereinsId: string | null;
-  name: string;
-  status: 'active' | 'inactive' | 'imported_only';
-  reportingBoxes: number;
-  lastSeenAt: string | null;
-  edgeTokenLastUsedAt: string | null;
-}
-
-export interface CatalogPage {
-  items: CatalogEntry[];
-  total: number;
-  limit: number;
-  offset: number;
-  nextOffset: number | null;
-}
-
-export interface InboxItem {
-  id: string;
-  title: string;
-  body?: string;
-  date: string;
-  tone: string;
-  read: boolean;
-}
-
-export interface InboxPage {
-  items: InboxItem[];
-  unreadCount: number;
-  nextCursor: string | null;
-}
+export type InboxItem = v.InferOutput<typeof NotificationRecordSchema>;
+export type InboxPage = v.InferOutput<typeof InboxPageSchema>;

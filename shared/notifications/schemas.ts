@@ -10,7 +10,6 @@ import {
   NotificationPreferencesSchema,
   type LegacyFields,
 } from './preferences';
-import { TONES } from './record';
 import { canonicalTimeZone } from '../time/timeZone';
 
 /**
@@ -28,31 +27,6 @@ export const ListQuerySchema = v.object({
 // Any string: an id that cannot be an inbox id answers 404 in the service (isInboxId), as every
 // id that is not the caller's does, rather than 400.
 export const IdParamsSchema = v.object({ id: v.pipe(v.string(), v.nonEmpty()) });
-
-/** NotificationRecord as clients see it; `body` is left out when the entry has none. */
-export const NotificationRecordSchema = v.pipe(
-  v.object({
-    id: v.string(),
-    title: v.string(),
-    body: v.optional(v.string()),
-    date: v.pipe(v.string(), v.isoTimestamp()),
-    tone: v.picklist(TONES),
-    read: v.boolean(),
-  }),
-  v.title('NotificationRecord'),
-);
-export type NotificationRecord = v.InferOutput<typeof NotificationRecordSchema>;
-
-/** The list envelope of GET /api/notifications. */
-export const InboxPageSchema = v.pipe(
-  v.object({
-    items: v.array(NotificationRecordSchema),
-    unreadCount: v.number(),
-    nextCursor: v.nullable(v.string()),
-  }),
-  v.title('InboxPage'),
-);
-export type InboxPage = v.InferOutput<typeof InboxPageSchema>;
 
 /**
  * The IANA time zone of the user's clock times (`Europe/Berlin`), as its canonical name. Intl

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { COMMANDS } from '../../ops/commands';
-import { DeadLetterBlockSchema } from '../../shared/ingest/deadLetterDiagnostics';
+import { DeadLetterBlockSchema } from '../../shared/ingest/deadLetterSchema';
 import { IngestHealthSchema } from '../../shared/ingest/healthSchema';
 import { root } from './settingsSources';
 

@@ -3,7 +3,7 @@ import { h, replace } from '../dom';
 import { money } from '../format';
 import { t, type Key } from '../i18n';
 import { ingestState } from '../runbook';
-import type { CostSummary, DiagnosticsSummary, Session } from '../types';
+import type { Capability, CostSummary, DiagnosticsSummary, Session } from '../types';
 import { loading, problemBox, section } from '../ui';
 
 /** Stale clubs named on the overview; the rest are on the diagnostics page, worst first. */
@@ -15,7 +15,7 @@ const STALE_LISTED = 10;
  * the session and the pages it may open.
  */
 export async function overviewPage(main: HTMLElement, session: Session): Promise<void> {
-  const can = (capability: string) => session.capabilities.includes(capability);
+  const can = (capability: Capability) => session.capabilities.includes(capability);
   const pages = [
     can('costs.read') ? h('li', {}, h('a', { href: '#/costs' }, t('nav.costs')), ` — ${t('overview.costsHint')}`) : null,
     can('diagnostics.read')

@@ -1,0 +1,16 @@
+import * as v from 'valibot';
+import { DataFreshnessBlockSchema } from '../freshness/diagnosticsSchema';
+import { DeadLetterBlockSchema } from '../ingest/deadLetterSchema';
+import { IngestHealthSchema } from '../ingest/healthSchema';
+
+/**
+ * GET /api/admin/diagnostics/summary: one block per area, each built by its area. Its own module
+ * because it joins two areas, and so a client imports the type without server code.
+ */
+export const DiagnosticsSummarySchema = v.object({
+  generatedAt: v.string(),
+  ingest: IngestHealthSchema,
+  dataFreshness: DataFreshnessBlockSchema,
+  deadLetters: DeadLetterBlockSchema,
+});
+export type DiagnosticsSummary = v.InferOutput<typeof DiagnosticsSummarySchema>;
