@@ -309,6 +309,15 @@ function settingsEnvironment(): Record<string, string | undefined> {
   return environment;
 }
 
+/**
+ * One setting's text as the environment holds it (with overrideSettings in force), unparsed: for
+ * the local host, which resolves `%NAME%` expressions and a trigger's connection by name as the
+ * Functions host does.
+ */
+export function rawSetting(name: string): string | undefined {
+  return settingsEnvironment()[name];
+}
+
 /** The settings of this process, parsed on first use (never at import time). */
 export function getSettings(): Settings {
   cached ??= parseSettings(settingsEnvironment());

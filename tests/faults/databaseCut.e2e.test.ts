@@ -1,9 +1,9 @@
 import postgres from 'postgres';
 import { closeSql } from '../../shared/db/client';
-import { resetSettings } from '../../shared/config/settings';
+import { getSettings, overrideSettings } from '../../shared/config/settings';
 import { readJson, type JsonObject, type ProblemJson } from '../support/http';
 import { startFaultProxy, throughProxy, type FaultProxy } from '../support/faultProxy';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { activeVereinsIds, clubList } from '../clubMaster/fixtures';
 import { createBox } from '../support/fixtures';
@@ -15,21 +15,20 @@ import { createBox } from '../support/fixtures';
  */
 describe('PostgreSQL restarted (connections cut) mid-request', () => {
   let proxy: FaultProxy;
-  let host: TestHost;
   let direct: postgres.Sql;
+  let restoreSettings = () => {};
 
   beforeAll(async () => {
-    const url = new URL(process.env['DATABASE_URL'] ?? '');
+    const url = new URL(getSettings().DATABASE_URL ?? '');
     direct = postgres(url.toString(), { max: 1, onnotice: () => undefined });
     proxy = await startFaultProxy({ host: url.hostname, port: Number(url.port || 5432) });
-    process.env['DATABASE_URL'] = throughProxy(url.toString(), proxy);
-    resetSettings();
+    restoreSettings = overrideSettings({ DATABASE_URL: throughProxy(url.toString(), proxy) });
     await closeSql();
-    host = await startTestHost();
   });
+  const host = useTestHost();
   afterAll(async () => {
-    await host.close();
     await closeSql();
+    restoreSettings();
     await proxy.close();
     await direct.end();
   });

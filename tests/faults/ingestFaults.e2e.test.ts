@@ -6,7 +6,7 @@ import { startDevHost, type DevHost } from '../../development/devhost/host';
 import { trainingEvening, type HitRow } from '../../development/ingest/debeziumEvents';
 import { sendChangeEvents } from '../../development/ingest/sendChangeEvents';
 import { startLocalEventHubs, type LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
-import { resetSettings } from '../../shared/config/settings';
+import { getSettings, overrideSettings, rawSetting } from '../../shared/config/settings';
 import { closeSql } from '../../shared/db/client';
 import type { FunctionDefinition } from '../../shared/host/definition';
 import { createLogger } from '../../shared/log/logger';
@@ -51,12 +51,13 @@ describe('ingest under faults: the batch is retried and applied exactly once', (
   let direct: postgres.Sql;
   let host: DevHost | undefined;
   const logged: { level: string; line: string }[] = [];
+  const restores: (() => void)[] = [];
+  let restoreHubName = () => {};
 
   beforeAll(async () => {
-    const url = new URL(process.env['DATABASE_URL'] ?? '');
+    const url = new URL(getSettings().DATABASE_URL ?? '');
     direct = postgres(url.toString(), { max: 1, onnotice: () => undefined });
     dbProxy = await startFaultProxy({ host: url.hostname, port: Number(url.port || 5432) });
-    process.env['DATABASE_URL'] = throughProxy(url.toString(), dbProxy);
     hub = await startLocalEventHubs({
       port: 0,
       eventHubs: {
@@ -65,17 +66,20 @@ describe('ingest under faults: the batch is retried and applied exactly once', (
       },
     });
     hubProxy = await startFaultProxy({ host: hub.host, port: hub.port });
-    Object.assign(process.env, {
-      INGEST_EVENTHUB_CONNECTION: hub.connectionString().replace(`:${hub.port};`, `:${hubProxy.port};`),
-      INGEST_EVENTHUB_CONSUMER_GROUP: 'ingest',
-    });
-    resetSettings();
+    restores.push(
+      overrideSettings({
+        DATABASE_URL: throughProxy(url.toString(), dbProxy),
+        INGEST_EVENTHUB_CONNECTION: hub.connectionString().replace(`:${hub.port};`, `:${hubProxy.port};`),
+        INGEST_EVENTHUB_CONSUMER_GROUP: 'ingest',
+      }),
+    );
     await closeSql();
   });
 
   afterEach(async () => {
     await host?.close();
     host = undefined;
+    restoreHubName();
     dbProxy.accept();
     dbProxy.delay(0);
     hubProxy.accept();
@@ -83,6 +87,7 @@ describe('ingest under faults: the batch is retried and applied exactly once', (
 
   afterAll(async () => {
     await closeSql();
+    for (const restore of restores.splice(0)) restore();
     await hubProxy?.close();
     await hub?.close();
     await dbProxy?.close();
@@ -96,8 +101,7 @@ describe('ingest under faults: the batch is retried and applied exactly once', (
     onDelivery: (delivery: Delivery) => void,
     sleep?: (ms: number) => Promise<void>,
   ): Promise<DevHost> {
-    process.env['INGEST_EVENTHUB_NAME'] = hubName;
-    resetSettings();
+    restoreHubName = overrideSettings({ INGEST_EVENTHUB_NAME: hubName });
     const watched: FunctionDefinition = {
       kind: 'eventHub',
       name: 'ingest',
@@ -121,7 +125,7 @@ describe('ingest under faults: the batch is retried and applied exactly once', (
         port: 0,
         log: createLogger({ minLevel: 'info', sink: (level, line) => logged.push({ level, line }) }),
         functionLog: (level, line) => logged.push({ level, line }),
-        setting: (name) => process.env[name],
+        setting: rawSetting,
         runTimers: false,
         eventHubTriggers: { maxEventBatchSize: 100, maxWaitTimeInSeconds: 1, ...(sleep ? { sleep } : {}) },
       },

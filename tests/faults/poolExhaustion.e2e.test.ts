@@ -1,15 +1,26 @@
-import { getBulkSql, getSql } from '../../shared/db/client';
+import { overrideSettings } from '../../shared/config/settings';
+import { closeSql, getBulkSql, getSql } from '../../shared/db/client';
 import { readJson, type ProblemJson } from '../support/http';
 import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { activeVereinsIds, clubList } from '../clubMaster/fixtures';
 import { createBox } from '../support/fixtures';
 
-// Small pools and short waits, read on the first request of this file's process.
-process.env['DATABASE_POOL_MAX'] = '2';
-process.env['DATABASE_POOL_WAIT_MS'] = '300';
-process.env['DATABASE_BULK_POOL_MAX'] = '1';
-process.env['DATABASE_BULK_POOL_WAIT_MS'] = '300';
+// Small pools and short waits: this file's pools are made on its first query, with these settings.
+let restoreSettings = () => {};
+beforeAll(async () => {
+  restoreSettings = overrideSettings({
+    DATABASE_POOL_MAX: '2',
+    DATABASE_POOL_WAIT_MS: '300',
+    DATABASE_BULK_POOL_MAX: '1',
+    DATABASE_BULK_POOL_WAIT_MS: '300',
+  });
+  await closeSql();
+});
+afterAll(async () => {
+  await closeSql();
+  restoreSettings();
+});
 
 /** Holds `count` connections of a pool in open transactions until the returned function is called. */
 async function holdConnections(pool: () => ReturnType<typeof getSql>, count: number): Promise<() => Promise<void>> {

@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { startPrivateAzurite } from '../../development/local/azurite';
 import { freePort } from '../../development/local/net';
-import { resetSettings } from '../../shared/config/settings';
+import { overrideSettings } from '../../shared/config/settings';
 import { resetTableService } from '../../shared/storage/tables';
 import { readJson, type JsonObject } from '../support/http';
 import { startFaultProxy, type FaultProxy } from '../support/faultProxy';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 
 // Starting and stopping a real Azurite takes a few seconds on a busy machine.
@@ -20,20 +20,22 @@ jest.setTimeout(60_000);
 describe('Azurite down: storage failures stay in the health report', () => {
   let storage: Awaited<ReturnType<typeof startPrivateAzurite>>;
   let proxy: FaultProxy;
-  let host: TestHost;
   let stopped = false;
+  let restoreSettings = () => {};
 
   beforeAll(async () => {
     const ports = { blob: await freePort(), queue: await freePort(), table: await freePort() };
     storage = await startPrivateAzurite(ports, mkdtempSync(path.join(os.tmpdir(), 'faults-azurite-')));
     proxy = await startFaultProxy({ host: '127.0.0.1', port: ports.table });
-    process.env['AzureWebJobsStorage'] = storage.connectionString.replace(`127.0.0.1:${ports.table}`, `127.0.0.1:${proxy.port}`);
-    resetSettings();
+    restoreSettings = overrideSettings({
+      AzureWebJobsStorage: storage.connectionString.replace(`127.0.0.1:${ports.table}`, `127.0.0.1:${proxy.port}`),
+    });
     resetTableService();
-    host = await startTestHost();
   });
+  const host = useTestHost();
   afterAll(async () => {
-    await host.close();
+    restoreSettings();
+    resetTableService();
     await proxy.close();
     if (!stopped) await storage.release();
   });

@@ -1,27 +1,22 @@
 import type { HealthReport } from '../../shared/health/health';
 import { readJson } from '../support/http';
 import { closeSql } from '../../shared/db/client';
-import { resetSettings } from '../../shared/config/settings';
+import { overrideSettings } from '../../shared/config/settings';
 import { freePort } from '../../development/local/net';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 
 /** With nothing listening where DATABASE_URL points (the server is stopped), /healthz says so. */
 describe('GET /healthz with the database stopped', () => {
-  const original = process.env['DATABASE_URL'];
-  let host: TestHost;
+  let restoreSettings = () => {};
 
   beforeAll(async () => {
     await closeSql();
-    process.env['DATABASE_URL'] = `postgres://postgres@127.0.0.1:${await freePort()}/stopped`;
-    resetSettings();
-    host = await startTestHost();
+    restoreSettings = overrideSettings({ DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/stopped` });
   });
-
+  const host = useTestHost();
   afterAll(async () => {
-    await host.close();
     await closeSql();
-    process.env['DATABASE_URL'] = original;
-    resetSettings();
+    restoreSettings();
   });
 
   it('answers 503 naming the database as the failing component', async () => {

@@ -2,7 +2,7 @@ import { functionDefinitions } from '../../functions/definitions';
 import { getSql } from '../../shared/db/client';
 import { changedTables, dbFingerprint, usePrivateDatabase, type PrivateDatabase } from '../support/dbFingerprint';
 import { sendRaw } from '../support/hostileClient';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { tokenFor } from '../support/tokens';
 import { AUTHORIZATION_MATRIX, PRINCIPALS, type Outcome, type Principal } from './authorizationMatrix';
 import { buildWorld, PEOPLE, substitute, targetOf, type World } from './world';
@@ -50,18 +50,18 @@ function meets(status: number, expected: Outcome): boolean {
 describe('the authorization matrix', () => {
   let database: PrivateDatabase;
   let world: World;
-  let host: TestHost;
   let as: Record<Principal, Caller>;
 
   beforeAll(async () => {
     database = await usePrivateDatabase('authz');
     world = await buildWorld({ costs: true });
-    host = await startTestHost();
-    as = await callers(world);
   }, 60_000);
+  const host = useTestHost();
+  beforeAll(async () => {
+    as = await callers(world);
+  });
 
   afterAll(async () => {
-    await host?.close();
     await world?.close();
     await database?.drop();
   });

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { functionDefinitions } from '../../functions/definitions';
 import { startDevHost, type DevHost } from '../../development/devhost/host';
 import { startLocalEventHubs, type LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
-import { resetSettings } from '../../shared/config/settings';
+import { overrideSettings, rawSetting } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
 import { classifyMessage } from '../../shared/ingest/contract';
 import { createLogger } from '../../shared/log/logger';
@@ -160,24 +160,24 @@ describe('hostile change events through the real producer never stop ingest', ()
   let hub: LocalEventHubs;
   let producer: EventHubProducerClient;
   let host: DevHost;
+  let restoreSettings = () => {};
 
   beforeAll(async () => {
     process.on('unhandledRejection', onUnhandled);
     hub = await startLocalEventHubs({ port: 0, eventHubs: { [HUB]: { partitionCount: 2, consumerGroups: ['ingest'] } } });
-    Object.assign(process.env, {
+    restoreSettings = overrideSettings({
       SVC_INGEST_STATUS_ENABLED: 'true',
       WEBSITE_INSTANCE_ID: `fuzz-${randomBytes(4).toString('hex')}`,
       INGEST_EVENTHUB_CONNECTION: hub.connectionString(),
       INGEST_EVENTHUB_NAME: HUB,
       INGEST_EVENTHUB_CONSUMER_GROUP: 'ingest',
     });
-    resetSettings();
     producer = new EventHubProducerClient(hub.connectionString(), HUB);
     host = await startDevHost(functionDefinitions, {
       port: 0,
       log: createLogger({ minLevel: 'info', sink: (level, line) => logged.push({ level, line }) }),
       functionLog: (level, line) => logged.push({ level, line }),
-      setting: (name) => process.env[name],
+      setting: rawSetting,
       runTimers: false,
       eventHubTriggers: { maxEventBatchSize: 100, maxWaitTimeInSeconds: 1 },
     });
@@ -188,15 +188,7 @@ describe('hostile change events through the real producer never stop ingest', ()
     await host?.close();
     await producer?.close();
     await hub?.close();
-    for (const name of [
-      'SVC_INGEST_STATUS_ENABLED',
-      'WEBSITE_INSTANCE_ID',
-      'INGEST_EVENTHUB_CONNECTION',
-      'INGEST_EVENTHUB_NAME',
-      'INGEST_EVENTHUB_CONSUMER_GROUP',
-    ])
-      delete process.env[name];
-    resetSettings();
+    restoreSettings();
   });
 
   it('applies the valid event behind any hostile one, changes no row for a refused one, and keeps state bounded', async () => {

@@ -9,7 +9,7 @@ import { changedTables, dbFingerprint, usePrivateDatabase, type DbFingerprint, t
 import { headerSafe, percentEncode, RAW_ESCAPES, sendRaw, type RawAnswer } from '../support/hostileClient';
 import { inlineSchemaRefs, type JsonSchema, type OpenApiDocument, type OpenApiOperation } from '../support/openApiDocument';
 import { bodyValue, hostileString, HOSTILE_STRINGS, PROTOTYPE_KEYS, validValue } from '../support/schemaArbitrary';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { tokenFor } from '../support/tokens';
 import { AUTHORIZATION_MATRIX } from './authorizationMatrix';
 import { buildWorld, PEOPLE, substitute, targetOf, type World } from './world';
@@ -242,7 +242,6 @@ function checkAnswer(answer: RawAnswer, describe: () => string, head = false): v
 describe('fuzzing every route of the OpenAPI document', () => {
   let database: PrivateDatabase;
   let world: World;
-  let host: TestHost;
   let hostileAuthorizations: string[];
   /** A user without platform role, a member of club A: reaches the 403 paths with the same input. */
   let plainUser: string;
@@ -257,12 +256,14 @@ describe('fuzzing every route of the OpenAPI document', () => {
     });
     database = await usePrivateDatabase('fuzz');
     world = await buildWorld({ costs: true });
-    host = await startTestHost(undefined, {
-      functionLog: (level, line) => {
-        if (level === 'error' || level === 'critical') errorLines.push(line);
-      },
-      log: createLogger({ minLevel: 'error', sink: (_level, line) => errorLines.push(line) }),
-    });
+  }, 120_000);
+  const host = useTestHost(undefined, {
+    functionLog: (level, line) => {
+      if (level === 'error' || level === 'critical') errorLines.push(line);
+    },
+    log: createLogger({ minLevel: 'error', sink: (_level, line) => errorLines.push(line) }),
+  });
+  beforeAll(async () => {
     plainUser = `Bearer ${await tokenFor(PEOPLE.member)}`;
     hostileAuthorizations = [
       world.auth.forged,
@@ -281,7 +282,6 @@ describe('fuzzing every route of the OpenAPI document', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await host?.close();
     await world?.close();
     await database?.drop();
   });

@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { generateServiceToken, hashServiceToken } from '../../shared/challenges/serviceCredential';
 import { createEdgeToken } from '../../shared/clubMaster/edgeTokens';
-import { resetSettings } from '../../shared/config/settings';
+import { overrideSettings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
 import { makeChallenge } from '../challenges/support';
 import { startFake } from '../costs/support';
@@ -32,30 +32,37 @@ export interface World {
     forged: string;
   };
   costs?: FakeCostProvider;
+  /** Stops the cost provider fake and removes the world's settings. */
   close(): Promise<void>;
 }
 
 let sequence = 0;
 const id = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence += 1)}`;
 
-/** Settings the world needs; call before anything reads the settings. */
-export async function configureWorld(options: { costs?: boolean } = {}): Promise<{ serviceToken: string; costs?: FakeCostProvider }> {
+/** Settings the world needs, in force until `restore()`; call before anything reads the settings. */
+async function configureWorld(
+  options: { costs?: boolean } = {},
+): Promise<{ serviceToken: string; costs?: FakeCostProvider; restore: () => void }> {
   const serviceToken = generateServiceToken();
-  process.env['CHALLENGE_SERVICE_TOKEN_HASH'] = hashServiceToken(serviceToken);
+  const restores = [overrideSettings({ CHALLENGE_SERVICE_TOKEN_HASH: hashServiceToken(serviceToken) })];
   let costs: FakeCostProvider | undefined;
   if (options.costs) {
     costs = await startFake();
-    Object.assign(process.env, {
-      INTERNAL_CLOUD_COST_TENANT_ID: 'tenant-1',
-      INTERNAL_CLOUD_COST_CLIENT_ID: 'client-1',
-      INTERNAL_CLOUD_COST_CLIENT_SECRET: 'Sup3r~S3cret.Value_for-tests-7Q',
-      INTERNAL_CLOUD_COST_SUBSCRIPTION_ID: '00000000-0000-0000-0000-000000000000',
-      INTERNAL_CLOUD_COST_AUTH_URL: costs.authUrl,
-      INTERNAL_CLOUD_COST_API_URL: costs.apiUrl,
-    });
+    restores.push(
+      overrideSettings({
+        INTERNAL_CLOUD_COST_TENANT_ID: 'tenant-1',
+        INTERNAL_CLOUD_COST_CLIENT_ID: 'client-1',
+        INTERNAL_CLOUD_COST_CLIENT_SECRET: 'Sup3r~S3cret.Value_for-tests-7Q',
+        INTERNAL_CLOUD_COST_SUBSCRIPTION_ID: '00000000-0000-0000-0000-000000000000',
+        INTERNAL_CLOUD_COST_AUTH_URL: costs.authUrl,
+        INTERNAL_CLOUD_COST_API_URL: costs.apiUrl,
+      }),
+    );
   }
-  resetSettings();
-  return { serviceToken, ...(costs ? { costs } : {}) };
+  const restore = () => {
+    for (const undo of restores.splice(0).reverse()) undo();
+  };
+  return { serviceToken, ...(costs ? { costs } : {}), restore };
 }
 
 /** Users by role in the world; their ids are what the matrix principals sign tokens for. */
@@ -68,7 +75,7 @@ export const PEOPLE = {
 } as const;
 
 export async function buildWorld(options: { costs?: boolean } = {}): Promise<World> {
-  const { serviceToken, costs } = await configureWorld(options);
+  const { serviceToken, costs, restore } = await configureWorld(options);
   const sql = getSql();
   const clubA = id('club-a');
   const clubB = id('club-b');
@@ -117,6 +124,7 @@ export async function buildWorld(options: { costs?: boolean } = {}): Promise<Wor
     ...(costs ? { costs } : {}),
     close: async () => {
       await costs?.close();
+      restore();
     },
   };
 }

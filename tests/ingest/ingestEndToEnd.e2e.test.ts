@@ -6,7 +6,7 @@ import { startDevHost, type DevHost } from '../../development/devhost/host';
 import { changeEvent, trainingEvening, type ChangeEvent, type HitRow } from '../../development/ingest/debeziumEvents';
 import { sendChangeEvents } from '../../development/ingest/sendChangeEvents';
 import { startLocalEventHubs, type LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
-import { resetSettings } from '../../shared/config/settings';
+import { overrideSettings, rawSetting } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
 import type { FunctionDefinition } from '../../shared/host/definition';
 import { createLogger } from '../../shared/log/logger';
@@ -86,15 +86,15 @@ describe('ingest end to end: producer → local hub → local host feed → inge
   let producer: EventHubProducerClient;
   let host: DevHost | undefined;
   const finished = { messages: 0 };
+  const restores: (() => void)[] = [];
 
   async function startFeed(consumerGroup: string): Promise<DevHost> {
-    process.env['INGEST_EVENTHUB_CONSUMER_GROUP'] = consumerGroup;
-    resetSettings();
+    restores.push(overrideSettings({ INGEST_EVENTHUB_CONSUMER_GROUP: consumerGroup }));
     const started = await startDevHost(definitionsCounting(finished), {
       port: 0,
       log: createLogger({ minLevel: 'info', sink: (level, line) => logged.push({ level, line }) }),
       functionLog: (level, line) => logged.push({ level, line }),
-      setting: (name) => process.env[name],
+      setting: rawSetting,
       runTimers: false,
       eventHubTriggers: { maxEventBatchSize: 100, maxWaitTimeInSeconds: 1 },
     });
@@ -104,13 +104,14 @@ describe('ingest end to end: producer → local hub → local host feed → inge
 
   beforeAll(async () => {
     hub = await startLocalEventHubs({ port: 0, eventHubs: { [HUB]: { partitionCount: 2, consumerGroups: ['ingest', 'replay'] } } });
-    Object.assign(process.env, {
-      SVC_INGEST_STATUS_ENABLED: 'true',
-      WEBSITE_INSTANCE_ID: instance,
-      INGEST_EVENTHUB_CONNECTION: hub.connectionString(),
-      INGEST_EVENTHUB_NAME: HUB,
-    });
-    resetSettings();
+    restores.push(
+      overrideSettings({
+        SVC_INGEST_STATUS_ENABLED: 'true',
+        WEBSITE_INSTANCE_ID: instance,
+        INGEST_EVENTHUB_CONNECTION: hub.connectionString(),
+        INGEST_EVENTHUB_NAME: HUB,
+      }),
+    );
     producer = new EventHubProducerClient(hub.connectionString(), HUB);
   });
 
@@ -118,10 +119,7 @@ describe('ingest end to end: producer → local hub → local host feed → inge
     await host?.close();
     await producer?.close();
     await hub?.close();
-    for (const name of ['SVC_INGEST_STATUS_ENABLED', 'WEBSITE_INSTANCE_ID', 'INGEST_EVENTHUB_CONNECTION', 'INGEST_EVENTHUB_NAME'])
-      delete process.env[name];
-    delete process.env['INGEST_EVENTHUB_CONSUMER_GROUP'];
-    resetSettings();
+    for (const restore of restores.splice(0).reverse()) restore();
   });
 
   it('applies a training evening with one contract reject, reports it in health, and a replay changes nothing', async () => {

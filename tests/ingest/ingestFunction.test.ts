@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EventHubHandler } from '@azure/functions';
 import { functionDefinitions } from '../../functions/definitions';
-import { resetSettings } from '../../shared/config/settings';
+import { overrideSettings, withSettings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
 import { readIngestHealth } from '../../shared/ingest/health';
 import { useIngestTablesExclusively } from './exclusive';
@@ -24,22 +24,15 @@ let runnerId = '';
 
 useIngestTablesExclusively();
 
-function useSettings(values: Record<string, string>) {
-  Object.assign(process.env, values);
-  resetSettings();
-}
+let restoreSettings = () => {};
 
 beforeEach(() => {
   const instance = `test-${randomBytes(4).toString('hex')}`;
   runnerId = `event:${instance}`;
-  useSettings({ SVC_INGEST_STATUS_ENABLED: 'true', WEBSITE_INSTANCE_ID: instance });
+  restoreSettings = overrideSettings({ SVC_INGEST_STATUS_ENABLED: 'true', WEBSITE_INSTANCE_ID: instance });
 });
 
-afterAll(() => {
-  delete process.env['SVC_INGEST_STATUS_ENABLED'];
-  delete process.env['WEBSITE_INSTANCE_ID'];
-  resetSettings();
-});
+afterEach(() => restoreSettings());
 
 interface HitState {
   record: string;
@@ -181,8 +174,7 @@ describe('the ingest function (Event Hubs trigger, cardinality many)', () => {
   });
 
   it('keeps the reject log bounded to the newest INGEST_REJECT_LOG_MAX rows', async () => {
-    useSettings({ INGEST_REJECT_LOG_MAX: '10' });
-    try {
+    await withSettings({ INGEST_REJECT_LOG_MAX: '10' }, async () => {
       const club = uniqueClub();
       const bad = Array.from({ length: 15 }, () => event('not json', { topic: `club.${club}.hits`, clubId: club }));
       await deliver(bad.slice(0, 8), { sequenceNumbers: [1, 2, 3, 4, 5, 6, 7, 8] });
@@ -191,9 +183,7 @@ describe('the ingest function (Event Hubs trigger, cardinality many)', () => {
         { sequenceNumber: number }[]
       >`select sequence_number as "sequenceNumber" from ingest_contract_reject order by id`;
       expect(rows.map((row) => row.sequenceNumber)).toEqual([6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
-    } finally {
-      delete process.env['INGEST_REJECT_LOG_MAX'];
-    }
+    });
   });
 
   it('gives identical state for redelivered, duplicated and out-of-order changes', async () => {
@@ -241,15 +231,16 @@ describe('the ingest function (Event Hubs trigger, cardinality many)', () => {
   });
 
   it('with the status switch off applies data but writes no status record and no reject log', async () => {
-    useSettings({ SVC_INGEST_STATUS_ENABLED: 'false' });
-    const club = uniqueClub();
-    await deliver([hitEvent({ id: 1, clubId: club, lsn: 1 }), event('not json', { topic: `club.${club}.hits`, clubId: club })]);
-    expect((await hitState(club)).map((row) => row.record)).toEqual(['1']);
-    expect(await statusRow()).toBeUndefined();
-    expect(await sql()`select 1 from ingest_contract_reject where club_id = ${club}`).toHaveLength(0);
-    expect(await readIngestHealth(sql(), { statusEnabled: false, detail: true })).toMatchObject({
-      status: 'unknown',
-      admissionState: null,
+    await withSettings({ SVC_INGEST_STATUS_ENABLED: 'false' }, async () => {
+      const club = uniqueClub();
+      await deliver([hitEvent({ id: 1, clubId: club, lsn: 1 }), event('not json', { topic: `club.${club}.hits`, clubId: club })]);
+      expect((await hitState(club)).map((row) => row.record)).toEqual(['1']);
+      expect(await statusRow()).toBeUndefined();
+      expect(await sql()`select 1 from ingest_contract_reject where club_id = ${club}`).toHaveLength(0);
+      expect(await readIngestHealth(sql(), { statusEnabled: false, detail: true })).toMatchObject({
+        status: 'unknown',
+        admissionState: null,
+      });
     });
   });
 

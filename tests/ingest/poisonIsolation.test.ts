@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EventHubHandler } from '@azure/functions';
 import { functionDefinitions } from '../../functions/definitions';
-import { resetSettings } from '../../shared/config/settings';
+import { overrideSettings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
 import { deadLetterBlock } from '../../shared/ingest/deadLetterDiagnostics';
 import { readIngestHealth } from '../../shared/ingest/health';
@@ -21,23 +21,21 @@ async function deliver(events: SentEvent[], sequenceNumbers: number[], logged: L
   );
 }
 
-function useSettings(values: Record<string, string>) {
-  Object.assign(process.env, values);
-  resetSettings();
-}
+const restores: (() => void)[] = [];
 
-const SETTINGS = ['SVC_INGEST_STATUS_ENABLED', 'WEBSITE_INSTANCE_ID', 'INGEST_DEAD_LETTER_MAX', 'INGEST_REJECT_LOG_MAX_AGE_DAYS'];
+/** Settings for the running test only: the afterEach below removes them. */
+function useSettings(values: Record<string, string>) {
+  restores.push(overrideSettings(values));
+}
 
 useIngestTablesExclusively();
 
 beforeEach(() => {
-  for (const name of SETTINGS) delete process.env[name];
   useSettings({ SVC_INGEST_STATUS_ENABLED: 'true', WEBSITE_INSTANCE_ID: `test-${randomBytes(4).toString('hex')}` });
 });
 
-afterAll(() => {
-  for (const name of SETTINGS) delete process.env[name];
-  resetSettings();
+afterEach(() => {
+  for (const restore of restores.splice(0).reverse()) restore();
 });
 
 const hitRecords = async (club: string) =>

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EventHubHandler } from '@azure/functions';
 import { functionDefinitions } from '../../functions/definitions';
-import { resetSettings } from '../../shared/config/settings';
+import { overrideSettings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
 import { useIngestTablesExclusively } from './exclusive';
 import { event, hitBody, hitEvent, invocationFor, uniqueClub } from './fixtures';
@@ -16,19 +16,16 @@ const admins = [`admin-${randomBytes(4).toString('hex')}`, `admin-${randomBytes(
 
 useIngestTablesExclusively();
 
+let restoreSettings = () => {};
 beforeAll(() => {
-  Object.assign(process.env, {
+  restoreSettings = overrideSettings({
     SVC_INGEST_STATUS_ENABLED: 'true',
     WEBSITE_INSTANCE_ID: `test-${randomBytes(4).toString('hex')}`,
     PLATFORM_ADMIN_USER_IDS: admins.join(','),
   });
-  resetSettings();
 });
 
-afterAll(() => {
-  for (const name of ['SVC_INGEST_STATUS_ENABLED', 'WEBSITE_INSTANCE_ID', 'PLATFORM_ADMIN_USER_IDS']) delete process.env[name];
-  resetSettings();
-});
+afterAll(() => restoreSettings());
 
 const inboxOf = (userId: string) =>
   sql()<{ title: string; tone: string }[]>`select title, tone from notification where user_id = ${userId} order by created_at`;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { closeSql, type Queryable } from '../../shared/db/client';
 import { migrate } from '../../shared/db/migrate';
-import { resetSettings } from '../../shared/config/settings';
+import { getSettings, overrideSettings } from '../../shared/config/settings';
 
 /** One checksum per application table: the row count and an md5 over every row, in a stable order. */
 export type DbFingerprint = Record<string, { rows: number; checksum: string }>;
@@ -52,12 +52,12 @@ export interface PrivateDatabase {
 }
 
 /**
- * A migrated database of this test file's own on the run's server, made the process's
- * DATABASE_URL (jest gives each test file its own process.env). A fingerprint taken there
- * changes only through this file's requests, while other files run in parallel.
+ * A migrated database of this test file's own on the run's server, the DATABASE_URL of the
+ * settings until `drop()`. A fingerprint taken there changes only through this file's requests,
+ * while other files run in parallel.
  */
 export async function usePrivateDatabase(prefix: string): Promise<PrivateDatabase> {
-  const serverUrl = process.env['DATABASE_URL'];
+  const serverUrl = getSettings().DATABASE_URL;
   if (!serverUrl) throw new Error('DATABASE_URL is not set: run through jest (tests/support/globalSetup.ts)');
   const name = `${prefix}_${randomBytes(5).toString('hex')}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => undefined });
@@ -68,12 +68,12 @@ export async function usePrivateDatabase(prefix: string): Promise<PrivateDatabas
   await migrate(own);
   await own.end();
   await closeSql();
-  process.env['DATABASE_URL'] = url.toString();
-  resetSettings();
+  const restoreSettings = overrideSettings({ DATABASE_URL: url.toString() });
   return {
     url: url.toString(),
     async drop() {
       await closeSql();
+      restoreSettings();
       await admin.unsafe(`drop database if exists ${quote(name)} with (force)`);
       await admin.end();
     },

@@ -1,4 +1,5 @@
 import { functionDefinitions } from '../../functions/definitions';
+import { rawSetting } from '../../shared/config/settings';
 import { createLogger, type Logger } from '../../shared/log/logger';
 import { startDevHost, type DevHost } from '../../development/devhost/host';
 import type { FunctionDefinition } from '../../shared/host/definition';
@@ -20,7 +21,7 @@ export async function startTestHost(
     ...options,
     port: 0,
     log: options.log ?? createLogger({ minLevel: 'error' }),
-    setting: (name) => process.env[name],
+    setting: rawSetting,
     runTimers: false,
   });
   return {
