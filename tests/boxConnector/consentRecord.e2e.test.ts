@@ -1,7 +1,7 @@
 import { recordReportedConsent, readConsentAudit, readRecordedConsents } from '../../shared/boxConnector/consentRepository';
 import { getSql } from '../../shared/db/client';
 import { readJson, type ProblemJson } from '../support/http';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { createBox } from '../support/fixtures';
 
 const sql = () => getSql();
@@ -10,11 +10,7 @@ const auditCount = async (clubId: string) =>
   Number((await sql()<{ count: string }[]>`select count(*) from club_consent_audit where club_id = ${clubId}`)[0]?.count);
 
 describe("the cloud records the box's reported consent per club", () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost();
-  });
-  afterAll(() => host.close());
+  const host = useTestHost();
   const push = (token: string, path: string, json: unknown) =>
     host.request('POST', path, { headers: { authorization: `Bearer ${token}` }, json });
 

@@ -1,7 +1,8 @@
 import { costsFunction } from '../../functions/costs';
 import type { FakeDataset } from '../../development/costsFake/dataset';
 import type { FakeCostProvider } from '../../development/costsFake/server';
-import { startTestHost, type TestHost } from '../support/testHost';
+import type { CostService } from '../../shared/costs/service';
+import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { clockAt, fixtureDataset, serviceFor, startFake } from './support';
 
@@ -25,15 +26,14 @@ const hostileDataset: FakeDataset = {
 
 describe('cost CSV export with formula-like names from the provider', () => {
   let fake: FakeCostProvider;
-  let host: TestHost;
+  let service: CostService;
 
   beforeAll(async () => {
     fake = await startFake({ dataset: hostileDataset });
-    const service = serviceFor(fake, clockAt('2026-11-21T10:00:00Z').now);
-    host = await startTestHost([costsFunction(() => service)]);
+    service = serviceFor(fake, clockAt('2026-11-21T10:00:00Z').now);
   });
+  const host = useTestHost([costsFunction(() => service)]);
   afterAll(async () => {
-    await host.close();
     await fake.close();
   });
 

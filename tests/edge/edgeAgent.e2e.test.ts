@@ -14,7 +14,7 @@ import { parseEdgeConfig } from '../../edge/config';
 import { MIRROR_CLUB_TABLE_DDL } from '../../edge/mirror';
 import { startAgent, type RunningAgent } from '../../edge/startAgent';
 import { freePort } from '../../development/local/net';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { activeVereinsIds, knownRows } from '../clubMaster/fixtures';
 import { createBox, uniqueTag } from '../support/fixtures';
 
@@ -26,8 +26,6 @@ const CLUB_MASTER_FUNCTIONS = new Set(['clubMasterEdge', 'clubCatalog', 'clubMas
 
 /** The box agent end to end: its mirror database, its HTTP interface, and the cloud's local host. */
 describe('box agent against the cloud served by the local host', () => {
-  let cloud: TestHost;
-  let oldCloud: TestHost;
   let mirrorUrl: string;
   let mirror: postgres.Sql;
   let admin: postgres.Sql;
@@ -40,9 +38,6 @@ describe('box agent against the cloud served by the local host', () => {
   const inSeconds = (seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
 
   beforeAll(async () => {
-    cloud = await startTestHost();
-    // A release without the club master functions: the sync path falls through to the 404 group.
-    oldCloud = await startTestHost(functionDefinitions.filter((definition) => !CLUB_MASTER_FUNCTIONS.has(definition.name)));
     mirrorDatabase = `mirror_${uniqueTag()}`;
     admin = postgres(process.env['DATABASE_URL']!, { max: 1, onnotice: () => undefined });
     await admin.unsafe(`create database ${quoteIdentifier(mirrorDatabase)}`);
@@ -58,9 +53,11 @@ describe('box agent against the cloud served by the local host', () => {
     await mirror.end();
     await admin.unsafe(`drop database if exists ${quoteIdentifier(mirrorDatabase)} with (force)`);
     await admin.end();
-    await cloud.close();
-    await oldCloud.close();
   });
+  // Declared after the clean-up above, so the agents stop before the clouds they push to.
+  const cloud = useTestHost();
+  // A release without the club master functions: the sync path falls through to the 404 group.
+  const oldCloud = useTestHost(functionDefinitions.filter((definition) => !CLUB_MASTER_FUNCTIONS.has(definition.name)));
 
   async function agentFor(env: Record<string, string>): Promise<RunningAgent> {
     const config = parseEdgeConfig({ SVC_EDGE_PORT: '0', SVC_CLUB_MASTER_SYNC_SECONDS: '3600', ...env });

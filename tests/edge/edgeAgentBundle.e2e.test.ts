@@ -5,7 +5,7 @@ import { getSql } from '../../shared/db/client';
 import { MIRROR_CLUB_TABLE_DDL } from '../../edge/mirror';
 import { freePort } from '../../development/local/net';
 import { buildBundles, type BuiltBundles } from '../support/bundles';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { activeVereinsIds } from '../clubMaster/fixtures';
 import { createBox, uniqueTag } from '../support/fixtures';
 
@@ -16,7 +16,6 @@ import { createBox, uniqueTag } from '../support/fixtures';
  */
 describe('the box agent bundle', () => {
   let bundles: BuiltBundles;
-  let cloud: TestHost;
   let admin: postgres.Sql;
   let mirror: postgres.Sql;
   let mirrorUrl: string;
@@ -24,7 +23,6 @@ describe('the box agent bundle', () => {
 
   beforeAll(async () => {
     bundles = await buildBundles('edge-bundle');
-    cloud = await startTestHost();
     admin = postgres(process.env['DATABASE_URL'] ?? '', { max: 1, onnotice: () => undefined });
     // The name is built from [a-z0-9_] only (uniqueTag is hex), so quoting is all it needs.
     await admin.unsafe(`create database "${mirrorDatabase}"`);
@@ -34,13 +32,13 @@ describe('the box agent bundle', () => {
     mirror = postgres(mirrorUrl, { max: 1, onnotice: () => undefined });
     await mirror.unsafe(MIRROR_CLUB_TABLE_DDL);
   }, 60_000);
+  const cloud = useTestHost();
 
   afterAll(async () => {
     bundles.remove();
     await mirror.end();
     await admin.unsafe(`drop database if exists "${mirrorDatabase}" with (force)`);
     await admin.end();
-    await cloud.close();
   });
 
   const startBundle = (env: Record<string, string>) => bundles.start('edge-agent', env);

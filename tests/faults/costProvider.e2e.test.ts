@@ -2,7 +2,7 @@ import { costsFunction } from '../../functions/costs';
 import type { FakeCostProvider } from '../../development/costsFake/server';
 import { azureCostProvider } from '../../shared/costs/azureProvider';
 import { createCostService, type CostService } from '../../shared/costs/service';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { clockAt, configFor, startFake } from '../costs/support';
 
@@ -16,16 +16,15 @@ const REQUEST_TIMEOUT_MS = 400;
  */
 describe('a slow or failing cost provider', () => {
   let fake: FakeCostProvider;
-  let host: TestHost;
   let headers: Record<string, string>;
   let current: CostService;
   let clock: ReturnType<typeof clockAt>;
 
   beforeAll(async () => {
     fake = await startFake();
-    host = await startTestHost([costsFunction(() => current)]);
     headers = await bearer('admin-1', { roles: ['platform_admin'] });
   });
+  const host = useTestHost([costsFunction(() => current)]);
   beforeEach(() => {
     clock = clockAt('2026-11-21T10:00:00Z');
     const config = configFor(fake);
@@ -40,7 +39,6 @@ describe('a slow or failing cost provider', () => {
     fake.clearFailures();
   });
   afterAll(async () => {
-    await host.close();
     await fake.close();
   });
 

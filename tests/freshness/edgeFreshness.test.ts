@@ -9,7 +9,7 @@ import { MIRROR_STARTERLIST_TABLE_DDL, eveningDates } from '../../edge/starterli
 import { functionDefinitions } from '../../functions/definitions';
 import { getSql } from '../../shared/db/client';
 import { createLogger } from '../../shared/log/logger';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { createFreshnessClub } from './fixtures';
 import { addEdgeToken } from '../support/fixtures';
 
@@ -17,8 +17,6 @@ const quoteIdentifier = (name: string) => `"${name}"`;
 
 /** The box's starter-list push and its own freshness check, against the cloud on the local host. */
 describe('box agent: starter lists and the box-side check', () => {
-  let cloud: TestHost;
-  let oldCloud: TestHost;
   let admin: postgres.Sql;
   let mirror: postgres.Sql;
   let mirrorUrl: string;
@@ -27,8 +25,6 @@ describe('box agent: starter lists and the box-side check', () => {
   const quiet = createLogger({ minLevel: 'error', sink: () => undefined });
 
   beforeAll(async () => {
-    cloud = await startTestHost();
-    oldCloud = await startTestHost(functionDefinitions.filter((definition) => definition.name !== 'starterlists'));
     mirrorDatabase = `mirror_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
     admin = postgres(process.env['DATABASE_URL']!, { max: 1, onnotice: () => undefined });
     await admin.unsafe(`create database ${quoteIdentifier(mirrorDatabase)}`);
@@ -44,9 +40,11 @@ describe('box agent: starter lists and the box-side check', () => {
     await mirror.end();
     await admin.unsafe(`drop database if exists ${quoteIdentifier(mirrorDatabase)} with (force)`);
     await admin.end();
-    await cloud.close();
-    await oldCloud.close();
   });
+  // Declared after the clean-up above, so the agents stop before the clouds they push to.
+  const cloud = useTestHost();
+  // A release without the starter-list function.
+  const oldCloud = useTestHost(functionDefinitions.filter((definition) => definition.name !== 'starterlists'));
 
   async function agentFor(token: string, cloudUrl: string, enabled = true): Promise<RunningAgent> {
     const config = parseEdgeConfig({ SVC_EDGE_PORT: '0', SVC_EDGE_API_TOKEN: token, SVC_CLOUD_BASE_URL: cloudUrl });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { readJson } from '../support/http';
-import { startTestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 
 /**
  * The served document as client tooling sees it: Redocly's recommended rules find nothing, and
@@ -34,16 +34,12 @@ async function attempt(file: string, args: string[], cwd: string): Promise<{ cod
 
 describe('the OpenAPI document in client tooling', () => {
   let dir: string;
+  const host = useTestHost();
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'openapi-clients-'));
-    const host = await startTestHost();
-    try {
-      const document = await readJson<unknown>(await host.request('GET', '/api/openapi.json'));
-      await writeFile(join(dir, 'openapi.json'), JSON.stringify(document));
-    } finally {
-      await host.close();
-    }
+    const document = await readJson<unknown>(await host.request('GET', '/api/openapi.json'));
+    await writeFile(join(dir, 'openapi.json'), JSON.stringify(document));
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 

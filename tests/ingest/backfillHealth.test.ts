@@ -11,7 +11,7 @@ import { createLogger } from '../../shared/log/logger';
 import { createTableClient } from '../../shared/storage/tables';
 import { useIngestTablesExclusively } from './exclusive';
 import { inlineSchemaRefs, type OpenApiDocument } from '../support/openApiDocument';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { eventually, FAST_BALANCING, HUB, publish, quarantine, shooterEvents, uniqueClub, uniqueTag } from './workerSupport';
 import { TEST_THRESHOLDS } from './fixtures';
@@ -31,7 +31,6 @@ class ControlledStore extends TableCheckpointStore {
 describe('backfill status in the ingest health', () => {
   useIngestTablesExclusively();
   let hub: LocalEventHubs;
-  let host: TestHost;
   let restoreSettings: () => void;
   const tag = uniqueTag();
   const groups = { done: `bf-${tag}-done`, failed: `bf-${tag}-failed`, refused: `bf-${tag}-refused`, unwritten: `bf-${tag}-unwritten` };
@@ -81,11 +80,10 @@ describe('backfill status in the ingest health', () => {
     });
     await publish(hub, [...shooterEvents(clubA, ['Anna', 'Bert', 'Cleo']), ...shooterEvents(clubB, ['Dora', 'Emil'])]);
     restoreSettings = overrideSettings({ SVC_INGEST_STATUS_ENABLED: 'true' });
-    host = await startTestHost();
   });
+  const host = useTestHost();
 
   afterAll(async () => {
-    await host.close();
     await hub.close();
     restoreSettings();
   });

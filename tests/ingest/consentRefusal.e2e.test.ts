@@ -3,7 +3,7 @@ import { getSql } from '../../shared/db/client';
 import { applyIngestBatch, type ApplyOptions } from '../../shared/ingest/apply';
 import { readIngestHealth } from '../../shared/ingest/health';
 import { createServiceClub } from '../support/fixtures';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { useIngestTablesExclusively } from './exclusive';
 import { event, hitEvent, incoming, shooterBody, TEST_THRESHOLDS, uniqueClub } from './fixtures';
 
@@ -30,11 +30,7 @@ const loggedRejects = (vereinsId: string) =>
 useIngestTablesExclusively();
 
 describe('ingest refuses the score rows of a club without consent', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost();
-  });
-  afterAll(() => host.close());
+  const host = useTestHost();
 
   /** A service club with a club number and its box's token. */
   async function boxedClub() {

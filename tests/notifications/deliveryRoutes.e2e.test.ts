@@ -3,15 +3,11 @@ import { getSql } from '../../shared/db/client';
 import { unsubscribeUrl } from '../../shared/notifications/delivery/unsubscribe';
 import { notify } from '../../shared/notifications/notify';
 import { loadSettings } from '../../shared/notifications/preferencesRepository';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 
 describe('delivery routes over HTTP', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost();
-  });
-  afterAll(() => host.close());
+  const host = useTestHost();
 
   const pathOf = (url: string) => url.slice(url.indexOf('/api/'));
 

@@ -51,7 +51,7 @@ describe('the portal bundle', () => {
     const types = readFileSync(path.join(root, 'portal', 'src', 'types.ts'), 'utf8');
     const imports = [...types.matchAll(/^import (type )?[^;]*from '([^']+)';$/gm)].map(([, typeOnly, from]) => ({
       typeOnly: !!typeOnly,
-      from,
+      from: from ?? '',
     }));
     expect(imports.filter(({ from }) => from.startsWith('../../shared/')).length).toBeGreaterThan(0);
     expect(imports.filter(({ typeOnly }) => !typeOnly)).toEqual([]);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { portalFunction } from '../../functions/portal';
 import { PORTAL_CSP } from '../../shared/http/staticFiles';
 import { readJson, type ProblemJson } from '../support/http';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { startTestHost, useTestHost } from '../support/testHost';
 import { buildPortal } from './support';
 
 /** A request whose path goes out exactly as written (fetch would resolve `..` before sending). */
@@ -24,19 +24,15 @@ function rawGet(base: string, rawPath: string): Promise<{ status: number; header
 }
 
 describe('the portal files at /portal/', () => {
-  let host: TestHost;
   let build: ReturnType<typeof buildPortal>;
   let index: string;
 
-  beforeAll(async () => {
+  beforeAll(() => {
     build = buildPortal();
-    host = await startTestHost([portalFunction(() => build.dir)]);
     index = readFileSync(path.join(build.dir, 'index.html'), 'utf8');
   });
-  afterAll(async () => {
-    await host.close();
-    build.remove();
-  });
+  const host = useTestHost([portalFunction(() => build.dir)]);
+  afterAll(() => build.remove());
 
   const assetNames = () => [...index.matchAll(/(?:src|href)="\.\/([^"]+)"/g)].map((match) => match[1] as string);
 
