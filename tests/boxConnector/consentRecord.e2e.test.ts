@@ -14,19 +14,33 @@ describe("the cloud records the box's reported consent per club", () => {
   const push = (token: string, path: string, json: unknown) =>
     host.request('POST', path, { headers: { authorization: `Bearer ${token}` }, json });
 
-  it('records a change with either push, audits it, and writes nothing for a repeat', async () => {
+  const revoked = { state: 'REVOKED', changedAt: '2026-11-20T18:00:00.000Z' };
+  /** A box whose club push reported REVOKED. */
+  async function revokedBox() {
+    const box = await createBox(sql());
+    expect((await push(box.token, '/api/edge/clubs/sync', { clubs: [], consent: revoked })).status).toBe(200);
+    return box;
+  }
+
+  it('records the consent a club master push reports', async () => {
     const box = await createBox(sql());
     expect(await consentOf(box.clubId)).toBeUndefined();
-    const revoked = { state: 'REVOKED', changedAt: '2026-11-20T18:00:00.000Z' };
     expect((await push(box.token, '/api/edge/clubs/sync', { clubs: [], consent: revoked })).status).toBe(200);
     const stored = await consentOf(box.clubId);
     expect(stored).toMatchObject({ state: 'REVOKED', changedAt: new Date(revoked.changedAt), reportedByTokenId: box.tokenId });
+  });
 
+  it('writes nothing for a repeat of the stored consent', async () => {
+    const box = await revokedBox();
+    const stored = await consentOf(box.clubId);
     // The same consent again: no new row, the stored receivedAt stays.
     expect((await push(box.token, '/api/edge/starterlists', { starterlists: [], consent: revoked })).status).toBe(200);
     expect((await consentOf(box.clubId))?.receivedAt).toEqual(stored?.receivedAt);
     expect(await auditCount(box.clubId)).toBe(1);
+  });
 
+  it('records a change a starter-list push reports, and audits each change', async () => {
+    const box = await revokedBox();
     expect(
       (
         await push(box.token, '/api/edge/starterlists', {
@@ -49,24 +63,34 @@ describe("the cloud records the box's reported consent per club", () => {
     expect(await consentOf(box.clubId)).toBeUndefined();
   });
 
-  it('lets a box report only for its own club: the token names the club, a club in the consent is refused', async () => {
-    const own = await createBox(sql());
-    const other = await createBox(sql());
-    await push(other.token, '/api/edge/clubs/sync', { clubs: [], consent: { state: 'GRANTED', changedAt: '2026-11-20T18:00:00Z' } });
+  describe('a box reports only for its own club', () => {
+    /** Two boxes; the other one's club has GRANTED on record. */
+    async function ownAndOther() {
+      const own = await createBox(sql());
+      const other = await createBox(sql());
+      await push(other.token, '/api/edge/clubs/sync', { clubs: [], consent: { state: 'GRANTED', changedAt: '2026-11-20T18:00:00Z' } });
+      return { own, other };
+    }
 
-    const foreign = await push(own.token, '/api/edge/starterlists', {
-      starterlists: [],
-      consent: { state: 'REVOKED', changedAt: '2026-11-20T19:00:00Z', clubId: other.clubId },
+    it('refuses a consent that names another club, and stores nothing', async () => {
+      const { own, other } = await ownAndOther();
+      const foreign = await push(own.token, '/api/edge/starterlists', {
+        starterlists: [],
+        consent: { state: 'REVOKED', changedAt: '2026-11-20T19:00:00Z', clubId: other.clubId },
+      });
+      expect(foreign.status).toBe(400);
+      expect(foreign.headers.get('content-type')).toContain('application/problem+json');
+      const problem = await readJson<ProblemJson>(foreign);
+      expect(JSON.stringify(problem.errors)).toContain('body.consent');
+      expect(await consentOf(own.clubId)).toBeUndefined();
     });
-    expect(foreign.status).toBe(400);
-    expect(foreign.headers.get('content-type')).toContain('application/problem+json');
-    const problem = await readJson<ProblemJson>(foreign);
-    expect(JSON.stringify(problem.errors)).toContain('body.consent');
-    expect(await consentOf(own.clubId)).toBeUndefined();
 
-    await push(own.token, '/api/edge/clubs/sync', { clubs: [], consent: { state: 'REVOKED', changedAt: '2026-11-20T19:00:00Z' } });
-    expect(await consentOf(own.clubId)).toMatchObject({ state: 'REVOKED' });
-    expect(await consentOf(other.clubId)).toMatchObject({ state: 'GRANTED', reportedByTokenId: other.tokenId });
+    it("records the consent for the club the token names, and leaves another box's club alone", async () => {
+      const { own, other } = await ownAndOther();
+      await push(own.token, '/api/edge/clubs/sync', { clubs: [], consent: { state: 'REVOKED', changedAt: '2026-11-20T19:00:00Z' } });
+      expect(await consentOf(own.clubId)).toMatchObject({ state: 'REVOKED' });
+      expect(await consentOf(other.clubId)).toMatchObject({ state: 'GRANTED', reportedByTokenId: other.tokenId });
+    });
   });
 
   it('refuses a malformed consent naming the field and stores nothing of the push', async () => {
@@ -82,42 +106,62 @@ describe("the cloud records the box's reported consent per club", () => {
     expect(Number(lists?.count)).toBe(0);
   });
 
-  it('ignores a late GRANTED older than the stored state, but always applies a refusal', async () => {
+  /** Records what a box of a new club reports, as the push routes do. */
+  async function reporterForNewBox() {
     const box = await createBox(sql());
-    const report = (state: 'GRANTED' | 'REVOKED' | 'NONE', changedAt: string | null) =>
+    return (state: 'GRANTED' | 'REVOKED' | 'NONE', changedAt: string | null) =>
       recordReportedConsent(sql(), { clubId: box.clubId, tokenId: box.tokenId, report: { state, changedAt } });
+  }
+
+  it('ignores a late GRANTED older than the stored state, and one without a time', async () => {
+    const report = await reporterForNewBox();
     await report('REVOKED', '2026-11-20T19:00:00Z');
     expect(await report('GRANTED', '2026-11-20T18:00:00Z')).toMatchObject({ changed: false, state: 'REVOKED' });
     expect(await report('GRANTED', null)).toMatchObject({ changed: false, state: 'REVOKED' });
+  });
+
+  it('always applies a refusal, without a time or older than the stored state', async () => {
+    const report = await reporterForNewBox();
     await report('GRANTED', '2026-11-20T20:00:00Z');
     expect(await report('NONE', null)).toMatchObject({ changed: true, previousState: 'GRANTED', state: 'NONE' });
     expect(await report('REVOKED', '2026-11-19T00:00:00Z')).toMatchObject({ changed: true, state: 'REVOKED' });
   });
 
-  it('keeps the audit bounded by count per club and by age', async () => {
-    const box = await createBox(sql());
+  describe('the audit', () => {
     const retention = { keep: 3, maxAgeDays: 365 };
-    for (let day = 1; day <= 6; day += 1) {
-      const state = day % 2 ? 'GRANTED' : 'REVOKED';
+    /** A new box's club with six changes on record, one a day from 1 to 6 November. */
+    async function boxWithSixChanges() {
+      const box = await createBox(sql());
+      for (let day = 1; day <= 6; day += 1) {
+        const state = day % 2 ? 'GRANTED' : 'REVOKED';
+        await recordReportedConsent(
+          sql(),
+          { clubId: box.clubId, tokenId: box.tokenId, report: { state, changedAt: `2026-11-0${day}T18:00:00Z` } },
+          retention,
+        );
+      }
+      return box;
+    }
+
+    it('keeps the newest entries up to the count per club', async () => {
+      const box = await boxWithSixChanges();
+      const audit = await readConsentAudit(sql(), box.clubId);
+      expect(audit.map((entry) => entry.changedAt?.toISOString())).toEqual([
+        '2026-11-06T18:00:00.000Z',
+        '2026-11-05T18:00:00.000Z',
+        '2026-11-04T18:00:00.000Z',
+      ]);
+    });
+
+    it('drops entries older than the age bound at the next change', async () => {
+      const box = await boxWithSixChanges();
+      await sql()`update club_consent_audit set received_at = now() - interval '400 days' where club_id = ${box.clubId}`;
       await recordReportedConsent(
         sql(),
-        { clubId: box.clubId, tokenId: box.tokenId, report: { state, changedAt: `2026-11-0${day}T18:00:00Z` } },
+        { clubId: box.clubId, tokenId: box.tokenId, report: { state: 'GRANTED', changedAt: '2026-11-07T18:00:00Z' } },
         retention,
       );
-    }
-    const audit = await readConsentAudit(sql(), box.clubId);
-    expect(audit.map((entry) => entry.changedAt?.toISOString())).toEqual([
-      '2026-11-06T18:00:00.000Z',
-      '2026-11-05T18:00:00.000Z',
-      '2026-11-04T18:00:00.000Z',
-    ]);
-
-    await sql()`update club_consent_audit set received_at = now() - interval '400 days' where club_id = ${box.clubId}`;
-    await recordReportedConsent(
-      sql(),
-      { clubId: box.clubId, tokenId: box.tokenId, report: { state: 'GRANTED', changedAt: '2026-11-07T18:00:00Z' } },
-      retention,
-    );
-    expect((await readConsentAudit(sql(), box.clubId)).map((entry) => entry.state)).toEqual(['GRANTED']);
+      expect((await readConsentAudit(sql(), box.clubId)).map((entry) => entry.state)).toEqual(['GRANTED']);
+    });
   });
 });

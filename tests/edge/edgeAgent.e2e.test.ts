@@ -148,14 +148,16 @@ describe('box agent against the cloud served by the local host', () => {
     expect(again.status).toBe(502);
   });
 
-  it('reports a rejected token and an unreachable cloud as such', async () => {
+  it('reports a rejected token as such', async () => {
     const wrongToken = await agentFor({
       SVC_EDGE_API_TOKEN: 'edge_' + 'A'.repeat(43),
       SVC_CLOUD_BASE_URL: cloud.url,
       SVC_CLUB_MASTER_SYNC_ENABLED: 'true',
     });
     expect((await answer(await post(wrongToken))).error.reason).toBe('token_rejected');
+  });
 
+  it('reports an unreachable cloud as such', async () => {
     const box = await createBox(getSql());
     const unreachable = await agentFor({
       SVC_EDGE_API_TOKEN: box.token,
@@ -306,9 +308,13 @@ describe('box agent against the cloud served by the local host', () => {
     expect((await fetch(agent.url + STATUS)).status).toBe(200);
   });
 
-  it('answers 404 for unknown paths and 405 for wrong methods', async () => {
+  it('answers 404 for unknown paths', async () => {
     const agent = await agentFor({});
     expect((await fetch(agent.url + '/api/other')).status).toBe(404);
+  });
+
+  it('answers 405 for wrong methods', async () => {
+    const agent = await agentFor({});
     expect((await fetch(agent.url + RUN)).status).toBe(405);
     expect((await post(agent, STATUS)).status).toBe(405);
   });

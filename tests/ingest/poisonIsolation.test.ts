@@ -180,15 +180,12 @@ describe('poison isolation: no single event stops ingest', () => {
     expect((await deadLetterBlock(sql())).pending).toBe(0);
   });
 
-  it('keeps the dead-letter record and the reject log bounded by count and age', async () => {
-    useSettings({ INGEST_DEAD_LETTER_MAX: '10', INGEST_REJECT_LOG_MAX_AGE_DAYS: '2' });
+  it('keeps the dead-letter record bounded by count and age', async () => {
+    useSettings({ INGEST_DEAD_LETTER_MAX: '10' });
     const club = uniqueClub();
     await sql()`
       insert into ingest_dead_letter (dead_at, runner_id, reason, detail, club_id)
       values (now() - interval '40 days', 'event:old', 'apply_failed', 'old', ${club})`;
-    await sql()`
-      insert into ingest_contract_reject (rejected_at, runner_id, reason, detail, club_id)
-      values (now() - interval '3 days', 'event:old', 'body_invalid', 'old', ${club})`;
     const batch = Array.from({ length: 12 }, (_, index) => poisonHit(club, index + 1, index + 1));
     await withRefusal(club, () =>
       deliver(
@@ -198,7 +195,14 @@ describe('poison isolation: no single event stops ingest', () => {
     );
     const kept = await deadLetters(club);
     expect(kept.map((letter) => letter.sequenceNumber)).toEqual(['102', '103', '104', '105', '106', '107', '108', '109', '110', '111']);
+  });
 
+  it('keeps the reject log bounded by age', async () => {
+    useSettings({ INGEST_REJECT_LOG_MAX_AGE_DAYS: '2' });
+    const club = uniqueClub();
+    await sql()`
+      insert into ingest_contract_reject (rejected_at, runner_id, reason, detail, club_id)
+      values (now() - interval '3 days', 'event:old', 'body_invalid', 'old', ${club})`;
     await deliver([event(hitBody({ id: 1, clubId: club, lsn: 1 }), { topic: `club.${club}.hits`, clubId: '1' })], [200]);
     const details = await sql()<{ detail: string }[]>`select detail from ingest_contract_reject where club_id = ${club}`;
     expect(details.map((row) => row.detail)).not.toContain('old');

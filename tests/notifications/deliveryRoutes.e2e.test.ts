@@ -36,16 +36,27 @@ describe('delivery routes over HTTP', () => {
     expect(row).toBeUndefined();
   });
 
-  it('the delivery log of an entry answers its owner, and 404 to anyone else', async () => {
+  describe('the delivery log of an entry', () => {
     const owner = `user-${randomUUID()}`;
-    const { id } = await getSql().begin((tx) =>
-      notify(tx, { userId: owner, title: 'Dues', tone: 'info', kind: 'billing', source: 'test' }, new Date('1998-01-01T10:00:00Z')),
-    );
-    const mine = await host.request('GET', `/api/notifications/${id}/deliveries`, { headers: await bearer(owner) });
-    expect(mine.status).toBe(200);
-    expect(await mine.json()).toEqual({ items: [], pending: 2 });
-    const theirs = await host.request('GET', `/api/notifications/${id}/deliveries`, { headers: await bearer(`user-${randomUUID()}`) });
-    expect(theirs.status).toBe(404);
-    await getSql()`update notification_outbox set status = 'cancelled' where notification_id = ${id}`;
+    let id: string;
+    beforeAll(async () => {
+      ({ id } = await getSql().begin((tx) =>
+        notify(tx, { userId: owner, title: 'Dues', tone: 'info', kind: 'billing', source: 'test' }, new Date('1998-01-01T10:00:00Z')),
+      ));
+    });
+    afterAll(async () => {
+      await getSql()`update notification_outbox set status = 'cancelled' where notification_id = ${id}`;
+    });
+
+    it('answers its owner', async () => {
+      const mine = await host.request('GET', `/api/notifications/${id}/deliveries`, { headers: await bearer(owner) });
+      expect(mine.status).toBe(200);
+      expect(await mine.json()).toEqual({ items: [], pending: 2 });
+    });
+
+    it('answers 404 to anyone else', async () => {
+      const theirs = await host.request('GET', `/api/notifications/${id}/deliveries`, { headers: await bearer(`user-${randomUUID()}`) });
+      expect(theirs.status).toBe(404);
+    });
   });
 });
