@@ -42,14 +42,19 @@ describe('ingest refuses the score rows of a club without consent', () => {
   const push = (token: string, path: string, json: unknown) =>
     host.request('POST', path, { headers: { authorization: `Bearer ${token}` }, json });
 
-  it('a push with REVOKED refuses the next hit with consent_not_granted and stores nothing; GRANTED again applies it', async () => {
-    const { vereinsId, token } = await boxedClub();
-    const revoked = await push(token, '/api/edge/clubs/sync', {
+  /** A boxed club whose box pushed REVOKED. */
+  async function revokedClub() {
+    const club = await boxedClub();
+    const revoked = await push(club.token, '/api/edge/clubs/sync', {
       clubs: [],
       consent: { state: 'REVOKED', changedAt: '2026-11-20T18:00:00Z' },
     });
     expect(revoked.status).toBe(200);
+    return club;
+  }
 
+  it('after a push with REVOKED refuses the next hit with consent_not_granted and stores nothing', async () => {
+    const { vereinsId } = await revokedClub();
     const refused = await applyIngestBatch(sql(), incoming([hitEvent({ id: 1, clubId: vereinsId, lsn: 10 })]), options);
     expect(refused).toMatchObject({ hits: 0, rejected: 1, rejectReasons: { consent_not_granted: 1 } });
     expect(await storedHits(vereinsId)).toEqual([]);
@@ -58,7 +63,12 @@ describe('ingest refuses the score rows of a club without consent', () => {
     expect(logged[0]?.detail).toContain('REVOKED');
     const health = await readIngestHealth(sql(), { statusEnabled: true, detail: true, now: new Date() });
     expect(health).toMatchObject({ lastContractRejectReason: 'consent_not_granted' });
+  });
 
+  it('applies the refused hit once a push reports GRANTED again', async () => {
+    const { vereinsId, token } = await revokedClub();
+    const refused = await applyIngestBatch(sql(), incoming([hitEvent({ id: 1, clubId: vereinsId, lsn: 10 })]), options);
+    expect(refused).toMatchObject({ hits: 0, rejected: 1 });
     const granted = await push(token, '/api/edge/starterlists', {
       starterlists: [],
       consent: { state: 'GRANTED', changedAt: '2026-11-20T19:00:00Z' },

@@ -186,7 +186,7 @@ describe('the ingest function (Event Hubs trigger, cardinality many)', () => {
     });
   });
 
-  it('gives identical state for redelivered, duplicated and out-of-order changes', async () => {
+  describe('a history of changes', () => {
     const history = (club: string): SentEvent[] => [
       event(shooterBody({ id: 5, clubId: club, lsn: 10, name: 'Ben' }), { topic: `club.${club}.shooters`, clubId: club }),
       hitEvent({ id: 1, clubId: club, lsn: 11, value: 8.1 }),
@@ -198,29 +198,39 @@ describe('the ingest function (Event Hubs trigger, cardinality many)', () => {
       event(shooterBody({ id: 6, clubId: club, lsn: 17, name: 'Cara' }), { topic: `club.${club}.shooters`, clubId: club }),
       event(shooterBody({ id: 6, clubId: club, lsn: 18, op: 'd' }), { topic: `club.${club}.shooters`, clubId: club }),
     ];
-    const inOrder = uniqueClub();
-    for (const item of history(inOrder)) await deliver([item]);
+    /** A club that received the history one event at a time, in order. */
+    async function deliveredInOrder(): Promise<string> {
+      const club = uniqueClub();
+      for (const item of history(club)) await deliver([item]);
+      return club;
+    }
 
-    const shuffled = uniqueClub();
-    const events = history(shuffled);
-    // Newest first, one batch; then the whole history again in two overlapping batches (redelivery).
-    await deliver([...events].reverse());
-    await deliver([events[3], events[0], events[5], events[1]] as SentEvent[]);
-    await deliver([...events, ...events]);
+    it('delivered in order ends in its latest state, deletes kept as marks', async () => {
+      const inOrder = await deliveredInOrder();
+      expect(await hitState(inOrder)).toEqual([
+        expect.objectContaining({ record: '1', value: '10.3', deleted: false, lsn: 13 }),
+        // Soft-deleted: the last known values stay, the row is marked.
+        expect.objectContaining({ record: '2', value: '9.2', deleted: true, lsn: 15 }),
+        expect.objectContaining({ record: '3', value: '7.5', deleted: false, lsn: 16 }),
+      ]);
+      expect(await shooterState(inOrder)).toEqual([
+        { record: '5', name: 'Ben R.', birthYear: 1988, deleted: false, lsn: 14 },
+        { record: '6', name: 'Cara', birthYear: 1988, deleted: true, lsn: 18 },
+      ]);
+    });
 
-    const strip = <T extends { lsn: number }>(rows: T[]) => rows;
-    expect(strip(await hitState(shuffled))).toEqual(await hitState(inOrder));
-    expect(await shooterState(shuffled)).toEqual(await shooterState(inOrder));
-    expect(await hitState(inOrder)).toEqual([
-      expect.objectContaining({ record: '1', value: '10.3', deleted: false, lsn: 13 }),
-      // Soft-deleted: the last known values stay, the row is marked.
-      expect.objectContaining({ record: '2', value: '9.2', deleted: true, lsn: 15 }),
-      expect.objectContaining({ record: '3', value: '7.5', deleted: false, lsn: 16 }),
-    ]);
-    expect(await shooterState(inOrder)).toEqual([
-      { record: '5', name: 'Ben R.', birthYear: 1988, deleted: false, lsn: 14 },
-      { record: '6', name: 'Cara', birthYear: 1988, deleted: true, lsn: 18 },
-    ]);
+    it('gives identical state redelivered, duplicated and out of order', async () => {
+      const inOrder = await deliveredInOrder();
+      const shuffled = uniqueClub();
+      const events = history(shuffled);
+      // Newest first, one batch; then the whole history again in two overlapping batches (redelivery).
+      await deliver([...events].reverse());
+      await deliver([events[3], events[0], events[5], events[1]] as SentEvent[]);
+      await deliver([...events, ...events]);
+
+      expect(await hitState(shuffled)).toEqual(await hitState(inOrder));
+      expect(await shooterState(shuffled)).toEqual(await shooterState(inOrder));
+    });
   });
 
   it('keeps a delete that arrives before its create deleted, and takes the older create values', async () => {
