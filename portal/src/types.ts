@@ -5,8 +5,8 @@
  */
 import type * as v from 'valibot';
 import type { SessionSchema } from '../../shared/auth/session';
-import type { CatalogEntrySchema, CatalogPageSchema } from '../../shared/clubMaster/schemas';
-import type { CostBreakdownSchema, CostSummarySchema, CostTimeseriesSchema } from '../../shared/costs/schemas';
+import type { AdoptResultSchema, CatalogEntrySchema, CatalogPageSchema } from '../../shared/clubMaster/schemas';
+import type { CostBreakdownSchema, CostStatusSchema, CostSummarySchema, CostTimeseriesSchema } from '../../shared/costs/schemas';
 import type { DiagnosticsSummarySchema } from '../../shared/diagnostics/summarySchema';
 import type { DataFreshnessEntrySchema } from '../../shared/freshness/diagnosticsSchema';
 import type { IngestHealthSchema } from '../../shared/ingest/healthSchema';
@@ -15,6 +15,7 @@ import type { InboxPageSchema, NotificationRecordSchema } from '../../shared/not
 export type Session = v.InferOutput<typeof SessionSchema>;
 export type Capability = Session['capabilities'][number];
 
+export type CostStatus = v.InferOutput<typeof CostStatusSchema>;
 export type CostSummary = v.InferOutput<typeof CostSummarySchema>;
 export type CostBreakdown = v.InferOutput<typeof CostBreakdownSchema>;
 export type CostTimeseries = v.InferOutput<typeof CostTimeseriesSchema>;
@@ -33,6 +34,7 @@ export type DiagnosticsSummary = v.InferOutput<typeof DiagnosticsSummarySchema>;
 
 export type CatalogEntry = v.InferOutput<typeof CatalogEntrySchema>;
 export type CatalogPage = v.InferOutput<typeof CatalogPageSchema>;
+export type AdoptResult = v.InferOutput<typeof AdoptResultSchema>;
 
 export type InboxItem = v.InferOutput<typeof NotificationRecordSchema>;
 export type InboxPage = v.InferOutput<typeof InboxPageSchema>;

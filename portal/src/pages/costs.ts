@@ -3,7 +3,7 @@ import { lineChart } from '../chart';
 import { h, replace } from '../dom';
 import { dateTime, day, money, percent } from '../format';
 import { t } from '../i18n';
-import type { CostBreakdown, CostSummary, CostTimeseries, Delta, Freshness } from '../types';
+import type { CostBreakdown, CostStatus, CostSummary, CostTimeseries, Delta, Freshness } from '../types';
 import { loading, problemBox, section, tableWrap } from '../ui';
 
 const BASE = '/api/admin/v1/costs';
@@ -17,9 +17,9 @@ export async function costsPage(main: HTMLElement): Promise<void> {
   const body = h('div', { class: 'stack' }, loading());
   main.append(h('h1', { tabindex: -1 }, t('costs.title')), body);
 
-  let status: { configured: boolean };
+  let status: CostStatus;
   try {
-    status = await getJson<{ configured: boolean }>(`${BASE}/status`);
+    status = await getJson<CostStatus>(`${BASE}/status`);
   } catch (error) {
     replace(body, problemBox(t('costs.providerError'), error));
     return;

@@ -3,7 +3,7 @@ import { h, replace } from '../dom';
 import { dateTime } from '../format';
 import { t, type Key } from '../i18n';
 import { groupIngestFields, highlightedFields, ingestAttention, ingestState } from '../runbook';
-import type { CatalogEntry, CatalogPage, ClubFreshness, DiagnosticsSummary, IngestHealth } from '../types';
+import type { AdoptResult, CatalogEntry, CatalogPage, ClubFreshness, DiagnosticsSummary, IngestHealth } from '../types';
 import { loading, problemBox, section, tableWrap } from '../ui';
 
 const TIMESTAMP = /At$|Since$/;
@@ -424,7 +424,7 @@ async function catalogBlock(host: HTMLElement): Promise<void> {
   const adopt = async (entry: CatalogEntry) => {
     const number = entry.vereinsId ?? '';
     try {
-      const result = (await send('POST', '/api/admin/clubs/adopt', { vereinsId: number })) as { created: boolean };
+      const result = (await send('POST', '/api/admin/clubs/adopt', { vereinsId: number })) as AdoptResult;
       replace(
         message,
         h(

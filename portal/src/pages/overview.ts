@@ -3,7 +3,7 @@ import { h, replace } from '../dom';
 import { money } from '../format';
 import { t, type Key } from '../i18n';
 import { ingestState } from '../runbook';
-import type { Capability, CostSummary, DiagnosticsSummary, Session } from '../types';
+import type { Capability, CostStatus, CostSummary, DiagnosticsSummary, Session } from '../types';
 import { loading, problemBox, section } from '../ui';
 
 /** Stale clubs named on the overview; the rest are on the diagnostics page, worst first. */
@@ -95,7 +95,7 @@ async function healthBlock(host: HTMLElement): Promise<void> {
 
 async function costBlock(host: HTMLElement): Promise<void> {
   try {
-    const status = await getJson<{ configured: boolean }>('/api/admin/v1/costs/status');
+    const status = await getJson<CostStatus>('/api/admin/v1/costs/status');
     if (!status.configured) {
       replace(host, section('overview-costs-title', t('costs.title'), h('p', { class: 'muted' }, t('costs.unconfigured.title'))));
       return;
