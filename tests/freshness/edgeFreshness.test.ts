@@ -95,21 +95,35 @@ describe('box agent: starter lists and the box-side check', () => {
     expect((await fetch(agent.url + STARTERLIST_RUN_PATH, { method: 'POST' })).status).toBe(409);
   });
 
-  it('GET /api/freshness/status shows the Thursday check; a run reads the mirror (green / red)', async () => {
-    const club = await createFreshnessClub(getSql());
-    const agent = await agentFor(await addEdgeToken(getSql(), club.clubId), cloud.url, false);
-    const before = (await (await fetch(agent.url + FRESHNESS_STATUS_PATH)).json()) as Record<string, unknown>;
-    expect(before).toMatchObject({ schedule: 'Thursdays 05:00 UTC', lastCheck: null, lastError: null });
-    expect(new Date(before['nextCheckAt'] as string).getUTCDay()).toBe(4);
+  describe('the Thursday check', () => {
+    /** The agent of a new club, with its starter-list push off. */
+    const quietAgent = async () => {
+      const club = await createFreshnessClub(getSql());
+      return agentFor(await addEdgeToken(getSql(), club.clubId), cloud.url, false);
+    };
 
-    await mirror`delete from club_software_hit`;
-    const red = await fetch(agent.url + FRESHNESS_RUN_PATH, { method: 'POST' });
-    expect(red.status).toBe(200);
-    expect(((await red.json()) as { lastCheck: unknown }).lastCheck).toMatchObject({ result: 'red', hitsAfterEvening: false });
+    it('GET /api/freshness/status shows the Thursday check before any run', async () => {
+      const agent = await quietAgent();
+      const before = (await (await fetch(agent.url + FRESHNESS_STATUS_PATH)).json()) as Record<string, unknown>;
+      expect(before).toMatchObject({ schedule: 'Thursdays 05:00 UTC', lastCheck: null, lastError: null });
+      expect(new Date(before['nextCheckAt'] as string).getUTCDay()).toBe(4);
+    });
 
-    await mirror`insert into club_software_hit (id, shot_at) values ('h1', now())`;
-    const green = (await (await fetch(agent.url + FRESHNESS_RUN_PATH, { method: 'POST' })).json()) as { lastCheck: unknown };
-    expect(green.lastCheck).toMatchObject({ result: 'green', hitsAfterEvening: true });
+    it('a run over a mirror without hits after the evening is red', async () => {
+      const agent = await quietAgent();
+      await mirror`delete from club_software_hit`;
+      const red = await fetch(agent.url + FRESHNESS_RUN_PATH, { method: 'POST' });
+      expect(red.status).toBe(200);
+      expect(((await red.json()) as { lastCheck: unknown }).lastCheck).toMatchObject({ result: 'red', hitsAfterEvening: false });
+    });
+
+    it('a run over a mirror with a hit after the evening is green', async () => {
+      const agent = await quietAgent();
+      await mirror`delete from club_software_hit`;
+      await mirror`insert into club_software_hit (id, shot_at) values ('h1', now())`;
+      const green = (await (await fetch(agent.url + FRESHNESS_RUN_PATH, { method: 'POST' })).json()) as { lastCheck: unknown };
+      expect(green.lastCheck).toMatchObject({ result: 'green', hitsAfterEvening: true });
+    });
   });
 
   it('sends the box check along, so the cloud can tell "box green, cloud red"', async () => {

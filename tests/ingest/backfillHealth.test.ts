@@ -162,32 +162,38 @@ describe('backfill status in the ingest health', () => {
     expect(listed(await health(await adminHeaders()), groups.unwritten)).toBeUndefined();
   });
 
-  it('lists them for ingest.details callers and the diagnostics summary, never for anonymous callers', async () => {
-    for (const role of ['platform_admin', 'ops_admin']) {
-      const body = await health(await bearer('admin-backfill', { roles: [role] }));
-      expect(v.safeParse(IngestHealthSchema, body).issues).toBeUndefined();
-      const states = Object.fromEntries(Object.values(groups).map((group) => [group, listed(body, group)?.state]));
-      expect(states).toEqual({
-        [groups.done]: 'done',
-        [groups.failed]: 'failed',
-        [groups.refused]: 'refused',
-        [groups.unwritten]: undefined,
-      });
-      // Newest update first.
-      const updated = (body['backfills'] as BackfillHealth[]).map((entry) => Date.parse(entry.updatedAt));
-      expect(updated).toEqual([...updated].sort((a, b) => b - a));
-    }
+  it.each(['platform_admin', 'ops_admin'])('lists them, newest update first, for %s (ingest.details)', async (role) => {
+    const body = await health(await bearer('admin-backfill', { roles: [role] }));
+    expect(v.safeParse(IngestHealthSchema, body).issues).toBeUndefined();
+    const states = Object.fromEntries(Object.values(groups).map((group) => [group, listed(body, group)?.state]));
+    expect(states).toEqual({
+      [groups.done]: 'done',
+      [groups.failed]: 'failed',
+      [groups.refused]: 'refused',
+      [groups.unwritten]: undefined,
+    });
+    // Newest update first.
+    const updated = (body['backfills'] as BackfillHealth[]).map((entry) => Date.parse(entry.updatedAt));
+    expect(updated).toEqual([...updated].sort((a, b) => b - a));
+  });
 
+  it('lists them in the diagnostics summary', async () => {
     const summary = await host.request('GET', '/api/admin/diagnostics/summary', { headers: await adminHeaders() });
     expect(summary.status).toBe(200);
     expect(listed(((await summary.json()) as { ingest: Record<string, unknown> }).ingest, groups.failed)?.state).toBe('failed');
+  });
 
-    for (const headers of [{}, await bearer('member-backfill', { roles: [] })]) {
-      const body = await health(headers);
-      expect(v.safeParse(IngestHealthSchema, body).issues).toBeUndefined();
-      expect(body).not.toHaveProperty('backfills');
-      expect(JSON.stringify(body)).not.toContain(tag);
-    }
+  it.each([
+    ['an anonymous caller', () => Promise.resolve({})],
+    ['a member without platform role', () => bearer('member-backfill', { roles: [] })],
+  ])('never lists them for %s', async (_who, headersOf: () => Promise<Record<string, string>>) => {
+    const body = await health(await headersOf());
+    expect(v.safeParse(IngestHealthSchema, body).issues).toBeUndefined();
+    expect(body).not.toHaveProperty('backfills');
+    expect(JSON.stringify(body)).not.toContain(tag);
+  });
+
+  it('leaves them out of /healthz', async () => {
     const overall = await host.request('GET', '/healthz');
     expect(JSON.stringify(await overall.json())).not.toContain(tag);
   });
