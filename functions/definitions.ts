@@ -2,6 +2,7 @@ import type { FunctionDefinition } from '../shared/host/definition';
 import { httpGroup } from '../shared/host/definition';
 import { challengeFunctions } from './challenges';
 import { clubMasterFunctions } from './clubMaster';
+import { clubOverviewFunctions } from './clubOverview';
 import { costFunctions } from './costs';
 import { diagnosticsFunctions } from './diagnostics';
 import { freshnessFunctions } from './freshness';
@@ -25,6 +26,7 @@ const areaFunctions: FunctionDefinition[] = [
   ...challengeFunctions,
   ...freshnessFunctions,
   ...diagnosticsFunctions,
+  ...clubOverviewFunctions,
   ...meFunctions,
 ];
 

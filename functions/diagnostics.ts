@@ -9,6 +9,9 @@ import { deadLetterBlock, DeadLetterBlockSchema } from '../shared/ingest/deadLet
 import { readIngestHealth } from '../shared/ingest/health';
 import { IngestHealthSchema } from '../shared/ingest/healthSchema';
 import { platformAdmin } from '../shared/http/guards';
+import { DeliveryQueueSummarySchema } from '../shared/notifications/delivery/deliveryQueueSchema';
+import { deliveryQueueSummary } from '../shared/notifications/delivery/deliveryLog';
+import { boxPushBlock, BoxPushBlockSchema } from '../shared/portal/boxPushes';
 import { defineRoute, json } from '../shared/http/route';
 
 const SummaryQuerySchema = v.object({
@@ -28,6 +31,8 @@ const summaryBlocks = {
     readIngestHealth(getSql(), { statusEnabled: getSettings().SVC_INGEST_STATUS_ENABLED, detail: true, now }),
   dataFreshness: (query: SummaryQuery, now: Date) => dataFreshnessBlock(getSql(), query, now),
   deadLetters: () => deadLetterBlock(getSql()),
+  delivery: (_query: SummaryQuery, now: Date) => deliveryQueueSummary(getSql(), now),
+  boxPushes: (_query: SummaryQuery, now: Date) => boxPushBlock(getSql(), now, getSettings().CLUB_MASTER_STALE_AFTER_HOURS),
 };
 
 const SummarySchema = v.object({
@@ -35,6 +40,8 @@ const SummarySchema = v.object({
   ingest: IngestHealthSchema,
   dataFreshness: DataFreshnessBlockSchema,
   deadLetters: DeadLetterBlockSchema,
+  delivery: DeliveryQueueSummarySchema,
+  boxPushes: BoxPushBlockSchema,
 });
 
 async function composeSummary(query: SummaryQuery, now: Date): Promise<Record<string, unknown>> {
@@ -49,7 +56,7 @@ export const diagnosticsFunctions = [
       method: 'GET',
       path: '/api/admin/diagnostics/summary',
       summary:
-        'Diagnostics summary (platform_admin): the ingest block with every field, dataFreshness per club, worst first, with the rule-6 hint, and the ingest dead letters (pending count, newest 20); status filters, limit/offset page the clubs',
+        'Diagnostics summary (platform_admin): the ingest block with every field, dataFreshness per club, worst first, with the rule-6 hint, the ingest dead letters (pending count, newest 20), the notification delivery queue (depth, oldest due row, failures by reason in 24 h) and the clubs whose box pushes fail; status filters, limit/offset page the clubs',
       guard: platformAdmin,
       query: SummaryQuerySchema,
       response: SummarySchema,

@@ -159,6 +159,8 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   'GET /api/admin/clubs': { expect: PLATFORM_ADMIN },
   'POST /api/admin/clubs/adopt': { expect: PLATFORM_ADMIN, request: { body: { vereinsId: '91001' } } },
   'GET /api/admin/diagnostics/summary': { expect: PLATFORM_ADMIN },
+  // diagnostics.read or clubs.manage: platform_admin alone holds either; a leader of the club is no operator.
+  'GET /api/admin/clubs/{clubId}/overview': { expect: PLATFORM_ADMIN },
 
   'GET /api/admin/v1/costs/status': { expect: COSTS_READ },
   'GET /api/admin/v1/costs/summary': { expect: COSTS_READ },

@@ -1,0 +1,82 @@
+import * as v from 'valibot';
+import { readRecordedConsents } from '../boxConnector/consentRepository';
+import { ClubCatalogStatusSchema, readClubCatalogStatus } from '../clubMaster/clubCatalogStatus';
+import { ClubMembersPageSchema, listClubMembers } from '../clubs/clubMembersQuery';
+import type { Queryable } from '../db/client';
+import { NotFoundError } from '../errors/domainErrors';
+import { ClubFreshnessViewSchema, readClubFreshnessView } from '../freshness/clubFreshnessView';
+import { getTrainingPlan, TrainingPlanViewSchema } from '../freshness/trainingPlanService';
+import { ClubIngestViewSchema, readClubIngestView } from '../ingest/clubIngestView';
+import { readIngestHealth } from '../ingest/health';
+import { ClubBoxViewSchema, readClubBoxView } from './boxPushes';
+
+const iso = v.nullable(v.string());
+
+/** GET /api/admin/clubs/{clubId}/overview: everything an operator opens a club's page for (incident rule 1). */
+export const ClubOverviewSchema = v.pipe(
+  v.object({
+    generatedAt: v.string(),
+    club: v.object({ clubId: v.string(), vereinsId: iso, name: v.string(), status: v.picklist(['active', 'inactive']) }),
+    catalog: ClubCatalogStatusSchema,
+    freshness: ClubFreshnessViewSchema,
+    box: v.object({
+      ...ClubBoxViewSchema.entries,
+      /** The data-sharing consent the box last reported; unknown when it never reported one. */
+      consent: v.object({ state: v.picklist(['GRANTED', 'NONE', 'REVOKED', 'unknown']), since: iso, reportedAt: iso }),
+    }),
+    /** Rejects, dead letters and the incident context of the club's topics; null without diagnostics.read or a club number. */
+    ingest: v.nullable(ClubIngestViewSchema),
+    trainingPlan: TrainingPlanViewSchema,
+    /** The club's members and leaders, paged by limit/offset; null without clubs.manage. */
+    members: v.nullable(ClubMembersPageSchema),
+  }),
+  v.title('ClubOverview'),
+);
+export type ClubOverview = v.InferOutput<typeof ClubOverviewSchema>;
+
+export interface ClubOverviewOptions {
+  now: Date;
+  /** CLUB_MASTER_STALE_AFTER_HOURS: a push channel without an accepted push for this long is failing. */
+  staleAfterHours: number;
+  /** SVC_INGEST_STATUS_ENABLED: without it the quarantine and drift context is unknown (rejects and dead letters still show). */
+  ingestStatusEnabled: boolean;
+  /** What the caller may see beyond the club itself: ingest detail (diagnostics.read), the member list (clubs.manage). */
+  include: { ingest: boolean; members: boolean };
+  members: { limit: number; offset: number };
+}
+
+/** The club page's data in one call; NotFoundError club_not_found for an unknown id. */
+export async function readClubOverview(sql: Queryable, clubId: string, options: ClubOverviewOptions): Promise<ClubOverview> {
+  const found = await readClubFreshnessView(sql, clubId, options.now);
+  if (!found) throw new NotFoundError('There is no club with this id.', { code: 'club_not_found' });
+  const { club, freshness } = found;
+  const vereinsId = club.vereinsId;
+  const [catalog, box, consents, trainingPlan, members, ingest] = await Promise.all([
+    readClubCatalogStatus(sql, club),
+    readClubBoxView(sql, clubId, options.now, options.staleAfterHours),
+    readRecordedConsents(sql, [clubId]),
+    getTrainingPlan(sql, clubId),
+    options.include.members ? listClubMembers(sql, clubId, options.members) : null,
+    options.include.ingest && vereinsId !== null
+      ? readIngestHealth(sql, { statusEnabled: options.ingestStatusEnabled, detail: true, now: options.now, recentRejectLimit: 0 }).then(
+          (health) => readClubIngestView(sql, vereinsId, health),
+        )
+      : null,
+  ]);
+  const consent = consents.get(clubId);
+  return {
+    generatedAt: options.now.toISOString(),
+    club,
+    catalog,
+    freshness,
+    box: {
+      ...box,
+      consent: consent
+        ? { state: consent.state, since: consent.changedAt?.toISOString() ?? null, reportedAt: consent.receivedAt.toISOString() }
+        : { state: 'unknown', since: null, reportedAt: null },
+    },
+    ingest,
+    trainingPlan,
+    members,
+  };
+}
