@@ -5,9 +5,12 @@ import { httpGroup } from '../shared/host/definition';
 import { requireAnyCapability } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
 import { pageLimit, pageOffset } from '../shared/paging/limit';
-import { ClubOverviewSchema, readClubOverview } from '../shared/portal/clubOverview';
+import { readClubOverview } from '../shared/portal/clubOverview';
+import { ClubOverviewSchema } from '../shared/portal/clubOverviewSchema';
 
-const ParamsSchema = v.object({ clubId: v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(200, 'must be at most 200 characters')) });
+const ParamsSchema = v.object({
+  clubId: v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(200, 'must be at most 200 characters')),
+});
 /** limit and offset page the club's members (the only list of the page without a fixed bound). */
 const QuerySchema = v.object({ limit: pageLimit(50, 200), offset: pageOffset(1_000_000) });
 
@@ -18,7 +21,7 @@ export const clubOverviewFunctions = [
       method: 'GET',
       path: '/api/admin/clubs/{clubId}/overview',
       summary:
-        "One club for operators: freshness with the evening evaluated and the rule-6 hint, box signals and push states, catalog status, training plan; with diagnostics.read the rejects, dead letters and quarantine/drift context of its topics; with clubs.manage its members and leaders (limit/offset)",
+        'One club for operators: freshness with the evening evaluated and the rule-6 hint, box signals and push states, catalog status, training plan; with diagnostics.read the rejects, dead letters and quarantine/drift context of its topics; with clubs.manage its members and leaders (limit/offset)',
       guard: requireAnyCapability('diagnostics.read', 'clubs.manage'),
       params: ParamsSchema,
       query: QuerySchema,

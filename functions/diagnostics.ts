@@ -11,7 +11,8 @@ import { IngestHealthSchema } from '../shared/ingest/healthSchema';
 import { platformAdmin } from '../shared/http/guards';
 import { DeliveryQueueSummarySchema } from '../shared/notifications/delivery/deliveryQueueSchema';
 import { deliveryQueueSummary } from '../shared/notifications/delivery/deliveryLog';
-import { boxPushBlock, BoxPushBlockSchema } from '../shared/portal/boxPushes';
+import { boxPushBlock } from '../shared/portal/boxPushes';
+import { BoxPushBlockSchema } from '../shared/portal/boxPushSchema';
 import { defineRoute, json } from '../shared/http/route';
 
 const SummaryQuerySchema = v.object({

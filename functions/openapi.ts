@@ -27,6 +27,7 @@ const AREA_OF_FUNCTION: Record<string, { name: string; description: string }> = 
   costs: COSTS,
   health: OPERATIONS,
   diagnostics: OPERATIONS,
+  clubOverview: OPERATIONS,
   openapi: OPERATIONS,
   me: SESSION,
 };

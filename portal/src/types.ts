@@ -1,4 +1,9 @@
 /** The API's answers as the portal reads them (the generated schemas are in /api/openapi.json). */
+import type { DeliveryQueueBlock } from '../../shared/notifications/delivery/deliveryQueueSchema';
+import type { BoxPushBlock } from '../../shared/portal/boxPushSchema';
+
+export type { ClubOverview } from '../../shared/portal/clubOverviewSchema';
+export type { BoxPushBlock, DeliveryQueueBlock };
 
 export interface Session {
   sub: string;
@@ -94,6 +99,8 @@ export interface DiagnosticsSummary {
     nextOffset: number | null;
   };
   deadLetters: { pending: number; recent: Record<string, unknown>[] };
+  delivery: DeliveryQueueBlock;
+  boxPushes: BoxPushBlock;
 }
 
 export interface CatalogEntry {

@@ -1,17 +1,5 @@
-import * as v from 'valibot';
+import type { ClubCatalogStatus } from './clubCatalogStatusSchema';
 import type { Queryable } from '../db/client';
-
-export const ClubCatalogStatusSchema = v.object({
-  /** The club's status in the catalog: a service club is active or inactive. */
-  status: v.picklist(['active', 'inactive']),
-  /** Boxes whose club software currently lists the club's number (as the catalog counts them). */
-  reportingBoxes: v.number(),
-  /** The newest report naming the number; null when no box reports it. */
-  lastSeenAt: v.nullable(v.string()),
-  /** The names the boxes report for the number, when they differ from the service club's name. */
-  reportedNames: v.array(v.string()),
-});
-export type ClubCatalogStatus = v.InferOutput<typeof ClubCatalogStatusSchema>;
 
 /** Names listed at most (each box reports one name per number). */
 const NAMES_LISTED = 5;

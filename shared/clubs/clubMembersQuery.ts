@@ -1,17 +1,6 @@
-import * as v from 'valibot';
+import type { ClubMembersPage } from './clubMembersSchema';
 import type { Queryable } from '../db/client';
-import { CLUB_ROLES, type ClubRole } from './membershipRepository';
-
-export const ClubMembersPageSchema = v.object({
-  items: v.array(v.object({ userId: v.string(), role: v.picklist(CLUB_ROLES), since: v.string() })),
-  /** Every membership of the club, and how many of them are leaders. */
-  total: v.number(),
-  leaders: v.number(),
-  limit: v.number(),
-  offset: v.number(),
-  nextOffset: v.nullable(v.number()),
-});
-export type ClubMembersPage = v.InferOutput<typeof ClubMembersPageSchema>;
+import type { ClubRole } from './membershipRepository';
 
 /**
  * One page of a club's memberships, read-only: leaders first, then the longest-standing, then by

@@ -1,55 +1,16 @@
-import * as v from 'valibot';
 import { readRecordedConsents, type RecordedConsent } from '../boxConnector/consentRepository';
 import type { Queryable } from '../db/client';
 import { evaluateClubs, type ClubFreshness } from './clubFreshness';
-import { FRESHNESS_STATUSES, overallFreshness, type FreshnessStatus } from './evaluation';
+import type { DataFreshnessBlock, DataFreshnessEntry } from './dataFreshnessSchema';
+import { overallFreshness, type FreshnessStatus } from './evaluation';
 import { readClubSignals } from './freshnessRepository';
-import { HINT_CODES } from './hints';
 
-const iso = v.nullable(v.string());
-
-export const DataFreshnessEntrySchema = v.object({
-  clubId: v.string(),
-  vereinsId: v.string(),
-  name: v.string(),
-  status: v.picklist(FRESHNESS_STATUSES),
-  /** Why the status is error (only then). */
-  statusReason: v.optional(v.literal('arrival_in_future')),
-  lastArrivalAt: iso,
-  lastStarterlistSeenAt: iso,
-  edgeTokenLastUsedAt: iso,
-  planSource: v.picklist(['stored', 'assumed']),
-  evening: v.object({ start: v.string(), end: v.string() }),
-  /** Since when the freshness timer has seen this status; null until it first records it. */
-  since: iso,
-  hint: v.nullable(v.object({ code: v.picklist(HINT_CODES), message: v.string() })),
-  /**
-   * The data-sharing consent the club's box last reported: unknown when it never reported one
-   * (not refused at ingest); since is when the box recorded the state, reportedAt when the cloud
-   * received it. Only GRANTED lets the club's score rows in.
-   */
-  consent: v.object({
-    state: v.picklist(['GRANTED', 'NONE', 'REVOKED', 'unknown']),
-    since: iso,
-    reportedAt: iso,
-  }),
-});
-export type DataFreshnessEntry = v.InferOutput<typeof DataFreshnessEntrySchema>;
-
-export const DataFreshnessBlockSchema = v.object({
-  status: v.picklist(FRESHNESS_STATUSES),
-  checked: v.number(),
-  fresh: v.number(),
-  stale: v.number(),
-  unknown: v.number(),
-  checkedAt: v.string(),
-  clubs: v.array(DataFreshnessEntrySchema),
-  total: v.number(),
-  limit: v.number(),
-  offset: v.number(),
-  nextOffset: v.nullable(v.number()),
-});
-export type DataFreshnessBlock = v.InferOutput<typeof DataFreshnessBlockSchema>;
+export {
+  DataFreshnessBlockSchema,
+  DataFreshnessEntrySchema,
+  type DataFreshnessBlock,
+  type DataFreshnessEntry,
+} from './dataFreshnessSchema';
 
 export interface DataFreshnessQuery {
   status?: FreshnessStatus;

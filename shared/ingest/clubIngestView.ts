@@ -1,40 +1,10 @@
-import * as v from 'valibot';
+import type { ClubIngestView } from './clubIngestViewSchema';
 import type { Queryable } from '../db/client';
-import { DeadLetterBlockSchema } from './deadLetterDiagnostics';
 import { listDeadLetters } from './deadLetterRepository';
 import type { IngestHealth } from './health';
 
 /** Rejects and dead letters the club page lists at most, newest first (both records are bounded anyway). */
 export const CLUB_RECORDS_LISTED = 20;
-
-const text = v.nullable(v.string());
-
-export const ClubIngestViewSchema = v.object({
-  /** The club's topics: `club.<club number>.<entity>` (docs/ingest-contract.md). */
-  topicPrefix: v.string(),
-  rejects: v.array(
-    v.object({
-      rejectedAt: v.string(),
-      topic: text,
-      clubId: text,
-      entity: text,
-      reason: v.string(),
-      detail: v.string(),
-      partitionId: text,
-      sequenceNumber: v.nullable(v.number()),
-    }),
-  ),
-  deadLetters: DeadLetterBlockSchema,
-  /**
-   * The incident context when the club's path is involved (rule 1 and 2): the open quarantine,
-   * the suspected drift and the last contract reject, each only when it names the club's topics
-   * or club number; null otherwise.
-   */
-  quarantine: v.nullable(v.object({ since: text, topic: text, clubId: text, entity: text, reason: text, detail: text })),
-  drift: v.nullable(v.object({ state: v.string(), detail: v.string() })),
-  lastReject: v.nullable(v.object({ at: text, reason: text, topic: text, entity: text, clubId: text })),
-});
-export type ClubIngestView = v.InferOutput<typeof ClubIngestViewSchema>;
 
 /** Whether a topic or club number from the ingest records names this club. */
 function namesClub(vereinsId: string, topic: string | null | undefined, clubId: string | null | undefined): boolean {

@@ -1,32 +1,10 @@
-import * as v from 'valibot';
+import type { BoxPushBlock, ClubBoxView } from './boxPushSchema';
 import type { Queryable } from '../db/client';
 import { listPushesOlderThan, listRecentStarterlists, readBoxSignals } from './boxSignalsRepository';
-import { isFailing, PUSH_STATES, pushState, type PushState } from './boxPushState';
-
-const iso = v.nullable(v.string());
-const state = v.picklist(PUSH_STATES);
+import { isFailing, pushState, type PushState } from './boxPushState';
 
 /** Clubs with failing box pushes the diagnostics summary lists at most, longest failing first. */
 export const FAILING_PUSHES_LISTED = 20;
-
-export const BoxPushBlockSchema = v.object({
-  /** A channel counts as failing after this many hours without an accepted push (CLUB_MASTER_STALE_AFTER_HOURS). */
-  staleAfterHours: v.number(),
-  failing: v.number(),
-  clubs: v.array(
-    v.object({
-      clubId: v.string(),
-      vereinsId: iso,
-      name: v.string(),
-      clubMaster: state,
-      clubMasterReportedAt: iso,
-      starterlists: state,
-      starterlistPushAt: iso,
-      tokenLastUsedAt: iso,
-    }),
-  ),
-});
-export type BoxPushBlock = v.InferOutput<typeof BoxPushBlockSchema>;
 
 const HOUR_MS = 3_600_000;
 const oldest = (...dates: (Date | null)[]) => Math.min(...dates.map((date) => date?.getTime() ?? Infinity));
@@ -62,28 +40,6 @@ export async function boxPushBlock(sql: Queryable, now: Date, staleAfterHours: n
   };
 }
 
-export const ClubBoxViewSchema = v.object({
-  edgeTokens: v.object({ active: v.number(), revoked: v.number(), lastUsedAt: iso }),
-  clubMaster: v.object({
-    state,
-    lastAcceptedAt: iso,
-    /** What the newest accepted report changed: clubs reported, added, restored, refreshed, marked deleted. */
-    result: v.nullable(v.object({ reported: v.number(), added: v.number(), restored: v.number(), refreshed: v.number(), markedDeleted: v.number() })),
-  }),
-  starterlists: v.object({
-    state,
-    lastAcceptedAt: iso,
-    lastStarterlistSeenAt: iso,
-    recent: v.array(
-      v.object({ listId: v.string(), name: iso, listDate: v.string(), discipline: v.string(), startersCount: v.number(), lastSeenAt: v.string() }),
-    ),
-  }),
-  /** The box's own Thursday check of its mirror; null until a push carried one. */
-  boxCheck: v.nullable(v.object({ checkedAt: v.string(), eveningStart: iso, hitsAfterEvening: v.nullable(v.boolean()) })),
-  staleAfterHours: v.number(),
-});
-export type ClubBoxView = v.InferOutput<typeof ClubBoxViewSchema>;
-
 /** One club's box as the club page shows it: tokens, each push channel with its state, the box's own check. */
 export async function readClubBoxView(sql: Queryable, clubId: string, now: Date, staleAfterHours: number): Promise<ClubBoxView> {
   const [signals, lists] = await Promise.all([readBoxSignals(sql, clubId), listRecentStarterlists(sql, clubId)]);
@@ -104,7 +60,11 @@ export async function readClubBoxView(sql: Queryable, clubId: string, now: Date,
       recent: lists.map((list) => ({ ...list, lastSeenAt: list.lastSeenAt.toISOString() })),
     },
     boxCheck: signals.boxCheckAt
-      ? { checkedAt: signals.boxCheckAt.toISOString(), eveningStart: iso(signals.boxCheckEveningStart), hitsAfterEvening: signals.boxCheckHitsAfter }
+      ? {
+          checkedAt: signals.boxCheckAt.toISOString(),
+          eveningStart: iso(signals.boxCheckEveningStart),
+          hitsAfterEvening: signals.boxCheckHitsAfter,
+        }
       : null,
     staleAfterHours,
   };

@@ -1,38 +1,14 @@
-import * as v from 'valibot';
 import { readRecordedConsents } from '../boxConnector/consentRepository';
-import { ClubCatalogStatusSchema, readClubCatalogStatus } from '../clubMaster/clubCatalogStatus';
-import { ClubMembersPageSchema, listClubMembers } from '../clubs/clubMembersQuery';
+import { readClubCatalogStatus } from '../clubMaster/clubCatalogStatus';
+import { listClubMembers } from '../clubs/clubMembersQuery';
 import type { Queryable } from '../db/client';
 import { NotFoundError } from '../errors/domainErrors';
-import { ClubFreshnessViewSchema, readClubFreshnessView } from '../freshness/clubFreshnessView';
-import { getTrainingPlan, TrainingPlanViewSchema } from '../freshness/trainingPlanService';
-import { ClubIngestViewSchema, readClubIngestView } from '../ingest/clubIngestView';
+import { readClubFreshnessView } from '../freshness/clubFreshnessView';
+import { getTrainingPlan } from '../freshness/trainingPlanService';
+import { readClubIngestView } from '../ingest/clubIngestView';
 import { readIngestHealth } from '../ingest/health';
-import { ClubBoxViewSchema, readClubBoxView } from './boxPushes';
-
-const iso = v.nullable(v.string());
-
-/** GET /api/admin/clubs/{clubId}/overview: everything an operator opens a club's page for (incident rule 1). */
-export const ClubOverviewSchema = v.pipe(
-  v.object({
-    generatedAt: v.string(),
-    club: v.object({ clubId: v.string(), vereinsId: iso, name: v.string(), status: v.picklist(['active', 'inactive']) }),
-    catalog: ClubCatalogStatusSchema,
-    freshness: ClubFreshnessViewSchema,
-    box: v.object({
-      ...ClubBoxViewSchema.entries,
-      /** The data-sharing consent the box last reported; unknown when it never reported one. */
-      consent: v.object({ state: v.picklist(['GRANTED', 'NONE', 'REVOKED', 'unknown']), since: iso, reportedAt: iso }),
-    }),
-    /** Rejects, dead letters and the incident context of the club's topics; null without diagnostics.read or a club number. */
-    ingest: v.nullable(ClubIngestViewSchema),
-    trainingPlan: TrainingPlanViewSchema,
-    /** The club's members and leaders, paged by limit/offset; null without clubs.manage. */
-    members: v.nullable(ClubMembersPageSchema),
-  }),
-  v.title('ClubOverview'),
-);
-export type ClubOverview = v.InferOutput<typeof ClubOverviewSchema>;
+import { readClubBoxView } from './boxPushes';
+import type { ClubOverview } from './clubOverviewSchema';
 
 export interface ClubOverviewOptions {
   now: Date;

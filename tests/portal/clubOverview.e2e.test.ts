@@ -5,7 +5,7 @@ import { useIngestTablesExclusively } from '../ingest/exclusive';
 import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { breakClubPath, seedIncidentClub } from './clubFixtures';
-import type { ClubOverview } from '../../shared/portal/clubOverview';
+import type { ClubOverview } from '../../shared/portal/clubOverviewSchema';
 
 const sql = () => getSql();
 
@@ -75,7 +75,13 @@ describe('GET /api/admin/clubs/{clubId}/overview', () => {
   it('names no quarantine or drift on the page of a club whose path is not involved', async () => {
     const bystander = await seedIncidentClub(sql(), `Club Page Bystander ${tag}`);
     const body = (await (await get(`/api/admin/clubs/${bystander.clubId}/overview`)).json()) as ClubOverview;
-    expect(body.ingest).toMatchObject({ rejects: [], quarantine: null, drift: null, lastReject: null, deadLetters: { pending: 0, recent: [] } });
+    expect(body.ingest).toMatchObject({
+      rejects: [],
+      quarantine: null,
+      drift: null,
+      lastReject: null,
+      deadLetters: { pending: 0, recent: [] },
+    });
   });
 
   it('pages the members with limit and offset', async () => {

@@ -2,6 +2,7 @@ import { getJson, send } from '../api';
 import { h, replace } from '../dom';
 import { dateTime } from '../format';
 import { t, type Key } from '../i18n';
+import { clubLink } from '../links';
 import { groupIngestFields, highlightedFields, ingestAttention, ingestState } from '../runbook';
 import type { CatalogEntry, CatalogPage, ClubFreshness, DiagnosticsSummary, IngestHealth } from '../types';
 import { loading, problemBox, section, tableWrap } from '../ui';
@@ -31,6 +32,8 @@ export async function diagnosticsPage(main: HTMLElement, capabilities: readonly 
         h('p', { class: 'muted small' }, t('diag.generatedAt', { time: dateTime(summary.generatedAt) })),
         ingestBlock(summary.ingest),
         deadLetterBlock(summary.deadLetters),
+        deliveryBlock(summary.delivery),
+        boxPushBlock(summary.boxPushes),
         freshnessBlock(summary.dataFreshness),
       );
     } catch (error) {
@@ -182,6 +185,132 @@ function deadLetterBlock(block: DiagnosticsSummary['deadLetters']): HTMLElement 
       h('summary', {}, `${t('diag.deadLetters.recent')} (${block.recent.length})`),
       recordsTable(DEAD_LETTER_COLUMNS, block.recent, t('diag.deadLetters.recent')),
     ),
+  );
+}
+
+/** The notification delivery queue: depth, the oldest due row, failures by reason (24 h). */
+function deliveryBlock(block: DiagnosticsSummary['delivery']): HTMLElement {
+  const title = t('diag.delivery.title');
+  // A due row older than an hour means the delivery timer (every minute) is not draining the queue.
+  const stuck = block.oldestDueAt !== null && Date.now() - new Date(block.oldestDueAt).getTime() > 3_600_000;
+  return section(
+    'delivery-title',
+    title,
+    stuck
+      ? h(
+          'div',
+          { class: 'alert alert-warning', role: 'status' },
+          h('p', {}, t('diag.delivery.stuck', { time: dateTime(block.oldestDueAt) })),
+        )
+      : null,
+    tableWrap(
+      h(
+        'table',
+        { class: 'fields', 'data-testid': 'delivery-queue' },
+        h(
+          'tbody',
+          {},
+          h(
+            'tr',
+            { 'data-field': 'pending' },
+            h('th', { scope: 'row' }, t('diag.delivery.pending')),
+            h('td', { class: 'num' }, String(block.pending)),
+          ),
+          h(
+            'tr',
+            { 'data-field': 'dueEmails' },
+            h('th', { scope: 'row' }, t('diag.delivery.due')),
+            h('td', { class: 'num' }, String(block.dueEmails)),
+          ),
+          h(
+            'tr',
+            { 'data-field': 'oldestDueAt', class: stuck ? 'highlight' : '' },
+            h('th', { scope: 'row' }, t('diag.delivery.oldest')),
+            h('td', {}, value('oldestDueAt', block.oldestDueAt)),
+          ),
+        ),
+      ),
+      title,
+    ),
+    h('h3', {}, t('diag.delivery.failures')),
+    block.failuresByReason.length
+      ? tableWrap(
+          h(
+            'table',
+            { 'data-testid': 'delivery-failures' },
+            h(
+              'thead',
+              {},
+              h('tr', {}, h('th', { scope: 'col' }, t('diag.delivery.reason')), h('th', { scope: 'col' }, t('diag.delivery.count'))),
+            ),
+            h(
+              'tbody',
+              {},
+              block.failuresByReason.map((failure) =>
+                h('tr', {}, h('th', { scope: 'row' }, h('code', {}, failure.reason)), h('td', { class: 'num' }, String(failure.count))),
+              ),
+            ),
+          ),
+          t('diag.delivery.failures'),
+        )
+      : h('p', { class: 'muted' }, t('diag.delivery.noFailures')),
+  );
+}
+
+/** Clubs whose box pushes no longer arrive (or are refused), longest failing first, each linking to its page. */
+function boxPushBlock(block: DiagnosticsSummary['boxPushes']): HTMLElement {
+  const title = t('diag.boxPushes.title');
+  if (block.failing === 0)
+    return section('box-pushes-title', title, h('p', { class: 'muted' }, t('diag.boxPushes.none', { hours: block.staleAfterHours })));
+  const push = (state: string, at: string | null) => [
+    h('span', { class: `badge badge-push-${state}`, 'data-push': state }, t(`push.${state}` as Key)),
+    h('br'),
+    h('span', { class: 'muted small' }, dateTime(at)),
+  ];
+  return section(
+    'box-pushes-title',
+    title,
+    h('p', { class: 'muted small' }, t('diag.boxPushes.shown', { shown: block.clubs.length, failing: block.failing })),
+    tableWrap(
+      h(
+        'table',
+        { 'data-testid': 'box-pushes' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col' }, t('diag.freshness.club')),
+            h('th', { scope: 'col' }, t('diag.boxPushes.clubMaster')),
+            h('th', { scope: 'col' }, t('diag.boxPushes.starterlists')),
+            h('th', { scope: 'col' }, t('diag.boxPushes.lastUse')),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          block.clubs.map((club) =>
+            h(
+              'tr',
+              { 'data-club': club.clubId },
+              h(
+                'th',
+                { scope: 'row' },
+                clubLink(club.clubId, club.name),
+                h('br'),
+                h('span', { class: 'muted small' }, club.vereinsId ?? '–'),
+              ),
+              h('td', {}, push(club.clubMaster, club.clubMasterReportedAt)),
+              h('td', {}, push(club.starterlists, club.starterlistPushAt)),
+              h('td', {}, dateTime(club.tokenLastUsedAt)),
+            ),
+          ),
+        ),
+      ),
+      title,
+    ),
+    h('p', { class: 'muted small' }, t('club.box.stateNote', { hours: block.staleAfterHours })),
   );
 }
 
@@ -345,7 +474,7 @@ function freshnessRow(club: ClubFreshness): HTMLElement {
   return h(
     'tr',
     { class: club.status === 'stale' || club.status === 'error' ? 'highlight' : '', 'data-club': club.vereinsId },
-    h('th', { scope: 'row' }, club.name, h('br'), h('span', { class: 'muted small' }, club.vereinsId)),
+    h('th', { scope: 'row' }, clubLink(club.clubId, club.name), h('br'), h('span', { class: 'muted small' }, club.vereinsId)),
     h('td', {}, statusBadge(club.status)),
     h('td', {}, interpretation(club)),
     h('td', {}, dateTime(club.lastArrivalAt)),
@@ -497,7 +626,7 @@ function catalogTable(page: CatalogPage, adopt: (entry: CatalogEntry) => Promise
         return h(
           'tr',
           { 'data-club': entry.vereinsId ?? '' },
-          h('th', { scope: 'row' }, entry.name),
+          h('th', { scope: 'row' }, entry.clubId ? clubLink(entry.clubId, entry.name) : entry.name),
           h('td', {}, entry.vereinsId ?? '–'),
           h('td', {}, h('span', { class: `badge badge-${entry.status}` }, entry.status)),
           h('td', { class: 'num' }, String(entry.reportingBoxes)),

@@ -11,3 +11,4 @@ export const DeliveryQueueSummarySchema = v.object({
   /** Failed deliveries of the last 24 hours by reason, most frequent first (at most 20 reasons). */
   failuresByReason: v.array(v.object({ reason: v.string(), count: v.number() })),
 });
+export type DeliveryQueueBlock = v.InferOutput<typeof DeliveryQueueSummarySchema>;
