@@ -20,7 +20,7 @@ export async function clubPage(main: HTMLElement, session: Session, clubId: stri
   const head = h('div', { class: 'page-head' }, h('h1', { tabindex: -1 }, t('nav.club')));
   const body = h('div', { class: 'stack' }, loading());
   main.append(head, body);
-  const load = async (focus = false) => {
+  const load = async (focus = false, saved = false) => {
     try {
       const overview = await getJson<ClubOverview>(`/api/admin/clubs/${encodeURIComponent(clubId)}/overview?limit=${MEMBERS_PAGE}`);
       const reload = h('button', { type: 'button', class: 'button button-secondary' }, t('club.reload'));
@@ -46,11 +46,13 @@ export async function clubPage(main: HTMLElement, session: Session, clubId: stri
         freshnessSection(overview),
         boxSection(overview),
         ingestSection(overview),
-        planSection(overview, session, () => void load()),
+        planSection(overview, session, saved, () => void load(false, true)),
         catalogSection(overview),
         membersSection(overview, session),
       );
       if (focus) head.querySelector<HTMLElement>('h1')?.focus();
+      // After a save the confirmation takes focus, so keyboard users stay at the plan.
+      if (saved) body.querySelector<HTMLElement>('[data-testid="plan-saved"]')?.focus();
     } catch (error) {
       replace(body, problemBox(error instanceof ApiError && error.status === 404 ? t('club.notFound') : t('nav.club'), error));
     }
@@ -197,7 +199,9 @@ const DEAD_COLUMNS = ['deadAt', 'topic', 'entity', 'sqlState', 'detail', 'sequen
 function cellValue(name: string, raw: unknown): string {
   if (raw === null || raw === undefined || raw === '') return '–';
   if (typeof raw === 'string' && /At$/.test(name)) return `${dateTime(raw)} (${raw})`;
-  return String(raw);
+  if (typeof raw === 'string') return raw;
+  if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
+  return JSON.stringify(raw);
 }
 
 function recordTable(columns: readonly string[], rows: readonly Record<string, unknown>[], label: string, testId: string): HTMLElement {
@@ -323,7 +327,7 @@ function notes(entries: [string, unknown][]): HTMLElement {
   );
 }
 
-function planSection(overview: ClubOverview, session: Session, reload: () => void): HTMLElement {
+function planSection(overview: ClubOverview, session: Session, saved: boolean, reload: () => void): HTMLElement {
   const plan = overview.trainingPlan;
   const host = h('div', {});
   const show = () => {
@@ -347,6 +351,9 @@ function planSection(overview: ClubOverview, session: Session, reload: () => voi
     });
     replace(
       host,
+      saved
+        ? h('div', { class: 'alert alert-ok', role: 'status', tabindex: -1, 'data-testid': 'plan-saved' }, h('p', {}, t('club.plan.saved')))
+        : null,
       h('p', {}, plan.planSource === 'assumed' ? t('club.plan.assumed') : t('club.plan.stored', { time: dateTime(plan.updatedAt) })),
       tableWrap(
         h(
