@@ -198,7 +198,7 @@ const DEAD_COLUMNS = ['deadAt', 'topic', 'entity', 'sqlState', 'detail', 'sequen
 
 function cellValue(name: string, raw: unknown): string {
   if (raw === null || raw === undefined || raw === '') return '–';
-  if (typeof raw === 'string' && /At$/.test(name)) return `${dateTime(raw)} (${raw})`;
+  if (typeof raw === 'string' && /At$|Since$/.test(name)) return `${dateTime(raw)} (${raw})`;
   if (typeof raw === 'string') return raw;
   if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
   return JSON.stringify(raw);
