@@ -55,7 +55,7 @@ describe('portal: the club page', () => {
     await navLink(page, 'Overview').click();
     const pushes = page.getByTestId('overview-box-pushes');
     await pushes.waitFor();
-    expect(await pushes.innerText()).toContain('Box pushes failing:');
+    expect(await pushes.innerText()).toContain('Clubs with failing box pushes:');
     const delivery = page.getByTestId('overview-delivery');
     expect(await delivery.innerText()).toContain('Notification delivery failing:');
     await screenshot(page, 'overview-failing');
@@ -87,7 +87,7 @@ describe('portal: the club page', () => {
     expect(await page.getByTestId('club-rejects').locator('tbody tr').count()).toBe(5);
     expect(await page.getByTestId('club-dead-letters').locator('tbody tr').count()).toBe(1);
     expect(await page.getByTestId('catalog-boxes').innerText()).toContain('1');
-    expect(await page.getByTestId('members-summary').innerText()).toBe('3 memberships, 1 leaders');
+    expect(await page.getByTestId('members-summary').innerText()).toBe('Memberships: 3, of them leaders: 1');
     expect(await page.getByTestId('members').locator('tbody tr').first().getAttribute('data-user')).toBe(club.leaders[0]);
     await screenshot(page, 'club-page');
   });
@@ -107,7 +107,9 @@ describe('portal: the club page', () => {
     const errors = page.getByTestId('plan-errors');
     await errors.waitFor();
     expect(await errors.innerText()).toContain('evenings.0.end');
-    const [unchanged] = await sql()<{ evenings: { end: string }[] }[]>`select evenings from club_training_plan where club_id = ${club.clubId}`;
+    const [unchanged] = await sql()<
+      { evenings: { end: string }[] }[]
+    >`select evenings from club_training_plan where club_id = ${club.clubId}`;
     expect(unchanged?.evenings[0]?.end).toBe('21:00');
     await form.locator('[name="end"]').first().fill('22:15');
     await form.getByRole('button', { name: 'Save plan' }).press('Enter');
