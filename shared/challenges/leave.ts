@@ -10,7 +10,12 @@ import type { ParticipationView } from './model';
  * in no team progress (the boards' filters and challenge_board_score leave cancelled rows out).
  * Joining again later reuses the row as a fresh attempt (joinChallenge).
  */
-export async function leaveChallenge(sql: Queryable, userId: string, participationId: string, now: Date = new Date()): Promise<ParticipationView> {
+export async function leaveChallenge(
+  sql: Queryable,
+  userId: string,
+  participationId: string,
+  now: Date = new Date(),
+): Promise<ParticipationView> {
   const [left]: [{ participation: ParticipationRowJson }?] = await sql`
     with left_row as (
       update challenge_participation set status = 'cancelled', finished_at = ${now}

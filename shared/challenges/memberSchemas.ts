@@ -74,4 +74,3 @@ export const BadgeGroupsSchema = v.array(v.object({ quality: v.picklist(TIERS), 
 
 export const MemberBadgesSchema = v.pipe(v.object({ userId: v.string(), badgeGroups: BadgeGroupsSchema }), v.title('MemberBadges'));
 export type MemberBadges = v.InferOutput<typeof MemberBadgesSchema>;
-
