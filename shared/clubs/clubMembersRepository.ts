@@ -70,12 +70,14 @@ export function listMembers(
   query: { clubId: string; role?: ClubRole | undefined; limit: number; after?: MemberListPosition | undefined },
 ): Promise<(MembershipRow & { cursorSince: string })[]> {
   const { clubId, role, limit, after } = query;
+  // `::text` before `::timestamptz`: a parameter the server types as timestamptz is serialised
+  // through a JS Date, which drops the microseconds the position was written with.
   return sql<(MembershipRow & { cursorSince: string })[]>`
     select ${sql.unsafe(COLUMNS)}, to_char(created_at at time zone 'UTC', ${MICRO_FORMAT}) as "cursorSince"
     from club_membership
     where club_id = ${clubId}
       ${role ? sql`and role = ${role}` : sql``}
-      ${after ? sql`and (role, created_at, user_id) > (${after.role}, ${after.since}::timestamptz, ${after.userId})` : sql``}
+      ${after ? sql`and (role, created_at, user_id) > (${after.role}, ${after.since}::text::timestamptz, ${after.userId})` : sql``}
     order by role, created_at, user_id
     limit ${limit + 1}`;
 }

@@ -54,11 +54,13 @@ export function listOpenInvitations(
   query: { clubId: string; now: Date; limit: number; after?: { createdAt: string; id: string } | undefined },
 ): Promise<(InvitationRow & { cursorAt: string })[]> {
   const { clubId, now, limit, after } = query;
+  // `::text` before `::timestamptz`: a parameter the server types as timestamptz is serialised
+  // through a JS Date, which drops the microseconds the position was written with.
   return sql<(InvitationRow & { cursorAt: string })[]>`
     select ${sql.unsafe(COLUMNS)}, to_char(created_at at time zone 'UTC', ${MICRO_FORMAT}) as "cursorAt"
     from club_invitation
     where club_id = ${clubId} and used_at is null and expires_at > ${now}
-      ${after ? sql`and (created_at, id) < (${after.createdAt}::timestamptz, ${after.id})` : sql``}
+      ${after ? sql`and (created_at, id) < (${after.createdAt}::text::timestamptz, ${after.id})` : sql``}
     order by created_at desc, id desc
     limit ${limit + 1}`;
 }
