@@ -3,6 +3,7 @@ import { httpGroup } from '../shared/host/definition';
 import { challengeFunctions } from './challenges';
 import { clubMasterFunctions } from './clubMaster';
 import { clubOverviewFunctions } from './clubOverview';
+import { clubFunctions } from './clubs';
 import { costFunctions } from './costs';
 import { diagnosticsFunctions } from './diagnostics';
 import { freshnessFunctions } from './freshness';
@@ -28,6 +29,7 @@ const areaFunctions: FunctionDefinition[] = [
   ...diagnosticsFunctions,
   ...clubOverviewFunctions,
   ...meFunctions,
+  ...clubFunctions,
 ];
 
 export const functionDefinitions: readonly FunctionDefinition[] = [
