@@ -43,7 +43,7 @@ describe('portal: diagnostics and notifications in a browser', () => {
   const admin = `portal-admin-${uniqueTag()}`;
   const tag = uniqueTag();
   let quarantinedClub: string;
-  let staleClub: { name: string; vereinsId: string | null };
+  let staleClub: { clubId: string; name: string; vereinsId: string | null };
 
   beforeAll(async () => {
     restoreSettings = overrideSettings({ SVC_INGEST_STATUS_ENABLED: 'true' });
