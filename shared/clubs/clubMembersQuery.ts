@@ -6,7 +6,7 @@ import type { ClubRole } from './membershipRepository';
  * One page of a club's memberships, read-only: leaders first, then the longest-standing, then by
  * user id (a stable order, so offset paging neither skips nor repeats a row between pages).
  */
-export async function listClubMembers(sql: Queryable, clubId: string, page: { limit: number; offset: number }): Promise<ClubMembersPage> {
+export async function pageClubMembers(sql: Queryable, clubId: string, page: { limit: number; offset: number }): Promise<ClubMembersPage> {
   const [rows, [counts]] = await Promise.all([
     sql<{ userId: string; role: ClubRole; since: Date }[]>`
       select user_id as "userId", role, created_at as since from club_membership

@@ -1,6 +1,6 @@
 import { readRecordedConsents } from '../boxConnector/consentRepository';
 import { readClubCatalogStatus } from '../clubMaster/clubCatalogStatus';
-import { listClubMembers } from '../clubs/clubMembersQuery';
+import { pageClubMembers } from '../clubs/clubMembersQuery';
 import type { Queryable } from '../db/client';
 import { NotFoundError } from '../errors/domainErrors';
 import { readClubFreshnessView } from '../freshness/clubFreshnessView';
@@ -32,7 +32,7 @@ export async function readClubOverview(sql: Queryable, clubId: string, options: 
     readClubBoxView(sql, clubId, options.now, options.staleAfterHours),
     readRecordedConsents(sql, [clubId]),
     getTrainingPlan(sql, clubId),
-    options.include.members ? listClubMembers(sql, clubId, options.members) : null,
+    options.include.members ? pageClubMembers(sql, clubId, options.members) : null,
     options.include.ingest && vereinsId !== null
       ? readIngestHealth(sql, { statusEnabled: options.ingestStatusEnabled, detail: true, now: options.now, recentRejectLimit: 0 }).then(
           (health) => readClubIngestView(sql, vereinsId, health),

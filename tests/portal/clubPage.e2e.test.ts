@@ -1,11 +1,13 @@
 import type { Page } from 'playwright-core';
 import { clubOverviewFunctions } from '../../functions/clubOverview';
+import { clubFunctions } from '../../functions/clubs';
 import { freshnessFunctions } from '../../functions/freshness';
 import { overrideSettings } from '../../shared/config/settings';
 import { createCostService } from '../../shared/costs/service';
 import { getSql } from '../../shared/db/client';
 import { useIngestTablesExclusively } from '../ingest/exclusive';
 import { uniqueTag, uniqueVereinsId, type ClubFixture } from '../support/fixtures';
+import { createFreshnessClub } from '../freshness/fixtures';
 import { tokenFor } from '../support/tokens';
 import { navLink, screenshot, signIn, startPortalRig, type PortalRig } from './browser';
 import { breakClubPath, seedIncidentClub } from './clubFixtures';
@@ -26,7 +28,7 @@ describe('portal: the club page', () => {
     restoreSettings = overrideSettings({ SVC_INGEST_STATUS_ENABLED: 'true' });
     rig = await startPortalRig({
       costService: () => createCostService({ provider: undefined }),
-      extra: [...clubOverviewFunctions, ...freshnessFunctions.filter((definition) => definition.kind === 'http')],
+      extra: [...clubOverviewFunctions, ...clubFunctions, ...freshnessFunctions.filter((definition) => definition.kind === 'http')],
     });
     club = await seedIncidentClub(sql(), `AAA Club Page ${tag}`);
     // Oldest first on the failing-push lists: a report from 2000 leads them in every run.
@@ -153,6 +155,49 @@ describe('portal: the club page', () => {
     await screenshot(page, 'club-page-de-phone');
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByLabel('Sprache').selectOption('en');
+  });
+
+  it('makes a user the first leader of a club without one, with the keyboard; an empty id changes nothing', async () => {
+    const leaderless = await createFreshnessClub(sql(), { name: `Club Page Leaderless ${tag}`, members: 1 });
+    const roles = () => sql()<{ userId: string; role: string }[]>`
+      select user_id as "userId", role from club_membership where club_id = ${leaderless.clubId} order by user_id`;
+    await page.goto(`${rig.host.url}/portal/#/clubs/${leaderless.clubId}`);
+    const form = page.getByTestId('leader-form');
+    await form.waitFor();
+    await page.getByRole('heading', { name: 'Make a user the first leader' }).waitFor();
+    expect(await page.getByTestId('members-summary').innerText()).toBe('Memberships: 1, of them leaders: 0');
+    // Enter without an id: said next to the field, nothing sent.
+    await page.getByLabel('User id (the sub of their sign-in)').focus();
+    await page.keyboard.press('Enter');
+    expect(await page.getByTestId('leader-error').innerText()).toBe('Enter the user id first.');
+    expect(await roles()).toEqual([{ userId: leaderless.members[0], role: 'member' }]);
+    // A new user becomes the first leader.
+    const first = `first-leader-${tag}`;
+    await page.keyboard.insertText(first);
+    await page.keyboard.press('Enter');
+    const notice = page.getByTestId('members-notice');
+    await notice.waitFor();
+    expect(await notice.innerText()).toBe(`${first} is now a leader of the club.`);
+    expect(await page.evaluate<string>('document.activeElement ? document.activeElement.getAttribute("data-testid") || "" : ""')).toBe(
+      'members-notice',
+    );
+    expect(await page.getByTestId('members').locator('tbody tr').first().getAttribute('data-user')).toBe(first);
+    expect(await roles()).toEqual(
+      expect.arrayContaining([
+        { userId: first, role: 'leader' },
+        { userId: leaderless.members[0], role: 'member' },
+      ]),
+    );
+    // The existing member is promoted through the same form, now worded for a further leader.
+    await page.getByRole('heading', { name: 'Make a user a leader' }).waitFor();
+    await page.getByLabel('User id (the sub of their sign-in)').fill(leaderless.members[0] ?? '');
+    await page.getByRole('button', { name: 'Make leader' }).click();
+    await page
+      .getByTestId('members-notice')
+      .filter({ hasText: `${leaderless.members[0]} is now a leader` })
+      .waitFor();
+    expect(await page.getByTestId('members-summary').innerText()).toBe('Memberships: 2, of them leaders: 2');
+    await screenshot(page, 'club-page-first-leader');
   });
 
   it('shows the page only to sessions holding diagnostics.read or clubs.manage', async () => {

@@ -20,7 +20,7 @@ export async function clubPage(main: HTMLElement, session: Session, clubId: stri
   const head = h('div', { class: 'page-head' }, h('h1', { tabindex: -1 }, t('nav.club')));
   const body = h('div', { class: 'stack' }, loading());
   main.append(head, body);
-  const load = async (focus = false, saved = false) => {
+  const load = async (focus = false, saved = false, membersNotice?: string) => {
     try {
       const overview = await getJson<ClubOverview>(`/api/admin/clubs/${encodeURIComponent(clubId)}/overview?limit=${MEMBERS_PAGE}`);
       const reload = h('button', { type: 'button', class: 'button button-secondary' }, t('club.reload'));
@@ -48,11 +48,12 @@ export async function clubPage(main: HTMLElement, session: Session, clubId: stri
         ingestSection(overview),
         planSection(overview, session, saved, () => void load(false, true)),
         catalogSection(overview),
-        membersSection(overview, session),
+        membersSection(overview, session, membersNotice, (notice) => void load(false, false, notice)),
       );
       if (focus) head.querySelector<HTMLElement>('h1')?.focus();
       // After a save the confirmation takes focus, so keyboard users stay at the plan.
       if (saved) body.querySelector<HTMLElement>('[data-testid="plan-saved"]')?.focus();
+      if (membersNotice) body.querySelector<HTMLElement>('[data-testid="members-notice"]')?.focus();
     } catch (error) {
       replace(body, problemBox(error instanceof ApiError && error.status === 404 ? t('club.notFound') : t('nav.club'), error));
     }

@@ -3,6 +3,7 @@ import { h, replace } from '../dom';
 import { dateTime } from '../format';
 import { t, type Key } from '../i18n';
 import type { ClubOverview, Session } from '../types';
+import { leaderForm } from '../leaderForm';
 import { problemBox, section, tableWrap } from '../ui';
 
 type MembersPage = NonNullable<ClubOverview['members']>;
@@ -11,7 +12,12 @@ type MembersPage = NonNullable<ClubOverview['members']>;
  * The club's members and leaders (clubs.manage), read-only, leaders first, paged with
  * Previous/Next through the same overview call (its limit and offset page the members).
  */
-export function membersSection(overview: ClubOverview, session: Session): HTMLElement {
+export function membersSection(
+  overview: ClubOverview,
+  session: Session,
+  notice: string | undefined,
+  reload: (notice: string) => void,
+): HTMLElement {
   const title = t('club.members.title');
   if (!overview.members || !session.capabilities.includes('clubs.manage')) {
     return section('club-members', title, h('p', { class: 'muted' }, t('club.members.hidden')));
@@ -73,5 +79,13 @@ export function membersSection(overview: ClubOverview, session: Session): HTMLEl
     );
   };
   show(overview.members);
-  return section('club-members', title, host);
+  return section(
+    'club-members',
+    title,
+    notice
+      ? h('div', { class: 'alert alert-ok', role: 'status', tabindex: -1, 'data-testid': 'members-notice' }, h('p', {}, notice))
+      : null,
+    host,
+    leaderForm(clubId, overview.members.leaders === 0, reload),
+  );
 }
