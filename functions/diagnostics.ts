@@ -13,6 +13,10 @@ import { DeliveryQueueSummarySchema } from '../shared/notifications/delivery/del
 import { deliveryQueueSummary } from '../shared/notifications/delivery/deliveryLog';
 import { boxPushBlock } from '../shared/portal/boxPushes';
 import { BoxPushBlockSchema } from '../shared/portal/boxPushSchema';
+import { clubsByNumber } from '../shared/portal/namedClubs';
+import { NamedClubsSchema } from '../shared/portal/namedClubsSchema';
+import type { IngestHealth } from '../shared/ingest/health';
+import type { DeadLetterBlock } from '../shared/ingest/deadLetterSchema';
 import { defineRoute, json } from '../shared/http/route';
 
 const SummaryQuerySchema = v.object({
@@ -43,11 +47,20 @@ const SummarySchema = v.object({
   deadLetters: DeadLetterBlockSchema,
   delivery: DeliveryQueueSummarySchema,
   boxPushes: BoxPushBlockSchema,
+  /** The service clubs behind the club numbers the ingest block and the dead letters name (for links to their pages). */
+  namedClubs: NamedClubsSchema,
 });
 
 async function composeSummary(query: SummaryQuery, now: Date): Promise<Record<string, unknown>> {
   const entries = await Promise.all(Object.entries(summaryBlocks).map(async ([name, block]) => [name, await block(query, now)] as const));
-  return { generatedAt: now.toISOString(), ...Object.fromEntries(entries) };
+  const blocks = Object.fromEntries(entries) as { ingest: IngestHealth; deadLetters: DeadLetterBlock };
+  const namedClubs = await clubsByNumber(getSql(), [
+    blocks.ingest.quarantineClubId,
+    blocks.ingest.lastContractRejectClubId,
+    ...(blocks.ingest.recentRejects ?? []).map((reject) => reject.clubId),
+    ...blocks.deadLetters.recent.map((letter) => letter.clubId),
+  ]);
+  return { generatedAt: now.toISOString(), ...blocks, namedClubs };
 }
 
 /** Admin diagnostics: the summary operators open after a red freshness run (incident rule 6). */

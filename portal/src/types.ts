@@ -1,6 +1,7 @@
 /** The API's answers as the portal reads them (the generated schemas are in /api/openapi.json). */
 import type { DeliveryQueueBlock } from '../../shared/notifications/delivery/deliveryQueueSchema';
 import type { BoxPushBlock } from '../../shared/portal/boxPushSchema';
+import type { NamedClubs } from '../../shared/portal/namedClubsSchema';
 
 export type { ClubOverview } from '../../shared/portal/clubOverviewSchema';
 export type { BoxPushBlock, DeliveryQueueBlock };
@@ -101,6 +102,7 @@ export interface DiagnosticsSummary {
   deadLetters: { pending: number; recent: Record<string, unknown>[] };
   delivery: DeliveryQueueBlock;
   boxPushes: BoxPushBlock;
+  namedClubs: NamedClubs;
 }
 
 export interface CatalogEntry {

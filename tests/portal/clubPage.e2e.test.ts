@@ -135,6 +135,10 @@ describe('portal: the club page', () => {
     expect(await page.getByTestId('delivery-queue').innerText()).toContain('Queue depth');
     const row = page.getByTestId('box-pushes').locator(`tr[data-club="${club.clubId}"]`);
     expect(await row.locator('[data-push]').first().getAttribute('data-push')).toBe('refused');
+    // Club numbers in the ingest records link to the club's page.
+    const quarantined = page.getByTestId('ingest-fields').locator('tr[data-field="quarantineClubId"]');
+    expect(await quarantined.getByRole('link', { name: club.name }).getAttribute('href')).toBe(`#/clubs/${club.clubId}`);
+    expect(await page.getByTestId('dead-letters').getByRole('link', { name: club.name }).count()).toBe(1);
     await screenshot(page, 'diagnostics-delivery');
     await row.getByRole('link', { name: club.name }).click();
     await page.getByTestId('club-name').waitFor();

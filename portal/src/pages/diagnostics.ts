@@ -30,8 +30,8 @@ export async function diagnosticsPage(main: HTMLElement, capabilities: readonly 
       replace(
         summaryHost,
         h('p', { class: 'muted small' }, t('diag.generatedAt', { time: dateTime(summary.generatedAt) })),
-        ingestBlock(summary.ingest),
-        deadLetterBlock(summary.deadLetters),
+        ingestBlock(summary.ingest, clubPages(summary.namedClubs)),
+        deadLetterBlock(summary.deadLetters, clubPages(summary.namedClubs)),
         deliveryBlock(summary.delivery),
         boxPushBlock(summary.boxPushes),
         freshnessBlock(summary.dataFreshness),
@@ -52,7 +52,24 @@ function value(field: string, raw: unknown): string {
   return JSON.stringify(raw);
 }
 
-function ingestBlock(health: IngestHealth): HTMLElement {
+/** Club numbers (as the ingest records name clubs) to a link to the service club's page, when there is one. */
+type ClubPages = (number: unknown) => HTMLElement | null;
+function clubPages(named: DiagnosticsSummary['namedClubs']): ClubPages {
+  const byNumber = new Map(named.map((club) => [club.vereinsId, club]));
+  return (number) => {
+    const club = typeof number === 'string' ? byNumber.get(number) : undefined;
+    return club ? h('span', { class: 'club-ref' }, ' → ', clubLink(club.clubId, club.name)) : null;
+  };
+}
+const CLUB_NUMBER_FIELDS = new Set(['quarantineClubId', 'lastContractRejectClubId', 'clubId']);
+
+/** A field's value, followed by a link to the club's page when the field names a club number of a service club. */
+function withClubLink(field: string, raw: unknown, pages: ClubPages, strong = false): (string | HTMLElement | null)[] {
+  const text = value(field, raw);
+  return [strong ? h('strong', {}, text) : text, CLUB_NUMBER_FIELDS.has(field) ? pages(raw) : null];
+}
+
+function ingestBlock(health: IngestHealth, pages: ClubPages): HTMLElement {
   const attention = ingestAttention(health);
   const marked = highlightedFields(health);
   // Grouped by concern; raw field names and values stay for copy-paste into an incident note.
@@ -73,7 +90,7 @@ function ingestBlock(health: IngestHealth): HTMLElement {
               'tr',
               { class: marked.has(field) ? 'highlight' : '', 'data-field': field },
               h('th', { scope: 'row' }, h('code', {}, field)),
-              h('td', {}, marked.has(field) ? h('strong', {}, value(field, health[field])) : value(field, health[field])),
+              h('td', {}, withClubLink(field, health[field], pages, marked.has(field))),
             ),
           ),
         ),
@@ -128,7 +145,7 @@ function ingestBlock(health: IngestHealth): HTMLElement {
             'lastContractRejectTopic',
             'lastContractRejectEntity',
             'lastContractRejectClubId',
-          ].map((field) => [h('dt', {}, h('code', {}, field)), h('dd', {}, value(field, health[field]))]),
+          ].map((field) => [h('dt', {}, h('code', {}, field)), h('dd', {}, withClubLink(field, health[field], pages))]),
         )
       : null;
 
@@ -137,7 +154,7 @@ function ingestBlock(health: IngestHealth): HTMLElement {
         'details',
         {},
         h('summary', {}, `${t('diag.ingest.rejects')} (${health.recentRejects.length})`),
-        recordsTable(REJECT_COLUMNS, health.recentRejects, t('diag.ingest.rejects')),
+        recordsTable(REJECT_COLUMNS, health.recentRejects, t('diag.ingest.rejects'), (name, row) => withClubLink(name, row[name], pages)),
       )
     : null;
 
@@ -168,7 +185,7 @@ function ingestBlock(health: IngestHealth): HTMLElement {
 }
 
 /** Events the database refused (reason apply_failed): the pending count and the newest records. */
-function deadLetterBlock(block: DiagnosticsSummary['deadLetters']): HTMLElement {
+function deadLetterBlock(block: DiagnosticsSummary['deadLetters'], pages: ClubPages): HTMLElement {
   if (block.recent.length === 0)
     return section('dead-letters-title', t('diag.deadLetters.title'), h('p', { class: 'muted' }, t('diag.deadLetters.none')));
   const summary =
@@ -183,7 +200,7 @@ function deadLetterBlock(block: DiagnosticsSummary['deadLetters']): HTMLElement 
       'details',
       { 'data-testid': 'dead-letters', open: block.pending > 0 },
       h('summary', {}, `${t('diag.deadLetters.recent')} (${block.recent.length})`),
-      recordsTable(DEAD_LETTER_COLUMNS, block.recent, t('diag.deadLetters.recent')),
+      recordsTable(DEAD_LETTER_COLUMNS, block.recent, t('diag.deadLetters.recent'), (name, row) => withClubLink(name, row[name], pages)),
     ),
   );
 }
@@ -349,7 +366,8 @@ function recordsTable(
   columns: readonly string[],
   rows: readonly Record<string, unknown>[],
   label: string,
-  cell: (name: string, row: Record<string, unknown>) => string | HTMLElement = (name, row) => value(name, row[name]),
+  cell: (name: string, row: Record<string, unknown>) => string | HTMLElement | (string | HTMLElement | null)[] = (name, row) =>
+    value(name, row[name]),
 ): HTMLElement {
   return tableWrap(
     h(
