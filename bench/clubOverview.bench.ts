@@ -16,8 +16,8 @@ const NOW = new Date('2026-11-26T06:00:00Z');
  *
  * 1. The whole club page (readClubOverview, every block) against reading the same club's freshness
  *    alone (readClubFreshnessView): what the one call adds on top of its first query. The page runs
- *    16 short queries (7 of them after the first, in parallel on the pool), so the target is 10×:
- *    well under the 15 it would cost one after the other.
+ *    about 15 short queries (after the first, six groups in parallel on the pool), so the target
+ *    is 10×: well under the 15 it would cost one after the other.
  * 2. boxPushBlock over every club against a bare `select` of the report and signal rows it judges.
  */
 export default async function clubOverview({ sql }: BenchContext): Promise<Comparison[]> {
