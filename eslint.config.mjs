@@ -17,11 +17,11 @@ const AREAS = {
   clubMaster: ['boxConnector'], // the box's pushes carry its consent report
   clubs: [],
   costs: [],
-  diagnostics: ['freshness', 'ingest'], // the admin summary's answer joins their blocks
+  diagnostics: ['freshness', 'ingest', 'notifications', 'portal'], // the admin summary's answer joins their blocks
   freshness: ['notifications', 'boxConnector'], // freshness notices are notifications; starter-list pushes carry the consent report
   ingest: ['notifications'], // the quarantine notice goes to platform admins' inboxes
   notifications: [],
-  portal: [],
+  portal: ['boxConnector', 'clubMaster', 'clubs', 'freshness', 'ingest'], // the operator's read model: the club page joins every area's view of one club
 };
 
 /** Folders outside shared/ that are development tooling: no production code may import them. */

@@ -2,6 +2,8 @@ import type { FunctionDefinition } from '../shared/host/definition';
 import { httpGroup } from '../shared/host/definition';
 import { challengeFunctions } from './challenges';
 import { clubMasterFunctions } from './clubMaster';
+import { clubOverviewFunctions } from './clubOverview';
+import { clubFunctions } from './clubs';
 import { costFunctions } from './costs';
 import { diagnosticsFunctions } from './diagnostics';
 import { freshnessFunctions } from './freshness';
@@ -25,7 +27,9 @@ const areaFunctions: FunctionDefinition[] = [
   ...challengeFunctions,
   ...freshnessFunctions,
   ...diagnosticsFunctions,
+  ...clubOverviewFunctions,
   ...meFunctions,
+  ...clubFunctions,
 ];
 
 export const functionDefinitions: readonly FunctionDefinition[] = [

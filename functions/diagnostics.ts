@@ -9,6 +9,11 @@ import { deadLetterBlock } from '../shared/ingest/deadLetterDiagnostics';
 import { readIngestHealth } from '../shared/ingest/health';
 import { DiagnosticsSummarySchema } from '../shared/diagnostics/summarySchema';
 import { platformAdmin } from '../shared/http/guards';
+import { deliveryQueueSummary } from '../shared/notifications/delivery/deliveryLog';
+import { boxPushBlock } from '../shared/portal/boxPushes';
+import { clubsByNumber } from '../shared/portal/namedClubs';
+import type { IngestHealth } from '../shared/ingest/health';
+import type { DeadLetterBlock } from '../shared/ingest/deadLetterSchema';
 import { defineRoute, json } from '../shared/http/route';
 
 const SummaryQuerySchema = v.object({
@@ -28,11 +33,20 @@ const summaryBlocks = {
     readIngestHealth(getSql(), { statusEnabled: getSettings().SVC_INGEST_STATUS_ENABLED, detail: true, now }),
   dataFreshness: (query: SummaryQuery, now: Date) => dataFreshnessBlock(getSql(), query, now),
   deadLetters: () => deadLetterBlock(getSql()),
+  delivery: (_query: SummaryQuery, now: Date) => deliveryQueueSummary(getSql(), now),
+  boxPushes: (_query: SummaryQuery, now: Date) => boxPushBlock(getSql(), now, getSettings().CLUB_MASTER_STALE_AFTER_HOURS),
 };
 
 async function composeSummary(query: SummaryQuery, now: Date): Promise<Record<string, unknown>> {
   const entries = await Promise.all(Object.entries(summaryBlocks).map(async ([name, block]) => [name, await block(query, now)] as const));
-  return { generatedAt: now.toISOString(), ...Object.fromEntries(entries) };
+  const blocks = Object.fromEntries(entries) as { ingest: IngestHealth; deadLetters: DeadLetterBlock };
+  const namedClubs = await clubsByNumber(getSql(), [
+    blocks.ingest.quarantineClubId,
+    blocks.ingest.lastContractRejectClubId,
+    ...(blocks.ingest.recentRejects ?? []).map((reject) => reject.clubId),
+    ...blocks.deadLetters.recent.map((letter) => letter.clubId),
+  ]);
+  return { generatedAt: now.toISOString(), ...blocks, namedClubs };
 }
 
 /** Admin diagnostics: the summary operators open after a red freshness run (incident rule 6). */
@@ -42,7 +56,7 @@ export const diagnosticsFunctions = [
       method: 'GET',
       path: '/api/admin/diagnostics/summary',
       summary:
-        'Diagnostics summary (platform_admin): the ingest block with every field, dataFreshness per club, worst first, with the rule-6 hint, and the ingest dead letters (pending count, newest 20); status filters, limit/offset page the clubs',
+        'Diagnostics summary (platform_admin): the ingest block with every field, dataFreshness per club, worst first, with the rule-6 hint, the ingest dead letters (pending count, newest 20), the notification delivery queue (depth, oldest due row, failures by reason in 24 h) and the clubs whose box pushes fail; status filters, limit/offset page the clubs',
       guard: platformAdmin,
       query: SummaryQuerySchema,
       response: DiagnosticsSummarySchema,

@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly detail: string | undefined,
     readonly code: string | undefined,
     readonly requestId: string | undefined,
+    /** The fields a 400 named, as the backend lists them (`body.evenings.0.end`). */
+    readonly errors?: { path: string; message: string }[],
   ) {
     super(detail ?? title);
     this.name = 'ApiError';
@@ -38,7 +40,7 @@ async function call(method: string, path: string, body?: unknown, token = stored
 }
 
 async function problemOf(response: Response): Promise<ApiError> {
-  let problem: { title?: unknown; detail?: unknown; code?: unknown; requestId?: unknown } = {};
+  let problem: { title?: unknown; detail?: unknown; code?: unknown; requestId?: unknown; errors?: unknown } = {};
   try {
     if ((response.headers.get('content-type') ?? '').includes('json')) problem = (await response.json()) as typeof problem;
   } catch {
@@ -51,6 +53,12 @@ async function problemOf(response: Response): Promise<ApiError> {
     text(problem.detail),
     text(problem.code),
     text(problem.requestId),
+    Array.isArray(problem.errors)
+      ? (problem.errors as unknown[]).flatMap((item) => {
+          const entry = item as { path?: unknown; message?: unknown };
+          return typeof entry.path === 'string' && typeof entry.message === 'string' ? [{ path: entry.path, message: entry.message }] : [];
+        })
+      : undefined,
   );
 }
 

@@ -2,6 +2,7 @@ import { ApiError, fetchSession, whenUnauthorized } from './api';
 import { notificationBell } from './bell';
 import { h, replace } from './dom';
 import { initLanguage, language, setLanguage, t, type Language } from './i18n';
+import { clubPage } from './pages/club';
 import { costsPage } from './pages/costs';
 import { diagnosticsPage } from './pages/diagnostics';
 import { overviewPage } from './pages/overview';
@@ -18,18 +19,28 @@ import { problemBox } from './ui';
 interface Page {
   path: string;
   label: () => string;
-  capability?: Capability;
-  render: (main: HTMLElement, session: Session) => void | Promise<void>;
+  /** The capabilities of which the session needs one (none: every session). */
+  capabilities?: Capability[];
+  /** A page per item (`#/clubs/<id>`): the path is a prefix, the rest names the item; not in the navigation. */
+  item?: true;
+  render: (main: HTMLElement, session: Session, item: string) => void | Promise<void>;
 }
 
 const PAGES: Page[] = [
   { path: '/', label: () => t('nav.overview'), render: overviewPage },
-  { path: '/costs', label: () => t('nav.costs'), capability: 'costs.read', render: (main) => costsPage(main) },
+  { path: '/costs', label: () => t('nav.costs'), capabilities: ['costs.read'], render: (main) => costsPage(main) },
   {
     path: '/diagnostics',
     label: () => t('nav.diagnostics'),
-    capability: 'diagnostics.read',
+    capabilities: ['diagnostics.read'],
     render: (main, session) => diagnosticsPage(main, session.capabilities),
+  },
+  {
+    path: '/clubs/',
+    label: () => t('nav.club'),
+    capabilities: ['diagnostics.read', 'clubs.manage'],
+    item: true,
+    render: (main, session, clubId) => clubPage(main, session, clubId),
   },
 ];
 
@@ -40,7 +51,22 @@ let main: HTMLElement | undefined;
 let nav: HTMLElement | undefined;
 
 const currentPath = () => (location.hash.startsWith('#/') ? location.hash.slice(1) : '/');
-const allowed = (page: Page) => !page.capability || (session?.capabilities.includes(page.capability) ?? false);
+const allowed = (page: Page) => !page.capabilities || page.capabilities.some((capability) => session?.capabilities.includes(capability));
+
+/** The page a path opens and, for an item page, the item it names. */
+function pageOf(path: string): { page: Page; item: string } | undefined {
+  for (const page of PAGES) {
+    if (!page.item && page.path === path) return { page, item: '' };
+    if (page.item && path.startsWith(page.path) && path.length > page.path.length) {
+      try {
+        return { page, item: decodeURIComponent(path.slice(page.path.length)) };
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
 
 function languageSwitch(): HTMLElement {
   const select = h(
@@ -111,7 +137,7 @@ function renderRoute(moveFocus = true): void {
     h(
       'ul',
       {},
-      PAGES.filter(allowed).map((page) =>
+      PAGES.filter((page) => allowed(page) && !page.item).map((page) =>
         h(
           'li',
           {},
@@ -121,16 +147,21 @@ function renderRoute(moveFocus = true): void {
     ),
   );
   main.replaceChildren();
-  const page = PAGES.find((candidate) => candidate.path === path);
+  const found = pageOf(path);
+  const page = found?.page;
   if (!page) {
     main.append(h('h1', { tabindex: -1 }, t('common.notFound')));
   } else if (!allowed(page)) {
     main.append(
       h('h1', { tabindex: -1 }, page.label()),
-      h('div', { class: 'alert alert-warning', role: 'alert' }, h('p', {}, t('common.noAccess', { capability: page.capability ?? '' }))),
+      h(
+        'div',
+        { class: 'alert alert-warning', role: 'alert' },
+        h('p', {}, t('common.noAccess', { capability: (page.capabilities ?? []).join(' / ') })),
+      ),
     );
   } else {
-    const rendering = page.render(main, session);
+    const rendering = page.render(main, session, found.item);
     if (rendering) void rendering.catch((error: unknown) => main?.append(problemBox(page.label(), error)));
   }
   if (moveFocus) main.querySelector<HTMLElement>('h1')?.focus();

@@ -11,6 +11,11 @@ import type { DiagnosticsSummarySchema } from '../../shared/diagnostics/summaryS
 import type { DataFreshnessEntrySchema } from '../../shared/freshness/diagnosticsSchema';
 import type { IngestHealthSchema } from '../../shared/ingest/healthSchema';
 import type { InboxPageSchema, NotificationRecordSchema } from '../../shared/notifications/inboxSchemas';
+import type { DeliveryQueueBlock } from '../../shared/notifications/delivery/deliveryQueueSchema';
+import type { BoxPushBlock } from '../../shared/portal/boxPushSchema';
+
+export type { ClubOverview } from '../../shared/portal/clubOverviewSchema';
+export type { BoxPushBlock, DeliveryQueueBlock };
 
 export type Session = v.InferOutput<typeof SessionSchema>;
 export type Capability = Session['capabilities'][number];

@@ -2,6 +2,9 @@ import * as v from 'valibot';
 import { DataFreshnessBlockSchema } from '../freshness/diagnosticsSchema';
 import { DeadLetterBlockSchema } from '../ingest/deadLetterSchema';
 import { IngestHealthSchema } from '../ingest/healthSchema';
+import { DeliveryQueueSummarySchema } from '../notifications/delivery/deliveryQueueSchema';
+import { BoxPushBlockSchema } from '../portal/boxPushSchema';
+import { NamedClubsSchema } from '../portal/namedClubsSchema';
 
 /**
  * GET /api/admin/diagnostics/summary: one block per area, each built by its area. Its own module
@@ -13,6 +16,10 @@ export const DiagnosticsSummarySchema = v.pipe(
     ingest: IngestHealthSchema,
     dataFreshness: DataFreshnessBlockSchema,
     deadLetters: DeadLetterBlockSchema,
+    delivery: DeliveryQueueSummarySchema,
+    boxPushes: BoxPushBlockSchema,
+    /** The service clubs behind the club numbers the ingest block and the dead letters name (for links to their pages). */
+    namedClubs: NamedClubsSchema,
   }),
   v.title('DiagnosticsSummary'),
 );

@@ -25,13 +25,14 @@ export interface ClubSignals {
 }
 
 interface SignalsRow extends Omit<ClubSignals, 'storedPlan'> {
+  clubStatus: 'active' | 'inactive';
   planTimeZone: string | null;
   planEvenings: TrainingEvening[] | null;
 }
 
-/** The query of readClubSignals. Its text is fixed (it takes no input), so a test can EXPLAIN the very query that runs. */
-export const CLUB_SIGNALS_QUERY = `
-    select c.id as "clubId", c.vereins_id as "vereinsId", c.name,
+/** The columns and joins of a club's signals; CLUB_SIGNALS_QUERY and readOneClubSignals add the clubs read. */
+const CLUB_SIGNALS_SELECT = `
+    select c.id as "clubId", c.vereins_id as "vereinsId", c.name, c.status as "clubStatus",
            plan.time_zone as "planTimeZone", plan.evenings as "planEvenings",
            hit.created_at as "lastArrivalAt",
            box.last_starterlist_seen_at as "lastStarterlistSeenAt",
@@ -48,9 +49,16 @@ export const CLUB_SIGNALS_QUERY = `
     ) hit on true
     left join lateral (select max(t.last_used_at) as last_used_at from edge_token t where t.club_id = c.id) token on true
     left join edge_box_signal box on box.club_id = c.id
-    left join club_freshness_state state on state.club_id = c.id
+    left join club_freshness_state state on state.club_id = c.id`;
+
+/** The query of readClubSignals. Its text is fixed (it takes no input), so a test can EXPLAIN the very query that runs. */
+export const CLUB_SIGNALS_QUERY = `${CLUB_SIGNALS_SELECT}
     where c.status = 'active' and c.vereins_id is not null
     order by c.id`;
+
+function toSignals({ planTimeZone, planEvenings, clubStatus: _status, ...row }: SignalsRow): ClubSignals {
+  return { ...row, storedPlan: planTimeZone && planEvenings ? { timeZone: planTimeZone, evenings: planEvenings } : null };
+}
 
 /**
  * One query for every club checked. The newest arrival is read per club through the
@@ -60,10 +68,20 @@ export const CLUB_SIGNALS_QUERY = `
  */
 export async function readClubSignals(sql: Queryable): Promise<ClubSignals[]> {
   const rows = await sql.unsafe<SignalsRow[]>(CLUB_SIGNALS_QUERY);
-  return rows.map(({ planTimeZone, planEvenings, ...row }) => ({
-    ...row,
-    storedPlan: planTimeZone && planEvenings ? { timeZone: planTimeZone, evenings: planEvenings } : null,
-  }));
+  return rows.map(toSignals);
+}
+
+/**
+ * The same signals for one club, whatever its status (the club page shows them for an inactive
+ * club too); undefined when there is no club with this id. `vereinsId` is null for a club without
+ * a club number, which has no hits to read.
+ */
+export async function readOneClubSignals(
+  sql: Queryable,
+  clubId: string,
+): Promise<(Omit<ClubSignals, 'vereinsId'> & { vereinsId: string | null; status: 'active' | 'inactive' }) | undefined> {
+  const [row] = await sql.unsafe<SignalsRow[]>(`${CLUB_SIGNALS_SELECT} where c.id = $1`, [clubId]);
+  return row ? { ...toSignals(row), status: row.clubStatus } : undefined;
 }
 
 /** The club's stored plan, or null when it has none (the default applies). */

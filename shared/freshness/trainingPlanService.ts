@@ -1,21 +1,10 @@
-import * as v from 'valibot';
 import type { Queryable } from '../db/client';
 import { invalid, NotFoundError } from '../errors/domainErrors';
 import { clubExists, findStoredPlan, saveStoredPlan } from './freshnessRepository';
-import { checkPlanRules, resolvePlan, WEEKDAYS, type TrainingPlanBody } from './trainingPlan';
+import { checkPlanRules, resolvePlan, type TrainingPlanBody } from './trainingPlan';
+import type { TrainingPlanView } from './trainingPlanViewSchema';
 
-export const TrainingPlanViewSchema = v.pipe(
-  v.object({
-    clubId: v.string(),
-    planSource: v.picklist(['stored', 'assumed']),
-    timeZone: v.string(),
-    evenings: v.array(v.object({ weekday: v.picklist(WEEKDAYS), start: v.string(), end: v.string(), endsNextDay: v.boolean() })),
-    /** When the stored plan was last written; null for the assumed default. */
-    updatedAt: v.nullable(v.string()),
-  }),
-  v.title('TrainingPlan'),
-);
-export type TrainingPlanView = v.InferOutput<typeof TrainingPlanViewSchema>;
+export { TrainingPlanViewSchema, type TrainingPlanView } from './trainingPlanViewSchema';
 
 function noSuchClub(): NotFoundError {
   return new NotFoundError('There is no club with this id.', { code: 'club_not_found' });

@@ -98,6 +98,22 @@ export function requireCapability(capability: Capability): Guard<UserCaller> {
   return capabilityGuard(capability, `capability ${capability}`, `This operation needs the ${capability} capability.`);
 }
 
+/** Any authenticated user holding at least one of the capabilities; what each may see is the route's to decide. */
+export function requireAnyCapability(...capabilities: [Capability, ...Capability[]]): Guard<UserCaller> {
+  const names = capabilities.join(' or ');
+  return {
+    description: `capability ${names}`,
+    security: 'bearer',
+    async authorize(request) {
+      const caller = await authenticate(request);
+      if (!capabilities.some((capability) => caller.capabilities.has(capability))) {
+        throw forbidden(`This operation needs the ${names} capability.`);
+      }
+      return caller;
+    },
+  };
+}
+
 /** A user acting on one club: the club from the path, and the role they hold there (if any). */
 export interface ClubCaller<TRole extends string = string> extends UserCaller {
   clubId: string;

@@ -43,7 +43,7 @@ describe('portal: diagnostics and notifications in a browser', () => {
   const admin = `portal-admin-${uniqueTag()}`;
   const tag = uniqueTag();
   let quarantinedClub: string;
-  let staleClub: { name: string; vereinsId: string | null };
+  let staleClub: { clubId: string; name: string; vereinsId: string | null };
 
   beforeAll(async () => {
     restoreSettings = overrideSettings({ SVC_INGEST_STATUS_ENABLED: 'true' });
@@ -131,7 +131,8 @@ describe('portal: diagnostics and notifications in a browser', () => {
       /^Clubs: [1-9]\d* stale, \d+ unknown, \d+ fresh of \d+ checked\.$/,
     );
     const stale = page.getByTestId('overview-stale').getByRole('link', { name: staleClub.name });
-    expect(await stale.getAttribute('href')).toBe('#/diagnostics');
+    // A stale club links to its own page.
+    expect(await stale.getAttribute('href')).toBe(`#/clubs/${staleClub.clubId}`);
     // No cost provider in this rig: the overview says so instead of showing figures.
     expect(await page.getByTestId('overview-costs').count()).toBe(0);
     await page.getByText('Cost monitoring is not configured').first().waitFor();

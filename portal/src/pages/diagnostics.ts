@@ -2,6 +2,7 @@ import { getJson, send } from '../api';
 import { h, replace } from '../dom';
 import { dateTime } from '../format';
 import { t, type Key } from '../i18n';
+import { clubLink } from '../links';
 import { groupIngestFields, highlightedFields, ingestAttention, ingestState } from '../runbook';
 import type { AdoptResult, CatalogEntry, CatalogPage, ClubFreshness, DiagnosticsSummary, IngestHealth } from '../types';
 import { loading, problemBox, section, tableWrap } from '../ui';
@@ -29,8 +30,10 @@ export async function diagnosticsPage(main: HTMLElement, capabilities: readonly 
       replace(
         summaryHost,
         h('p', { class: 'muted small' }, t('diag.generatedAt', { time: dateTime(summary.generatedAt) })),
-        ingestBlock(summary.ingest),
-        deadLetterBlock(summary.deadLetters),
+        ingestBlock(summary.ingest, clubPages(summary.namedClubs)),
+        deadLetterBlock(summary.deadLetters, clubPages(summary.namedClubs)),
+        deliveryBlock(summary.delivery),
+        boxPushBlock(summary.boxPushes),
         freshnessBlock(summary.dataFreshness),
       );
     } catch (error) {
@@ -49,7 +52,24 @@ function value(field: string, raw: unknown): string {
   return JSON.stringify(raw);
 }
 
-function ingestBlock(health: IngestHealth): HTMLElement {
+/** Club numbers (as the ingest records name clubs) to a link to the service club's page, when there is one. */
+type ClubPages = (number: unknown) => HTMLElement | null;
+function clubPages(named: DiagnosticsSummary['namedClubs']): ClubPages {
+  const byNumber = new Map(named.map((club) => [club.vereinsId, club]));
+  return (number) => {
+    const club = typeof number === 'string' ? byNumber.get(number) : undefined;
+    return club ? h('span', { class: 'club-ref' }, ' → ', clubLink(club.clubId, club.name)) : null;
+  };
+}
+const CLUB_NUMBER_FIELDS = new Set(['quarantineClubId', 'lastContractRejectClubId', 'clubId']);
+
+/** A field's value, followed by a link to the club's page when the field names a club number of a service club. */
+function withClubLink(field: string, raw: unknown, pages: ClubPages, strong = false): (string | HTMLElement | null)[] {
+  const text = value(field, raw);
+  return [strong ? h('strong', {}, text) : text, CLUB_NUMBER_FIELDS.has(field) ? pages(raw) : null];
+}
+
+function ingestBlock(health: IngestHealth, pages: ClubPages): HTMLElement {
   const attention = ingestAttention(health);
   const marked = highlightedFields(health);
   // Grouped by concern; raw field names and values stay for copy-paste into an incident note.
@@ -70,7 +90,7 @@ function ingestBlock(health: IngestHealth): HTMLElement {
               'tr',
               { class: marked.has(field) ? 'highlight' : '', 'data-field': field },
               h('th', { scope: 'row' }, h('code', {}, field)),
-              h('td', {}, marked.has(field) ? h('strong', {}, value(field, health[field])) : value(field, health[field])),
+              h('td', {}, withClubLink(field, health[field], pages, marked.has(field))),
             ),
           ),
         ),
@@ -125,7 +145,7 @@ function ingestBlock(health: IngestHealth): HTMLElement {
             'lastContractRejectTopic',
             'lastContractRejectEntity',
             'lastContractRejectClubId',
-          ].map((field) => [h('dt', {}, h('code', {}, field)), h('dd', {}, value(field, health[field]))]),
+          ].map((field) => [h('dt', {}, h('code', {}, field)), h('dd', {}, withClubLink(field, health[field], pages))]),
         )
       : null;
 
@@ -134,7 +154,7 @@ function ingestBlock(health: IngestHealth): HTMLElement {
         'details',
         {},
         h('summary', {}, `${t('diag.ingest.rejects')} (${health.recentRejects.length})`),
-        recordsTable(REJECT_COLUMNS, health.recentRejects, t('diag.ingest.rejects')),
+        recordsTable(REJECT_COLUMNS, health.recentRejects, t('diag.ingest.rejects'), (name, row) => withClubLink(name, row[name], pages)),
       )
     : null;
 
@@ -165,7 +185,7 @@ function ingestBlock(health: IngestHealth): HTMLElement {
 }
 
 /** Events the database refused (reason apply_failed): the pending count and the newest records. */
-function deadLetterBlock(block: DiagnosticsSummary['deadLetters']): HTMLElement {
+function deadLetterBlock(block: DiagnosticsSummary['deadLetters'], pages: ClubPages): HTMLElement {
   if (block.recent.length === 0)
     return section('dead-letters-title', t('diag.deadLetters.title'), h('p', { class: 'muted' }, t('diag.deadLetters.none')));
   const summary =
@@ -180,8 +200,134 @@ function deadLetterBlock(block: DiagnosticsSummary['deadLetters']): HTMLElement 
       'details',
       { 'data-testid': 'dead-letters', open: block.pending > 0 },
       h('summary', {}, `${t('diag.deadLetters.recent')} (${block.recent.length})`),
-      recordsTable(DEAD_LETTER_COLUMNS, block.recent, t('diag.deadLetters.recent')),
+      recordsTable(DEAD_LETTER_COLUMNS, block.recent, t('diag.deadLetters.recent'), (name, row) => withClubLink(name, row[name], pages)),
     ),
+  );
+}
+
+/** The notification delivery queue: depth, the oldest due row, failures by reason (24 h). */
+function deliveryBlock(block: DiagnosticsSummary['delivery']): HTMLElement {
+  const title = t('diag.delivery.title');
+  // A due row older than an hour means the delivery timer (every minute) is not draining the queue.
+  const stuck = block.oldestDueAt !== null && Date.now() - new Date(block.oldestDueAt).getTime() > 3_600_000;
+  return section(
+    'delivery-title',
+    title,
+    stuck
+      ? h(
+          'div',
+          { class: 'alert alert-warning', role: 'status' },
+          h('p', {}, t('diag.delivery.stuck', { time: dateTime(block.oldestDueAt) })),
+        )
+      : null,
+    tableWrap(
+      h(
+        'table',
+        { class: 'fields', 'data-testid': 'delivery-queue' },
+        h(
+          'tbody',
+          {},
+          h(
+            'tr',
+            { 'data-field': 'pending' },
+            h('th', { scope: 'row' }, t('diag.delivery.pending')),
+            h('td', { class: 'num' }, String(block.pending)),
+          ),
+          h(
+            'tr',
+            { 'data-field': 'dueEmails' },
+            h('th', { scope: 'row' }, t('diag.delivery.due')),
+            h('td', { class: 'num' }, String(block.dueEmails)),
+          ),
+          h(
+            'tr',
+            { 'data-field': 'oldestDueAt', class: stuck ? 'highlight' : '' },
+            h('th', { scope: 'row' }, t('diag.delivery.oldest')),
+            h('td', {}, value('oldestDueAt', block.oldestDueAt)),
+          ),
+        ),
+      ),
+      title,
+    ),
+    h('h3', {}, t('diag.delivery.failures')),
+    block.failuresByReason.length
+      ? tableWrap(
+          h(
+            'table',
+            { 'data-testid': 'delivery-failures' },
+            h(
+              'thead',
+              {},
+              h('tr', {}, h('th', { scope: 'col' }, t('diag.delivery.reason')), h('th', { scope: 'col' }, t('diag.delivery.count'))),
+            ),
+            h(
+              'tbody',
+              {},
+              block.failuresByReason.map((failure) =>
+                h('tr', {}, h('th', { scope: 'row' }, h('code', {}, failure.reason)), h('td', { class: 'num' }, String(failure.count))),
+              ),
+            ),
+          ),
+          t('diag.delivery.failures'),
+        )
+      : h('p', { class: 'muted' }, t('diag.delivery.noFailures')),
+  );
+}
+
+/** Clubs whose box pushes no longer arrive (or are refused), longest failing first, each linking to its page. */
+function boxPushBlock(block: DiagnosticsSummary['boxPushes']): HTMLElement {
+  const title = t('diag.boxPushes.title');
+  if (block.failing === 0)
+    return section('box-pushes-title', title, h('p', { class: 'muted' }, t('diag.boxPushes.none', { hours: block.staleAfterHours })));
+  const push = (state: string, at: string | null) => [
+    h('span', { class: `badge badge-push-${state}`, 'data-push': state }, t(`push.${state}` as Key)),
+    h('br'),
+    h('span', { class: 'muted small' }, dateTime(at)),
+  ];
+  return section(
+    'box-pushes-title',
+    title,
+    h('p', { class: 'muted small' }, t('diag.boxPushes.shown', { shown: block.clubs.length, failing: block.failing })),
+    tableWrap(
+      h(
+        'table',
+        { 'data-testid': 'box-pushes' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col' }, t('diag.freshness.club')),
+            h('th', { scope: 'col' }, t('diag.boxPushes.clubMaster')),
+            h('th', { scope: 'col' }, t('diag.boxPushes.starterlists')),
+            h('th', { scope: 'col' }, t('diag.boxPushes.lastUse')),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          block.clubs.map((club) =>
+            h(
+              'tr',
+              { 'data-club': club.clubId },
+              h(
+                'th',
+                { scope: 'row' },
+                clubLink(club.clubId, club.name),
+                h('br'),
+                h('span', { class: 'muted small' }, club.vereinsId ?? '–'),
+              ),
+              h('td', {}, push(club.clubMaster, club.clubMasterReportedAt)),
+              h('td', {}, push(club.starterlists, club.starterlistPushAt)),
+              h('td', {}, dateTime(club.tokenLastUsedAt)),
+            ),
+          ),
+        ),
+      ),
+      title,
+    ),
+    h('p', { class: 'muted small' }, t('club.box.stateNote', { hours: block.staleAfterHours })),
   );
 }
 
@@ -220,7 +366,8 @@ function recordsTable(
   columns: readonly string[],
   rows: readonly Record<string, unknown>[],
   label: string,
-  cell: (name: string, row: Record<string, unknown>) => string | HTMLElement = (name, row) => value(name, row[name]),
+  cell: (name: string, row: Record<string, unknown>) => string | HTMLElement | (string | HTMLElement | null)[] = (name, row) =>
+    value(name, row[name]),
 ): HTMLElement {
   return tableWrap(
     h(
@@ -345,7 +492,7 @@ function freshnessRow(club: ClubFreshness): HTMLElement {
   return h(
     'tr',
     { class: club.status === 'stale' || club.status === 'error' ? 'highlight' : '', 'data-club': club.vereinsId },
-    h('th', { scope: 'row' }, club.name, h('br'), h('span', { class: 'muted small' }, club.vereinsId)),
+    h('th', { scope: 'row' }, clubLink(club.clubId, club.name), h('br'), h('span', { class: 'muted small' }, club.vereinsId)),
     h('td', {}, statusBadge(club.status)),
     h('td', {}, interpretation(club)),
     h('td', {}, dateTime(club.lastArrivalAt)),
@@ -497,7 +644,7 @@ function catalogTable(page: CatalogPage, adopt: (entry: CatalogEntry) => Promise
         return h(
           'tr',
           { 'data-club': entry.vereinsId ?? '' },
-          h('th', { scope: 'row' }, entry.name),
+          h('th', { scope: 'row' }, entry.clubId ? clubLink(entry.clubId, entry.name) : entry.name),
           h('td', {}, entry.vereinsId ?? '–'),
           h('td', {}, h('span', { class: `badge badge-${entry.status}` }, entry.status)),
           h('td', { class: 'num' }, String(entry.reportingBoxes)),

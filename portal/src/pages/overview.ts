@@ -1,7 +1,8 @@
 import { getJson } from '../api';
 import { h, replace } from '../dom';
-import { money } from '../format';
+import { dateTime, money } from '../format';
 import { t, type Key } from '../i18n';
+import { clubLink } from '../links';
 import { ingestState } from '../runbook';
 import type { Capability, CostStatus, CostSummary, DiagnosticsSummary, Session } from '../types';
 import { loading, problemBox, section } from '../ui';
@@ -80,17 +81,63 @@ async function healthBlock(host: HTMLElement): Promise<void> {
           ? h(
               'ul',
               { 'data-testid': 'overview-stale' },
-              stale.map((club) => h('li', {}, h('a', { href: '#/diagnostics' }, club.name), ` (${club.vereinsId}) — `, club.status)),
+              stale.map((club) => h('li', {}, clubLink(club.clubId, club.name), ` (${club.vereinsId}) — `, club.status)),
             )
           : null,
         summary.deadLetters.pending > 0
           ? h('p', { class: 'alert alert-warning' }, t('diag.deadLetters.pending', { pending: summary.deadLetters.pending }))
           : null,
+        boxPushLine(summary.boxPushes),
+        deliveryLine(summary.delivery),
       ),
     );
   } catch (error) {
     replace(host, problemBox(t('overview.health'), error));
   }
+}
+
+/** Box pushes failing, each club linking to its page (the diagnostics page lists them all). */
+function boxPushLine(block: DiagnosticsSummary['boxPushes']): HTMLElement {
+  if (block.failing === 0) return h('p', { 'data-testid': 'overview-box-pushes' }, t('overview.boxPushesOk'));
+  return h(
+    'div',
+    { class: 'alert alert-warning', 'data-testid': 'overview-box-pushes' },
+    h(
+      'p',
+      {},
+      t('overview.boxPushes', { failing: block.failing, hours: block.staleAfterHours }),
+      ' — ',
+      h('a', { href: '#/diagnostics' }, t('overview.toDiagnostics')),
+    ),
+    h(
+      'ul',
+      {},
+      block.clubs
+        .slice(0, STALE_LISTED)
+        .map((club) =>
+          h(
+            'li',
+            {},
+            clubLink(club.clubId, club.name),
+            ` — ${t('diag.boxPushes.clubMaster')}: ${t(`push.${club.clubMaster}` as Key)}; ${t('diag.boxPushes.starterlists')}: ${t(`push.${club.starterlists}` as Key)}`,
+          ),
+        ),
+    ),
+  );
+}
+
+/** Notification delivery from the delivery queue: failures of the last 24 hours lead, linking to diagnostics. */
+function deliveryLine(block: DiagnosticsSummary['delivery']): HTMLElement {
+  const failed = block.failuresByReason.reduce((sum, failure) => sum + failure.count, 0);
+  const queue = t('overview.delivery', { pending: block.pending, due: block.dueEmails, oldest: dateTime(block.oldestDueAt) });
+  const link = h('a', { href: '#/diagnostics' }, t('overview.toDiagnostics'));
+  if (failed === 0) return h('p', { 'data-testid': 'overview-delivery' }, queue, ' ', t('overview.deliveryOk'), ' — ', link);
+  return h(
+    'div',
+    { class: 'alert alert-warning', 'data-testid': 'overview-delivery' },
+    h('p', {}, t('overview.deliveryFailing', { failed, reason: block.failuresByReason[0]?.reason ?? '' }), ' — ', link),
+    h('p', { class: 'small' }, queue),
+  );
 }
 
 async function costBlock(host: HTMLElement): Promise<void> {

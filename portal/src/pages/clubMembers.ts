@@ -1,0 +1,91 @@
+import { getJson } from '../api';
+import { h, replace } from '../dom';
+import { dateTime } from '../format';
+import { t, type Key } from '../i18n';
+import type { ClubOverview, Session } from '../types';
+import { leaderForm } from '../leaderForm';
+import { problemBox, section, tableWrap } from '../ui';
+
+type MembersPage = NonNullable<ClubOverview['members']>;
+
+/**
+ * The club's members and leaders (clubs.manage), read-only, leaders first, paged with
+ * Previous/Next through the same overview call (its limit and offset page the members).
+ */
+export function membersSection(
+  overview: ClubOverview,
+  session: Session,
+  notice: string | undefined,
+  reload: (notice: string) => void,
+): HTMLElement {
+  const title = t('club.members.title');
+  if (!overview.members || !session.capabilities.includes('clubs.manage')) {
+    return section('club-members', title, h('p', { class: 'muted' }, t('club.members.hidden')));
+  }
+  const host = h('div', {});
+  const clubId = overview.club.clubId;
+  const show = (page: MembersPage) => {
+    const previous = h('button', { type: 'button', class: 'button button-secondary' }, t('common.previous'));
+    const next = h('button', { type: 'button', class: 'button button-secondary' }, t('common.next'));
+    previous.disabled = page.offset === 0;
+    next.disabled = page.nextOffset === null;
+    const go = (offset: number, button: HTMLButtonElement) => {
+      button.disabled = true;
+      getJson<ClubOverview>(`/api/admin/clubs/${encodeURIComponent(clubId)}/overview?limit=${page.limit}&offset=${offset}`)
+        .then((fresh) => {
+          if (fresh.members) show(fresh.members);
+          host.querySelector<HTMLElement>('.table-wrap')?.focus();
+        })
+        .catch((error: unknown) => host.append(problemBox(title, error)));
+    };
+    previous.addEventListener('click', () => go(Math.max(0, page.offset - page.limit), previous));
+    next.addEventListener('click', () => go(page.nextOffset ?? page.offset, next));
+    replace(
+      host,
+      h('p', { 'data-testid': 'members-summary' }, t('club.members.summary', { total: page.total, leaders: page.leaders })),
+      page.leaders === 0 ? h('div', { class: 'alert alert-warning', role: 'status' }, h('p', {}, t('club.members.noLeader'))) : null,
+      page.items.length
+        ? tableWrap(
+            h(
+              'table',
+              { 'data-testid': 'members' },
+              h(
+                'thead',
+                {},
+                h(
+                  'tr',
+                  {},
+                  (['user', 'role', 'since'] as const).map((c) => h('th', { scope: 'col' }, t(`club.members.${c}`))),
+                ),
+              ),
+              h(
+                'tbody',
+                {},
+                page.items.map((item) =>
+                  h(
+                    'tr',
+                    { 'data-user': item.userId },
+                    h('th', { scope: 'row' }, h('code', {}, item.userId)),
+                    h('td', {}, item.role === 'leader' ? h('strong', {}, t('role.leader')) : t(`role.${item.role}` as Key)),
+                    h('td', {}, dateTime(item.since)),
+                  ),
+                ),
+              ),
+            ),
+            title,
+          )
+        : h('p', { class: 'muted' }, t('club.members.none')),
+      page.total > page.limit ? h('div', { class: 'pager' }, previous, next) : null,
+    );
+  };
+  show(overview.members);
+  return section(
+    'club-members',
+    title,
+    notice
+      ? h('div', { class: 'alert alert-ok', role: 'status', tabindex: -1, 'data-testid': 'members-notice' }, h('p', {}, notice))
+      : null,
+    host,
+    leaderForm(clubId, overview.members.leaders === 0, reload),
+  );
+}

@@ -1,0 +1,89 @@
+import type { ClubIngestView } from './clubIngestViewSchema';
+import type { Queryable } from '../db/client';
+import { listDeadLetters } from './deadLetterRepository';
+import type { IngestHealth } from './health';
+
+/** Rejects and dead letters the club page lists at most, newest first (both records are bounded anyway). */
+export const CLUB_RECORDS_LISTED = 20;
+
+/** Whether a topic or club number from the ingest records names this club. */
+function namesClub(vereinsId: string, topic: string | null | undefined, clubId: string | null | undefined): boolean {
+  return clubId === vereinsId || (typeof topic === 'string' && topic.startsWith(`club.${vereinsId}.`));
+}
+
+/**
+ * The club's side of the ingest: contract rejects and dead letters of its topics, and the
+ * quarantine, drift and last-reject context of the ingest health when they concern it. `health`
+ * is the detailed ingest block (readIngestHealth with detail), read once by the caller.
+ */
+export async function readClubIngestView(sql: Queryable, vereinsId: string, health: IngestHealth): Promise<ClubIngestView> {
+  const prefix = `club.${vereinsId}.`;
+  const [rejects, deadLetters, [pending]] = await Promise.all([
+    sql<
+      {
+        rejectedAt: Date;
+        topic: string | null;
+        clubId: string | null;
+        entity: string | null;
+        reason: string;
+        detail: string;
+        partitionId: string | null;
+        sequenceNumber: string | null;
+      }[]
+    >`
+      select rejected_at as "rejectedAt", topic, club_id as "clubId", entity, reason, detail,
+             partition_id as "partitionId", sequence_number as "sequenceNumber"
+      from ingest_contract_reject
+      where club_id = ${vereinsId} or left(topic, ${prefix.length}) = ${prefix}
+      order by id desc limit ${CLUB_RECORDS_LISTED}`,
+    listDeadLetters(sql, { limit: CLUB_RECORDS_LISTED, clubId: vereinsId }),
+    sql<{ count: number }[]>`
+      select count(*)::int as count from ingest_dead_letter where club_id = ${vereinsId} and replayed_at is null`,
+  ]);
+  const quarantined =
+    health.admissionState === 'quarantined' && namesClub(vereinsId, health.quarantineTopic, health.quarantineClubId)
+      ? {
+          since: health.quarantineSince,
+          topic: health.quarantineTopic ?? null,
+          clubId: health.quarantineClubId ?? null,
+          entity: health.quarantineEntity ?? null,
+          reason: health.quarantineReason ?? null,
+          detail: health.quarantineDetail ?? null,
+        }
+      : null;
+  // The drift detail names the topic it was seen on ("<reason> on <topic>: <detail>").
+  const driftDetail = health.sourceDriftDetail ?? null;
+  const drift =
+    health.sourceDriftState && health.sourceDriftState !== 'none' && driftDetail?.includes(` on ${prefix}`)
+      ? { state: health.sourceDriftState, detail: driftDetail }
+      : null;
+  const lastReject = namesClub(vereinsId, health.lastContractRejectTopic, health.lastContractRejectClubId)
+    ? {
+        at: health.lastContractRejectAt,
+        reason: health.lastContractRejectReason ?? null,
+        topic: health.lastContractRejectTopic ?? null,
+        entity: health.lastContractRejectEntity ?? null,
+        clubId: health.lastContractRejectClubId ?? null,
+      }
+    : null;
+  return {
+    topicPrefix: prefix,
+    rejects: rejects.map((reject) => ({
+      ...reject,
+      rejectedAt: reject.rejectedAt.toISOString(),
+      sequenceNumber: reject.sequenceNumber === null ? null : Number(reject.sequenceNumber),
+    })),
+    deadLetters: {
+      pending: pending?.count ?? 0,
+      recent: deadLetters.map((entry) => ({
+        ...entry,
+        sequenceNumber: entry.sequenceNumber === null ? null : Number(entry.sequenceNumber),
+        deadAt: entry.deadAt.toISOString(),
+        replayedAt: entry.replayedAt?.toISOString() ?? null,
+      })),
+    },
+    quarantine: quarantined,
+    drift,
+    lastReject,
+  };
+}

@@ -1,0 +1,14 @@
+import * as v from 'valibot';
+
+/** The delivery block of the diagnostics summary (deliveryQueueSummary): queue depth, oldest due row, failures by reason. */
+export const DeliveryQueueSummarySchema = v.object({
+  /** Email rows pending and due now. */
+  dueEmails: v.number(),
+  /** Every pending row, due or held (summaries, quiet hours, retries). */
+  pending: v.number(),
+  /** The oldest pending row already due: a value far in the past means the delivery timer is not draining. */
+  oldestDueAt: v.nullable(v.string()),
+  /** Failed deliveries of the last 24 hours by reason, most frequent first (at most 20 reasons). */
+  failuresByReason: v.array(v.object({ reason: v.string(), count: v.number() })),
+});
+export type DeliveryQueueBlock = v.InferOutput<typeof DeliveryQueueSummarySchema>;

@@ -1,0 +1,215 @@
+import type { Page } from 'playwright-core';
+import { clubOverviewFunctions } from '../../functions/clubOverview';
+import { clubFunctions } from '../../functions/clubs';
+import { freshnessFunctions } from '../../functions/freshness';
+import { overrideSettings } from '../../shared/config/settings';
+import { createCostService } from '../../shared/costs/service';
+import { getSql } from '../../shared/db/client';
+import { useIngestTablesExclusively } from '../ingest/exclusive';
+import { uniqueTag, uniqueVereinsId, type ClubFixture } from '../support/fixtures';
+import { createFreshnessClub } from '../freshness/fixtures';
+import { tokenFor } from '../support/tokens';
+import { navLink, screenshot, signIn, startPortalRig, type PortalRig } from './browser';
+import { breakClubPath, seedIncidentClub } from './clubFixtures';
+
+const sql = () => getSql();
+
+/** The club page and the overview's new lines in headless Chromium, over the real API and PostgreSQL. */
+describe('portal: the club page', () => {
+  useIngestTablesExclusively();
+  let rig: PortalRig;
+  let restoreSettings: (() => void) | undefined;
+  let page: Page;
+  let club: ClubFixture;
+  const tag = uniqueTag();
+  const reason = `MailboxFull: portal ${tag}`;
+
+  beforeAll(async () => {
+    restoreSettings = overrideSettings({ SVC_INGEST_STATUS_ENABLED: 'true' });
+    rig = await startPortalRig({
+      costService: () => createCostService({ provider: undefined }),
+      extra: [...clubOverviewFunctions, ...clubFunctions, ...freshnessFunctions.filter((definition) => definition.kind === 'http')],
+    });
+    club = await seedIncidentClub(sql(), `AAA Club Page ${tag}`);
+    // Oldest first on the failing-push lists: a report from 2000 leads them in every run.
+    await sql()`update club_master_report set last_reported_at = '2000-01-01T00:00:00Z' where club_id = ${club.clubId}`;
+    const [outbox] = await sql()<{ id: string }[]>`
+      insert into notification_outbox (user_id, channel, deliver_after, title, tone, status, attempts)
+      values (${`user-${tag}`}, 'email', now() - interval '1 hour', 'Training', 'info', 'failed', 1) returning id`;
+    await sql()`
+      insert into notification_delivery_log (outbox_id, user_id, channel, attempt, outcome, reason)
+      values (${outbox?.id ?? ''}, ${`user-${tag}`}, 'email', 1, 'failed', ${reason})`;
+    page = await rig.newPage();
+    await signIn(page, rig.host, await tokenFor(`club-page-admin-${tag}`, { roles: ['platform_admin'] }));
+  }, 60_000);
+  beforeEach(async () => {
+    // useIngestTablesExclusively empties the ingest tables before each test.
+    await breakClubPath(sql(), club.vereinsId ?? '', uniqueVereinsId());
+  });
+  afterAll(async () => {
+    await rig?.close();
+    restoreSettings?.();
+  });
+
+  const focusedText = () => page.evaluate<string>('document.activeElement ? document.activeElement.textContent || "" : ""');
+
+  it('the overview names failing box pushes and delivery, and the keyboard opens the club page from there', async () => {
+    await navLink(page, 'Overview').click();
+    const pushes = page.getByTestId('overview-box-pushes');
+    await pushes.waitFor();
+    expect(await pushes.innerText()).toContain('Clubs with failing box pushes:');
+    const delivery = page.getByTestId('overview-delivery');
+    expect(await delivery.innerText()).toContain('Notification delivery failing:');
+    await screenshot(page, 'overview-failing');
+    // Keyboard: focus the club's link and follow it with Enter.
+    await pushes.getByRole('link', { name: club.name }).focus();
+    expect(await focusedText()).toBe(club.name);
+    await page.keyboard.press('Enter');
+    const heading = page.getByTestId('club-name');
+    await heading.waitFor();
+    expect(await heading.innerText()).toContain(club.name);
+    expect(page.url()).toContain(`#/clubs/${club.clubId}`);
+  });
+
+  it('shows the freshness reading, box signals, the ingest of its topics, plan, catalog and members', async () => {
+    await page.goto(`${rig.host.url}/portal/#/clubs/${club.clubId}`);
+    await page.getByTestId('club-name').waitFor();
+    expect(await page.getByTestId('club-status').innerText()).toContain('stale');
+    expect(await page.getByTestId('club-hint').innerText()).toContain('Box green, cloud red: the transport stands still.');
+    const clubMaster = page.getByTestId('box-club-master');
+    expect(await clubMaster.locator('[data-push]').getAttribute('data-push')).toBe('refused');
+    expect(await clubMaster.innerText()).toContain('reported 1: 1 added');
+    expect(await page.getByTestId('box-starterlists').locator('[data-push]').getAttribute('data-push')).toBe('ok');
+    expect(await page.getByTestId('box-check').innerText()).toContain('hits found (box green)');
+    // Incident rules 1 and 2: the quarantine of its path with the step, the values to note.
+    const quarantine = page.getByTestId('club-quarantine');
+    expect(await quarantine.innerText()).toContain('start no large replay while the scope error is open');
+    expect(await quarantine.innerText()).toContain(`club.${club.vereinsId}.hits`);
+    expect(await page.getByTestId('club-drift').innerText()).toContain(`club_scope_mismatch on club.${club.vereinsId}.hits`);
+    expect(await page.getByTestId('club-rejects').locator('tbody tr').count()).toBe(5);
+    expect(await page.getByTestId('club-dead-letters').locator('tbody tr').count()).toBe(1);
+    expect(await page.getByTestId('catalog-boxes').innerText()).toContain('1');
+    expect(await page.getByTestId('members-summary').innerText()).toBe('Memberships: 3, of them leaders: 1');
+    expect(await page.getByTestId('members').locator('tbody tr').first().getAttribute('data-user')).toBe(club.leaders[0]);
+    await screenshot(page, 'club-page');
+  });
+
+  it('edits the training plan with the keyboard: a refused plan names the field and changes nothing, a good one is stored', async () => {
+    await page.goto(`${rig.host.url}/portal/#/clubs/${club.clubId}`);
+    const edit = page.getByTestId('plan-edit');
+    await edit.waitFor();
+    await edit.focus();
+    await page.keyboard.press('Enter');
+    const form = page.getByTestId('plan-form');
+    await form.waitFor();
+    expect(await page.evaluate<string>('document.activeElement ? document.activeElement.id : ""')).toBe('plan-zone');
+    // An end before its start without "ends next day": the server's 400 names the field.
+    await form.locator('[name="end"]').first().fill('17:00');
+    await form.getByRole('button', { name: 'Save plan' }).press('Enter');
+    const errors = page.getByTestId('plan-errors');
+    await errors.waitFor();
+    expect(await errors.innerText()).toContain('evenings.0.end');
+    const [unchanged] = await sql()<
+      { evenings: { end: string }[] }[]
+    >`select evenings from club_training_plan where club_id = ${club.clubId}`;
+    expect(unchanged?.evenings[0]?.end).toBe('21:00');
+    await form.locator('[name="end"]').first().fill('22:15');
+    await form.getByRole('button', { name: 'Save plan' }).press('Enter');
+    const saved = page.getByTestId('plan-saved');
+    await saved.waitFor();
+    expect(await page.evaluate<string>('document.activeElement ? document.activeElement.getAttribute("data-testid") || "" : ""')).toBe(
+      'plan-saved',
+    );
+    expect(await page.getByTestId('plan').innerText()).toContain('22:15');
+    const [stored] = await sql()<{ evenings: { end: string }[]; updated_by: string }[]>`
+      select evenings, updated_by from club_training_plan where club_id = ${club.clubId}`;
+    expect(stored?.evenings[0]?.end).toBe('22:15');
+    expect(stored?.updated_by).toBe(`club-page-admin-${tag}`);
+  });
+
+  it('links the club from the diagnostics lists, which show the delivery queue and failing pushes', async () => {
+    await navLink(page, 'Diagnostics').click();
+    const failures = page.getByTestId('delivery-failures');
+    await failures.waitFor();
+    expect(await failures.innerText()).toContain(reason);
+    expect(await page.getByTestId('delivery-queue').innerText()).toContain('Queue depth');
+    const row = page.getByTestId('box-pushes').locator(`tr[data-club="${club.clubId}"]`);
+    expect(await row.locator('[data-push]').first().getAttribute('data-push')).toBe('refused');
+    // Club numbers in the ingest records link to the club's page.
+    const quarantined = page.getByTestId('ingest-fields').locator('tr[data-field="quarantineClubId"]');
+    expect(await quarantined.getByRole('link', { name: club.name }).getAttribute('href')).toBe(`#/clubs/${club.clubId}`);
+    expect(await page.getByTestId('dead-letters').getByRole('link', { name: club.name }).count()).toBe(1);
+    await screenshot(page, 'diagnostics-delivery');
+    await row.getByRole('link', { name: club.name }).click();
+    await page.getByTestId('club-name').waitFor();
+    expect(page.url()).toContain(`#/clubs/${club.clubId}`);
+  });
+
+  it('answers an unknown club in words, and reads in German at a phone’s width without sideways scrolling', async () => {
+    await page.goto(`${rig.host.url}/portal/#/clubs/no-such-club`);
+    await page.getByRole('alert').filter({ hasText: 'There is no club with this id.' }).waitFor();
+    await page.goto(`${rig.host.url}/portal/#/clubs/${club.clubId}`);
+    await page.getByTestId('club-name').waitFor();
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByRole('heading', { name: 'Signale der Box' }).waitFor();
+    expect(await page.getByTestId('club-hint').innerText()).toContain('Box grün, Cloud rot');
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    expect(overflow).toBe(0);
+    await screenshot(page, 'club-page-de-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByLabel('Sprache').selectOption('en');
+  });
+
+  it('makes a user the first leader of a club without one, with the keyboard; an empty id changes nothing', async () => {
+    const leaderless = await createFreshnessClub(sql(), { name: `Club Page Leaderless ${tag}`, members: 1 });
+    const roles = () => sql()<{ userId: string; role: string }[]>`
+      select user_id as "userId", role from club_membership where club_id = ${leaderless.clubId} order by user_id`;
+    await page.goto(`${rig.host.url}/portal/#/clubs/${leaderless.clubId}`);
+    const form = page.getByTestId('leader-form');
+    await form.waitFor();
+    await page.getByRole('heading', { name: 'Make a user the first leader' }).waitFor();
+    expect(await page.getByTestId('members-summary').innerText()).toBe('Memberships: 1, of them leaders: 0');
+    // Enter without an id: said next to the field, nothing sent.
+    await page.getByLabel('User id (the sub of their sign-in)').focus();
+    await page.keyboard.press('Enter');
+    expect(await page.getByTestId('leader-error').innerText()).toBe('Enter the user id first.');
+    expect(await roles()).toEqual([{ userId: leaderless.members[0], role: 'member' }]);
+    // A new user becomes the first leader.
+    const first = `first-leader-${tag}`;
+    await page.keyboard.insertText(first);
+    await page.keyboard.press('Enter');
+    const notice = page.getByTestId('members-notice');
+    await notice.waitFor();
+    expect(await notice.innerText()).toBe(`${first} is now a leader of the club.`);
+    expect(await page.evaluate<string>('document.activeElement ? document.activeElement.getAttribute("data-testid") || "" : ""')).toBe(
+      'members-notice',
+    );
+    expect(await page.getByTestId('members').locator('tbody tr').first().getAttribute('data-user')).toBe(first);
+    expect(await roles()).toEqual(
+      expect.arrayContaining([
+        { userId: first, role: 'leader' },
+        { userId: leaderless.members[0], role: 'member' },
+      ]),
+    );
+    // The existing member is promoted through the same form, now worded for a further leader.
+    await page.getByRole('heading', { name: 'Make a user a leader' }).waitFor();
+    await page.getByLabel('User id (the sub of their sign-in)').fill(leaderless.members[0] ?? '');
+    await page.getByRole('button', { name: 'Make leader' }).click();
+    await page
+      .getByTestId('members-notice')
+      .filter({ hasText: `${leaderless.members[0]} is now a leader` })
+      .waitFor();
+    expect(await page.getByTestId('members-summary').innerText()).toBe('Memberships: 2, of them leaders: 2');
+    await screenshot(page, 'club-page-first-leader');
+  });
+
+  it('shows the page only to sessions holding diagnostics.read or clubs.manage', async () => {
+    const other = await rig.newPage();
+    await signIn(other, rig.host, await tokenFor(`club-page-ops-${tag}`, { roles: ['ops_admin'] }));
+    await other.goto(`${rig.host.url}/portal/#/clubs/${club.clubId}`);
+    await other.getByRole('alert').filter({ hasText: 'diagnostics.read / clubs.manage' }).waitFor();
+    expect(await other.getByTestId('club-name').count()).toBe(0);
+    await other.close();
+  });
+});
