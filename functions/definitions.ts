@@ -1,4 +1,5 @@
 import type { FunctionDefinition } from '../shared/host/definition';
+import { authConfigFunctions } from './authConfig';
 import { httpGroup } from '../shared/host/definition';
 import { challengeFunctions } from './challenges';
 import { clubMasterFunctions } from './clubMaster';
@@ -26,6 +27,7 @@ const areaFunctions: FunctionDefinition[] = [
   ...freshnessFunctions,
   ...diagnosticsFunctions,
   ...meFunctions,
+  ...authConfigFunctions,
 ];
 
 export const functionDefinitions: readonly FunctionDefinition[] = [
