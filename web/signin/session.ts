@@ -39,6 +39,7 @@ export interface AuthSession {
 interface SessionInternals {
   refreshNow(): Promise<boolean>;
   end(reason: SignedOutReason): void;
+  pasteOffered: boolean;
 }
 const internals = new WeakMap<AuthSession, SessionInternals>();
 
@@ -163,7 +164,7 @@ export async function startAuthSession(options: { client: 'portal' | 'app'; base
       });
     },
   };
-  internals.set(session, { refreshNow, end });
+  internals.set(session, { refreshNow, end, pasteOffered });
   return session;
 }
 
@@ -189,6 +190,14 @@ export async function fetchWithSession(session: AuthSession, input: string, init
   }
   internal?.end('expired');
   return response;
+}
+
+/**
+ * Whether the front end may offer pasting a token: always when no provider is configured
+ * (developerFallback), and beside the provider's sign-in when the service says so (local development).
+ */
+export function tokenPasteOffered(session: AuthSession): boolean {
+  return internals.get(session)?.pasteOffered ?? session.developerFallback;
 }
 
 async function loadConfig(apiBase: string): Promise<SignInConfig> {
