@@ -1,12 +1,7 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { getSettings, resetSettings } from '../../shared/config/settings';
-import { localDataDir } from '../local/paths';
+import { forgetRunningIssuer, noteRunningIssuer } from './issuerFile';
 import { LOCAL_CLIENTS, API_SCOPE } from './provider';
 import { startOidcProvider, type RunningOidcProvider } from './server';
-
-/** Where `npm start` notes the provider's issuer for `npm run token`. */
-const issuerFile = () => path.join(localDataDir(), 'oidc-provider.url');
 
 /** Lifetimes under npm start: access tokens as short as a test can wait for, refresh tokens as Entra ID's for single-page apps. */
 export const LOCAL_ACCESS_TOKEN_TTL_SECONDS = 600;
@@ -36,18 +31,12 @@ export async function startLocalOidcProvider(port: number): Promise<RunningOidcP
     AUTH_OIDC_SCOPE: `openid profile offline_access ${API_SCOPE}`,
   });
   resetSettings();
-  await mkdir(localDataDir(), { recursive: true });
-  await writeFile(issuerFile(), provider.issuer);
+  await noteRunningIssuer(provider.issuer);
   return {
     ...provider,
     async close() {
-      await rm(issuerFile(), { force: true });
+      await forgetRunningIssuer();
       await provider.close();
     },
   };
-}
-
-/** The issuer of the provider a running `npm start` of this checkout serves, if any. */
-export async function runningOidcProvider(): Promise<string | undefined> {
-  return readFile(issuerFile(), 'utf8').catch(() => undefined);
 }

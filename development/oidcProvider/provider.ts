@@ -55,6 +55,8 @@ export async function createLocalProvider(options: LocalProviderOptions): Promis
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     claims: { openid: ['sub'], profile: ['name'] },
     scopes: ['openid', 'offline_access', 'profile'],
+    // The authorization code flow only: no implicit or hybrid responses.
+    responseTypes: ['code'],
     pkce: { required: () => true },
     clientBasedCORS: (_ctx, origin) => origins.has(origin),
     ttl: {
