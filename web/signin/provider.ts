@@ -85,6 +85,10 @@ export function providerClient(authority: string, clientId: string, scope: strin
 
     exchangeCode(callbackUrl, redirectUri, pending) {
       return tokenCall(async (as) => {
+        // Checked first, so a forged or stale answer is named as such whatever else it lacks.
+        if (callbackUrl.searchParams.get('state') !== pending.state) {
+          throw new SignInError('state-mismatch', 'The sign-in answer does not belong to this tab (state mismatch).');
+        }
         let parameters: URLSearchParams;
         try {
           parameters = oauth.validateAuthResponse(as, client, callbackUrl, pending.state);
@@ -92,9 +96,7 @@ export function providerClient(authority: string, clientId: string, scope: strin
           if (error instanceof oauth.AuthorizationResponseError) {
             throw new SignInError('provider-refused', `${error.error}${error.error_description ? `: ${error.error_description}` : ''}`);
           }
-          const message = error instanceof Error ? error.message : String(error);
-          if (/state/i.test(message)) throw new SignInError('state-mismatch', 'The sign-in answer does not belong to this tab (state mismatch).');
-          throw new SignInError('missing-code', `The sign-in answer is incomplete: ${message}`);
+          throw new SignInError('missing-code', `The sign-in answer is incomplete: ${error instanceof Error ? error.message : String(error)}`);
         }
         if (!parameters.get('code')) throw new SignInError('missing-code', 'The sign-in answer carries no authorization code.');
         const response = await oauth.authorizationCodeGrantRequest(as, client, auth, parameters, redirectUri, pending.codeVerifier, insecure);

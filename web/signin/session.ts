@@ -55,7 +55,7 @@ const NAVIGATION_GRACE_MS = 5_000;
  */
 export async function startAuthSession(options: { client: 'portal' | 'app'; basePath: string; apiBase?: string }): Promise<AuthSession> {
   const { client, basePath } = options;
-  const keys = { tokens: `signin.${client}.tokens`, pending: `signin.${client}.pending` };
+  const keys = { tokens: `signin.${client}.tokens`, pending: `signin.${client}.pending`, ended: `signin.${client}.ended` };
   const config = await loadConfig(options.apiBase ?? '');
   const clientId = config.signIn?.clientIds[client] ?? null;
   const provider: ProviderClient | undefined =
@@ -67,6 +67,10 @@ export async function startAuthSession(options: { client: 'portal' | 'app'; base
   let ended = false;
   let refreshing: Promise<boolean> | undefined;
   const listeners: ((reason: SignedOutReason) => void)[] = [];
+  // A sign-out that navigated to the provider's end-session page ended the session before this
+  // page load: the first listener hears of it after the provider sends the user back.
+  const endedBeforeLoad = sessionStorage.getItem(keys.ended) === 'signed-out' ? 'signed-out' : undefined;
+  sessionStorage.removeItem(keys.ended);
 
   const keep = (next: StoredTokens) => {
     tokens = next;
@@ -146,11 +150,13 @@ export async function startAuthSession(options: { client: 'portal' | 'app'; base
       if (current.refreshToken) await provider.revoke(current.refreshToken);
       const url = await provider.endSessionUrl(current.idToken, redirectUri);
       if (!url) return;
+      sessionStorage.setItem(keys.ended, 'signed-out');
       location.assign(url);
       await new Promise((resolve) => setTimeout(resolve, NAVIGATION_GRACE_MS));
     },
     onSignedOut(listener) {
       listeners.push(listener);
+      if (endedBeforeLoad && listeners.length === 1 && !tokens) queueMicrotask(() => listener(endedBeforeLoad));
     },
     usePastedToken(token) {
       if (!pasteOffered) throw new SignInError('not-configured', 'Pasting a token is not offered here.');
