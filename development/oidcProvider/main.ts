@@ -15,7 +15,8 @@ The local OpenID provider on its own (npm start runs it in-process). Prints one 
 
 function seconds(value: string, name: string): number {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 30 * 86_400) throw new Error(`${name} must be whole seconds between 1 and 2592000`);
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 30 * 86_400)
+    throw new Error(`${name} must be whole seconds between 1 and 2592000`);
   return parsed;
 }
 

@@ -69,14 +69,14 @@ export async function createLocalProvider(options: LocalProviderOptions): Promis
       Interaction: 600,
       AuthorizationCode: 60,
     },
-    async findAccount(_ctx, sub) {
+    findAccount(_ctx, sub) {
       const user = demoUserBySub(sub);
       if (!user) return undefined;
       return { accountId: user.sub, claims: () => ({ sub: user.sub, name: user.name }) };
     },
     // Public clients get a refresh token whenever they may use the grant (Entra ID does for SPAs with offline_access).
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    async extraTokenClaims(_ctx, token) {
+    extraTokenClaims(_ctx, token) {
       if (token.kind !== 'AccessToken') return undefined;
       return { roles: demoUserBySub(token.accountId)?.roles ?? [] };
     },
@@ -128,7 +128,10 @@ export async function createLocalProvider(options: LocalProviderOptions): Promis
     },
     renderError(ctx, out) {
       ctx.type = 'html';
-      ctx.body = errorPage(String(out['error'] ?? 'error'), out['error_description'] === undefined ? undefined : String(out['error_description']));
+      ctx.body = errorPage(
+        String(out['error'] ?? 'error'),
+        out['error_description'] === undefined ? undefined : String(out['error_description']),
+      );
     },
   };
   return new Provider(options.issuer, configuration);

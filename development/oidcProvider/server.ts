@@ -26,15 +26,19 @@ const MAX_FORM_BYTES = 4_096;
  * /interaction/{uid}.
  */
 export async function startOidcProvider(options: StartOptions): Promise<RunningOidcProvider> {
-  let provider: Provider | undefined;
-  const server = http.createServer((req, res) => {
-    if (!provider) {
-      res.writeHead(503).end();
-      return;
-    }
+  // The issuer names the port, so the server listens before the provider exists; it serves once both do.
+  const server = http.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const provider = await createLocalProvider({ ...options, issuer });
+  const providerRoutes = provider.callback();
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const interaction = /^\/interaction\/([\w-]+)(?:\/(login|abort))?$/.exec(new URL(req.url ?? '/', 'http://local').pathname);
     if (!interaction) {
-      provider.callback()(req, res);
+      void providerRoutes(req, res);
       return;
     }
     handleInteraction(provider, req, res, interaction[2]).catch((error: unknown) => {
@@ -43,12 +47,6 @@ export async function startOidcProvider(options: StartOptions): Promise<RunningO
       res.end(`The sign-in could not continue: ${text}`);
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, '127.0.0.1', () => resolve());
-  });
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  provider = await createLocalProvider({ ...options, issuer });
   return {
     issuer,
     jwksUrl: `${issuer}/jwks`,
@@ -62,8 +60,9 @@ export async function startOidcProvider(options: StartOptions): Promise<RunningO
 
 async function handleInteraction(provider: Provider, req: http.IncomingMessage, res: http.ServerResponse, step: string | undefined) {
   const details = await provider.interactionDetails(req, res);
-  const client = await provider.Client.find(String(details.params['client_id'] ?? ''));
-  const clientName = client?.clientName ?? String(details.params['client_id'] ?? 'an application');
+  const clientId = typeof details.params['client_id'] === 'string' ? details.params['client_id'] : '';
+  const client = clientId ? await provider.Client.find(clientId) : undefined;
+  const clientName = client?.clientName ?? (clientId || 'an application');
   const html = (status: number, body: string) => {
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
     res.end(body);

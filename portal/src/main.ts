@@ -105,7 +105,14 @@ function renderShell(notice?: string, moveFocus = true): void {
       { class: 'top' },
       h('a', { class: 'brand', href: '#/' }, t('app.title')),
       nav,
-      h('div', { class: 'tools' }, languageSwitch(), bell.element, h('span', { class: 'who muted small', 'data-testid': 'who' }, auth?.user()?.name ?? session.sub), signOut),
+      h(
+        'div',
+        { class: 'tools' },
+        languageSwitch(),
+        bell.element,
+        h('span', { class: 'who muted small', 'data-testid': 'who' }, auth?.user()?.name ?? session.sub),
+        signOut,
+      ),
     ),
     main,
   );

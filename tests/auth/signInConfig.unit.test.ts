@@ -27,7 +27,12 @@ describe('sign-in configuration (GET /api/auth/config)', () => {
   });
 
   it('names a client without an id as null and defaults the scopes', () => {
-    const settings = parseSettings({ ...BASE, AUTH_OIDC_AUTHORITY: 'http://127.0.0.1:7300', AUTH_PORTAL_CLIENT_ID: 'portal', AUTH_TOKEN_PASTE: 'true' });
+    const settings = parseSettings({
+      ...BASE,
+      AUTH_OIDC_AUTHORITY: 'http://127.0.0.1:7300',
+      AUTH_PORTAL_CLIENT_ID: 'portal',
+      AUTH_TOKEN_PASTE: 'true',
+    });
     expect(signInConfigOf(settings)).toEqual({
       signIn: { authority: 'http://127.0.0.1:7300', clientIds: { portal: 'portal', app: null }, scope: 'openid profile offline_access' },
       developerTokenPaste: true,
@@ -36,9 +41,13 @@ describe('sign-in configuration (GET /api/auth/config)', () => {
 
   it('refuses an authority without any client id, and an authority that is no URL', () => {
     expect(() => parseSettings({ ...BASE, AUTH_OIDC_AUTHORITY: 'https://login.example' })).toThrow(
-      new SettingsError([{ setting: 'AUTH_PORTAL_CLIENT_ID', message: 'or AUTH_APP_CLIENT_ID is required when AUTH_OIDC_AUTHORITY is set' }]),
+      new SettingsError([
+        { setting: 'AUTH_PORTAL_CLIENT_ID', message: 'or AUTH_APP_CLIENT_ID is required when AUTH_OIDC_AUTHORITY is set' },
+      ]),
     );
-    expect(() => parseSettings({ ...BASE, AUTH_OIDC_AUTHORITY: 'login.example', AUTH_PORTAL_CLIENT_ID: 'p' })).toThrow(/AUTH_OIDC_AUTHORITY must be a URL/);
+    expect(() => parseSettings({ ...BASE, AUTH_OIDC_AUTHORITY: 'login.example', AUTH_PORTAL_CLIENT_ID: 'p' })).toThrow(
+      /AUTH_OIDC_AUTHORITY must be a URL/,
+    );
     expect(() => parseSettings({ ...BASE, AUTH_TOKEN_PASTE: 'yes' })).toThrow(/AUTH_TOKEN_PASTE must be true or false/);
   });
 });

@@ -17,7 +17,12 @@ describe('local OpenID provider', () => {
   afterAll(() => provider?.stop());
 
   const verifier = () =>
-    createTokenVerifier({ AUTH_JWKS_URL: provider.jwksUrl, AUTH_JWT_SECRET: undefined, AUTH_ISSUER: provider.issuer, AUTH_AUDIENCE: AUDIENCE });
+    createTokenVerifier({
+      AUTH_JWKS_URL: provider.jwksUrl,
+      AUTH_JWT_SECRET: undefined,
+      AUTH_ISSUER: provider.issuer,
+      AUTH_AUDIENCE: AUDIENCE,
+    });
   const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
   const headerOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()) as Record<string, unknown>;
 
@@ -34,15 +39,27 @@ describe('local OpenID provider', () => {
   it('gives the demo admin an RS256 access token the API accepts, with its platform role', async () => {
     const token = await providerToken(provider, ORIGIN, 'demo-admin');
     expect(headerOf(token)).toMatchObject({ alg: 'RS256' });
-    expect(claimsOf(token)).toMatchObject({ iss: provider.issuer, aud: AUDIENCE, sub: 'demo-admin', roles: ['platform_admin'], client_id: 'portal' });
+    expect(claimsOf(token)).toMatchObject({
+      iss: provider.issuer,
+      aud: AUDIENCE,
+      sub: 'demo-admin',
+      roles: ['platform_admin'],
+      client_id: 'portal',
+    });
     const lifetime = (claimsOf(token)['exp'] as number) - (claimsOf(token)['iat'] as number);
     expect(lifetime).toBe(120);
     await expect(verifier()(token)).resolves.toEqual({ userId: 'demo-admin', roles: ['platform_admin'] });
   }, 60_000);
 
   it('gives a member no platform role and the ops user ops_admin only', async () => {
-    await expect(verifier()(await providerToken(provider, ORIGIN, 'demo-member-1'))).resolves.toEqual({ userId: 'demo-member-1', roles: [] });
-    await expect(verifier()(await providerToken(provider, ORIGIN, 'demo-ops'))).resolves.toEqual({ userId: 'demo-ops', roles: ['ops_admin'] });
+    await expect(verifier()(await providerToken(provider, ORIGIN, 'demo-member-1'))).resolves.toEqual({
+      userId: 'demo-member-1',
+      roles: [],
+    });
+    await expect(verifier()(await providerToken(provider, ORIGIN, 'demo-ops'))).resolves.toEqual({
+      userId: 'demo-ops',
+      roles: ['ops_admin'],
+    });
   }, 60_000);
 
   it('is refused by an API that expects another audience', async () => {
@@ -58,14 +75,21 @@ describe('local OpenID provider', () => {
 
   it('refuses an authorization request without PKCE and a redirect URI it does not know', async () => {
     const authorize = (params: Record<string, string>) =>
-      fetch(`${provider.issuer}/auth?${new URLSearchParams({ client_id: 'portal', response_type: 'code', scope: 'openid', ...params })}`, {
-        redirect: 'manual',
-      });
+      fetch(
+        `${provider.issuer}/auth?${new URLSearchParams({ client_id: 'portal', response_type: 'code', scope: 'openid', ...params }).toString()}`,
+        {
+          redirect: 'manual',
+        },
+      );
     const withoutPkce = await authorize({ redirect_uri: `${ORIGIN}/portal/`, state: 's' });
     const location = new URL(withoutPkce.headers.get('location') ?? '', provider.issuer);
     expect(location.searchParams.get('error')).toBe('invalid_request');
     expect(location.searchParams.get('error_description')).toMatch(/PKCE/);
-    const foreign = await authorize({ redirect_uri: 'https://evil.example/portal/', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' });
+    const foreign = await authorize({
+      redirect_uri: 'https://evil.example/portal/',
+      code_challenge: 'x'.repeat(43),
+      code_challenge_method: 'S256',
+    });
     expect(foreign.status).toBe(400);
     expect(await foreign.text()).toContain('redirect_uri did not match any of the client');
   });
@@ -79,7 +103,7 @@ describe('local OpenID provider', () => {
         redirect_uri: `${ORIGIN}/portal/`,
         code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
         code_challenge_method: 'S256',
-      })}`,
+      }).toString()}`,
       { redirect: 'manual' },
     );
     const loginUrl = new URL(start.headers.get('location') ?? '', provider.issuer);
@@ -107,4 +131,5 @@ describe('local OpenID provider', () => {
   }, 60_000);
 });
 
-const runToken = (...args: string[]) => promisify(execFile)(process.execPath, [require.resolve('tsx/cli'), 'development/token.ts', ...args], { cwd: root });
+const runToken = (...args: string[]) =>
+  promisify(execFile)(process.execPath, [require.resolve('tsx/cli'), 'development/token.ts', ...args], { cwd: root });

@@ -44,7 +44,7 @@ describe('npm start', () => {
     // Sign-in: the local OpenID provider, and the host verifying its tokens (docs/decisions/010-sign-in.md).
     const issuer = /Sign-in: +local OpenID provider (\S+)/.exec(output)?.[1] ?? '';
     expect(issuer).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const config = (await (await fetch(`http://127.0.0.1:${port}/api/auth/config`)).json()) as unknown;
+    const config: unknown = await (await fetch(`http://127.0.0.1:${port}/api/auth/config`)).json();
     expect(config).toEqual({
       signIn: { authority: issuer, clientIds: { portal: 'portal', app: 'app' }, scope: 'openid profile offline_access api' },
       developerTokenPaste: true,

@@ -53,7 +53,8 @@ describe('portal sign-in with the local OpenID provider', () => {
 
   const portal = (path = '') => `${rig.host.url}/portal/${path}`;
   const signInButton = (page: Page) => page.getByRole('button', { name: 'Sign in', exact: true });
-  const storedTokens = (page: Page) => page.evaluate<StoredTokens | null>(`JSON.parse(sessionStorage.getItem('signin.portal.tokens') ?? 'null')`);
+  const storedTokens = (page: Page) =>
+    page.evaluate<StoredTokens | null>(`JSON.parse(sessionStorage.getItem('signin.portal.tokens') ?? 'null')`);
 
   /** The provider's login page, filled in as a person would. */
   async function logInAtProvider(page: Page, username: string, password = 'demo'): Promise<void> {
@@ -105,7 +106,10 @@ describe('portal sign-in with the local OpenID provider', () => {
   it('shows the ops user only the pages of ops_admin', async () => {
     const page = await signedInPage('demo-ops', '');
     await navLink(page, 'Costs').waitFor();
-    expect(await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link').allInnerTexts()).toEqual(['Overview', 'Costs']);
+    expect(await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link').allInnerTexts()).toEqual([
+      'Overview',
+      'Costs',
+    ]);
     await page.close();
   });
 
@@ -115,7 +119,8 @@ describe('portal sign-in with the local OpenID provider', () => {
     if (!first) throw new Error('no tokens after signing in');
     const refreshes: string[] = [];
     page.on('request', (request) => {
-      if (request.url() === `${provider.issuer}/token` && request.postData()?.includes('grant_type=refresh_token')) refreshes.push(request.url());
+      if (request.url() === `${provider.issuer}/token` && request.postData()?.includes('grant_type=refresh_token'))
+        refreshes.push(request.url());
     });
     // Past the point where a refresh is due (a third of the lifetime left), still before expiry.
     await page.waitForFunction((expiresAt) => Date.now() > expiresAt - 2_000, first.expiresAt, { timeout: 15_000 });

@@ -65,7 +65,12 @@ export function unverifiedClaims(token: string): { sub?: string; name?: string; 
   const payload = token.split('.')[1];
   if (!payload) return undefined;
   try {
-    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(payload.length / 4) * 4, '='));
+    const json = atob(
+      payload
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(payload.length / 4) * 4, '='),
+    );
     const claims = JSON.parse(json) as Record<string, unknown>;
     return {
       sub: typeof claims['sub'] === 'string' ? claims['sub'] : undefined,

@@ -35,6 +35,9 @@ export function parseSignInConfig(value: unknown): SignInConfig {
   const { authority, clientIds, scope } = signIn as Record<string, unknown>;
   if (typeof authority !== 'string' || typeof scope !== 'string' || typeof clientIds !== 'object' || clientIds === null) throw fail();
   const ids = clientIds as Record<string, unknown>;
-  const id = (name: string) => (typeof ids[name] === 'string' ? (ids[name] as string) : null);
+  const id = (name: string) => {
+    const value = ids[name];
+    return typeof value === 'string' ? value : null;
+  };
   return { signIn: { authority, clientIds: { portal: id('portal'), app: id('app') }, scope }, developerTokenPaste };
 }

@@ -53,8 +53,10 @@ export function providerClient(authority: string, clientId: string, scope: strin
       return await call(as);
     } catch (error) {
       if (error instanceof SignInError) throw error;
-      if (error instanceof oauth.ResponseBodyError) throw new SignInError('exchange-failed', `${error.error}: ${error.error_description ?? ''}`.trim());
-      if (error instanceof TypeError) throw new SignInError('provider-unreachable', `The sign-in service at ${issuer.origin} cannot be reached.`);
+      if (error instanceof oauth.ResponseBodyError)
+        throw new SignInError('exchange-failed', `${error.error}: ${error.error_description ?? ''}`.trim());
+      if (error instanceof TypeError)
+        throw new SignInError('provider-unreachable', `The sign-in service at ${issuer.origin} cannot be reached.`);
       throw new SignInError('exchange-failed', error instanceof Error ? error.message : String(error));
     }
   };
@@ -96,10 +98,21 @@ export function providerClient(authority: string, clientId: string, scope: strin
           if (error instanceof oauth.AuthorizationResponseError) {
             throw new SignInError('provider-refused', `${error.error}${error.error_description ? `: ${error.error_description}` : ''}`);
           }
-          throw new SignInError('missing-code', `The sign-in answer is incomplete: ${error instanceof Error ? error.message : String(error)}`);
+          throw new SignInError(
+            'missing-code',
+            `The sign-in answer is incomplete: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
         if (!parameters.get('code')) throw new SignInError('missing-code', 'The sign-in answer carries no authorization code.');
-        const response = await oauth.authorizationCodeGrantRequest(as, client, auth, parameters, redirectUri, pending.codeVerifier, insecure);
+        const response = await oauth.authorizationCodeGrantRequest(
+          as,
+          client,
+          auth,
+          parameters,
+          redirectUri,
+          pending.codeVerifier,
+          insecure,
+        );
         return oauth.processAuthorizationCodeResponse(as, client, response, { expectedNonce: pending.nonce, requireIdToken: true });
       });
     },

@@ -54,7 +54,9 @@ export function signInPage(main: HTMLElement, options: SignInPageOptions): void 
     });
     card.append(h('p', {}, t('signin.provider')), message, button);
     if (tokenPasteOffered(auth)) {
-      card.append(h('details', { class: 'developer' }, h('summary', {}, t('signin.developer')), pasteForm(auth, 'signin.useToken', options)));
+      card.append(
+        h('details', { class: 'developer' }, h('summary', {}, t('signin.developer')), pasteForm(auth, 'signin.useToken', options)),
+      );
     }
   } else if (auth) {
     card.append(h('p', { class: 'muted' }, t('signin.notConfigured')), message, pasteForm(auth, 'signin.submit', options));
@@ -89,7 +91,11 @@ function pasteForm(auth: AuthSession, submitLabel: Key, options: SignInPageOptio
       t('signin.local'),
       ' ',
       // Beside a provider, the token must come from it; without one, the host takes local HS256 tokens.
-      h('code', {}, auth.developerFallback ? 'npm run -s token -- --sub admin-1 --role platform_admin' : 'npm run -s token -- --user demo-admin'),
+      h(
+        'code',
+        {},
+        auth.developerFallback ? 'npm run -s token -- --sub admin-1 --role platform_admin' : 'npm run -s token -- --user demo-admin',
+      ),
     ),
     h('div', { class: 'field' }, h('label', { for: 'token' }, t('signin.token')), token),
     message,
