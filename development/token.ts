@@ -68,6 +68,12 @@ async function main(): Promise<void> {
     .setExpirationTime(`${hours}h`)
     .sign(new TextEncoder().encode(settings.AUTH_JWT_SECRET));
   console.log(token);
+  const issuer = await runningOidcProvider();
+  if (issuer) {
+    console.error(
+      `Note: npm start runs the local OpenID provider ${issuer}; that host accepts only its tokens: npm run token -- --user demo-admin`,
+    );
+  }
 }
 
 /** An access token of the local OpenID provider for a demo user, got through its login page. */
