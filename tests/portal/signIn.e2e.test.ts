@@ -287,6 +287,39 @@ describe('portal sign-in with the local OpenID provider', () => {
     await page.close();
   });
 
+  it('offers the token paste beside the provider only when configured to, collapsed', async () => {
+    const token = await providerToken(provider, rig.host.url, 'demo-ops');
+    await withSettings({ AUTH_TOKEN_PASTE: 'true' }, async () => {
+      const page = await rig.newPage();
+      await page.goto(portal());
+      await signInButton(page).waitFor();
+      const fallback = page.getByText('Developer: paste a token');
+      await fallback.waitFor();
+      expect(await page.getByLabel('Bearer token').isVisible()).toBe(false);
+      await fallback.click();
+      await page.getByLabel('Bearer token').fill(token);
+      await screenshot(page, 'signin-developer-paste');
+      await page.getByRole('button', { name: 'Use token' }).click();
+      await navLink(page, 'Costs').waitFor();
+      expect(await page.getByTestId('who').innerText()).toBe('demo-ops');
+      await page.close();
+    });
+  }, 60_000);
+
+  it('offers only the token paste when sign-in is not configured', async () => {
+    await withSettings({ AUTH_OIDC_AUTHORITY: undefined }, async () => {
+      const config: unknown = await (await rig.host.request('GET', '/api/auth/config')).json();
+      expect(config).toEqual({ signIn: null, developerTokenPaste: true });
+      const page = await rig.newPage();
+      await page.goto(portal());
+      await page.getByText('Sign-in is not configured for this service: only pasting a token is offered.').waitFor();
+      expect(await page.getByLabel('Bearer token').isVisible()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+      expect(await page.getByText('Developer: paste a token').count()).toBe(0);
+      await page.close();
+    });
+  });
+
   describe('the API and the provider’s tokens', () => {
     const me = (token: string) => rig.host.request('GET', '/api/me', { headers: { authorization: `Bearer ${token}` } });
 
