@@ -14,6 +14,7 @@ import { ensureLocalEventHubs, type RunningEventHubs } from './local/eventHubs/d
 import { prepareLocalEnvironment } from './local/environment';
 import { repoRoot } from './local/paths';
 import { stopOnSignals } from '../shared/process/signals';
+import { DEMO_CLUB, seedDemo } from './demo/seed';
 import { leaveSignalsToCommand } from './local/embeddedPostgres';
 
 /**
@@ -37,6 +38,8 @@ async function main(): Promise<void> {
   let host: DevHost;
   try {
     const migrations = await migrate(getSql());
+    // The demo club and its users' shots, challenges and boards (docs/clubs.md, "The local demo").
+    const demo = await seedDemo(getSql());
     emailFake = await startLocalEmailFake();
     // Before the host reads its settings: the API verifies the local provider's tokens.
     oidcProvider = await startLocalOidcProvider(getSettings().PORT);
@@ -80,6 +83,9 @@ async function main(): Promise<void> {
       console.log(`Sign-in:   local OpenID provider ${oidcProvider.issuer} (demo users in README.md, password demo)`);
     }
     console.log(`Portal:    ${host.url}/portal/  (Sign in as demo-admin; npm run token -- --user demo-admin for curl)`);
+    console.log(
+      `Demo:      club ${DEMO_CLUB.id}: demo-leader leads it, demo-member-1 and demo-member-2 are members (${demo.hits} shots, ${demo.participations} participations, ${demo.completed} completed now)`,
+    );
   } catch (error) {
     // Whatever this run started (embedded PostgreSQL, Azurite) must not outlive a failed start.
     await shutdown();
