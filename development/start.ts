@@ -13,6 +13,7 @@ import { prepareLocalEnvironment } from './local/environment';
 import { repoRoot } from './local/paths';
 import { stopOnSignals } from '../shared/process/signals';
 import { leaveSignalsToCommand } from './local/embeddedPostgres';
+import { assertPinnedNode } from './local/nodeRuntime';
 
 /**
  * `npm start`: settings from local.settings(.sample).json, PostgreSQL (DATABASE_URL or embedded),
@@ -21,6 +22,7 @@ import { leaveSignalsToCommand } from './local/embeddedPostgres';
  * functions from their hubs. Ctrl-C stops all of it.
  */
 async function main(): Promise<void> {
+  const node = assertPinnedNode();
   const environment = await prepareLocalEnvironment({ storage: true });
   let eventHubs: RunningEventHubs | undefined;
   let emailFake: FakeAcsEmail | undefined;
@@ -58,6 +60,7 @@ async function main(): Promise<void> {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
       throw new Error(`port ${port} is already in use (EADDRINUSE); set PORT to a free port, e.g. PORT=${port + 10} npm start`);
     });
+    console.log(`Node.js:   ${node} (.nvmrc)`);
     console.log(`Settings:  ${environment.settingsFile}`);
     console.log(`Database:  ${environment.database.description} (${migrations.applied.length} migration(s) applied)`);
     console.log(`Storage:   ${environment.storage?.description}`);

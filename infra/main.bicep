@@ -14,9 +14,9 @@ param location string
 @maxLength(8)
 param namePrefix string = 'scb'
 
-@description('Node.js major version of the function app. Flex Consumption lists what a region offers with `az functionapp list-flexconsumption-runtimes`.')
-@allowed(['22', '24'])
-param nodeVersion string = '24'
+// The Node.js major of the function app: the one pin in .nvmrc (tests and CI run the same version).
+// Flex Consumption lists what a region offers with `az functionapp list-flexconsumption-runtimes`.
+var nodeVersion = split(trim(loadTextContent('../.nvmrc')), '.')[0]
 
 @description('Upper bound of Flex Consumption instances (40 is the lowest the plan accepts). Instances x DATABASE_POOL_MAX must stay below the PostgreSQL SKU\'s max_connections: 40 x 5 = 200 < 429 on Standard_B2s.')
 @minValue(40)

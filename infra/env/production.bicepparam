@@ -4,7 +4,6 @@ using '../main.bicep'
 
 param environmentName = 'production'
 param location = 'westeurope'
-param nodeVersion = '24'
 param maximumInstanceCount = 40
 param environmentSettings = loadJsonContent('production.settings.json')
 
