@@ -5,7 +5,6 @@ using '../main.bicep'
 param environmentName = 'production'
 param location = 'westeurope'
 param maximumInstanceCount = 40
-param environmentSettings = loadJsonContent('production.settings.json')
 
 param postgresAdminPassword = readEnvironmentVariable('POSTGRES_ADMIN_PASSWORD')
 

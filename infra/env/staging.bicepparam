@@ -5,7 +5,6 @@ using '../main.bicep'
 param environmentName = 'staging'
 param location = 'westeurope'
 param maximumInstanceCount = 40
-param environmentSettings = loadJsonContent('staging.settings.json')
 
 param postgresAdminPassword = readEnvironmentVariable('POSTGRES_ADMIN_PASSWORD')
 
