@@ -20,6 +20,12 @@ import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWK, type KeyLike 
 export interface IdentityEndpointOptions {
   /** Client ids of the user-assigned identities this endpoint serves. */
   clientIds: string[];
+  /**
+   * The client id reported for a request without client_id (a system-assigned identity, or where
+   * DefaultAzureCredential stands in for an operator's or a workflow's Azure CLI login). Unset:
+   * such requests are refused, as on an app with user-assigned identities only.
+   */
+  systemAssignedId?: string;
   /** Audiences it issues tokens for, e.g. https://storage.azure.com/ */
   resources?: string[];
 }
@@ -68,9 +74,8 @@ export async function startIdentityEndpoint(options: IdentityEndpointOptions): P
       if (url.searchParams.get('api-version') !== API_VERSION) return refuse(res, 400, 'invalid_request', 'api-version must be 2019-08-01');
       const resource = url.searchParams.get('resource') ?? '';
       if (!resources.includes(normal(resource))) return refuse(res, 400, 'invalid_resource', `no tokens for resource ${resource}`);
-      const clientId = url.searchParams.get('client_id') ?? undefined;
-      // A process without a client id asks for the system-assigned identity, which these apps do not have.
-      if (!clientId || !options.clientIds.includes(clientId))
+      const clientId = url.searchParams.get('client_id') ?? options.systemAssignedId;
+      if (!clientId || !(options.clientIds.includes(clientId) || clientId === options.systemAssignedId))
         return refuse(res, 400, 'invalid_request', 'Unable to load the proper Managed Identity (client_id unknown)');
       const now = Math.floor(Date.now() / 1000);
       const expiresOn = now + 3600;

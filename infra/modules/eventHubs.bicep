@@ -11,7 +11,8 @@ param readerPrincipalIds array
 param deployerPrincipalId string = ''
 
 var hubName = 'club-data'
-var consumerGroupNames = ['function', 'staging-worker']
+// The backfill's stable group (INGEST_BACKFILL_CONSUMER_GROUP) is provisioned too: a consumer group must exist on the hub before anyone reads with it.
+var consumerGroupNames = ['function', 'staging-worker', 'shooting-club-shooter-backfill']
 var eventHubsDataReceiver = subscriptionResourceId('Microsoft.Authorization/roleDefinitions', 'a638d3c7-ab3a-418d-83e6-5f17a39d4fde')
 
 // Standard: consumer groups beyond $Default need it. Local (SAS) authentication is off: Entra ID only.

@@ -9,7 +9,7 @@ import { createLogger } from '../../shared/log/logger';
  * the environment this process got: the bundle is loaded as the Functions worker loads it, with a
  * stand-in for the worker's `@azure/functions-core` that keeps each registration and its handler;
  * a function whose `AzureWebJobs.<name>.Disabled` setting is true is left out, as the host does.
- * The local host (development/devhost) then serves the bundle's own handlers on PORT. Prints
+ * The local host (development/devhost) then serves the bundle's own handlers on argv[3]. Prints
  * `Listening: <url>` and `Functions: <names>` once ready; stops on SIGTERM.
  */
 interface Binding {
@@ -62,7 +62,8 @@ async function main(): Promise<void> {
   Module.createRequire(__filename)(bundle);
   const definitions = registrations.filter(({ metadata }) => !disabled(metadata.name)).map(definitionOf);
   const host = await startDevHost(definitions, {
-    port: Number(process.env['PORT'] ?? 0),
+    // The port is an argument, not PORT: the app's settings are exactly what the caller gave.
+    port: Number(process.argv[3] ?? 0),
     log: createLogger({ minLevel: 'warn' }),
     setting: (name) => process.env[name],
     runTimers: false,
