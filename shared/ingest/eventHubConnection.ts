@@ -47,18 +47,36 @@ export function createConsumerClient(
   connection: EventHubConnection,
   consumerGroup: string,
   eventHubName: string,
-  checkpointStore: CheckpointStore,
+  checkpointStore: CheckpointStore | undefined,
   options: EventHubConsumerClientOptions,
 ): EventHubConsumerClient {
   if (connection.kind === 'identity') {
-    return new EventHubConsumerClient(
-      consumerGroup,
-      connection.fullyQualifiedNamespace,
-      eventHubName,
-      identityCredential(connection),
-      checkpointStore,
-      options,
-    );
+    const credential = identityCredential(connection);
+    return checkpointStore
+      ? new EventHubConsumerClient(consumerGroup, connection.fullyQualifiedNamespace, eventHubName, credential, checkpointStore, options)
+      : new EventHubConsumerClient(consumerGroup, connection.fullyQualifiedNamespace, eventHubName, credential, options);
   }
-  return new EventHubConsumerClient(consumerGroup, connection.connectionString, eventHubName, checkpointStore, options);
+  return checkpointStore
+    ? new EventHubConsumerClient(consumerGroup, connection.connectionString, eventHubName, checkpointStore, options)
+    : new EventHubConsumerClient(consumerGroup, connection.connectionString, eventHubName, options);
+}
+
+/**
+ * The connection a binding's `connection` name describes, read as the Functions host reads it: the
+ * setting itself (a connection string), else `<name>__fullyQualifiedNamespace` with `__credential`
+ * and `__clientId`.
+ */
+export function bindingConnection(name: string, setting: (name: string) => string | undefined): EventHubConnection | undefined {
+  const value = (key: string) => setting(key)?.trim() || undefined;
+  const connectionString = value(name);
+  if (connectionString) return { kind: 'connectionString', connectionString };
+  const namespace = value(`${name}__fullyQualifiedNamespace`);
+  if (!namespace) return undefined;
+  const clientId = value(`${name}__clientId`);
+  return {
+    kind: 'identity',
+    fullyQualifiedNamespace: namespace,
+    credential: value(`${name}__credential`)?.toLowerCase() === 'managedidentity' ? 'managedidentity' : 'default',
+    ...(clientId ? { clientId } : {}),
+  };
 }

@@ -66,6 +66,8 @@ describe('infra-to-process contract: each process starts as infra and the workfl
       port: 0,
       eventHubs: { [hubName]: { consumerGroups } },
       tls: { key: tls.key, cert: tls.cert },
+      // Shared access signatures must match a key nobody has: only Entra tokens get in.
+      sharedAccessKey: { name: 'RootManageSharedAccessKey', key: randomBytes(32).toString('base64') },
       verifyBearer: (token) => identity.verify(token, EVENT_HUBS),
     });
     const dir = mkdtempSync(path.join(os.tmpdir(), 'contract-azurite-'));
@@ -140,6 +142,15 @@ describe('infra-to-process contract: each process starts as infra and the workfl
       const functions = /Functions: (.*)/.exec(app.output())?.[1]?.split(', ') ?? [];
       expect(functions.includes('ingest')).toBe(environment === 'production');
     });
+
+    if (environment === 'production') {
+      it('ingests from the hub with its managed identity (its own consumer group)', async () => {
+        const club = uniqueClub();
+        await publishWithIdentity(hub, identity, hitEvents(club, 5));
+        await eventually(async () => (await hitValues(getSql(), club)).size === 5);
+        expect(tokensFor(FUNCTION_CLIENT)).toContain(EVENT_HUBS);
+      }, 60_000);
+    }
 
     it('answers the rollout check with the runner kinds it understands while the status switch is off', async () => {
       const response = await fetch(`${url}/healthz/ingest`);

@@ -2,6 +2,7 @@ import Module from 'node:module';
 import path from 'node:path';
 import type { FunctionDefinition } from '../../shared/host/definition';
 import { startDevHost } from '../../development/devhost/host';
+import { readEventHubTriggerSettings } from '../../development/devhost/hostJson';
 import { createLogger } from '../../shared/log/logger';
 
 /**
@@ -67,6 +68,9 @@ async function main(): Promise<void> {
     log: createLogger({ minLevel: 'warn' }),
     setting: (name) => process.env[name],
     runTimers: false,
+    // Event Hubs functions are fed from their hubs, with the connection their settings describe
+    // (a connection string, or `<connection>__fullyQualifiedNamespace` and the identity).
+    eventHubTriggers: readEventHubTriggerSettings(path.join(__dirname, '..', '..', 'host.json')),
   });
   console.log(`Functions: ${definitions.map((definition) => definition.name).join(', ')}`);
   console.log(`Listening: ${host.url}`);
