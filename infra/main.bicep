@@ -281,6 +281,8 @@ module budget 'modules/budget.bicep' = if (deployBudget) {
 }
 
 output resourceGroupName string = rg.name
+// azd looks for the services' resources (tag azd-service-name) in AZURE_RESOURCE_GROUP.
+output AZURE_RESOURCE_GROUP string = rg.name
 output functionAppName string = functionApp.outputs.name
 output functionAppUrl string = functionApp.outputs.url
 output keyVaultName string = keyVault.outputs.name

@@ -1,0 +1,13 @@
+#!/bin/sh
+# azd postprovision hook (azure.yaml). Bicep leaves a resource it no longer declares in place, so
+# STAGING_INGEST_ENABLED=false (plan: stop) removes the worker container app here, as the
+# Infrastructure workflow does; unset (plan: keep) leaves a running worker as it is. Needs the
+# Azure CLI, signed in to the same subscription (az login).
+set -eu
+if [ "${INGEST_WORKER_ACTION:-keep}" != stop ] || [ -z "${INGESTWORKERNAME:-}" ]; then exit 0; fi
+if az containerapp show --resource-group "$AZURE_RESOURCE_GROUP" --name "$INGESTWORKERNAME" > /dev/null 2>&1; then
+  az containerapp delete --yes --resource-group "$AZURE_RESOURCE_GROUP" --name "$INGESTWORKERNAME"
+  echo "Removed the ingest worker $INGESTWORKERNAME"
+else
+  echo "No ingest worker to remove"
+fi
