@@ -103,7 +103,7 @@ describe('azure.yaml', () => {
   it('has the outputs azd and the hooks read', () => {
     // azd: the registry it pushes images to, the group it finds the services in; the hook: the worker's name.
     expect(outputs).toEqual(expect.arrayContaining(['AZURE_CONTAINER_REGISTRY_ENDPOINT', 'AZURE_RESOURCE_GROUP', 'ingestWorkerName']));
-    expect(read('infra', 'azd', 'postprovision.sh')).toContain('"$INGESTWORKERNAME"');
+    expect(read('infra', 'azd', 'postprovision.sh')).toContain('"$ingestWorkerName"');
   });
 
   it.each(['preprovision', 'postprovision'])('runs the %s hook, an executable file', (hook) => {

@@ -133,7 +133,7 @@ describe('deploy scripts', () => {
         'sh',
         ['infra/azd/postprovision.sh'],
         checkout,
-        env({ INGEST_WORKER_ACTION: action, AZURE_RESOURCE_GROUP: 'rg-scb-staging', INGESTWORKERNAME: 'ca-ingest-staging' }),
+        env({ INGEST_WORKER_ACTION: action, AZURE_RESOURCE_GROUP: 'rg-scb-staging', ingestWorkerName: 'ca-ingest-staging' }),
       );
 
     it('removes the worker when the plan is stop', async () => {
