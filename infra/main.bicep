@@ -253,7 +253,7 @@ module ingestWorker 'modules/ingestWorker.bicep' = if (stagingWorker && ingestWo
     replicas: ingestWorkerReplicas
     identityId: identities.outputs.workerIdentityId
     identityClientId: identities.outputs.workerClientId
-    registryServer: registry.outputs.loginServer
+    registryServer: registry!.outputs.loginServer
     storageAccountName: storage.outputs.accountName
     workspaceName: monitoring.outputs.workspaceName
     keyVaultUri: keyVault.outputs.uri
@@ -292,4 +292,4 @@ output storageAccountName string = storage.outputs.accountName
 output eventHubsNamespaceHost string = eventHubs.outputs.namespaceHost
 output eventHubName string = eventHubs.outputs.hubName
 // azd pushes the images of container app services to AZURE_CONTAINER_REGISTRY_ENDPOINT.
-output AZURE_CONTAINER_REGISTRY_ENDPOINT string = stagingWorker ? registry.outputs.loginServer : ''
+output AZURE_CONTAINER_REGISTRY_ENDPOINT string = stagingWorker ? registry!.outputs.loginServer : ''
