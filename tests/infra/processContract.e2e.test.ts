@@ -138,6 +138,11 @@ describe('infra-to-process contract: each process starts as infra and the workfl
       expect(tokensFor(FUNCTION_CLIENT)).toContain(STORAGE);
     });
 
+    it('runs on the Node.js pinned in .nvmrc, the runtime infra deploys it on', () => {
+      const pinned = readFileSync(path.join(__dirname, '..', '..', '.nvmrc'), 'utf8').trim();
+      expect(app.output()).toContain(`Node.js: v${pinned}`);
+    });
+
     it('runs exactly one ingest runner: the function on production only', () => {
       const functions = /Functions: (.*)/.exec(app.output())?.[1]?.split(', ') ?? [];
       expect(functions.includes('ingest')).toBe(environment === 'production');

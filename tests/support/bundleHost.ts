@@ -72,6 +72,7 @@ async function main(): Promise<void> {
     // (a connection string, or `<connection>__fullyQualifiedNamespace` and the identity).
     eventHubTriggers: readEventHubTriggerSettings(path.join(__dirname, '..', '..', 'host.json')),
   });
+  console.log(`Node.js: ${process.version}`);
   console.log(`Functions: ${definitions.map((definition) => definition.name).join(', ')}`);
   console.log(`Listening: ${host.url}`);
   process.once('SIGTERM', () => void host.close().then(() => process.exit(0)));
