@@ -70,7 +70,7 @@ export default async function workerBench({ sql }: BenchContext): Promise<Compar
     let firstBatchAt: number | undefined;
     const worker = await startIngestWorker({
       sql,
-      connectionString: hub.connectionString(),
+      connection: { kind: 'connectionString', connectionString: hub.connectionString() },
       eventHubName: HUB,
       consumerGroup: '$Default',
       checkpointStore: store,

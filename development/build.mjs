@@ -2,7 +2,7 @@
 // with `node` alone (no tsx, no node_modules); the admin portal's static files go to <outdir>/portal.
 // Usage: node development/build.mjs [--outdir <dir>] [--only portal] [--metafile]
 // --metafile also writes <outdir>/<name>.meta.json, esbuild's list of what each bundle holds.
-import { cp, readdir, writeFile } from 'node:fs/promises';
+import { cp, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
@@ -26,13 +26,16 @@ const entries = [
   // of an identity-based storage connection).
   { in: 'shared/costs/sdk.ts', out: 'costSdk' },
   { in: 'shared/storage/identity.ts', out: 'identitySdk' },
-  // The box agent on each club's on-site box.
-  { in: 'edge/main.ts', out: 'edge-agent' },
+  // The box agent on each club's on-site box: boxes run the Node.js their Debian offers (20 or newer).
+  { in: 'edge/main.ts', out: 'edge-agent', target: 'node20' },
   // The staging ingest worker (workers/README.md).
   { in: 'workers/ingest/main.ts', out: 'ingest-worker' },
   // The production commands an operator or a workflow runs (docs/decisions/007-production-commands.md).
   { in: 'ops/main.ts', out: 'ops' },
 ];
+
+// The cloud's bundles are built for the Node.js of .nvmrc, the one version tests, CI and Azure run.
+const pinnedNode = `node${(await readFile(new URL('../.nvmrc', import.meta.url), 'utf8')).trim().split('.')[0]}`;
 
 const { values } = parseArgs({
   options: { outdir: { type: 'string', default: 'dist' }, only: { type: 'string' }, metafile: { type: 'boolean', default: false } },
@@ -52,7 +55,7 @@ await Promise.all([
       outdir: values.outdir,
       bundle: true,
       platform: 'node',
-      target: 'node20',
+      target: entry.target ?? pinnedNode,
       format: 'cjs',
       sourcemap: true,
       external: entry.external ?? [],

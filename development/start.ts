@@ -16,6 +16,7 @@ import { repoRoot } from './local/paths';
 import { stopOnSignals } from '../shared/process/signals';
 import { DEMO_CLUB, seedDemo } from './demo/seed';
 import { leaveSignalsToCommand } from './local/embeddedPostgres';
+import { assertPinnedNode } from './local/nodeRuntime';
 
 /**
  * `npm start`: settings from local.settings(.sample).json, PostgreSQL (DATABASE_URL or embedded),
@@ -24,6 +25,7 @@ import { leaveSignalsToCommand } from './local/embeddedPostgres';
  * functions from their hubs. Ctrl-C stops all of it.
  */
 async function main(): Promise<void> {
+  const node = assertPinnedNode();
   const environment = await prepareLocalEnvironment({ storage: true });
   let eventHubs: RunningEventHubs | undefined;
   let emailFake: FakeAcsEmail | undefined;
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
       throw new Error(`port ${port} is already in use (EADDRINUSE); set PORT to a free port, e.g. PORT=${port + 10} npm start`);
     });
+    console.log(`Node.js:   ${node} (.nvmrc)`);
     console.log(`Settings:  ${environment.settingsFile}`);
     console.log(`Database:  ${environment.database.description} (${migrations.applied.length} migration(s) applied)`);
     console.log(`Storage:   ${environment.storage?.description}`);

@@ -14,17 +14,15 @@ param location string
 @maxLength(8)
 param namePrefix string = 'scb'
 
-@description('Node.js major version of the function app. Flex Consumption lists what a region offers with `az functionapp list-flexconsumption-runtimes`.')
-@allowed(['22', '24'])
-param nodeVersion string = '24'
+// The Node.js major of the function app: the one pin in .nvmrc (tests and CI run the same version).
+// Flex Consumption lists what a region offers with `az functionapp list-flexconsumption-runtimes`.
+var nodeVersion = split(trim(loadTextContent('../.nvmrc')), '.')[0]
 
 @description('Upper bound of Flex Consumption instances (40 is the lowest the plan accepts). Instances x DATABASE_POOL_MAX must stay below the PostgreSQL SKU\'s max_connections: 40 x 5 = 200 < 429 on Standard_B2s.')
 @minValue(40)
 @maxValue(1000)
 param maximumInstanceCount int = 40
 
-@description('Values of the app settings marked `env:` in app-settings.json (infra/env/<environment>.settings.json).')
-param environmentSettings object
 
 @description('SVC_INGEST_STATUS_ENABLED as deployed. The production workflow passes the value the running app has, and switches it on only after its rollout check (docs/operations.md).')
 param ingestStatusEnabled bool = false
@@ -39,14 +37,16 @@ param postgresSkuTier string = 'Burstable'
 param postgresStorageSizeGB int = 32
 param databaseName string = 'shooting_club'
 
-// Dedicated ingest worker (staging). STAGING_INGEST_ENABLED / STAGING_INGEST_REPLICAS arrive here.
-@description('STAGING_INGEST_ENABLED: true runs the ingest worker container app; false leaves it out (the workflow then deletes a running one).')
+// Dedicated ingest worker (staging). STAGING_INGEST_ENABLED / STAGING_INGEST_REPLICAS arrive here
+// through `node dist/ops.js ingest:worker-plan` (true: declared; false: the workflow deletes it
+// after the deployment; unset: not declared and not deleted, so a running worker stays as it is).
+@description('Whether this deployment declares the ingest worker container app (the plan\'s action is start).')
 param ingestWorkerEnabled bool = false
 @minValue(1)
 @maxValue(8)
 @description('STAGING_INGEST_REPLICAS: instances of the ingest worker; start with 1.')
 param ingestWorkerReplicas int = 1
-@description('Container image of the ingest worker, e.g. ghcr.io/<owner>/shooting-club-ingest:<sha>.')
+@description('Container image of the ingest worker (<registry>/ingest-worker:<sha>): the one running, which the workflow reads before it deploys; empty runs a placeholder until the first image is pushed.')
 param ingestWorkerImage string = ''
 
 // Cost reader (service principal of the cost dashboard) and budget: subscription-wide, so only the
@@ -84,6 +84,10 @@ param budgetContactEmails array = []
 param deployerPrincipalId string = deployer().objectId
 
 var tags = { app: 'shooting-club', environment: environmentName }
+// Values of the app settings marked `env:` in app-settings.json.
+var environmentSettings = environmentName == 'production' ? loadJsonContent('env/production.settings.json') : loadJsonContent('env/staging.settings.json')
+// The dedicated ingest worker is a staging tool; on production the function ingests.
+var stagingWorker = environmentName == 'staging'
 var token = take(uniqueString(subscription().id, environmentName, location), 6)
 var baseName = '${namePrefix}-${environmentName}'
 var compactName = toLower('${namePrefix}${take(environmentName, 4)}${token}')
@@ -136,9 +140,9 @@ module storage 'modules/storage.bicep' = {
     location: location
     tags: tags
     name: 'st${compactName}'
-    keyVaultName: keyVault.outputs.name
     functionPrincipalId: identities.outputs.functionPrincipalId
-    workerPrincipalId: ingestWorkerEnabled ? identities.outputs.workerPrincipalId : ''
+    workerPrincipalId: stagingWorker ? identities.outputs.workerPrincipalId : ''
+    deployerPrincipalId: deployerPrincipalId
   }
 }
 
@@ -166,7 +170,22 @@ module eventHubs 'modules/eventHubs.bicep' = {
     location: location
     tags: tags
     namespaceName: 'evhns-${baseName}-${token}'
-    keyVaultName: keyVault.outputs.name
+    readerPrincipalIds: stagingWorker
+      ? [identities.outputs.functionPrincipalId, identities.outputs.workerPrincipalId]
+      : [identities.outputs.functionPrincipalId]
+    deployerPrincipalId: deployerPrincipalId
+  }
+}
+
+module registry 'modules/registry.bicep' = if (stagingWorker) {
+  scope: rg
+  name: 'registry'
+  params: {
+    location: location
+    tags: tags
+    name: 'cr${compactName}'
+    workerPrincipalId: identities.outputs.workerPrincipalId
+    deployerPrincipalId: deployerPrincipalId
   }
 }
 
@@ -186,6 +205,9 @@ var resourceSettingValues = {
   ingestStatusEnabled: string(ingestStatusEnabled)
   eventHubName: eventHubs.outputs.hubName
   functionConsumerGroup: eventHubs.outputs.functionConsumerGroup
+  eventHubsNamespaceHost: eventHubs.outputs.namespaceHost
+  storageAccountName: storage.outputs.accountName
+  functionIdentityClientId: identities.outputs.functionClientId
 }
 
 // Values of the deployment variables and secrets that app-settings.json names as `deploy:<name>`;
@@ -218,7 +240,7 @@ module functionApp 'modules/functionApp.bicep' = {
   }
 }
 
-module ingestWorker 'modules/ingestWorker.bicep' = if (ingestWorkerEnabled) {
+module ingestWorker 'modules/ingestWorker.bicep' = if (stagingWorker && ingestWorkerEnabled) {
   scope: rg
   name: 'ingestWorker'
   dependsOn: [secretAccess, postgres]
@@ -231,9 +253,11 @@ module ingestWorker 'modules/ingestWorker.bicep' = if (ingestWorkerEnabled) {
     replicas: ingestWorkerReplicas
     identityId: identities.outputs.workerIdentityId
     identityClientId: identities.outputs.workerClientId
+    registryServer: registry!.outputs.loginServer
     storageAccountName: storage.outputs.accountName
     workspaceName: monitoring.outputs.workspaceName
     keyVaultUri: keyVault.outputs.uri
+    eventHubsNamespaceHost: eventHubs.outputs.namespaceHost
     eventHubName: eventHubs.outputs.hubName
     consumerGroup: eventHubs.outputs.workerConsumerGroup
   }
@@ -257,8 +281,15 @@ module budget 'modules/budget.bicep' = if (deployBudget) {
 }
 
 output resourceGroupName string = rg.name
+// azd looks for the services' resources (tag azd-service-name) in AZURE_RESOURCE_GROUP.
+output AZURE_RESOURCE_GROUP string = rg.name
 output functionAppName string = functionApp.outputs.name
 output functionAppUrl string = functionApp.outputs.url
 output keyVaultName string = keyVault.outputs.name
 output postgresHost string = postgres.outputs.host
-output ingestWorkerName string = ingestWorkerEnabled ? 'ca-ingest-${environmentName}' : ''
+output ingestWorkerName string = stagingWorker ? 'ca-ingest-${environmentName}' : ''
+output storageAccountName string = storage.outputs.accountName
+output eventHubsNamespaceHost string = eventHubs.outputs.namespaceHost
+output eventHubName string = eventHubs.outputs.hubName
+// azd pushes the images of container app services to AZURE_CONTAINER_REGISTRY_ENDPOINT.
+output AZURE_CONTAINER_REGISTRY_ENDPOINT string = stagingWorker ? registry!.outputs.loginServer : ''

@@ -4,7 +4,6 @@ import { edgeTokenCommand } from './edgeToken';
 import { freshnessCheckCommand } from './freshnessCheck';
 import { ingestBackfillCommand, ingestBackfillShootersCommand } from './ingestBackfill';
 import { ingestReplayDeadLettersCommand } from './ingestReplayDeadLetters';
-import { ingestWorkerParamsCommand } from './ingestWorkerParams';
 import { ingestWorkerPlanCommand } from './ingestWorkerPlan';
 import { migrateCommand } from './migrate';
 import { rolloutGateCommand } from './rolloutGates';
@@ -22,7 +21,6 @@ export const COMMANDS: readonly Command[] = [
   seedChallengesCommand,
   rolloutGateCommand,
   ingestWorkerPlanCommand,
-  ingestWorkerParamsCommand,
 ];
 
 export function findCommand(name: string | undefined): Command | undefined {

@@ -1,4 +1,5 @@
-import { INGEST_APPLY_SETTING_NAMES } from '../shared/config/settings';
+import { EVENT_HUB_CONNECTION_SETTING_NAMES, INGEST_APPLY_SETTING_NAMES } from '../shared/config/settings';
+import { eventHubConnection, EventHubNotConfiguredError } from '../shared/ingest/eventHubConnection';
 import { BackfillFailedError, BackfillRefusedError, runBackfill, type BackfillProgress } from '../shared/ingest/backfill';
 import { BACKFILL_EXIT, parseBackfillArgs } from '../shared/ingest/backfillArgs';
 import { TableCheckpointStore } from '../shared/ingest/checkpointStore';
@@ -6,7 +7,7 @@ import { admissionThresholds, retentionFrom } from '../shared/ingest/eventRunner
 import { createTableClient, storageConnection, StorageNotConfiguredError } from '../shared/storage/tables';
 import type { Command, CommandEnv } from './command';
 import { openCommandDatabase } from './database';
-import { commandSettings, requireSetting } from './settings';
+import { commandSettings } from './settings';
 
 /**
  * `ingest:backfill <clubId>:<recordId> ... [--group=<id>] [--new-group] [--force]` and
@@ -26,7 +27,7 @@ const BACKFILL_SETTINGS = [
   'AzureWebJobsStorage__credential',
   'AzureWebJobsStorage__clientId',
   'INGEST_EVENTHUB_NAME',
-  'INGEST_EVENTHUB_CONNECTION',
+  ...EVENT_HUB_CONNECTION_SETTING_NAMES,
   'INGEST_BACKFILL_CONSUMER_GROUP',
   'INGEST_CHECKPOINT_TABLE',
   ...INGEST_APPLY_SETTING_NAMES,
@@ -56,11 +57,8 @@ async function backfill(kind: 'records' | 'shooters', args: string[], env: Comma
   }
   const { selection, fresh, force } = parsed.args;
   const settings = commandSettings(BACKFILL_SETTINGS, env);
-  const connectionString = requireSetting(
-    settings.INGEST_EVENTHUB_CONNECTION,
-    'INGEST_EVENTHUB_CONNECTION',
-    'the Event Hubs connection string the backfill reads',
-  );
+  const connection = eventHubConnection(settings);
+  if (!connection) throw new EventHubNotConfiguredError('the backfill');
   const storage = storageConnection(settings);
   if (!storage) throw new StorageNotConfiguredError();
   const database = openCommandDatabase(env);
@@ -71,7 +69,7 @@ async function backfill(kind: 'records' | 'shooters', args: string[], env: Comma
     );
     const summary = await runBackfill({
       sql: database.sql,
-      connectionString,
+      connection,
       eventHubName: settings.INGEST_EVENTHUB_NAME,
       consumerGroup,
       fresh,

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Runs inside the one-off container of the Replay Shooter Master Data workflow
-# (.github/workflows/replay-shooter-master-data.yml), beside the release's dist/ops.js, with the
-# staging ingest worker's settings (its env file). CLUB_IDS: validated club ids separated by
+# Runs in the Replay Shooter Master Data workflow (.github/workflows/replay-shooter-master-data.yml)
+# beside the release's dist/ops.js, with the staging hub, storage account and database in its
+# environment. CLUB_IDS: validated club ids separated by
 # spaces; GROUP_ID: the consumer group; NEW_GROUP: empty or --new-group. Each club's shooters
 # backfill runs in turn; a failed club does not stop the others, but fails the run at the end.
 set -eu

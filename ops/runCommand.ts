@@ -1,4 +1,5 @@
 import { SettingsError } from '../shared/config/settings';
+import { EventHubNotConfiguredError } from '../shared/ingest/eventHubConnection';
 import { StorageNotConfiguredError } from '../shared/storage/tables';
 import { COMMAND_EXIT, type CommandEnv } from './command';
 import { COMMANDS, findCommand } from './commands';
@@ -25,7 +26,7 @@ export async function runCommand(argv: readonly string[], env: CommandEnv): Prom
   try {
     return await command.run(args, env);
   } catch (error) {
-    if (error instanceof MissingSettingError || error instanceof StorageNotConfiguredError) {
+    if (error instanceof MissingSettingError || error instanceof StorageNotConfiguredError || error instanceof EventHubNotConfiguredError) {
       console.error(`${command.name}: ${error.message}`);
       return COMMAND_EXIT.settings;
     }

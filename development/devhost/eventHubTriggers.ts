@@ -1,5 +1,5 @@
 import {
-  EventHubConsumerClient,
+  type EventHubConsumerClient,
   earliestEventPosition,
   type PartitionContext,
   type ReceivedEventData,
@@ -7,6 +7,7 @@ import {
 } from '@azure/event-hubs';
 import type { InvocationContext, RetryContext } from '@azure/functions';
 import type { FunctionDefinition } from '../../shared/host/definition';
+import { bindingConnection, createConsumerClient } from '../../shared/ingest/eventHubConnection';
 import type { Logger } from '../../shared/log/logger';
 import { toWorkerEventBatch } from './eventHubBinding';
 import { retryDelayMs } from './retryPolicy';
@@ -55,8 +56,8 @@ export function startEventHubTriggers(definitions: readonly FunctionDefinition[]
   for (const definition of definitions) {
     if (definition.kind !== 'eventHub') continue;
     const log = deps.log.with({ function: definition.name });
-    const connectionString = deps.setting(definition.options.connection);
-    if (!connectionString) {
+    const connection = bindingConnection(definition.options.connection, deps.setting);
+    if (!connection) {
       log.warn('eventhub_trigger_skipped', { reason: `setting ${definition.options.connection} is not set` });
       continue;
     }
@@ -66,7 +67,7 @@ export function startEventHubTriggers(definitions: readonly FunctionDefinition[]
       deps.setting,
       `${definition.name} consumerGroup`,
     );
-    const client = new EventHubConsumerClient(consumerGroup, connectionString, eventHubName);
+    const client = createConsumerClient(connection, consumerGroup, eventHubName, undefined, {});
     const subscription = client.subscribe(
       {
         processEvents: async (events, context) => {

@@ -9,6 +9,8 @@ import { isProcessAlive } from './processes';
 export interface RunningStorage {
   connectionString: string;
   description: string;
+  /** The Table service endpoint for an identity-based connection (`AzureWebJobsStorage__tableServiceUri`), where one is served. */
+  tableServiceUri?: string;
   release(): Promise<void>;
 }
 
@@ -110,10 +112,24 @@ function accountConnectionString(account: string, key: string, ports: AzuriteIns
 export async function startPrivateAzurite(
   ports: { blob: number; queue: number; table: number },
   location: string,
+  options: { identity?: { certFile: string; keyFile: string } } = {},
 ): Promise<RunningStorage & { pid: number }> {
   const account = 'testaccount';
   const key = randomBytes(32).toString('base64');
-  const child = await startAzurite({ ports, location, env: { AZURITE_ACCOUNTS: `${account}:${key}` } });
+  // With `identity`: HTTPS and Microsoft Entra tokens (OAuth "basic": audience, issuer and lifetime
+  // are checked), as a storage account reached with a managed identity; Azurite accepts bearer
+  // tokens over HTTPS only.
+  const identityArgs = options.identity ? ['--oauth', 'basic', '--cert', options.identity.certFile, '--key', options.identity.keyFile] : [];
+  const child = await startAzurite({ ports, location, env: { AZURITE_ACCOUNTS: `${account}:${key}` }, args: identityArgs });
+  if (options.identity) {
+    return {
+      pid: child.pid ?? 0,
+      connectionString: accountConnectionString(account, key, ports).replace(/http:/g, 'https:'),
+      description: `Azurite (HTTPS, OAuth) on 127.0.0.1:${ports.blob}-${ports.table}`,
+      tableServiceUri: `https://127.0.0.1:${ports.table}/${account}`,
+      release: () => stopChild(child),
+    };
+  }
   return {
     pid: child.pid ?? 0,
     connectionString: accountConnectionString(account, key, ports),
@@ -126,6 +142,7 @@ async function startAzurite(options: {
   ports: { blob: number; queue: number; table: number };
   location: string;
   env?: Record<string, string>;
+  args?: string[];
 }): Promise<ChildProcess> {
   mkdirSync(options.location, { recursive: true });
   const entry = require.resolve('azurite/dist/src/azurite.js');
@@ -150,6 +167,7 @@ async function startAzurite(options: {
       '127.0.0.1',
       '--tablePort',
       String(options.ports.table),
+      ...(options.args ?? []),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...options.env } },
   );

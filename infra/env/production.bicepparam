@@ -4,9 +4,7 @@ using '../main.bicep'
 
 param environmentName = 'production'
 param location = 'westeurope'
-param nodeVersion = '24'
 param maximumInstanceCount = 40
-param environmentSettings = loadJsonContent('production.settings.json')
 
 param postgresAdminPassword = readEnvironmentVariable('POSTGRES_ADMIN_PASSWORD')
 

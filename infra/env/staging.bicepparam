@@ -4,9 +4,7 @@ using '../main.bicep'
 
 param environmentName = 'staging'
 param location = 'westeurope'
-param nodeVersion = '24'
 param maximumInstanceCount = 40
-param environmentSettings = loadJsonContent('staging.settings.json')
 
 param postgresAdminPassword = readEnvironmentVariable('POSTGRES_ADMIN_PASSWORD')
 

@@ -53,7 +53,8 @@ resource plan 'Microsoft.Web/serverfarms@2024-04-01' = {
 resource site 'Microsoft.Web/sites@2024-04-01' = {
   name: name
   location: location
-  tags: tags
+  // azd finds the app of the `api` service (azure.yaml) by this tag.
+  tags: union(tags, { 'azd-service-name': 'api' })
   kind: 'functionapp,linux'
   identity: {
     type: 'UserAssigned'

@@ -22,3 +22,4 @@ output functionPrincipalId string = functionIdentity.properties.principalId
 output workerIdentityId string = workerIdentity.id
 output workerPrincipalId string = workerIdentity.properties.principalId
 output workerClientId string = workerIdentity.properties.clientId
+output functionClientId string = functionIdentity.properties.clientId

@@ -1,5 +1,5 @@
 // The environment's Key Vault (RBAC mode). Modules that own a secret value write their own secret
-// here (database-url, storage-connection, eventhub-*-connection); this module writes the cost
+// here (database-url); this module writes the cost
 // reader's client secret and the list cursor key, which arrive from outside.
 param location string
 param tags object

@@ -1,18 +1,21 @@
-// Storage account of the function app: host state (AzureWebJobsStorage, also used by the app's
-// table client, hence a connection string kept in Key Vault) and the blob container the Flex
-// Consumption app runs its package from.
+// Storage account of the function app: host state (AzureWebJobsStorage as an identity-based
+// connection, also used by the app's table client and the worker's checkpoint table) and the blob
+// container the Flex Consumption app runs its package from. Shared keys are off: every reader uses
+// its managed identity, so no connection string exists.
 param location string
 param tags object
 @minLength(3)
 @maxLength(24)
 param name string
-param keyVaultName string
 param functionPrincipalId string
 @description('The staging ingest worker keeps its Event Hubs checkpoints in a table of this account, reached with its own identity; empty where no worker runs.')
 param workerPrincipalId string = ''
+@description('Who deploys: the shooters replay runs on the workflow runner and keeps its checkpoints here. Empty skips it.')
+param deployerPrincipalId string = ''
 
 var deploymentContainerName = 'app-package'
 var storageBlobDataOwner = subscriptionResourceId('Microsoft.Authorization/roleDefinitions', 'b7e6dc6d-f1e8-4753-8033-0f276bb0955b')
+var storageQueueDataContributor = subscriptionResourceId('Microsoft.Authorization/roleDefinitions', '974c5e8b-45b9-4653-ba55-5f855dd0fb88')
 var storageTableDataContributor = subscriptionResourceId('Microsoft.Authorization/roleDefinitions', '0a9a7e1f-b9d0-4cc4-a60d-0319b160aaa3')
 
 resource account 'Microsoft.Storage/storageAccounts@2023-05-01' = {
@@ -25,8 +28,8 @@ resource account 'Microsoft.Storage/storageAccounts@2023-05-01' = {
     minimumTlsVersion: 'TLS1_2'
     supportsHttpsTrafficOnly: true
     allowBlobPublicAccess: false
-    // The app's table client and the host connect with the connection string.
-    allowSharedKeyAccess: true
+    allowSharedKeyAccess: false
+    defaultToOAuthAuthentication: true
   }
 }
 
@@ -41,19 +44,23 @@ resource deploymentContainer 'Microsoft.Storage/storageAccounts/blobServices/con
   properties: { publicAccess: 'None' }
 }
 
-// The platform reads the package from the container with the app's identity.
-resource packageReader 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
-  name: guid(account.id, functionPrincipalId, storageBlobDataOwner)
-  scope: account
-  properties: {
-    roleDefinitionId: storageBlobDataOwner
-    principalId: functionPrincipalId
-    principalType: 'ServicePrincipal'
-  }
-}
+// The function app's identity: the package and the host's blobs (leases, timers), the host's
+// queues, and the tables of the app and the host (AzureWebJobsStorage__accountName).
+var functionRoles = [storageBlobDataOwner, storageQueueDataContributor, storageTableDataContributor]
 
-// The worker reads and writes its checkpoint table (INGEST_CHECKPOINT_TABLE) with its identity:
-// no connection string in its container.
+resource functionStorage 'Microsoft.Authorization/roleAssignments@2022-04-01' = [
+  for role in functionRoles: {
+    name: guid(account.id, functionPrincipalId, role)
+    scope: account
+    properties: {
+      roleDefinitionId: role
+      principalId: functionPrincipalId
+      principalType: 'ServicePrincipal'
+    }
+  }
+]
+
+// The worker reads and writes its checkpoint table (INGEST_CHECKPOINT_TABLE) with its identity.
 resource workerCheckpoints 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (!empty(workerPrincipalId)) {
   name: guid(account.id, workerPrincipalId, storageTableDataContributor)
   scope: account
@@ -64,16 +71,13 @@ resource workerCheckpoints 'Microsoft.Authorization/roleAssignments@2022-04-01' 
   }
 }
 
-resource vault 'Microsoft.KeyVault/vaults@2023-07-01' existing = {
-  name: keyVaultName
-}
-
-resource connectionSecret 'Microsoft.KeyVault/vaults/secrets@2023-07-01' = {
-  parent: vault
-  name: 'storage-connection'
+// No principalType: the deployer may be a workload identity or a person.
+resource deployerCheckpoints 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (!empty(deployerPrincipalId)) {
+  name: guid(account.id, deployerPrincipalId, storageTableDataContributor)
+  scope: account
   properties: {
-    value: 'DefaultEndpointsProtocol=https;AccountName=${account.name};AccountKey=${account.listKeys().keys[0].value};EndpointSuffix=${environment().suffixes.storage}'
-    contentType: 'AzureWebJobsStorage connection string'
+    roleDefinitionId: storageTableDataContributor
+    principalId: deployerPrincipalId
   }
 }
 

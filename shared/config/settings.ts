@@ -28,6 +28,17 @@ const httpsUrl = (fallback: string) =>
     fallback,
   );
 
+/** `…__credential` of an identity-based connection, as the Functions host reads it. */
+const identityCredentialKind = v.optional(
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.toLowerCase(),
+    v.transform((value) => value || undefined),
+    v.optional(v.picklist(['managedidentity'], 'must be managedidentity or empty')),
+  ),
+);
+
 export const SettingsSchema = v.object({
   /** PostgreSQL connection string; unset locally means the embedded instance (development/); the production commands (ops/) require it. */
   DATABASE_URL: optionalText,
@@ -47,15 +58,7 @@ export const SettingsSchema = v.object({
   AzureWebJobsStorage__accountName: optionalText,
   AzureWebJobsStorage__tableServiceUri: url,
   /** `managedidentity` to use the app's managed identity only; unset: DefaultAzureCredential's chain. */
-  AzureWebJobsStorage__credential: v.optional(
-    v.pipe(
-      v.string(),
-      v.trim(),
-      v.toLowerCase(),
-      v.transform((value) => value || undefined),
-      v.optional(v.picklist(['managedidentity'], 'must be managedidentity or empty')),
-    ),
-  ),
+  AzureWebJobsStorage__credential: identityCredentialKind,
   /** Client id of a user-assigned managed identity for the storage connection. */
   AzureWebJobsStorage__clientId: optionalText,
   /** HS256 secret for locally minted tokens; ignored when AUTH_JWKS_URL is set. */
@@ -115,6 +118,16 @@ export const SettingsSchema = v.object({
   INGEST_EVENTHUB_NAME: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), 'club-data'),
   /** Event Hubs connection string of the `ingest` trigger (the host reads it by name); no fallback. */
   INGEST_EVENTHUB_CONNECTION: optionalText,
+  /**
+   * Identity-based Event Hubs connection (no secret), as the Functions host reads it for the
+   * `ingest` trigger: the namespace host (`<namespace>.servicebus.windows.net`), used when
+   * INGEST_EVENTHUB_CONNECTION holds no connection string. See shared/ingest/eventHubConnection.ts.
+   */
+  INGEST_EVENTHUB_CONNECTION__fullyQualifiedNamespace: optionalText,
+  /** `managedidentity` to use the managed identity only; unset: DefaultAzureCredential's chain. */
+  INGEST_EVENTHUB_CONNECTION__credential: identityCredentialKind,
+  /** Client id of the user-assigned managed identity of the Event Hubs connection. */
+  INGEST_EVENTHUB_CONNECTION__clientId: optionalText,
   /** Consumer group of the `ingest` trigger (host expression %INGEST_EVENTHUB_CONSUMER_GROUP%). */
   INGEST_EVENTHUB_CONSUMER_GROUP: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '$Default'),
   /** Writes the ingest status record and reject log when true; GET /healthz/ingest answers unknown while false. */
@@ -262,6 +275,14 @@ export const INGEST_APPLY_SETTING_NAMES = [
   'INGEST_DEAD_LETTER_MAX_AGE_DAYS',
 ] as const satisfies readonly (keyof Settings)[];
 
+/** The settings of the Event Hubs connection: a connection string, or the identity-based form. */
+export const EVENT_HUB_CONNECTION_SETTING_NAMES = [
+  'INGEST_EVENTHUB_CONNECTION',
+  'INGEST_EVENTHUB_CONNECTION__fullyQualifiedNamespace',
+  'INGEST_EVENTHUB_CONNECTION__credential',
+  'INGEST_EVENTHUB_CONNECTION__clientId',
+] as const satisfies readonly (keyof Settings)[];
+
 /**
  * The settings of the staging ingest worker (workers/ingest): no HTTP, so none of the app's auth
  * settings; parsed from an environment map with the same rules and defaults as the app's.
@@ -276,7 +297,7 @@ export const INGEST_WORKER_SETTING_NAMES = [
   'AzureWebJobsStorage__clientId',
   'LOG_LEVEL',
   'INGEST_EVENTHUB_NAME',
-  'INGEST_EVENTHUB_CONNECTION',
+  ...EVENT_HUB_CONNECTION_SETTING_NAMES,
   'INGEST_EVENTHUB_CONSUMER_GROUP',
   ...INGEST_APPLY_SETTING_NAMES,
   'INGEST_CHECKPOINT_TABLE',

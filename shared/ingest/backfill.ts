@@ -1,4 +1,4 @@
-import { EventHubConsumerClient, earliestEventPosition, type PartitionContext, type ReceivedEventData } from '@azure/event-hubs';
+import { earliestEventPosition, type PartitionContext, type ReceivedEventData } from '@azure/event-hubs';
 import type { Queryable, Sql } from '../db/client';
 import { createLogger, type Logger } from '../log/logger';
 import type { QuarantineContext } from './admission';
@@ -8,6 +8,7 @@ import type { TableCheckpointStore } from './checkpointStore';
 import { classifyMessage, type IncomingMessage } from './contract';
 import { messagesFromEvents } from './receivedMessages';
 import { listAdmission, type RunnerIdentity } from './statusRepository';
+import { createConsumerClient, type EventHubConnection } from './eventHubConnection';
 
 /**
  * Backfill and replay (docs/ingest-worker.md, "Backfill and replay"): reads the hub with a
@@ -46,7 +47,8 @@ export interface BackfillSummary extends BackfillProgress {
 
 export interface BackfillOptions {
   sql: Sql;
-  connectionString: string;
+  /** The Event Hubs namespace: a connection string or the identity-based form (eventHubConnection.ts). */
+  connection: EventHubConnection;
   eventHubName: string;
   consumerGroup: string;
   fresh: boolean;
@@ -213,7 +215,7 @@ async function replay(
   const started = Date.now();
   const { checkpointStore, consumerGroup } = options;
   await checkpointStore.ensureTable();
-  const client = new EventHubConsumerClient(consumerGroup, options.connectionString, options.eventHubName, checkpointStore, {
+  const client = createConsumerClient(options.connection, consumerGroup, options.eventHubName, checkpointStore, {
     loadBalancingOptions: { strategy: 'greedy', ...options.loadBalancing },
   });
   const runner: RunnerIdentity = { id: `backfill:${consumerGroup}`, kind: 'worker' };

@@ -1,11 +1,5 @@
 import os from 'node:os';
-import {
-  EventHubConsumerClient,
-  earliestEventPosition,
-  type PartitionContext,
-  type ReceivedEventData,
-  type Subscription,
-} from '@azure/event-hubs';
+import { earliestEventPosition, type PartitionContext, type ReceivedEventData, type Subscription } from '@azure/event-hubs';
 import type { Sql } from '../db/client';
 import type { Logger } from '../log/logger';
 import type { ApplyOptions, ApplyOutcome } from './apply';
@@ -25,6 +19,7 @@ import { sampleGroupLag } from './lag';
 import { messagesFromEvents } from './receivedMessages';
 import type { RunnerIdentity } from './statusRepository';
 import { recordLagSample, recordWorkerStarted, recordWorkerStopped } from './workerStatus';
+import { createConsumerClient, type EventHubConnection } from './eventHubConnection';
 
 /**
  * The staging ingest worker (docs/ingest-worker.md): an EventHubConsumerClient over the
@@ -36,7 +31,8 @@ import { recordLagSample, recordWorkerStarted, recordWorkerStopped } from './wor
  */
 export interface IngestWorkerOptions {
   sql: Sql;
-  connectionString: string;
+  /** The Event Hubs namespace: a connection string or the identity-based form (eventHubConnection.ts). */
+  connection: EventHubConnection;
   eventHubName: string;
   consumerGroup: string;
   checkpointStore: TableCheckpointStore;
@@ -93,7 +89,7 @@ export async function startIngestWorker(options: IngestWorkerOptions): Promise<I
   await checkpointStore.ensureTable();
   await recordWorkerStarted(sql, runner, now());
 
-  const client = new EventHubConsumerClient(options.consumerGroup, options.connectionString, options.eventHubName, checkpointStore, {
+  const client = createConsumerClient(options.connection, options.consumerGroup, options.eventHubName, checkpointStore, {
     loadBalancingOptions: { strategy: 'greedy', ...options.loadBalancing },
   });
   const inFlight = new Set<Promise<void>>();

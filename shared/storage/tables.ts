@@ -37,12 +37,20 @@ export function storageConnection(settings: StorageSettings): StorageConnection 
   };
 }
 
+/** Which identity an identity-based connection (`…__credential`, `…__clientId`) uses. */
+export interface IdentityChoice {
+  credential: 'managedidentity' | 'default';
+  clientId?: string;
+}
+
 /**
  * The identity credential, loaded on its first token request: @azure/identity (and MSAL below it)
  * is large, and a cold start with a connection string (Azurite, or most deployments) must not pay
- * for it.
+ * for it. `managedidentity` asks the platform's identity endpoint only (IDENTITY_ENDPOINT on App
+ * Service and Container Apps); `default` walks DefaultAzureCredential's chain (the Azure CLI login
+ * of a workflow or an operator).
  */
-function credentialFor(connection: Extract<StorageConnection, { kind: 'identity' }>): TokenCredential {
+export function identityCredential(connection: IdentityChoice): TokenCredential {
   let loaded: Promise<TokenCredential> | undefined;
   const load = async (): Promise<TokenCredential> => {
     const { DefaultAzureCredential, ManagedIdentityCredential } = await import('./identity');
@@ -61,7 +69,7 @@ function credentialFor(connection: Extract<StorageConnection, { kind: 'identity'
 
 /** A Table service client for the connection; nothing is contacted until the first call. */
 export function createTableService(connection: StorageConnection): TableServiceClient {
-  if (connection.kind === 'identity') return new TableServiceClient(connection.tableServiceUri, credentialFor(connection));
+  if (connection.kind === 'identity') return new TableServiceClient(connection.tableServiceUri, identityCredential(connection));
   const { connectionString } = connection;
   // Azurite speaks plain HTTP on loopback; real storage accounts are always HTTPS.
   const allowInsecureConnection = /UseDevelopmentStorage=true|https?:\/\/(127\.0\.0\.1|localhost)/i.test(connectionString);
@@ -70,7 +78,7 @@ export function createTableService(connection: StorageConnection): TableServiceC
 
 /** A client of one table on the connection (the ingest checkpoint store); nothing is contacted until the first call. */
 export function createTableClient(connection: StorageConnection, tableName: string): TableClient {
-  if (connection.kind === 'identity') return new TableClient(connection.tableServiceUri, tableName, credentialFor(connection));
+  if (connection.kind === 'identity') return new TableClient(connection.tableServiceUri, tableName, identityCredential(connection));
   const { connectionString } = connection;
   const allowInsecureConnection = /UseDevelopmentStorage=true|https?:\/\/(127\.0\.0\.1|localhost)/i.test(connectionString);
   return TableClient.fromConnectionString(connectionString, tableName, { allowInsecureConnection });

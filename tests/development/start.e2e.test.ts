@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { freePort, isListening } from '../../development/local/net';
@@ -35,6 +36,8 @@ describe('npm start', () => {
     }
     expect({ status, output }).toMatchObject({ status: 200 });
     expect(output).toContain(`Listening: http://127.0.0.1:${port}`);
+    // The runtime of the README's command is the pinned one (the `node` devDependency), not the machine's.
+    expect(output).toContain(`Node.js:   v${readFileSync(path.join(root, '.nvmrc'), 'utf8').trim()} (.nvmrc)`);
     expect(output).toMatch(/Database: +PostgreSQL from DATABASE_URL/);
     // The admin portal, built from portal/src by the start itself (docs/portal.md).
     const portal = await fetch(`http://127.0.0.1:${port}/portal/`);

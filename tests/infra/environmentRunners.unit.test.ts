@@ -1,5 +1,6 @@
 import { ingestEventFunction } from '../../functions/ingest';
 import { parseIngestWorkerSettings } from '../../shared/config/settings';
+import { eventHubConnection } from '../../shared/ingest/eventHubConnection';
 import { storageConnection } from '../../shared/storage/tables';
 import { bicepParamFile, environmentSettings, environments, infraSettings, mainBicep, root } from './settingsSources';
 import { readFileSync } from 'node:fs';
@@ -40,7 +41,6 @@ function workerEnvBlock(): { name: string; value?: string; secretRef?: string }[
 function workerEnvironment(): Record<string, string> {
   const standIns: Record<string, string> = {
     'database-url': 'postgres://worker@db.example.net:5432/shooting_club',
-    'eventhub-connection': 'Endpoint=sb://hub.example.net/;SharedAccessKeyName=listen;SharedAccessKey=s',
   };
   const env: Record<string, string> = {};
   for (const entry of workerEnvBlock()) {
@@ -67,7 +67,8 @@ describe('exactly one ingest runner per environment', () => {
     expect(bicepParamFile('staging')).toMatch(
       /^param ingestWorkerEnabled = bool\(readEnvironmentVariable\('INGEST_WORKER_ENABLED', 'false'\)\)$/m,
     );
-    expect(mainBicep()).toMatch(/^module ingestWorker 'modules\/ingestWorker\.bicep' = if \(ingestWorkerEnabled\) \{$/m);
+    expect(mainBicep()).toMatch(/^var stagingWorker = environmentName == 'staging'$/m);
+    expect(mainBicep()).toMatch(/^module ingestWorker 'modules\/ingestWorker\.bicep' = if \(stagingWorker && ingestWorkerEnabled\) \{$/m);
   });
 
   it.each(environments)('names the function as the host registers it (%s)', (environment) => {
@@ -80,7 +81,13 @@ describe('the staging worker container as infra starts it', () => {
   it('has every setting the worker needs to start, storage included', () => {
     const settings = parseIngestWorkerSettings(workerEnvironment());
     expect(settings.DATABASE_URL).toMatch(/^postgres:/);
-    expect(settings.INGEST_EVENTHUB_CONNECTION).toMatch(/^Endpoint=sb:/);
+    // Event Hubs and storage through the worker's own identity: no key in the container.
+    expect(eventHubConnection(settings)).toEqual({
+      kind: 'identity',
+      fullyQualifiedNamespace: 'eventHubsNamespaceHost-of-this-deployment',
+      credential: 'managedidentity',
+      clientId: 'identityClientId-of-this-deployment',
+    });
     expect(storageConnection(settings)).toEqual({
       kind: 'identity',
       tableServiceUri: 'https://storageAccountName-of-this-deployment.table.core.windows.net',
@@ -93,13 +100,28 @@ describe('the staging worker container as infra starts it', () => {
     const storage = readInfra('modules/storage.bicep');
     expect(storage).toMatch(/principalId: workerPrincipalId/);
     expect(storage).toContain("'0a9a7e1f-b9d0-4cc4-a60d-0319b160aaa3'"); // Storage Table Data Contributor
-    expect(mainBicep()).toMatch(/workerPrincipalId: ingestWorkerEnabled \? identities\.outputs\.workerPrincipalId : ''/);
+    expect(mainBicep()).toMatch(/workerPrincipalId: stagingWorker \? identities\.outputs\.workerPrincipalId : ''/);
     expect(Object.keys(workerEnvironment())).not.toContain('AzureWebJobsStorage');
+    expect(Object.keys(workerEnvironment())).not.toContain('INGEST_EVENTHUB_CONNECTION');
+  });
+
+  it('reads the hub and pulls its image with that identity', () => {
+    expect(readInfra('modules/eventHubs.bicep')).toContain("'a638d3c7-ab3a-418d-83e6-5f17a39d4fde'"); // Azure Event Hubs Data Receiver
+    expect(mainBicep()).toMatch(
+      /readerPrincipalIds: stagingWorker\s+\? \[identities\.outputs\.functionPrincipalId, identities\.outputs\.workerPrincipalId\]/,
+    );
+    expect(readInfra('modules/registry.bicep')).toContain("'7f951dda-4ed3-4680-a7ca-43fe172d538d'"); // AcrPull
+    expect(readInfra('modules/ingestWorker.bicep')).toContain('registries: [{ server: registryServer, identity: identityId }]');
   });
 
   it('reads the env block it checks, so a pass means something', () => {
     expect(workerEnvBlock().map((entry) => entry.name)).toEqual(
-      expect.arrayContaining(['DATABASE_URL', 'INGEST_EVENTHUB_CONNECTION', 'INGEST_EVENTHUB_NAME', 'INGEST_EVENTHUB_CONSUMER_GROUP']),
+      expect.arrayContaining([
+        'DATABASE_URL',
+        'INGEST_EVENTHUB_CONNECTION__fullyQualifiedNamespace',
+        'INGEST_EVENTHUB_NAME',
+        'INGEST_EVENTHUB_CONSUMER_GROUP',
+      ]),
     );
   });
 });

@@ -1,4 +1,3 @@
-import { ingestWorkerParams } from '../../ops/ingestWorkerParams';
 import { publicIngestHealth, summariseIngestHealth, unknownIngestHealth, type IngestHealth } from '../../shared/ingest/health';
 import { clubMasterSyncGate, ingestStatusGate, ingestStatusSwitch } from '../../ops/rolloutGates';
 
@@ -77,22 +76,5 @@ describe('club master sync gate: the endpoint before boxes enable the push', () 
 
   it('cannot tell on a server error', () => {
     expect(clubMasterSyncGate({ status: 502, body: '' }).pass).toBe(false);
-  });
-});
-
-describe('staging ingest worker parameters', () => {
-  it('leaves the worker out when STAGING_INGEST_ENABLED is unset or false', () => {
-    expect(ingestWorkerParams(undefined, undefined)).toEqual({ enabled: false, replicas: 1 });
-    expect(ingestWorkerParams('false', '4')).toEqual({ enabled: false, replicas: 1 });
-  });
-
-  it('starts with one replica and takes STAGING_INGEST_REPLICAS', () => {
-    expect(ingestWorkerParams('true', '')).toEqual({ enabled: true, replicas: 1 });
-    expect(ingestWorkerParams('true', '3')).toEqual({ enabled: true, replicas: 3 });
-  });
-
-  it('rejects what the compose plan rejects', () => {
-    expect(() => ingestWorkerParams('maybe', '1')).toThrow(/STAGING_INGEST_ENABLED/);
-    expect(() => ingestWorkerParams('true', '9')).toThrow(/STAGING_INGEST_REPLICAS/);
   });
 });

@@ -4,7 +4,6 @@ import { settingNames } from '../../shared/config/settings';
 import { noDrift, settingsDrift } from './settingsDrift';
 import {
   bicepModules,
-  bicepParamFile,
   bindingSettings,
   environments,
   environmentSettings,
@@ -104,7 +103,7 @@ describe('every value infra writes can be resolved', () => {
       const values = environmentSettings(environment);
       expect({ environment, keys: Object.keys(values).sort() }).toEqual({ environment, keys: wanted });
       expect({ environment, empty: Object.entries(values).filter(([, value]) => !value.trim()) }).toEqual({ environment, empty: [] });
-      expect(bicepParamFile(environment)).toContain(`param environmentSettings = loadJsonContent('${environment}.settings.json')`);
+      expect(mainBicep()).toContain(`loadJsonContent('env/${environment}.settings.json')`);
     }
   });
 

@@ -41,21 +41,3 @@ export function fakeCommand(dir: string, name: string, body: string): string {
   chmodSync(file, 0o755);
   return file;
 }
-
-/**
- * A fake `ssh` for the deploy scripts: logs each remote command (one line) to $FAKE_LOG, lists a
- * tar stream sent to `tar -xf -` into $FAKE_TAR, answers `docker compose ps` from $FAKE_PS_ALL /
- * $FAKE_PS_RUNNING and fails `docker run` with $FAKE_DOCKER_EXIT.
- */
-export const FAKE_SSH = `
-while [ "$1" = -i ] || [ "$1" = -o ]; do shift 2; done
-shift # the target
-command="$*"
-printf '%s\\n' "$command" | tr -s ' ' >> "$FAKE_LOG"
-case "$command" in
-  *"tar -xf -"*) if [ -n "\${FAKE_TAR:-}" ]; then tar -tf - >> "$FAKE_TAR"; else cat > /dev/null; fi ;;
-  *"docker compose ps --all"*) printf '%s' "\${FAKE_PS_ALL:-}" ;;
-  *"docker compose ps --status running"*) printf '%s' "\${FAKE_PS_RUNNING:-}" ;;
-  *"docker run"*) exit "\${FAKE_DOCKER_EXIT:-0}" ;;
-esac
-exit 0`;

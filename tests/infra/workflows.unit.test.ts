@@ -1,13 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { planIngestWorker, stepOutputs } from '../../ops/ingestWorkerPlan';
 import { COMMANDS } from '../../ops/commands';
 import { lintWorkflows, type LintError } from './actionlint';
 import { developmentCalls, opsCommands } from './productionSteps';
 import { root } from './settingsSources';
-import { FAKE_SSH, fakeCommand, stepScript } from './workflowSteps';
+import { fakeCommand, stepScript } from './workflowSteps';
 
 const workflowDir = path.join(root, '.github', 'workflows');
 const workflowFiles = readdirSync(workflowDir).filter((file) => /\.ya?ml$/.test(file));
@@ -98,9 +97,7 @@ describe('workflows run production commands from the bundle, never development t
   it('names only commands the bundle has, each after the build of its job', () => {
     const known = COMMANDS.map((command) => command.name);
     const called = workflowFiles.flatMap((file) => opsCommands(workflow(file)));
-    expect(called).toEqual(
-      expect.arrayContaining(['migrate', 'freshness:check', 'rollout:gate', 'ingest:worker-plan', 'ingest:worker-params']),
-    );
+    expect(called).toEqual(expect.arrayContaining(['migrate', 'freshness:check', 'rollout:gate', 'ingest:worker-plan']));
     expect(called.filter((name) => !known.includes(name))).toEqual([]);
     for (const file of workflowFiles) {
       const source = workflow(file);
@@ -140,13 +137,11 @@ describe('the production deploy follows the rollout orders', () => {
   });
 
   it('builds and tests on the Node.js version the production app runs', () => {
-    const bicepParams = readFileSync(path.join(root, 'infra', 'env', 'production.bicepparam'), 'utf8');
-    const appVersion = /^param nodeVersion = '(\d+)'$/m.exec(bicepParams)?.[1];
+    // The app's runtime is the major of .nvmrc (infra/main.bicep reads it); tests/infra/nodeRuntime.unit.test.ts.
     const workflowSetups = [...source.matchAll(/node-version(-file)?: ([^,}\n]+)/g)].map((match) => match[0]);
-    expect(appVersion).toBeDefined();
     expect(workflowSetups.length).toBeGreaterThan(0);
     expect(new Set(workflowSetups)).toEqual(new Set(['node-version-file: .nvmrc']));
-    expect(readFileSync(path.join(root, '.nvmrc'), 'utf8').trim()).toBe(appVersion);
+    expect(readFileSync(path.join(root, 'infra', 'main.bicep'), 'utf8')).toContain("loadTextContent('../.nvmrc')");
   });
 
   it('runs the Bicep compile and what-if on the hosted runner', () => {
@@ -177,8 +172,9 @@ const outputsOf = (file: string) =>
       .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
   );
 
-describe('the staging deploy: migrations first, then the app and the ingest worker', () => {
+describe('the staging deploy: infrastructure, migrations, then the app and the ingest worker', () => {
   const source = workflow('deploy-staging.yml');
+  const infra = workflow('infra.yml');
   const jobs = jobNeeds(source);
   const jobText = (name: string) => {
     const start = source.indexOf(`\n  ${name}:\n`);
@@ -186,109 +182,100 @@ describe('the staging deploy: migrations first, then the app and the ingest work
     return next === -1 ? source.slice(start) : source.slice(start, start + 1 + next);
   };
 
-  it('runs the migrations after the build and before the app and the worker, which wait for their success', () => {
-    expect(dependsOn(jobs, 'migrate', 'build')).toBe(true);
+  it('deploys the infrastructure, then runs the migrations before the app and the worker, which wait for their success', () => {
+    expect(dependsOn(jobs, 'infrastructure', 'build')).toBe(true);
+    expect(dependsOn(jobs, 'migrate', 'infrastructure')).toBe(true);
     expect(dependsOn(jobs, 'deploy', 'migrate')).toBe(true);
     expect(dependsOn(jobs, 'ingest-worker', 'migrate')).toBe(true);
-    expect(jobText('migrate')).toContain('run: node dist/ops.js migrate');
+    expect(jobText('migrate')).toContain('node dist/ops.js migrate');
     // Neither a job condition nor continue-on-error may let a later job run after a failed migration.
     for (const job of ['migrate', 'deploy', 'ingest-worker']) {
       expect([job, /^ {4}if:/m.test(jobText(job)), jobText(job).includes('continue-on-error')]).toEqual([job, false, false]);
     }
   });
 
-  it('works out the worker plan from STAGING_INGEST_ENABLED and STAGING_INGEST_REPLICAS', () => {
+  it('works out the worker plan from STAGING_INGEST_ENABLED and STAGING_INGEST_REPLICAS, on staging only', () => {
+    expect(infra).toContain("ENABLED: ${{ inputs.environment == 'staging' && vars.STAGING_INGEST_ENABLED || '' }}");
+    expect(infra).toContain('REPLICAS: ${{ vars.STAGING_INGEST_REPLICAS }}');
+    expect(infra).toContain('run: node dist/ops.js ingest:worker-plan "$ENABLED" "$REPLICAS" >> "$GITHUB_OUTPUT"');
+    expect(infra).toContain('INGEST_WORKER_ENABLED: ${{ needs.what-if.outputs.worker-enabled }}');
+    expect(infra).toContain('INGEST_WORKER_REPLICAS: ${{ needs.what-if.outputs.worker-replicas }}');
+  });
+
+  it('removes the worker only when the plan says stop, never when STAGING_INGEST_ENABLED is unset', () => {
+    const removal = infra.slice(infra.indexOf('- name: Remove the ingest worker when STAGING_INGEST_ENABLED is false'));
+    expect(removal).toMatch(/^\s+if: needs\.what-if\.outputs\.worker-action == 'stop'$/m);
+    expect(removal).toContain('az resource delete --resource-group "$GROUP" --name "$WORKER" --resource-type Microsoft.App/containerApps');
+  });
+
+  it('keeps the running worker image when the infrastructure is deployed, so only the rollout changes it', () => {
+    expect(infra).toContain("--query 'properties.template.containers[0].image'");
+    expect(infra).toContain('INGEST_WORKER_IMAGE: ${{ needs.what-if.outputs.worker-image }}');
+    expect(infra).not.toContain('vars.INGEST_WORKER_IMAGE');
+  });
+
+  it('builds the worker image of this release, pushes it to the registry and rolls the app to it', () => {
     const job = jobText('ingest-worker');
-    expect(job).toContain('ENABLED: ${{ vars.STAGING_INGEST_ENABLED }}');
-    expect(job).toContain('REPLICAS: ${{ vars.STAGING_INGEST_REPLICAS }}');
-    expect(job).toContain('node dist/ops.js ingest:worker-plan "$ENABLED" "$REPLICAS" >> "$GITHUB_OUTPUT"');
+    expect(job).toContain('ACTION: ${{ needs.infrastructure.outputs.worker-action }}');
+    expect(job).toContain('az acr login --name "${REGISTRY%%.*}"');
+    expect(job).toContain('docker build --file workers/Dockerfile --build-arg BUNDLE=ingest-worker');
+    expect(job).toContain('--build-arg "NODE_VERSION=$(cat .nvmrc)"');
+    expect(job).toContain('docker push "$image"');
+    expect(job).toContain('az containerapp update --resource-group "$GROUP" --name "$WORKER" --image "$IMAGE"');
+    expect(job.indexOf('docker push')).toBeLessThan(job.indexOf('az containerapp update'));
+  });
+
+  it('has no second worker path: no SSH host, no compose file', () => {
+    for (const file of workflowFiles) expect([file, /\bssh\b|docker compose|STAGING_SSH/i.test(workflow(file))]).toEqual([file, false]);
+  });
+
+  describe('the step that checks the rolled-out replicas', () => {
+    const script = stepScript(source, 'Roll the worker to it and check that the planned replicas run');
+    let dir: string;
+    beforeEach(() => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'deploy-staging-'));
+      // A fake az: logs each call, answers the replica count from $FAKE_RUNNING.
+      fakeCommand(
+        path.join(dir, 'bin'),
+        'az',
+        'printf "%s\\n" "$*" >> "$FAKE_LOG"\ncase "$*" in *"replica list"*) printf "%s\\n" "${FAKE_RUNNING:-0}" ;; esac\nexit 0',
+      );
+      fakeCommand(path.join(dir, 'bin'), 'sleep', 'exit 0');
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+    const run = (running: string) =>
+      runStep(script, dir, {
+        PATH: `${path.join(dir, 'bin')}:${process.env['PATH'] ?? ''}`,
+        GROUP: 'rg-scb-staging',
+        WORKER: 'ca-ingest-staging',
+        IMAGE: 'crscbstag.azurecr.io/ingest-worker:abc123',
+        REPLICAS: '2',
+        SETTLE_SECONDS: '0',
+        FAKE_LOG: path.join(dir, 'az.log'),
+        FAKE_RUNNING: running,
+      });
+    const calls = () => readFileSync(path.join(dir, 'az.log'), 'utf8').trim().split('\n');
+
+    it('rolls to the image and passes once the planned replicas run', async () => {
+      const result = await run('2');
+      expect(result.code).toBe(0);
+      expect(calls()[0]).toBe(
+        'containerapp update --resource-group rg-scb-staging --name ca-ingest-staging --image crscbstag.azurecr.io/ingest-worker:abc123',
+      );
+      expect(result.stdout).toContain('::notice title=Ingest worker running::2 replica(s) of crscbstag.azurecr.io/ingest-worker:abc123');
+    });
+
+    it('fails, with the worker log, when fewer replicas run than planned', async () => {
+      const result = await run('1');
+      expect(result.code).toBe(1);
+      expect(calls()).toContain('containerapp logs show --resource-group rg-scb-staging --name ca-ingest-staging --tail 50 --format text');
+      expect(result.stdout).toContain('::error title=Ingest worker not running::1 of 2 replica(s) running');
+    }, 30_000);
   });
 
   it('ships the connector configuration beside the box agent bundle', () => {
     expect(source).toContain('cp infra/connector/debezium-club-data.json dist/debezium-club-data.json');
     expect(source).toMatch(/path: \|\n\s+dist\/edge-agent\.js\*\n\s+dist\/debezium-club-data\.json/);
-  });
-
-  describe('the step that applies the plan on the staging host', () => {
-    const script = stepScript(source, 'Apply it on the staging host');
-    let dir: string;
-    let release: string;
-    beforeEach(() => {
-      dir = mkdtempSync(path.join(os.tmpdir(), 'deploy-staging-'));
-      release = path.join(dir, 'release');
-      for (const file of ['compose.yaml', '.dockerignore', 'workers/Dockerfile', 'dist/ingest-worker.js', 'dist/ingest-worker.js.map']) {
-        mkdirSync(path.dirname(path.join(release, file)), { recursive: true });
-        writeFileSync(path.join(release, file), `${file}\n`);
-      }
-      fakeCommand(path.join(dir, 'bin'), 'ssh', FAKE_SSH);
-    });
-    afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-    /** The plan's outputs as the workflow passes them, then the step against the fake host. */
-    function apply(enabled: string, replicas: string | undefined, host: { all?: string; running?: string }) {
-      const outputs: Record<string, string> = {};
-      for (const line of stepOutputs(planIngestWorker(enabled, replicas)).split('\n')) {
-        outputs[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
-      }
-      return runStep(script, release, {
-        PATH: `${path.join(dir, 'bin')}:${process.env['PATH'] ?? ''}`,
-        HOME: dir,
-        SSH_KEY: 'test-key',
-        SSH_TARGET: 'deploy@staging',
-        COMMAND: outputs['command'] ?? '',
-        ACTION: outputs['action'] ?? '',
-        REPLICAS: outputs['replicas'] ?? '',
-        SETTLE_SECONDS: '0',
-        FAKE_LOG: path.join(dir, 'ssh.log'),
-        FAKE_TAR: path.join(dir, 'tar.list'),
-        FAKE_PS_ALL: host.all ?? '',
-        FAKE_PS_RUNNING: host.running ?? '',
-      });
-    }
-    const remote = () => readFileSync(path.join(dir, 'ssh.log'), 'utf8').trim().split('\n');
-    const shipped = () => readFileSync(path.join(dir, 'tar.list'), 'utf8').trim().split('\n');
-
-    it('false stops the worker, removes its containers and checks that none is left', async () => {
-      const result = await apply('false', '3', {});
-      expect(result.code).toBe(0);
-      expect(shipped()).toEqual(['compose.yaml', '.dockerignore', 'workers/Dockerfile']);
-      expect(remote()).toEqual([
-        'mkdir -p /srv/shooting-club && tar -xf - -C /srv/shooting-club',
-        'cd /srv/shooting-club && docker compose rm --stop --force ingest-worker',
-        'cd /srv/shooting-club && docker compose ps --all --quiet ingest-worker',
-      ]);
-      expect(result.stdout).toContain('::notice title=Ingest worker stopped::');
-    });
-
-    it('fails when a worker container survives the stop', async () => {
-      const result = await apply('false', undefined, { all: '3f2a9c\n' });
-      expect(result.code).toBe(1);
-      expect(result.stdout).toContain('::error title=Ingest worker not removed::1 ingest-worker container(s) still exist after the stop');
-    });
-
-    it('true starts one replica by default from this release and checks that it runs', async () => {
-      const result = await apply('true', undefined, { running: 'a1b2c3\n' });
-      expect(result.code).toBe(0);
-      expect(shipped()).toEqual([
-        'compose.yaml',
-        '.dockerignore',
-        'workers/Dockerfile',
-        'dist/ingest-worker.js',
-        'dist/ingest-worker.js.map',
-      ]);
-      expect(remote().slice(1)).toEqual([
-        'cd /srv/shooting-club && docker compose up --detach --build --remove-orphans --scale ingest-worker=1 ingest-worker',
-        'cd /srv/shooting-club && docker compose ps --status running --quiet ingest-worker',
-      ]);
-      expect(result.stdout).toContain('::notice title=Ingest worker running::1 ingest-worker container(s) running');
-    });
-
-    it('fails, with the worker log, when fewer containers run than planned', async () => {
-      const result = await apply('true', '2', { running: 'a1b2c3\n' });
-      expect(result.code).toBe(1);
-      expect(remote()).toContain('cd /srv/shooting-club && docker compose logs --no-color --tail 50 ingest-worker');
-      expect(result.stdout).toContain('::error title=Ingest worker not running::1 of 2 ingest-worker container(s) running');
-    });
   });
 });
 
@@ -358,59 +345,18 @@ describe('the Replay Shooter Master Data workflow', () => {
     });
   });
 
-  describe('the one-off container', () => {
-    const script = stepScript(source, 'Run the shooters backfill in a one-off backend container on the staging host');
-    const shippedFiles = ['dist/ops.js', 'dist/ops.js.map', 'ops/replayShooters.sh'];
-    let dir: string;
-    let release: string;
-    beforeEach(() => {
-      dir = mkdtempSync(path.join(os.tmpdir(), 'replay-run-'));
-      // The checkout after `npm run build`, with a file that must stay on the runner.
-      release = path.join(dir, 'release');
-      for (const file of [...shippedFiles, 'local.settings.sample.json', 'development/ops.ts']) {
-        mkdirSync(path.dirname(path.join(release, file)), { recursive: true });
-        writeFileSync(path.join(release, file), `${file}\n`);
-      }
-      fakeCommand(path.join(dir, 'bin'), 'ssh', FAKE_SSH);
-    });
-    afterEach(() => rmSync(dir, { recursive: true, force: true }));
-    const run = (dockerExit: string) =>
-      runStep(script, release, {
-        PATH: `${path.join(dir, 'bin')}:${process.env['PATH'] ?? ''}`,
-        HOME: dir,
-        SSH_KEY: 'test-key',
-        SSH_TARGET: 'deploy@staging',
-        CLUB_IDS: '4711 4712',
-        GROUP_ID: 'shooting-club-shooter-backfill',
-        NEW_GROUP: '--new-group',
-        RUN_ID: '991',
-        IMAGE: 'node:22-bookworm-slim',
-        FAKE_LOG: path.join(dir, 'ssh.log'),
-        FAKE_TAR: path.join(dir, 'tar.list'),
-        FAKE_DOCKER_EXIT: dockerExit,
-      });
-    const remote = () => readFileSync(path.join(dir, 'ssh.log'), 'utf8').trim().split('\n');
-
-    it('copies the command bundle to the host, runs the backfill script with the worker settings, then cleans up', async () => {
-      const result = await run('0');
-      expect(result.code).toBe(0);
-      // The production bundle and its loop, nothing of the sources or the local settings.
-      expect(readFileSync(path.join(dir, 'tar.list'), 'utf8').trim().split('\n')).toEqual(shippedFiles);
-      expect(remote()).toEqual([
-        'mkdir -p /srv/shooting-club/replay/991 && tar -xf - -C /srv/shooting-club/replay/991',
-        "docker run --rm --init --name shooter-backfill-991 --user $(id -u):$(id -g) -e HOME=/tmp --env-file /srv/shooting-club/ingest-worker.env -e CLUB_IDS='4711 4712' -e GROUP_ID='shooting-club-shooter-backfill' -e NEW_GROUP='--new-group' -v /srv/shooting-club/replay/991:/app -w /app node:22-bookworm-slim sh ops/replayShooters.sh",
-        'rm -rf /srv/shooting-club/replay/991',
-      ]);
-    }, 60_000);
-
-    it('fails the run when the container fails, and still removes the copy', async () => {
-      const result = await run('1');
-      expect(result.code).toBe(1);
-      expect(remote()[2]).toBe('rm -rf /srv/shooting-club/replay/991');
-    }, 60_000);
+  it('runs on the runner with the deployer login and the staging outputs, through Entra ID, the firewall closed afterwards', () => {
+    const step = source.slice(source.indexOf('- name: Run the shooters backfill of each club'));
+    expect(step).toContain('INGEST_EVENTHUB_CONNECTION__fullyQualifiedNamespace: ${{ steps.staging.outputs.namespace }}');
+    expect(step).toContain('AzureWebJobsStorage__accountName: ${{ steps.staging.outputs.storage }}');
+    expect(step).toContain('sh ops/replayShooters.sh');
+    expect(step).not.toMatch(/INGEST_EVENTHUB_CONNECTION:|AzureWebJobsStorage:/);
+    expect(source).toContain('az deployment sub show --name scb-staging');
+    expect(source.indexOf('Close the database firewall again')).toBeGreaterThan(source.indexOf('Run the shooters backfill of each club'));
+    expect(source).toMatch(/Close the database firewall again\n\s+if: always\(\)/);
   });
 
-  describe('ops/replayShooters.sh inside the container', () => {
+  describe('ops/replayShooters.sh', () => {
     let dir: string;
     beforeEach(() => {
       dir = mkdtempSync(path.join(os.tmpdir(), 'replay-script-'));

@@ -55,7 +55,7 @@ describe('backfill and replay', () => {
   const backfill = (overrides: Partial<BackfillOptions>) =>
     runBackfill({
       sql: getSql(),
-      connectionString: hub.connectionString(),
+      connection: { kind: 'connectionString', connectionString: hub.connectionString() },
       eventHubName: HUB,
       consumerGroup: BACKFILL_GROUP,
       fresh: false,

@@ -46,7 +46,7 @@ describe('backfill status in the ingest health', () => {
   const backfill = (overrides: Partial<BackfillOptions>) =>
     runBackfill({
       sql: getSql(),
-      connectionString: hub.connectionString(),
+      connection: { kind: 'connectionString', connectionString: hub.connectionString() },
       eventHubName: HUB,
       consumerGroup: groups.done,
       fresh: true,

@@ -62,6 +62,8 @@ describe('the ingest worker bundle', () => {
       AzureWebJobsStorage: process.env['AzureWebJobsStorage'] ?? '',
     });
     expect(await worker.exited).toBe(1);
-    expect(worker.output()).toContain('Start-up failed: INGEST_EVENTHUB_CONNECTION is required');
+    expect(worker.output()).toContain(
+      'Start-up failed: Neither INGEST_EVENTHUB_CONNECTION nor INGEST_EVENTHUB_CONNECTION__fullyQualifiedNamespace is set',
+    );
   }, 30_000);
 });

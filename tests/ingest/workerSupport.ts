@@ -83,7 +83,7 @@ export function startTestWorker(
   const { name, ...rest } = overrides;
   return startIngestWorker({
     sql,
-    connectionString: hub.connectionString(),
+    connection: { kind: 'connectionString', connectionString: hub.connectionString() },
     eventHubName: HUB,
     consumerGroup: GROUP,
     checkpointStore: store,

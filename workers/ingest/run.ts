@@ -5,6 +5,7 @@ import { TableCheckpointStore } from '../../shared/ingest/checkpointStore';
 import { admissionThresholds, retentionFrom } from '../../shared/ingest/eventRunner';
 import { startIngestWorker, workerRunnerIdentity, type IngestWorker } from '../../shared/ingest/worker';
 import type { Logger } from '../../shared/log/logger';
+import { eventHubConnection, EventHubNotConfiguredError } from '../../shared/ingest/eventHubConnection';
 import { createTableClient, storageConnection, StorageNotConfiguredError } from '../../shared/storage/tables';
 
 export interface RunningIngestWorker {
@@ -22,8 +23,8 @@ export interface RunningIngestWorker {
  */
 export async function runIngestWorkerFromSettings(settings: IngestWorkerSettings, log: Logger): Promise<RunningIngestWorker> {
   if (!settings.DATABASE_URL) throw new Error('DATABASE_URL is required: the service database the worker applies to.');
-  const connectionString = settings.INGEST_EVENTHUB_CONNECTION;
-  if (!connectionString) throw new Error('INGEST_EVENTHUB_CONNECTION is required: the Event Hubs connection string the worker reads.');
+  const connection = eventHubConnection(settings);
+  if (!connection) throw new EventHubNotConfiguredError('the worker');
   const storage = storageConnection(settings);
   if (!storage) throw new StorageNotConfiguredError();
   const sql = connect({ url: settings.DATABASE_URL, max: settings.DATABASE_POOL_MAX });
@@ -31,7 +32,7 @@ export async function runIngestWorkerFromSettings(settings: IngestWorkerSettings
   try {
     const worker = await startIngestWorker({
       sql,
-      connectionString,
+      connection,
       eventHubName: settings.INGEST_EVENTHUB_NAME,
       consumerGroup: settings.INGEST_EVENTHUB_CONSUMER_GROUP,
       checkpointStore: new TableCheckpointStore(createTableClient(storage, settings.INGEST_CHECKPOINT_TABLE)),
@@ -48,8 +49,8 @@ export async function runIngestWorkerFromSettings(settings: IngestWorkerSettings
       catchUpRules: { ...DEFAULT_CATCH_UP_RULES, windowSize: settings.INGEST_WORKER_LAG_WINDOW },
     });
     const description =
-      `${runner.id} reading ${settings.INGEST_EVENTHUB_NAME} (${settings.INGEST_EVENTHUB_CONSUMER_GROUP}), ` +
-      `checkpoints in table ${settings.INGEST_CHECKPOINT_TABLE}, lag every ${settings.INGEST_WORKER_LAG_SAMPLE_SECONDS} s`;
+      `${runner.id} reading ${settings.INGEST_EVENTHUB_NAME} (${settings.INGEST_EVENTHUB_CONSUMER_GROUP}) ${reachedWith(connection)}, ` +
+      `checkpoints in table ${settings.INGEST_CHECKPOINT_TABLE} ${reachedWith(storage)}, lag every ${settings.INGEST_WORKER_LAG_SAMPLE_SECONDS} s`;
     return {
       worker,
       description,
@@ -62,4 +63,11 @@ export async function runIngestWorkerFromSettings(settings: IngestWorkerSettings
     await sql.end({ timeout: 5 });
     throw error;
   }
+}
+
+/** How a connection authenticates, for the start line (never its secret). */
+function reachedWith(connection: { kind: 'connectionString' } | { kind: 'identity'; credential: string; clientId?: string }): string {
+  if (connection.kind === 'connectionString') return 'with a connection string';
+  const who = connection.credential === 'managedidentity' ? 'managed identity' : 'DefaultAzureCredential';
+  return `with ${who}${connection.clientId ? ` ${connection.clientId}` : ''}`;
 }

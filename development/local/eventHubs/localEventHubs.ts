@@ -39,6 +39,14 @@ export interface LocalEventHubsOptions {
   eventHubs: Record<string, EventHubDefinition>;
   /** When given, CBS tokens must be signed with this key (as the sample connection string does). */
   sharedAccessKey?: SharedAccessKey;
+  /**
+   * Accepts Microsoft Entra tokens (CBS `type: jwt`), as the service does for a client built with
+   * a namespace and a TokenCredential: the check answers whether the token is valid for
+   * https://eventhubs.azure.net. Without it, such tokens are refused.
+   */
+  verifyBearer?: (token: string) => Promise<{ ok: true } | { ok: false; reason: string }>;
+  /** AMQP over TLS (port 5671 on the service), which a client built with a TokenCredential always speaks. */
+  tls?: { key: string; cert: string };
   retention?: Partial<RetentionLimits>;
   /** Largest message a sender may send; the SDK sizes its batches by it. */
   maxMessageSize?: number;
@@ -48,8 +56,10 @@ export interface LocalEventHubsOptions {
 export interface LocalEventHubs {
   host: string;
   port: number;
-  /** A connection string for the clients, with EntityPath when a hub is named. */
+  /** A connection string for the clients, with EntityPath when a hub is named (plain AMQP: not with `tls`). */
   connectionString(eventHubName?: string): string;
+  /** `host:port`, what a client built with a TokenCredential takes as the fully qualified namespace (with `tls`). */
+  fullyQualifiedNamespace: string;
   /** Resolves once a receiver reads this partition (tests use it before sending "latest" events). */
   waitForReader(eventHubName: string, consumerGroup: string, partitionId: string): Promise<void>;
   close(): Promise<void>;
@@ -129,12 +139,17 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     });
   }
 
-  function handleCbs(context: EventContext, request: Message): void {
+  async function handleCbs(context: EventContext, request: Message): Promise<void> {
     const properties = request.application_properties ?? {};
     if (properties['operation'] !== 'put-token')
       return reply(context, request, 400, 'Unsupported operation', undefined, 'amqp:not-implemented');
     const audience = typeof properties['name'] === 'string' ? properties['name'] : '';
-    if (options.sharedAccessKey) {
+    if (properties['type'] === 'jwt') {
+      const check = options.verifyBearer
+        ? await options.verifyBearer(typeof request.body === 'string' ? request.body : '')
+        : { ok: false as const, reason: 'tokens of Microsoft Entra ID are not accepted here' };
+      if (!check.ok) return reply(context, request, 401, `Unauthorized: ${check.reason}`, undefined, 'amqp:unauthorized-access');
+    } else if (options.sharedAccessKey) {
       const check = checkSasToken(request.body, options.sharedAccessKey, now());
       if (!check.ok) return reply(context, request, 401, `Unauthorized: ${check.reason}`, undefined, 'amqp:unauthorized-access');
       if (check.audience !== audience)
@@ -427,7 +442,7 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     if (address === '$cbs' || address === '$management') {
       context.delivery?.accept();
       const request = context.message as Message;
-      if (address === '$cbs') handleCbs(context, request);
+      if (address === '$cbs') void handleCbs(context, request);
       else handleManagement(context, request);
       return;
     }
@@ -437,6 +452,7 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
   const server: Server = container.listen({
     port: options.port,
     host,
+    ...(options.tls ? { transport: 'tls', key: options.tls.key, cert: options.tls.cert } : {}),
     // No idle timeout of our own: rhea re-arms its idle timer while a closing connection flushes,
     // which would keep the process alive for minutes after close(). Clients still get heartbeats.
     max_frame_size: 65_536,
@@ -460,6 +476,7 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
   return {
     host,
     port,
+    fullyQualifiedNamespace: `${host}:${port}`,
     connectionString: (eventHubName) =>
       `Endpoint=sb://${host}:${port};SharedAccessKeyName=${key.name};SharedAccessKey=${key.key};UseDevelopmentEmulator=true` +
       (eventHubName ? `;EntityPath=${eventHubName}` : ''),

@@ -1,0 +1,28 @@
+#!/bin/sh
+# azd preprovision hook (azure.yaml). The azd environment's name is the deployment environment;
+# the staging ingest worker plan comes from STAGING_INGEST_ENABLED / STAGING_INGEST_REPLICAS
+# (`azd env set`) through the same command the Infrastructure workflow runs, and becomes the Bicep
+# parameters INGEST_WORKER_ENABLED / INGEST_WORKER_REPLICAS (infra/main.parameters.json).
+set -eu
+case "${AZURE_ENV_NAME:-}" in
+  staging | production) ;;
+  *)
+    echo "The azd environment must be named staging or production (azd env new staging), not '${AZURE_ENV_NAME:-}'." >&2
+    exit 1
+    ;;
+esac
+if [ -z "${POSTGRES_ADMIN_PASSWORD:-}" ]; then
+  echo "POSTGRES_ADMIN_PASSWORD is not set: azd env set POSTGRES_ADMIN_PASSWORD '<a strong password>' (docs/operations.md)." >&2
+  exit 1
+fi
+npm run build > /dev/null
+if [ "$AZURE_ENV_NAME" = staging ]; then
+  plan=$(node dist/ops.js ingest:worker-plan "${STAGING_INGEST_ENABLED:-}" "${STAGING_INGEST_REPLICAS:-}")
+else
+  plan=$(node dist/ops.js ingest:worker-plan "" "")
+fi
+value() { printf '%s\n' "$plan" | sed -n "s/^$1=//p"; }
+azd env set INGEST_WORKER_ACTION "$(value action)"
+azd env set INGEST_WORKER_ENABLED "$(value enabled)"
+azd env set INGEST_WORKER_REPLICAS "$(value replicas)"
+echo "Ingest worker plan: $(value action)"

@@ -1,0 +1,82 @@
+import { EventHubConsumerClient, type CheckpointStore, type EventHubConsumerClientOptions } from '@azure/event-hubs';
+import type { Settings } from '../config/settings';
+import { identityCredential, type IdentityChoice } from '../storage/tables';
+
+/**
+ * How a reader reaches Event Hubs, in the two forms the Functions host accepts for the `ingest`
+ * trigger's `INGEST_EVENTHUB_CONNECTION`: a connection string (the local endpoint), or an
+ * identity-based connection (`INGEST_EVENTHUB_CONNECTION__fullyQualifiedNamespace`, optionally
+ * `__credential` and `__clientId`) that carries no secret. The worker and the backfill read the
+ * same settings, so one deployment form serves all three. A connection string wins, as for the host.
+ */
+export type EventHubConnection =
+  { kind: 'connectionString'; connectionString: string } | ({ kind: 'identity'; fullyQualifiedNamespace: string } & IdentityChoice);
+
+type EventHubConnectionSettings = Pick<
+  Settings,
+  | 'INGEST_EVENTHUB_CONNECTION'
+  | 'INGEST_EVENTHUB_CONNECTION__fullyQualifiedNamespace'
+  | 'INGEST_EVENTHUB_CONNECTION__credential'
+  | 'INGEST_EVENTHUB_CONNECTION__clientId'
+>;
+
+/** The connection the settings describe; undefined when they describe none. */
+export function eventHubConnection(settings: EventHubConnectionSettings): EventHubConnection | undefined {
+  if (settings.INGEST_EVENTHUB_CONNECTION) return { kind: 'connectionString', connectionString: settings.INGEST_EVENTHUB_CONNECTION };
+  const namespace = settings.INGEST_EVENTHUB_CONNECTION__fullyQualifiedNamespace;
+  if (!namespace) return undefined;
+  return {
+    kind: 'identity',
+    fullyQualifiedNamespace: namespace,
+    credential: settings.INGEST_EVENTHUB_CONNECTION__credential ?? 'default',
+    ...(settings.INGEST_EVENTHUB_CONNECTION__clientId ? { clientId: settings.INGEST_EVENTHUB_CONNECTION__clientId } : {}),
+  };
+}
+
+export class EventHubNotConfiguredError extends Error {
+  constructor(reader: string) {
+    super(
+      `Neither INGEST_EVENTHUB_CONNECTION nor INGEST_EVENTHUB_CONNECTION__fullyQualifiedNamespace is set: the Event Hubs namespace ${reader} reads`,
+    );
+    this.name = 'EventHubNotConfiguredError';
+  }
+}
+
+/** A consumer client on the connection; nothing is contacted until the first call. */
+export function createConsumerClient(
+  connection: EventHubConnection,
+  consumerGroup: string,
+  eventHubName: string,
+  checkpointStore: CheckpointStore | undefined,
+  options: EventHubConsumerClientOptions,
+): EventHubConsumerClient {
+  if (connection.kind === 'identity') {
+    const credential = identityCredential(connection);
+    return checkpointStore
+      ? new EventHubConsumerClient(consumerGroup, connection.fullyQualifiedNamespace, eventHubName, credential, checkpointStore, options)
+      : new EventHubConsumerClient(consumerGroup, connection.fullyQualifiedNamespace, eventHubName, credential, options);
+  }
+  return checkpointStore
+    ? new EventHubConsumerClient(consumerGroup, connection.connectionString, eventHubName, checkpointStore, options)
+    : new EventHubConsumerClient(consumerGroup, connection.connectionString, eventHubName, options);
+}
+
+/**
+ * The connection a binding's `connection` name describes, read as the Functions host reads it: the
+ * setting itself (a connection string), else `<name>__fullyQualifiedNamespace` with `__credential`
+ * and `__clientId`.
+ */
+export function bindingConnection(name: string, setting: (name: string) => string | undefined): EventHubConnection | undefined {
+  const value = (key: string) => setting(key)?.trim() || undefined;
+  const connectionString = value(name);
+  if (connectionString) return { kind: 'connectionString', connectionString };
+  const namespace = value(`${name}__fullyQualifiedNamespace`);
+  if (!namespace) return undefined;
+  const clientId = value(`${name}__clientId`);
+  return {
+    kind: 'identity',
+    fullyQualifiedNamespace: namespace,
+    credential: value(`${name}__credential`)?.toLowerCase() === 'managedidentity' ? 'managedidentity' : 'default',
+    ...(clientId ? { clientId } : {}),
+  };
+}
