@@ -15,10 +15,14 @@ import {
 } from '../shared/notifications/schemas';
 import { getUserSettings, patchUserSettings, replaceUserSettings } from '../shared/notifications/userSettings';
 import { deliveriesOf, DeliveryLogSchema } from '../shared/notifications/delivery/deliveryLog';
+import { loadContact, saveContact } from '../shared/notifications/delivery/contactRepository';
+import { ContactSchema } from '../shared/notifications/delivery/contactSchemas';
 import { runDeliveryTimer } from '../shared/notifications/delivery/deliveryTimer';
 import { applyUnsubscribe, unsubscribeTokenParameter } from '../shared/notifications/delivery/unsubscribe';
 
 const UnsubscribeQuerySchema = v.object({ token: unsubscribeTokenParameter });
+// RFC 8058 §3.2: the mail provider posts exactly this one field, nothing else.
+const OneClickBodySchema = v.strictObject({ 'List-Unsubscribe': v.literal('One-Click') });
 const UnsubscribedSchema = v.object({ unsubscribed: v.string() });
 
 const deliveryRoutes: Route[] = [
@@ -38,9 +42,13 @@ const deliveryRoutes: Route[] = [
     method: 'POST',
     path: '/api/notifications/unsubscribe',
     summary:
-      'One-click unsubscribe (RFC 8058) from an email link: switches off the category the signed token names, or all notification emails; no sign-in, the token is the proof (400 query.token for a forged or altered one)',
+      'One-click unsubscribe (RFC 8058) from the List-Unsubscribe header of an email, body List-Unsubscribe=One-Click as a form: switches off the category the signed token names, or all notification emails; no sign-in, the token is the proof (400 query.token for a forged or altered one)',
     guard: publicAccess,
     query: UnsubscribeQuerySchema,
+    body: OneClickBodySchema,
+    bodyType: 'form',
+    // The one field is 26 bytes; a multipart envelope around it stays well below this.
+    maxBodyBytes: 2048,
     response: UnsubscribedSchema,
     async handle({ query, log }) {
       const target = query.token;
@@ -172,9 +180,35 @@ const settingsRoutes: Route[] = [
   }),
 ];
 
+const contactRoutes: Route[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/user/contact',
+    summary: 'Your contact details for delivery: the email address notifications go to (null: none) and the language (de, en) they are written in',
+    guard: authenticatedUser,
+    response: ContactSchema,
+    async handle({ caller }) {
+      return json(await loadContact(getSql(), caller.userId), 200, { 'cache-control': 'no-store' });
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/api/user/contact',
+    summary: 'Set your email address (null removes it) and language (de, en) for notification emails and pushes',
+    guard: authenticatedUser,
+    body: ContactSchema,
+    response: ContactSchema,
+    async handle({ caller, body }) {
+      await saveContact(getSql(), caller.userId, body);
+      return json(await loadContact(getSql(), caller.userId), 200, { 'cache-control': 'no-store' });
+    },
+  }),
+];
+
 export const notificationFunctions = [
   httpGroup('notifications', 'api/notifications', [...inboxRoutes, ...deliveryRoutes]),
   httpGroup('userSettings', 'api/user/settings', settingsRoutes),
+  httpGroup('userContact', 'api/user/contact', contactRoutes),
   timerFunction('notificationDelivery', { schedule: '%NOTIFY_DELIVERY_SCHEDULE%' }, ({ log }) =>
     runDeliveryTimer(getSql(), getSettings(), log),
   ),

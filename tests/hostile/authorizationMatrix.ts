@@ -184,6 +184,8 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   'GET /api/user/settings': { expect: ANY_USER },
   'PUT /api/user/settings': { expect: ANY_USER, request: { body: { emailEnabled: false } } },
   'PATCH /api/user/settings': { expect: ANY_USER, request: { body: { pushEnabled: false } } },
+  'GET /api/user/contact': { expect: ANY_USER },
+  'PUT /api/user/contact': { expect: ANY_USER, request: { body: { email: 'member@example.org', language: 'en' } } },
 
   'GET /api/challenges': { expect: ANY_USER },
   // Platform admins create any scope; a leader only club challenges of their own club.
