@@ -17,6 +17,16 @@ import { getUserSettings, patchUserSettings, replaceUserSettings } from '../shar
 import { deliveriesOf, DeliveryLogSchema } from '../shared/notifications/delivery/deliveryLog';
 import { loadContact, saveContact } from '../shared/notifications/delivery/contactRepository';
 import { ContactSchema } from '../shared/notifications/delivery/contactSchemas';
+import { pushChannelsFromSettings } from '../shared/notifications/push/pushChannels';
+import { pushRegistrationPage, registerPush, removePushRegistration } from '../shared/notifications/push/pushRegistrations';
+import {
+  RegisterBodySchema,
+  RegistrationIdParamsSchema,
+  RegistrationListQuerySchema,
+  RegistrationPageSchema,
+  RegistrationSchema,
+  WebPushKeySchema,
+} from '../shared/notifications/push/registrationSchemas';
 import { runDeliveryTimer } from '../shared/notifications/delivery/deliveryTimer';
 import { applyUnsubscribe, unsubscribeTokenParameter } from '../shared/notifications/delivery/unsubscribe';
 
@@ -205,10 +215,62 @@ const contactRoutes: Route[] = [
   }),
 ];
 
+const pushRoutes: Route[] = [
+  defineRoute({
+    method: 'POST',
+    path: '/api/user/push-registrations',
+    summary:
+      'Register this browser (platform webpush, the PushSubscription as subscription) or app (apns or fcmv1 with deviceToken) for push; at most 10 per member, the oldest goes (201; 503 when that kind of push is not configured)',
+    guard: authenticatedUser,
+    body: RegisterBodySchema,
+    response: RegistrationSchema,
+    status: 201,
+    responses: { 502: { description: 'The push service did not take the registration; try again' }, 503: { description: 'This kind of push is not configured' } },
+    async handle({ caller, body, log }) {
+      return json(await registerPush(getSql(), pushChannelsFromSettings(getSettings()), caller.userId, body, log), 201);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/user/push-registrations',
+    summary: 'Your push registrations, newest first (limit 1..50, default 20; cursor)',
+    guard: authenticatedUser,
+    query: RegistrationListQuerySchema,
+    response: RegistrationPageSchema,
+    async handle({ caller, query }) {
+      return json(await pushRegistrationPage(getSql(), caller.userId, query.limit, query.cursor), 200, { 'cache-control': 'no-store' });
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/user/push-registrations/{id}',
+    summary: 'Remove one of your push registrations (204; 404 when it is not yours or already gone)',
+    guard: authenticatedUser,
+    params: RegistrationIdParamsSchema,
+    status: 204,
+    responses: { 404: { description: 'You have no push registration with this id' } },
+    async handle({ caller, params, log }) {
+      await removePushRegistration(getSql(), pushChannelsFromSettings(getSettings()), caller.userId, params.id, log);
+      return noContent();
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/user/push-registrations/web-push-key',
+    summary: "The service's VAPID public key, the applicationServerKey a browser subscribes with (null when Web Push is not configured)",
+    guard: authenticatedUser,
+    response: WebPushKeySchema,
+    async handle() {
+      return json({ publicKey: pushChannelsFromSettings(getSettings()).web?.publicKey ?? null });
+    },
+  }),
+];
+
 export const notificationFunctions = [
   httpGroup('notifications', 'api/notifications', [...inboxRoutes, ...deliveryRoutes]),
   httpGroup('userSettings', 'api/user/settings', settingsRoutes),
   httpGroup('userContact', 'api/user/contact', contactRoutes),
+  httpGroup('pushRegistrations', 'api/user/push-registrations', pushRoutes),
   timerFunction('notificationDelivery', { schedule: '%NOTIFY_DELIVERY_SCHEDULE%' }, ({ log }) =>
     runDeliveryTimer(getSql(), getSettings(), log),
   ),

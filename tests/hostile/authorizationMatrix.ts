@@ -185,6 +185,14 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   'PUT /api/user/settings': { expect: ANY_USER, request: { body: { emailEnabled: false } } },
   'PATCH /api/user/settings': { expect: ANY_USER, request: { body: { pushEnabled: false } } },
   'GET /api/user/contact': { expect: ANY_USER },
+  'GET /api/user/push-registrations': { expect: ANY_USER },
+  'GET /api/user/push-registrations/web-push-key': { expect: ANY_USER },
+  'POST /api/user/push-registrations': {
+    expect: ANY_USER,
+    request: { body: { platform: 'fcmv1', deviceToken: 'matrix-device-token-0123456789' } },
+  },
+  // Any id that is not the caller's answers 404, as one that does not exist.
+  'DELETE /api/user/push-registrations/{id}': { expect: ANY_USER },
   'PUT /api/user/contact': { expect: ANY_USER, request: { body: { email: 'member@example.org', language: 'en' } } },
 
   'GET /api/challenges': { expect: ANY_USER },
