@@ -3,7 +3,7 @@ import type { PushTarget } from './pushSender';
 import { MAX_REGISTRATIONS_PER_USER, type PushPlatform, type Registration } from './registrationSchemas';
 
 interface Row extends PushTarget {
-  seq: string;
+  position: string;
   createdAt: Date;
   lastSentAt: Date | null;
 }
@@ -41,7 +41,7 @@ export async function listRegistrations(
   afterSeq: string | undefined,
 ): Promise<{ items: Registration[]; lastSeq: string | undefined; more: boolean }> {
   const rows: Row[] = await sql`
-    select seq::text as seq, id::text as id, user_id as "userId", platform, address, p256dh, auth,
+    select seq::text as position, id::text as id, user_id as "userId", platform, address, p256dh, auth,
            created_at as "createdAt", last_sent_at as "lastSentAt"
     from push_registration
     where user_id = ${userId} ${afterSeq === undefined ? sql`` : sql`and seq < ${afterSeq}::bigint`}
@@ -55,7 +55,7 @@ export async function listRegistrations(
       createdAt: row.createdAt.toISOString(),
       lastSentAt: row.lastSentAt?.toISOString() ?? null,
     })),
-    lastSeq: page.at(-1)?.seq,
+    lastSeq: page.at(-1)?.position,
     more: rows.length > limit,
   };
 }
