@@ -8,6 +8,7 @@ import { startDevHost, type DevHost } from './devhost/host';
 import { readEventHubTriggerSettings } from './devhost/hostJson';
 import { startLocalEmailFake } from './acsEmailFake/local';
 import type { FakeAcsEmail } from './acsEmailFake/server';
+import { startLocalPushFakes, trustedLocalTls, type LocalPushFakes } from './pushFakes/local';
 import { ensureLocalEventHubs, type RunningEventHubs } from './local/eventHubs/developmentHub';
 import { prepareLocalEnvironment } from './local/environment';
 import { repoRoot } from './local/paths';
@@ -21,11 +22,15 @@ import { leaveSignalsToCommand } from './local/embeddedPostgres';
  * functions from their hubs. Ctrl-C stops all of it.
  */
 async function main(): Promise<void> {
+  // First: this may start the process again with the push fakes' certificate trusted.
+  const tls = await trustedLocalTls();
   const environment = await prepareLocalEnvironment({ storage: true });
   let eventHubs: RunningEventHubs | undefined;
   let emailFake: FakeAcsEmail | undefined;
+  let pushFakes: LocalPushFakes | undefined;
   const shutdown = async () => {
     await emailFake?.close();
+    await pushFakes?.close();
     await eventHubs?.release();
     await closeSql();
     await environment.release();
@@ -34,6 +39,7 @@ async function main(): Promise<void> {
   try {
     const migrations = await migrate(getSql());
     emailFake = await startLocalEmailFake();
+    pushFakes = await startLocalPushFakes(tls);
     const settings = getSettings();
     const setting = (name: string) => process.env[name];
     const served = eventHubsReadBy(functionDefinitions, 'INGEST_EVENTHUB_CONNECTION', setting);
@@ -67,6 +73,8 @@ async function main(): Promise<void> {
     }
     if (emailFake)
       console.log(`Email:     local Communication Services fake on ${emailFake.endpoint} (npm run emails lists what was sent)`);
+    if (pushFakes.hub) console.log(`Push:      local Notification Hubs fake on ${pushFakes.hub.endpoint} (hub ${pushFakes.hub.hubName})`);
+    if (pushFakes.webPush) console.log(`           local Web Push service fake on ${pushFakes.webPush.origin} (npm run pushes lists what was sent)`);
     if (host.eventHubFeeds.length) console.log(`Triggers:  ${host.eventHubFeeds.join(', ')}`);
     console.log(`Functions: ${functionDefinitions.map((d) => `${d.name} [${d.kind}]`).join(', ')}`);
     console.log(`Listening: ${host.url}  (try ${host.url}/healthz)`);

@@ -225,7 +225,7 @@ const pushRoutes: Route[] = [
     body: RegisterBodySchema,
     response: RegistrationSchema,
     status: 201,
-    responses: { 502: { description: 'The push service did not take the registration; try again' }, 503: { description: 'This kind of push is not configured' } },
+    responses: { 502: { description: 'The push service did not take the registration; try again' } },
     async handle({ caller, body, log }) {
       return json(await registerPush(getSql(), pushChannelsFromSettings(getSettings()), caller.userId, body, log), 201);
     },

@@ -55,7 +55,7 @@ describe('the authorization matrix', () => {
 
   beforeAll(async () => {
     database = await usePrivateDatabase('authz');
-    world = await buildWorld({ costs: true });
+    world = await buildWorld({ costs: true, push: true });
     host = await startTestHost();
     as = await callers(world);
   }, 60_000);

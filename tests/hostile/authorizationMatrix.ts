@@ -44,7 +44,7 @@ export type Outcome = 'allowed' | 401 | 403 | 404;
 export type Expectations = Record<Principal, Outcome>;
 
 /** What a path parameter names: the caller's target club, or one of `owner`'s resources in club A. */
-export type ResourceRef = 'club' | 'notification' | 'clubChallenge' | 'participation' | 'pendingLink';
+export type ResourceRef = 'club' | 'notification' | 'clubChallenge' | 'participation' | 'pendingLink' | 'pushRegistration';
 
 /**
  * The request a row sends. Path parameters default by name (clubId: the caller's target club;
@@ -191,8 +191,7 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
     expect: ANY_USER,
     request: { body: { platform: 'fcmv1', deviceToken: 'matrix-device-token-0123456789' } },
   },
-  // Any id that is not the caller's answers 404, as one that does not exist.
-  'DELETE /api/user/push-registrations/{id}': { expect: ANY_USER },
+  'DELETE /api/user/push-registrations/{id}': { expect: OWNER_ONLY, request: { params: { id: 'pushRegistration' } } },
   'PUT /api/user/contact': { expect: ANY_USER, request: { body: { email: 'member@example.org', language: 'en' } } },
 
   'GET /api/challenges': { expect: ANY_USER },

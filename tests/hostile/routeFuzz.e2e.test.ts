@@ -256,7 +256,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
       if (!String(args[0]).startsWith('Discarding the body of the incoming')) warn(...args);
     });
     database = await usePrivateDatabase('fuzz');
-    world = await buildWorld({ costs: true });
+    world = await buildWorld({ costs: true, push: true });
     host = await startTestHost(undefined, {
       functionLog: (level, line) => {
         if (level === 'error' || level === 'critical') errorLines.push(line);

@@ -7,6 +7,7 @@ import { makeChallenge } from '../challenges/support';
 import { startFake } from '../costs/support';
 import { tokenFor } from '../support/tokens';
 import type { FakeCostProvider } from '../../development/costsFake/server';
+import { pushSettings, startPushWorld, type PushWorld } from '../notifications/push/support';
 import type { ResourceRef, SampleRequest } from './authorizationMatrix';
 
 /**
@@ -22,6 +23,7 @@ export interface World {
   challengeId: string;
   participationId: string;
   pendingLinkId: string;
+  pushRegistrationId: string;
   /** Plain `Authorization` header values. */
   auth: {
     superuser: string;
@@ -35,11 +37,13 @@ export interface World {
   close(): Promise<void>;
 }
 
+type Options = { costs?: boolean; push?: boolean };
+
 let sequence = 0;
 const id = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence += 1)}`;
 
 /** Settings the world needs; call before anything reads the settings. */
-export async function configureWorld(options: { costs?: boolean } = {}): Promise<{ serviceToken: string; costs?: FakeCostProvider }> {
+export async function configureWorld(options: Options = {}): Promise<{ serviceToken: string; costs?: FakeCostProvider; push?: PushWorld }> {
   const serviceToken = generateServiceToken();
   process.env['CHALLENGE_SERVICE_TOKEN_HASH'] = hashServiceToken(serviceToken);
   let costs: FakeCostProvider | undefined;
@@ -54,8 +58,13 @@ export async function configureWorld(options: { costs?: boolean } = {}): Promise
       INTERNAL_CLOUD_COST_API_URL: costs.apiUrl,
     });
   }
+  let push: PushWorld | undefined;
+  if (options.push) {
+    push = await startPushWorld();
+    Object.assign(process.env, pushSettings(push));
+  }
   resetSettings();
-  return { serviceToken, ...(costs ? { costs } : {}) };
+  return { serviceToken, ...(costs ? { costs } : {}), ...(push ? { push } : {}) };
 }
 
 /** Users by role in the world; their ids are what the matrix principals sign tokens for. */
@@ -67,8 +76,8 @@ export const PEOPLE = {
   otherLeader: 'hostile-other-leader',
 } as const;
 
-export async function buildWorld(options: { costs?: boolean } = {}): Promise<World> {
-  const { serviceToken, costs } = await configureWorld(options);
+export async function buildWorld(options: Options = {}): Promise<World> {
+  const { serviceToken, costs, push } = await configureWorld(options);
   const sql = getSql();
   const clubA = id('club-a');
   const clubB = id('club-b');
@@ -87,6 +96,9 @@ export async function buildWorld(options: { costs?: boolean } = {}): Promise<Wor
     returning id`;
   const [link] = await sql<{ id: string }[]>`
     insert into challenge_shooter_link (club_id, user_id, shooter_id, status) values (${clubA}, ${PEOPLE.owner}, 'shooter-1', 'pending') returning id`;
+  const [registration] = await sql<{ id: string }[]>`
+    insert into push_registration (user_id, platform, address, p256dh, auth)
+    values (${PEOPLE.owner}, 'webpush', ${`https://push.example.org/${id('subscription')}`}, 'p256dh', 'auth') returning id::text as id`;
   const edgeA = await createEdgeToken(sql, clubA);
   const edgeB = await createEdgeToken(sql, clubB);
   const revoked = await createEdgeToken(sql, clubA);
@@ -106,6 +118,7 @@ export async function buildWorld(options: { costs?: boolean } = {}): Promise<Wor
     challengeId: challenge.id,
     participationId: participation!.id,
     pendingLinkId: link!.id,
+    pushRegistrationId: registration!.id,
     auth: {
       superuser: `Bearer ${superuser}`,
       edgeA: `Bearer ${edgeA.token}`,
@@ -117,6 +130,7 @@ export async function buildWorld(options: { costs?: boolean } = {}): Promise<Wor
     ...(costs ? { costs } : {}),
     close: async () => {
       await costs?.close();
+      await push?.close();
     },
   };
 }
@@ -143,6 +157,7 @@ export function targetOf(path: string, sample: SampleRequest, world: World, club
     clubChallenge: world.challengeId,
     participation: world.participationId,
     pendingLink: world.pendingLinkId,
+    pushRegistration: world.pushRegistrationId,
   };
   const filled = path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
     const ref = sample.params?.[name] ?? (name === 'clubId' ? 'club' : undefined);

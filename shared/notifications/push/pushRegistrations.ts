@@ -14,10 +14,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * Registering the same subscription or token again refreshes it and answers the same id.
  */
 export async function registerPush(sql: Sql, channels: PushChannels, userId: string, body: RegisterBody, log?: Logger): Promise<Registration> {
-  const input =
-    body.platform === 'webpush'
-      ? { platform: body.platform, address: body.subscription.endpoint, p256dh: body.subscription.keys.p256dh, auth: body.subscription.keys.auth }
-      : { platform: body.platform, address: body.deviceToken, p256dh: null, auth: null };
+  // The schema guarantees the subscription for webpush and the token otherwise.
+  const input = body.subscription
+    ? { platform: body.platform, address: body.subscription.endpoint, p256dh: body.subscription.keys.p256dh, auth: body.subscription.keys.auth }
+    : { platform: body.platform, address: body.deviceToken ?? '', p256dh: null, auth: null };
   if (input.platform === 'webpush' && !channels.web) throw new UnavailableError('Web Push is not configured on this service.');
   if (input.platform !== 'webpush' && !channels.mobile) throw new UnavailableError('Mobile push is not configured on this service.');
   const { target, dropped } = await sql.begin(async (tx) => {

@@ -39,15 +39,32 @@ const WebPushSubscriptionSchema = v.object({
   }),
 });
 
-/** APNs device tokens are hex (32 bytes today, longer allowed); FCM registration tokens are opaque text. */
-const apnsToken = v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{64,200}$/, 'must be the hex APNs device token'));
-const fcmToken = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_:.-]{20,4096}$/, 'must be the FCM registration token'));
+const APNS_TOKEN = /^[0-9a-fA-F]{64,200}$/;
 
-export const RegisterBodySchema = v.variant('platform', [
-  v.object({ platform: v.literal('webpush'), subscription: WebPushSubscriptionSchema }),
-  v.object({ platform: v.literal('apns'), deviceToken: apnsToken }),
-  v.object({ platform: v.literal('fcmv1'), deviceToken: fcmToken }),
-]);
+/**
+ * A browser sends `{ platform: "webpush", subscription }`, an app `{ platform: "apns" | "fcmv1",
+ * deviceToken }`. One object (not a union) so that a missing or wrong field is named in the 400:
+ * APNs device tokens are hex (32 bytes today, longer allowed), FCM registration tokens opaque text.
+ */
+export const RegisterBodySchema = v.pipe(
+  v.object({
+    platform: v.picklist(PUSH_PLATFORMS, 'must be webpush, apns or fcmv1'),
+    subscription: v.optional(WebPushSubscriptionSchema),
+    deviceToken: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_:.-]{20,4096}$/, 'must be the device token the push service issued'))),
+  }),
+  v.forward(
+    v.partialCheck([['platform'], ['subscription']], (input) => (input.platform === 'webpush') === (input.subscription !== undefined), 'is required for webpush and only there'),
+    ['subscription'],
+  ),
+  v.forward(
+    v.partialCheck([['platform'], ['deviceToken']], (input) => (input.platform !== 'webpush') === (input.deviceToken !== undefined), 'is required for apns and fcmv1 and only there'),
+    ['deviceToken'],
+  ),
+  v.forward(
+    v.partialCheck([['platform'], ['deviceToken']], (input) => input.platform !== 'apns' || APNS_TOKEN.test(input.deviceToken ?? ''), 'must be the hex APNs device token'),
+    ['deviceToken'],
+  ),
+);
 export type RegisterBody = v.InferOutput<typeof RegisterBodySchema>;
 
 export const RegistrationSchema = v.object({
