@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
 import { runningPushFakes } from './local';
 import type { HubPush } from './notificationHubsFake';
 import type { ReceivedWebPush } from './webPushFake';
@@ -14,17 +16,15 @@ async function main(): Promise<void> {
     console.error('No local push fakes are running: start the service with npm start (without NOTIFY_PUSH_HUB_CONNECTION and VAPID keys).');
     process.exit(2);
   }
+  const ca = readFileSync(fakes.caFile, 'utf8');
   if (process.argv.includes('--subscribe')) {
     if (!fakes.webPush) throw new Error('the Web Push fake is not running (VAPID keys are configured)');
-    const response = await fetch(`${fakes.webPush}/_fake/subscriptions`, {
-      method: 'POST',
-      body: JSON.stringify({ applicationServerKey: fakes.vapidPublicKey }),
-    });
-    console.log(JSON.stringify({ platform: 'webpush', subscription: await response.json() }));
+    const subscription = await call(`${fakes.webPush}/_fake/subscriptions`, ca, JSON.stringify({ applicationServerKey: fakes.vapidPublicKey }));
+    console.log(JSON.stringify({ platform: 'webpush', subscription }));
     return;
   }
-  const app = fakes.hub ? ((await (await fetch(`${fakes.hub}/_fake/pushes`)).json()) as { value: HubPush[] }).value : [];
-  const browser = fakes.webPush ? ((await (await fetch(`${fakes.webPush}/_fake/pushes`)).json()) as { value: ReceivedWebPush[] }).value : [];
+  const app = fakes.hub ? ((await call(`${fakes.hub}/_fake/pushes`, ca)) as { value: HubPush[] }).value : [];
+  const browser = fakes.webPush ? ((await call(`${fakes.webPush}/_fake/pushes`, ca)) as { value: ReceivedWebPush[] }).value : [];
   const lines = [
     ...app.map((push) => ({
       at: push.receivedAt,
@@ -37,6 +37,25 @@ async function main(): Promise<void> {
   ].sort((a, b) => a.at.localeCompare(b.at));
   if (lines.length === 0) console.log('No pushes sent yet.');
   for (const line of lines) console.log(line.text);
+}
+
+/** A JSON request to a fake over its local certificate (GET, or POST with a body). */
+function call(url: string, ca: string, body?: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const request = https.request(url, { method: body === undefined ? 'GET' : 'POST', ca }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        } catch (error) {
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
+      });
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
 }
 
 main().catch((error: unknown) => {

@@ -61,7 +61,7 @@ export async function startLocalPushFakes(tls: FakeTls): Promise<LocalPushFakes>
   await mkdir(localDataDir(), { recursive: true });
   await writeFile(
     addressesFile(),
-    JSON.stringify({ hub: fakes.hub?.endpoint, webPush: fakes.webPush?.origin, vapidPublicKey: process.env['NOTIFY_WEBPUSH_PUBLIC_KEY'] }),
+    JSON.stringify({ hub: fakes.hub?.endpoint, webPush: fakes.webPush?.origin, vapidPublicKey: process.env['NOTIFY_WEBPUSH_PUBLIC_KEY'], caFile: tls.caFile }),
   );
   fakes.close = async () => {
     await rm(addressesFile(), { force: true });
@@ -75,6 +75,8 @@ export interface RunningPushFakes {
   hub?: string;
   webPush?: string;
   vapidPublicKey?: string;
+  /** The certificate the fakes serve, for a command that talks to them. */
+  caFile: string;
 }
 
 /** The addresses of the push fakes a running `npm start` of this checkout serves, if any. */
