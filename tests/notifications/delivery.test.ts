@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   // Leftovers of an earlier test of this file must not be claimed by the next one.
-  await getSql()`update notification_outbox set status = 'cancelled' where status = 'pending' and deliver_after < '2000-01-01'`;
+  await getSql()`update notification_outbox set status = 'cancelled' where status = 'pending' and channel = 'email' and deliver_after < '2000-01-01'`;
 });
 
 function options(now: Date, extra: Partial<DeliveryOptions> = {}): DeliveryOptions {

@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => world.close());
 beforeEach(async () => {
-  await getSql()`update notification_outbox set status = 'cancelled' where status = 'pending' and deliver_after < '1996-01-01'`;
+  await getSql()`update notification_outbox set status = 'cancelled' where status = 'pending' and deliver_after >= '1995-01-01' and deliver_after < '1996-01-01'`;
 });
 
 const options = (now: Date, extra: Partial<PushDeliveryOptions> = {}): PushDeliveryOptions => ({
