@@ -74,7 +74,8 @@ async function main(): Promise<void> {
     if (emailFake)
       console.log(`Email:     local Communication Services fake on ${emailFake.endpoint} (npm run emails lists what was sent)`);
     if (pushFakes.hub) console.log(`Push:      local Notification Hubs fake on ${pushFakes.hub.endpoint} (hub ${pushFakes.hub.hubName})`);
-    if (pushFakes.webPush) console.log(`           local Web Push service fake on ${pushFakes.webPush.origin} (npm run pushes lists what was sent)`);
+    if (pushFakes.webPush)
+      console.log(`           local Web Push service fake on ${pushFakes.webPush.origin} (npm run pushes lists what was sent)`);
     if (host.eventHubFeeds.length) console.log(`Triggers:  ${host.eventHubFeeds.join(', ')}`);
     console.log(`Functions: ${functionDefinitions.map((d) => `${d.name} [${d.kind}]`).join(', ')}`);
     console.log(`Listening: ${host.url}  (try ${host.url}/healthz)`);

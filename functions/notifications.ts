@@ -194,7 +194,8 @@ const contactRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/api/user/contact',
-    summary: 'Your contact details for delivery: the email address notifications go to (null: none) and the language (de, en) they are written in',
+    summary:
+      'Your contact details for delivery: the email address notifications go to (null: none) and the language (de, en) they are written in',
     guard: authenticatedUser,
     response: ContactSchema,
     async handle({ caller }) {
@@ -260,8 +261,8 @@ const pushRoutes: Route[] = [
     summary: "The service's VAPID public key, the applicationServerKey a browser subscribes with (null when Web Push is not configured)",
     guard: authenticatedUser,
     response: WebPushKeySchema,
-    async handle() {
-      return json({ publicKey: pushChannelsFromSettings(getSettings()).web?.publicKey ?? null });
+    handle() {
+      return Promise.resolve(json({ publicKey: pushChannelsFromSettings(getSettings()).web?.publicKey ?? null }));
     },
   }),
 ];

@@ -19,7 +19,11 @@ async function main(): Promise<void> {
   const ca = readFileSync(fakes.caFile, 'utf8');
   if (process.argv.includes('--subscribe')) {
     if (!fakes.webPush) throw new Error('the Web Push fake is not running (VAPID keys are configured)');
-    const subscription = await call(`${fakes.webPush}/_fake/subscriptions`, ca, JSON.stringify({ applicationServerKey: fakes.vapidPublicKey }));
+    const subscription = await call(
+      `${fakes.webPush}/_fake/subscriptions`,
+      ca,
+      JSON.stringify({ applicationServerKey: fakes.vapidPublicKey }),
+    );
     console.log(JSON.stringify({ platform: 'webpush', subscription }));
     return;
   }

@@ -44,7 +44,7 @@ export async function trustedLocalTls(): Promise<FakeTls> {
  * at them so the delivery timer sends through the real SDK and web-push.
  */
 export async function startLocalPushFakes(tls: FakeTls): Promise<LocalPushFakes> {
-  const fakes: LocalPushFakes = { close: async () => undefined };
+  const fakes: LocalPushFakes = { close: () => Promise.resolve() };
   if (!process.env['NOTIFY_PUSH_HUB_CONNECTION']?.trim()) {
     fakes.hub = await startFakeNotificationHubs({ tls });
     process.env['NOTIFY_PUSH_HUB_CONNECTION'] = fakes.hub.connectionString;
@@ -61,7 +61,12 @@ export async function startLocalPushFakes(tls: FakeTls): Promise<LocalPushFakes>
   await mkdir(localDataDir(), { recursive: true });
   await writeFile(
     addressesFile(),
-    JSON.stringify({ hub: fakes.hub?.endpoint, webPush: fakes.webPush?.origin, vapidPublicKey: process.env['NOTIFY_WEBPUSH_PUBLIC_KEY'], caFile: tls.caFile }),
+    JSON.stringify({
+      hub: fakes.hub?.endpoint,
+      webPush: fakes.webPush?.origin,
+      vapidPublicKey: process.env['NOTIFY_WEBPUSH_PUBLIC_KEY'],
+      caFile: tls.caFile,
+    }),
   );
   fakes.close = async () => {
     await rm(addressesFile(), { force: true });

@@ -100,11 +100,13 @@ export async function startFakeNotificationHubs(options: FakeNotificationHubsOpt
           requests.unauthorized++;
           return fail(response, 401, 'ExpiredToken: . The token is invalid or expired.');
         }
-        if (url.searchParams.get('api-version') !== NOTIFICATION_HUBS_API_VERSION) return fail(response, 400, 'The api-version is not supported.');
+        if (url.searchParams.get('api-version') !== NOTIFICATION_HUBS_API_VERSION)
+          return fail(response, 400, 'The api-version is not supported.');
         if (body.length > MAX_BODY) return fail(response, 413, 'The request is larger than 64 KB.');
         const installation = new RegExp(`^/${hubName}/installations/([^/]+)$`).exec(url.pathname);
         if (installation?.[1]) return installationRequest(request, response, decodeURIComponent(installation[1]), body.toString('utf8'));
-        if (request.method === 'POST' && url.pathname === `/${hubName}/messages/`) return sendRequest(request, response, body.toString('utf8'));
+        if (request.method === 'POST' && url.pathname === `/${hubName}/messages/`)
+          return sendRequest(request, response, body.toString('utf8'));
         return fail(response, 404, 'The messaging entity could not be found.');
       })
       .catch(() => fail(response, 500, 'The fake could not answer.'));
@@ -137,7 +139,12 @@ export async function startFakeNotificationHubs(options: FakeNotificationHubsOpt
     if (!next) return fail(response, 404, 'Installation not found.');
     const problem = installationProblem(next, id);
     if (problem) return fail(response, 400, problem);
-    installations.set(id, { ...next, pushChannelExpired: false, lastUpdate: new Date().toISOString(), expirationTime: '9999-12-31T23:59:59.9999999Z' });
+    installations.set(id, {
+      ...next,
+      pushChannelExpired: false,
+      lastUpdate: new Date().toISOString(),
+      expirationTime: '9999-12-31T23:59:59.9999999Z',
+    });
     tracked(response, 200);
   }
 
@@ -164,18 +171,27 @@ export async function startFakeNotificationHubs(options: FakeNotificationHubsOpt
     );
     for (const installation of installations.values()) {
       if (installation.pushChannelExpired) continue;
-      const own = [...(installation.tags ?? []), `$InstallationId:{${installation.installationId}}`, ...(installation.userId ? [`$UserId:{${installation.userId}}`] : [])];
+      const own = [
+        ...(installation.tags ?? []),
+        `$InstallationId:{${installation.installationId}}`,
+        ...(installation.userId ? [`$UserId:{${installation.userId}}`] : []),
+      ];
       if (format === 'template') {
         for (const [name, template] of Object.entries(installation.templates ?? {})) {
           if (expression !== undefined && !matches(expression, new Set([...own, ...(template.tags ?? [])]))) continue;
           record(installation, name, render(template.body, properties), renderHeaders(template.headers ?? {}, properties));
         }
-      } else if (installation.platform === (format === 'apple' ? 'apns' : format) && (expression === undefined || matches(expression, new Set(own)))) {
+      } else if (
+        installation.platform === (format === 'apple' ? 'apns' : format) &&
+        (expression === undefined || matches(expression, new Set(own)))
+      ) {
         record(installation, undefined, properties, platformHeaders);
       }
     }
     const notificationId = String(Date.now()) + String(Math.floor(Math.random() * 1e6));
-    tracked(response, 201, undefined, { Location: `${base}/${hubName}/messages/${notificationId}?api-version=${NOTIFICATION_HUBS_API_VERSION}` });
+    tracked(response, 201, undefined, {
+      Location: `${base}/${hubName}/messages/${notificationId}?api-version=${NOTIFICATION_HUBS_API_VERSION}`,
+    });
   }
 
   function record(installation: HubInstallation, template: string | undefined, payload: unknown, headers: Record<string, string>): void {
@@ -197,7 +213,8 @@ export async function startFakeNotificationHubs(options: FakeNotificationHubsOpt
       pushes.length = 0;
       return sendJson(response, 204);
     }
-    if (request.method === 'GET' && url.pathname === '/_fake/installations') return sendJson(response, 200, { value: [...installations.values()] });
+    if (request.method === 'GET' && url.pathname === '/_fake/installations')
+      return sendJson(response, 200, { value: [...installations.values()] });
     const expire = /^\/_fake\/installations\/([^/]+)\/expire$/.exec(url.pathname);
     const found = expire?.[1] ? installations.get(decodeURIComponent(expire[1])) : undefined;
     if (request.method === 'POST' && found) {
@@ -245,9 +262,11 @@ function sasValid(header: string | undefined, base: string, keyName: string, key
 
 function installationProblem(installation: HubInstallation, id: string): string | undefined {
   if (installation.installationId !== id) return 'The installationId does not match the URL.';
-  if (!['apns', 'fcmv1', 'gcm', 'wns', 'adm', 'baidu', 'xiaomi', 'browser'].includes(installation.platform)) return 'The platform is not supported.';
+  if (!['apns', 'fcmv1', 'gcm', 'wns', 'adm', 'baidu', 'xiaomi', 'browser'].includes(installation.platform))
+    return 'The platform is not supported.';
   if (typeof installation.pushChannel !== 'string' || !installation.pushChannel) return 'The pushChannel is required.';
-  if (installation.platform === 'apns' && !/^[0-9a-fA-F]{64,200}$/.test(installation.pushChannel)) return 'The device token is not a valid APNs token.';
+  if (installation.platform === 'apns' && !/^[0-9a-fA-F]{64,200}$/.test(installation.pushChannel))
+    return 'The device token is not a valid APNs token.';
   return undefined;
 }
 
@@ -260,7 +279,8 @@ function patched(current: HubInstallation | undefined, operations: unknown): Hub
     if (!field) continue;
     if (rest.length === 0) {
       if (operation.op === 'remove') delete next[field];
-      else if (field === 'tags' && operation.op === 'add') next['tags'] = [...new Set([...((next['tags'] as string[]) ?? []), ...[operation.value].flat().map(String)])];
+      else if (field === 'tags' && operation.op === 'add')
+        next['tags'] = [...new Set([...((next['tags'] as string[]) ?? []), ...[operation.value].flat().map(String)])];
       else next[field] = operation.value;
     } else {
       const container = (next[field] ??= {}) as Record<string, unknown>;
@@ -278,7 +298,7 @@ function matches(expression: string, tags: ReadonlySet<string>): boolean {
 
 /** `$(name)` inside a JSON template becomes the property's value, escaped for a JSON string. */
 function render(template: string, properties: Record<string, unknown>): unknown {
-  const text = template.replace(/\$\((\w+)\)/g, (_, name: string) => JSON.stringify(String(properties[name] ?? '')).slice(1, -1));
+  const text = template.replace(/\$\((\w+)\)/g, (_, name: string) => JSON.stringify(propertyText(properties[name])).slice(1, -1));
   try {
     return JSON.parse(text);
   } catch {
@@ -287,7 +307,18 @@ function render(template: string, properties: Record<string, unknown>): unknown 
 }
 
 function renderHeaders(headers: Record<string, string>, properties: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, value.replace(/\$\((\w+)\)/g, (_, key: string) => String(properties[key] ?? ''))]));
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      value.replace(/\$\((\w+)\)/g, (_, key: string) => propertyText(properties[key])),
+    ]),
+  );
+}
+
+/** A template property as the hub substitutes it: strings as they are, anything else as JSON. */
+function propertyText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 function fail(response: ServerResponse, status: number, detail: string): void {

@@ -66,7 +66,11 @@ interface Subscription {
 
 const MAX_RECORD = 4096;
 
-export async function startFakeWebPush(options: { tls: { cert: string; key: string }; port?: number; keep?: number }): Promise<FakeWebPush> {
+export async function startFakeWebPush(options: {
+  tls: { cert: string; key: string };
+  port?: number;
+  keep?: number;
+}): Promise<FakeWebPush> {
   const subscriptions = new Map<string, Subscription>();
   const pushes: ReceivedWebPush[] = [];
   const refused: Record<number, number> = {};
@@ -88,9 +92,11 @@ export async function startFakeWebPush(options: { tls: { cert: string; key: stri
     const ttl = request.headers['ttl'];
     if (typeof ttl !== 'string' || !/^\d+$/.test(ttl)) return refuse(response, 400, 'TTL header missing or invalid');
     const urgency = request.headers['urgency'] ?? 'normal';
-    if (typeof urgency !== 'string' || !['very-low', 'low', 'normal', 'high'].includes(urgency)) return refuse(response, 400, 'invalid Urgency');
+    if (typeof urgency !== 'string' || !['very-low', 'low', 'normal', 'high'].includes(urgency))
+      return refuse(response, 400, 'invalid Urgency');
     const topic = request.headers['topic'];
-    if (topic !== undefined && (typeof topic !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(topic))) return refuse(response, 400, 'invalid Topic');
+    if (topic !== undefined && (typeof topic !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(topic)))
+      return refuse(response, 400, 'invalid Topic');
     const vapid = await verifyVapid(request.headers.authorization, subscription);
     if (typeof vapid === 'number') return refuse(response, vapid, 'VAPID authorization refused');
     if (subscription.state === 'gone') return refuse(response, 410, 'push subscription has unsubscribed or expired');
@@ -110,7 +116,15 @@ export async function startFakeWebPush(options: { tls: { cert: string; key: stri
     } catch {
       // A push may carry any text; kept as sent.
     }
-    pushes.push({ receivedAt: new Date().toISOString(), subscriptionId: subscription.id, payload, ttl: Number(ttl), urgency, topic, vapid });
+    pushes.push({
+      receivedAt: new Date().toISOString(),
+      subscriptionId: subscription.id,
+      payload,
+      ttl: Number(ttl),
+      urgency,
+      topic,
+      vapid,
+    });
     if (pushes.length > keep) pushes.splice(0, pushes.length - keep);
     sendJson(response, 201, undefined, { Location: `${origin}/message/${randomUUID()}` });
   }

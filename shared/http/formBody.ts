@@ -29,9 +29,11 @@ export async function parseFormBody(bytes: Uint8Array, contentType: string): Pro
   const fields: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const name of new Set(form.keys())) {
     const values = form.getAll(name);
-    if (values.length > 1) throw badRequest('A form field was sent twice.', [{ path: `body.${name.slice(0, 100)}`, message: 'must be sent once' }]);
+    if (values.length > 1)
+      throw badRequest('A form field was sent twice.', [{ path: `body.${name.slice(0, 100)}`, message: 'must be sent once' }]);
     const [value] = values;
-    if (typeof value !== 'string') throw badRequest('A form field is a file.', [{ path: `body.${name.slice(0, 100)}`, message: 'must be a text field' }]);
+    if (typeof value !== 'string')
+      throw badRequest('A form field is a file.', [{ path: `body.${name.slice(0, 100)}`, message: 'must be a text field' }]);
     fields[name] = value;
   }
   return { ...fields };

@@ -7,14 +7,7 @@ import { LANGUAGES } from './emailTemplates';
  * says `no_email_address`).
  */
 export const ContactSchema = v.object({
-  email: v.nullable(
-    v.pipe(
-      v.string(),
-      v.trim(),
-      v.maxLength(254, 'must be at most 254 characters'),
-      v.email('must be an email address'),
-    ),
-  ),
+  email: v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(254, 'must be at most 254 characters'), v.email('must be an email address'))),
   language: v.picklist(LANGUAGES, 'must be de or en'),
 });
 export type ContactBody = v.InferOutput<typeof ContactSchema>;

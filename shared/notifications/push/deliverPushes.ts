@@ -76,7 +76,10 @@ function messageOf(push: { title: string; body: string; rows: ClaimedRow[] }, so
     body: push.body,
     sound,
     notificationIds: push.rows.flatMap((row) => (row.notificationId ? [row.notificationId] : [])).reverse(),
-    collapseKey: createHash('sha256').update(`notification-outbox:${ids.join(',')}`).digest('base64url').slice(0, 22),
+    collapseKey: createHash('sha256')
+      .update(`notification-outbox:${ids.join(',')}`)
+      .digest('base64url')
+      .slice(0, 22),
   };
 }
 
@@ -110,7 +113,9 @@ async function sendToAll(
         options.log?.info('push_registration_removed', { registrationId: target.id, platform: target.platform });
       }
     } catch (error) {
-      failures.push(error instanceof DeliveryFailure ? error : new DeliveryFailure('transient', `internal_error: ${(error as Error).name}`));
+      failures.push(
+        error instanceof DeliveryFailure ? error : new DeliveryFailure('transient', `internal_error: ${(error as Error).name}`),
+      );
     }
   }
   await markSent(sql, accepted);

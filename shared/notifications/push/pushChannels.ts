@@ -20,7 +20,9 @@ export function pushChannelsFromSettings(settings: Settings): PushChannels {
   const { NOTIFY_WEBPUSH_PUBLIC_KEY: publicKey, NOTIFY_WEBPUSH_PRIVATE_KEY: privateKey, NOTIFY_WEBPUSH_SUBJECT: subject } = settings;
   if (publicKey && privateKey && subject) channels.web = { channel: webPushChannel({ subject, publicKey, privateKey }), publicKey };
   if (settings.NOTIFY_PUSH_HUB_CONNECTION && settings.NOTIFY_PUSH_HUB_NAME) {
-    channels.mobile = notificationHubChannel(new NotificationHubsClient(settings.NOTIFY_PUSH_HUB_CONNECTION, settings.NOTIFY_PUSH_HUB_NAME));
+    channels.mobile = notificationHubChannel(
+      new NotificationHubsClient(settings.NOTIFY_PUSH_HUB_CONNECTION, settings.NOTIFY_PUSH_HUB_NAME),
+    );
   }
   built.set(settings, channels);
   return channels;

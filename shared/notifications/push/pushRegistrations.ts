@@ -13,10 +13,21 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * the Notification Hub in the same step; when the hub refuses it the registration is not stored.
  * Registering the same subscription or token again refreshes it and answers the same id.
  */
-export async function registerPush(sql: Sql, channels: PushChannels, userId: string, body: RegisterBody, log?: Logger): Promise<Registration> {
+export async function registerPush(
+  sql: Sql,
+  channels: PushChannels,
+  userId: string,
+  body: RegisterBody,
+  log?: Logger,
+): Promise<Registration> {
   // The schema guarantees the subscription for webpush and the token otherwise.
   const input = body.subscription
-    ? { platform: body.platform, address: body.subscription.endpoint, p256dh: body.subscription.keys.p256dh, auth: body.subscription.keys.auth }
+    ? {
+        platform: body.platform,
+        address: body.subscription.endpoint,
+        p256dh: body.subscription.keys.p256dh,
+        auth: body.subscription.keys.auth,
+      }
     : { platform: body.platform, address: body.deviceToken ?? '', p256dh: null, auth: null };
   if (input.platform === 'webpush' && !channels.web) throw new UnavailableError('Web Push is not configured on this service.');
   if (input.platform !== 'webpush' && !channels.mobile) throw new UnavailableError('Mobile push is not configured on this service.');
@@ -27,7 +38,9 @@ export async function registerPush(sql: Sql, channels: PushChannels, userId: str
         await channels.mobile?.install(stored.target);
       } catch (error) {
         if (error instanceof DeliveryFailure && error.kind === 'permanent') {
-          throw new InvalidError('The push service refused this device token.', [{ path: 'deviceToken', message: 'was refused by the push service' }]);
+          throw new InvalidError('The push service refused this device token.', [
+            { path: 'deviceToken', message: 'was refused by the push service' },
+          ]);
         }
         throw new UpstreamError('The push service did not take the registration; try again.');
       }

@@ -53,15 +53,27 @@ export const RegisterBodySchema = v.pipe(
     deviceToken: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_:.-]{20,4096}$/, 'must be the device token the push service issued'))),
   }),
   v.forward(
-    v.partialCheck([['platform'], ['subscription']], (input) => (input.platform === 'webpush') === (input.subscription !== undefined), 'is required for webpush and only there'),
+    v.partialCheck(
+      [['platform'], ['subscription']],
+      (input) => (input.platform === 'webpush') === (input.subscription !== undefined),
+      'is required for webpush and only there',
+    ),
     ['subscription'],
   ),
   v.forward(
-    v.partialCheck([['platform'], ['deviceToken']], (input) => (input.platform !== 'webpush') === (input.deviceToken !== undefined), 'is required for apns and fcmv1 and only there'),
+    v.partialCheck(
+      [['platform'], ['deviceToken']],
+      (input) => (input.platform !== 'webpush') === (input.deviceToken !== undefined),
+      'is required for apns and fcmv1 and only there',
+    ),
     ['deviceToken'],
   ),
   v.forward(
-    v.partialCheck([['platform'], ['deviceToken']], (input) => input.platform !== 'apns' || APNS_TOKEN.test(input.deviceToken ?? ''), 'must be the hex APNs device token'),
+    v.partialCheck(
+      [['platform'], ['deviceToken']],
+      (input) => input.platform !== 'apns' || APNS_TOKEN.test(input.deviceToken ?? ''),
+      'must be the hex APNs device token',
+    ),
     ['deviceToken'],
   ),
 );

@@ -25,7 +25,14 @@ export function webPushChannel(vapid: VapidKeys): PushChannel {
         await webPush.sendNotification(
           { endpoint: target.address, keys: { p256dh: target.p256dh, auth: target.auth } },
           JSON.stringify(webPushPayload(message)),
-          { vapidDetails: vapid, TTL: TTL_SECONDS, urgency: 'normal', topic: message.collapseKey, contentEncoding: 'aes128gcm', timeout: 10_000 },
+          {
+            vapidDetails: vapid,
+            TTL: TTL_SECONDS,
+            urgency: 'normal',
+            topic: message.collapseKey,
+            contentEncoding: 'aes128gcm',
+            timeout: 10_000,
+          },
         );
         return 'accepted';
       } catch (error) {
@@ -33,7 +40,10 @@ export function webPushChannel(vapid: VapidKeys): PushChannel {
           // RFC 8030 §7.3: 404 for an expired subscription; push services answer 410 for one the user withdrew.
           if (error.statusCode === 404 || error.statusCode === 410) return 'gone';
           const permanent = error.statusCode === 400 || error.statusCode === 413;
-          throw new DeliveryFailure(permanent ? 'permanent' : 'transient', `webpush_${error.statusCode}: ${String(error.body ?? '').slice(0, 200)}`);
+          throw new DeliveryFailure(
+            permanent ? 'permanent' : 'transient',
+            `webpush_${error.statusCode}: ${String(error.body ?? '').slice(0, 200)}`,
+          );
         }
         throw new DeliveryFailure('transient', `webpush_error: ${(error as { code?: string }).code ?? (error as Error).name}`);
       }

@@ -45,7 +45,20 @@ async function browserOf(userId: string) {
 
 async function send(userId: string, extra: Partial<NotifyInput> = {}, now = T0) {
   return getSql().begin((tx) =>
-    notify(tx, { userId, title: 'Training moved', body: 'Now at 19:00.', tone: 'info', kind: 'member', source: 'test', channels: ['push'], ...extra }, now),
+    notify(
+      tx,
+      {
+        userId,
+        title: 'Training moved',
+        body: 'Now at 19:00.',
+        tone: 'info',
+        kind: 'member',
+        source: 'test',
+        channels: ['push'],
+        ...extra,
+      },
+      now,
+    ),
   );
 }
 
@@ -118,7 +131,10 @@ describe('Notification Hubs to the apps (the SDK against the hub fake)', () => {
 
     const [apple] = hubPushesOf(loud);
     expect(apple).toMatchObject({ platform: 'apns', template: 'alert' });
-    expect(apple?.payload).toEqual({ aps: { alert: { title: 'Match "Final"', body: 'Starts at 10:00' }, sound: 'default' }, notificationIds: id });
+    expect(apple?.payload).toEqual({
+      aps: { alert: { title: 'Match "Final"', body: 'Starts at 10:00' }, sound: 'default' },
+      notificationIds: id,
+    });
     expect(apple?.headers['apns-push-type']).toBe('alert');
     const [android] = hubPushesOf(quiet);
     expect(android).toMatchObject({ platform: 'fcmv1', template: 'alertSilent' });
@@ -170,7 +186,9 @@ describe('what a member gets', () => {
     await savePreferences(getSql(), userId, mergePreferences(defaultPreferences(), { push: { enabled: false } }), 'Europe/Berlin');
     await deliverDuePushes(getSql(), options(at(1)));
     expect(webPushesOf(subscription.endpoint)).toHaveLength(0);
-    expect((await deliveriesOf(getSql(), userId, id)).items).toEqual([expect.objectContaining({ outcome: 'skipped', reason: 'push_disabled' })]);
+    expect((await deliveriesOf(getSql(), userId, id)).items).toEqual([
+      expect.objectContaining({ outcome: 'skipped', reason: 'push_disabled' }),
+    ]);
   });
 
   it('no registration: skipped with no_push_registration', async () => {

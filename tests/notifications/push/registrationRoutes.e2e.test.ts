@@ -58,7 +58,10 @@ describe('push registrations over HTTP', () => {
 
   it('a device on which another member signs in moves to that member', async () => {
     const token = fcmToken(5);
-    const before = await host.request('POST', PATH, { headers: await bearer(`user-${randomUUID()}`), json: { platform: 'fcmv1', deviceToken: token } });
+    const before = await host.request('POST', PATH, {
+      headers: await bearer(`user-${randomUUID()}`),
+      json: { platform: 'fcmv1', deviceToken: token },
+    });
     const next = `user-${randomUUID()}`;
     const after = await host.request('POST', PATH, { headers: await bearer(next), json: { platform: 'fcmv1', deviceToken: token } });
     const { id } = (await after.json()) as { id: string };
@@ -78,7 +81,10 @@ describe('push registrations over HTTP', () => {
     let cursor: string | null = null;
     do {
       const query: string = cursor ? `?limit=4&cursor=${encodeURIComponent(cursor)}` : '?limit=4';
-      const page = (await (await host.request('GET', `${PATH}${query}`, { headers })).json()) as { items: { id: string }[]; nextCursor: string | null };
+      const page = (await (await host.request('GET', `${PATH}${query}`, { headers })).json()) as {
+        items: { id: string }[];
+        nextCursor: string | null;
+      };
       seen.push(...page.items.map((item) => item.id));
       cursor = page.nextCursor;
     } while (cursor);
@@ -101,9 +107,21 @@ describe('push registrations over HTTP', () => {
   const good = () => subscription();
   it.each([
     ['an unknown platform', () => ({ platform: 'wns', deviceToken: 'x' }), 'body.platform'],
-    ['a plain-http endpoint', () => ({ platform: 'webpush', subscription: { ...good(), endpoint: 'http://push.example.org/x' } }), 'body.subscription.endpoint'],
-    ['a p256dh key of the wrong size', () => ({ platform: 'webpush', subscription: { ...good(), keys: { ...good().keys, p256dh: 'AAAA' } } }), 'body.subscription.keys.p256dh'],
-    ['an auth secret that is too short', () => ({ platform: 'webpush', subscription: { ...good(), keys: { ...good().keys, auth: 'AAAA' } } }), 'body.subscription.keys.auth'],
+    [
+      'a plain-http endpoint',
+      () => ({ platform: 'webpush', subscription: { ...good(), endpoint: 'http://push.example.org/x' } }),
+      'body.subscription.endpoint',
+    ],
+    [
+      'a p256dh key of the wrong size',
+      () => ({ platform: 'webpush', subscription: { ...good(), keys: { ...good().keys, p256dh: 'AAAA' } } }),
+      'body.subscription.keys.p256dh',
+    ],
+    [
+      'an auth secret that is too short',
+      () => ({ platform: 'webpush', subscription: { ...good(), keys: { ...good().keys, auth: 'AAAA' } } }),
+      'body.subscription.keys.auth',
+    ],
     ['a browser without its subscription', () => ({ platform: 'webpush', deviceToken: fcmToken(1) }), 'body.subscription'],
     ['an app without its token', () => ({ platform: 'fcmv1' }), 'body.deviceToken'],
     ['no keys', () => ({ platform: 'webpush', subscription: { endpoint: good().endpoint } }), 'body.subscription.keys'],
@@ -122,11 +140,16 @@ describe('push registrations over HTTP', () => {
     const userId = `user-${randomUUID()}`;
     const undo = overrideSettings({ NOTIFY_PUSH_HUB_CONNECTION: undefined, NOTIFY_WEBPUSH_PRIVATE_KEY: undefined });
     try {
-      const mobile = await host.request('POST', PATH, { headers: await bearer(userId), json: { platform: 'fcmv1', deviceToken: fcmToken(9) } });
+      const mobile = await host.request('POST', PATH, {
+        headers: await bearer(userId),
+        json: { platform: 'fcmv1', deviceToken: fcmToken(9) },
+      });
       expect(mobile.status).toBe(503);
       const web = await host.request('POST', PATH, { headers: await bearer(userId), json: { platform: 'webpush', subscription: good() } });
       expect(web.status).toBe(503);
-      expect(await (await host.request('GET', `${PATH}/web-push-key`, { headers: await bearer(userId) })).json()).toEqual({ publicKey: null });
+      expect(await (await host.request('GET', `${PATH}/web-push-key`, { headers: await bearer(userId) })).json()).toEqual({
+        publicKey: null,
+      });
     } finally {
       undo();
     }
