@@ -49,7 +49,7 @@ export default async function delivery({ sql }: BenchContext): Promise<Compariso
   try {
     const vapid = { subject: 'mailto:bench@example.org', ...webPush.generateVAPIDKeys() };
     const channels: PushChannels = {
-      web: { channel: webPushChannel(vapid), publicKey: vapid.publicKey },
+      web: { channel: webPushChannel(vapid), publicKey: vapid.publicKey, allowedHosts: ['127.0.0.1'] },
       mobile: notificationHubChannel(new NotificationHubsClient(hub.connectionString, hub.hubName)),
     };
     const sender = acsEmailSender(

@@ -56,6 +56,8 @@ export async function startLocalPushFakes(tls: FakeTls): Promise<LocalPushFakes>
     process.env['NOTIFY_WEBPUSH_PUBLIC_KEY'] = keys.publicKey;
     process.env['NOTIFY_WEBPUSH_PRIVATE_KEY'] = keys.privateKey;
     process.env['NOTIFY_WEBPUSH_SUBJECT'] ||= 'mailto:push@localhost.localdomain';
+    // The fake is the browsers' push service here.
+    process.env['NOTIFY_WEBPUSH_ALLOWED_HOSTS'] = '127.0.0.1';
   }
   resetSettings();
   await mkdir(localDataDir(), { recursive: true });

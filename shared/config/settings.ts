@@ -194,6 +194,24 @@ export const SettingsSchema = v.object({
   NOTIFY_WEBPUSH_PUBLIC_KEY: optionalText,
   /** Secret: the matching VAPID private key (base64url). Unset: browser registrations are refused (503). */
   NOTIFY_WEBPUSH_PRIVATE_KEY: optionalText,
+  /**
+   * Hosts (and their subdomains) a browser subscription's endpoint may name, comma-separated: the
+   * browsers' push services. Anything else is refused at registration, so no member can make the
+   * service POST to an address of their choosing.
+   */
+  NOTIFY_WEBPUSH_ALLOWED_HOSTS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((value) =>
+        value
+          .split(',')
+          .map((host) => host.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+      v.check((hosts) => hosts.length > 0, 'must name at least one host'),
+    ),
+    'fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com',
+  ),
   /** VAPID contact the push services may reach the sender at: `mailto:` or `https:` (RFC 8292). */
   NOTIFY_WEBPUSH_SUBJECT: v.optional(
     v.pipe(

@@ -30,6 +30,11 @@ export async function registerPush(
       }
     : { platform: body.platform, address: body.deviceToken ?? '', p256dh: null, auth: null };
   if (input.platform === 'webpush' && !channels.web) throw new UnavailableError('Web Push is not configured on this service.');
+  if (input.platform === 'webpush' && !isKnownPushService(input.address, channels.web?.allowedHosts ?? [])) {
+    throw new InvalidError('The subscription does not name a known push service.', [
+      { path: 'subscription.endpoint', message: 'is not the address of a known push service' },
+    ]);
+  }
   if (input.platform !== 'webpush' && !channels.mobile) throw new UnavailableError('Mobile push is not configured on this service.');
   const { target, dropped } = await sql.begin(async (tx) => {
     const stored = await upsertRegistration(tx, userId, input);
@@ -52,6 +57,12 @@ export async function registerPush(
   const registration = items.find((item) => item.id === target.id);
   if (!registration) throw new Error('registration vanished after it was stored');
   return registration;
+}
+
+/** The endpoint's host is one of `hosts` or below one (`fcm.googleapis.com`, `*.notify.windows.com`). */
+export function isKnownPushService(endpoint: string, hosts: readonly string[]): boolean {
+  const host = new URL(endpoint).hostname.toLowerCase();
+  return hosts.some((allowed) => host === allowed || host.endsWith(`.${allowed}`));
 }
 
 export async function pushRegistrationPage(

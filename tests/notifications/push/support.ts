@@ -29,7 +29,7 @@ export async function startPushWorld(): Promise<PushWorld> {
   const browsers = await startFakeWebPush({ tls });
   const vapid = { subject: 'mailto:push@clubs.example.org', ...webPush.generateVAPIDKeys() };
   const channels: PushChannels = {
-    web: { channel: webPushChannel(vapid), publicKey: vapid.publicKey },
+    web: { channel: webPushChannel(vapid), publicKey: vapid.publicKey, allowedHosts: ['127.0.0.1'] },
     mobile: notificationHubChannel(new NotificationHubsClient(hub.connectionString, hub.hubName)),
   };
   return {
@@ -52,6 +52,7 @@ export function pushSettings(world: PushWorld): Record<string, string> {
     NOTIFY_WEBPUSH_PUBLIC_KEY: world.vapid.publicKey,
     NOTIFY_WEBPUSH_PRIVATE_KEY: world.vapid.privateKey,
     NOTIFY_WEBPUSH_SUBJECT: world.vapid.subject,
+    NOTIFY_WEBPUSH_ALLOWED_HOSTS: '127.0.0.1',
   };
 }
 
