@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createBenchDatabase, type BenchContext } from './context';
 import { formatComparison, type Comparison } from './harness';
 import { prepareLocalEnvironment } from '../development/local/environment';
+import { trustedLocalTls } from '../development/pushFakes/local';
 
 /**
  * `npm run bench [-- name-filter]`: runs every bench/*.bench.ts against a fresh database on
@@ -10,6 +11,8 @@ import { prepareLocalEnvironment } from '../development/local/environment';
  */
 async function main(): Promise<void> {
   const filter = process.argv[2];
+  // The delivery bench's fakes serve https: this may start the run again with their certificate trusted.
+  if (!filter || 'delivery.bench.ts'.includes(filter)) await trustedLocalTls();
   const environment = await prepareLocalEnvironment({ storage: false });
   const database = await createBenchDatabase(environment.database.url);
   const files = readdirSync(__dirname)

@@ -10,6 +10,7 @@ import { startLocalEmailFake } from './acsEmailFake/local';
 import type { FakeAcsEmail } from './acsEmailFake/server';
 import { startLocalOidcProvider } from './oidcProvider/local';
 import type { RunningOidcProvider } from './oidcProvider/server';
+import { startLocalPushFakes, trustedLocalTls, type LocalPushFakes } from './pushFakes/local';
 import { ensureLocalEventHubs, type RunningEventHubs } from './local/eventHubs/developmentHub';
 import { prepareLocalEnvironment } from './local/environment';
 import { repoRoot } from './local/paths';
@@ -26,13 +27,17 @@ import { assertPinnedNode } from './local/nodeRuntime';
  */
 async function main(): Promise<void> {
   const node = assertPinnedNode();
+  // Then: this may start the process again with the push fakes' certificate trusted.
+  const tls = await trustedLocalTls();
   const environment = await prepareLocalEnvironment({ storage: true });
   let eventHubs: RunningEventHubs | undefined;
   let emailFake: FakeAcsEmail | undefined;
   let oidcProvider: RunningOidcProvider | undefined;
+  let pushFakes: LocalPushFakes | undefined;
   const shutdown = async () => {
     await oidcProvider?.close();
     await emailFake?.close();
+    await pushFakes?.close();
     await eventHubs?.release();
     await closeSql();
     await environment.release();
@@ -43,6 +48,7 @@ async function main(): Promise<void> {
     // The demo club and its users' shots, challenges and boards (docs/clubs.md, "The local demo").
     const demo = await seedDemo(getSql());
     emailFake = await startLocalEmailFake();
+    pushFakes = await startLocalPushFakes(tls);
     // Before the host reads its settings: the API verifies the local provider's tokens.
     oidcProvider = await startLocalOidcProvider(getSettings().PORT);
     const settings = getSettings();
@@ -79,6 +85,9 @@ async function main(): Promise<void> {
     }
     if (emailFake)
       console.log(`Email:     local Communication Services fake on ${emailFake.endpoint} (npm run emails lists what was sent)`);
+    if (pushFakes.hub) console.log(`Push:      local Notification Hubs fake on ${pushFakes.hub.endpoint} (hub ${pushFakes.hub.hubName})`);
+    if (pushFakes.webPush)
+      console.log(`           local Web Push service fake on ${pushFakes.webPush.origin} (npm run pushes lists what was sent)`);
     if (host.eventHubFeeds.length) console.log(`Triggers:  ${host.eventHubFeeds.join(', ')}`);
     console.log(`Functions: ${functionDefinitions.map((d) => `${d.name} [${d.kind}]`).join(', ')}`);
     console.log(`Listening: ${host.url}  (try ${host.url}/healthz)`);

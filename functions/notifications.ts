@@ -15,10 +15,24 @@ import {
 } from '../shared/notifications/schemas';
 import { getUserSettings, patchUserSettings, replaceUserSettings } from '../shared/notifications/userSettings';
 import { deliveriesOf, DeliveryLogSchema } from '../shared/notifications/delivery/deliveryLog';
+import { loadContact, saveContact } from '../shared/notifications/delivery/contactRepository';
+import { ContactSchema } from '../shared/notifications/delivery/contactSchemas';
+import { pushChannelsFromSettings } from '../shared/notifications/push/pushChannels';
+import { pushRegistrationPage, registerPush, removePushRegistration } from '../shared/notifications/push/pushRegistrations';
+import {
+  RegisterBodySchema,
+  RegistrationIdParamsSchema,
+  RegistrationListQuerySchema,
+  RegistrationPageSchema,
+  RegistrationSchema,
+  WebPushKeySchema,
+} from '../shared/notifications/push/registrationSchemas';
 import { runDeliveryTimer } from '../shared/notifications/delivery/deliveryTimer';
 import { applyUnsubscribe, unsubscribeTokenParameter } from '../shared/notifications/delivery/unsubscribe';
 
 const UnsubscribeQuerySchema = v.object({ token: unsubscribeTokenParameter });
+// RFC 8058 §3.2: the mail provider posts exactly this one field, nothing else.
+const OneClickBodySchema = v.strictObject({ 'List-Unsubscribe': v.literal('One-Click') });
 const UnsubscribedSchema = v.object({ unsubscribed: v.string() });
 
 const deliveryRoutes: Route[] = [
@@ -38,9 +52,13 @@ const deliveryRoutes: Route[] = [
     method: 'POST',
     path: '/api/notifications/unsubscribe',
     summary:
-      'One-click unsubscribe (RFC 8058) from an email link: switches off the category the signed token names, or all notification emails; no sign-in, the token is the proof (400 query.token for a forged or altered one)',
+      'One-click unsubscribe (RFC 8058) from the List-Unsubscribe header of an email, body List-Unsubscribe=One-Click as a form: switches off the category the signed token names, or all notification emails; no sign-in, the token is the proof (400 query.token for a forged or altered one)',
     guard: publicAccess,
     query: UnsubscribeQuerySchema,
+    body: OneClickBodySchema,
+    bodyType: 'form',
+    // The one field is 26 bytes; a multipart envelope around it stays well below this.
+    maxBodyBytes: 2048,
     response: UnsubscribedSchema,
     async handle({ query, log }) {
       const target = query.token;
@@ -172,9 +190,88 @@ const settingsRoutes: Route[] = [
   }),
 ];
 
+const contactRoutes: Route[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/user/contact',
+    summary:
+      'Your contact details for delivery: the email address notifications go to (null: none) and the language (de, en) they are written in',
+    guard: authenticatedUser,
+    response: ContactSchema,
+    async handle({ caller }) {
+      return json(await loadContact(getSql(), caller.userId), 200, { 'cache-control': 'no-store' });
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/api/user/contact',
+    summary: 'Set your email address (null removes it) and language (de, en) for notification emails and pushes',
+    guard: authenticatedUser,
+    body: ContactSchema,
+    response: ContactSchema,
+    async handle({ caller, body }) {
+      await saveContact(getSql(), caller.userId, body);
+      return json(await loadContact(getSql(), caller.userId), 200, { 'cache-control': 'no-store' });
+    },
+  }),
+];
+
+const pushRoutes: Route[] = [
+  defineRoute({
+    method: 'POST',
+    path: '/api/user/push-registrations',
+    summary:
+      'Register this browser (platform webpush, the PushSubscription as subscription) or app (apns or fcmv1 with deviceToken) for push; at most 10 per member, the oldest goes (201; 503 when that kind of push is not configured)',
+    guard: authenticatedUser,
+    body: RegisterBodySchema,
+    response: RegistrationSchema,
+    status: 201,
+    responses: { 502: { description: 'The push service did not take the registration; try again' } },
+    async handle({ caller, body, log }) {
+      return json(await registerPush(getSql(), pushChannelsFromSettings(getSettings()), caller.userId, body, log), 201);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/user/push-registrations',
+    summary: 'Your push registrations, newest first (limit 1..50, default 20; cursor)',
+    guard: authenticatedUser,
+    query: RegistrationListQuerySchema,
+    response: RegistrationPageSchema,
+    async handle({ caller, query }) {
+      return json(await pushRegistrationPage(getSql(), caller.userId, query.limit, query.cursor), 200, { 'cache-control': 'no-store' });
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/user/push-registrations/{id}',
+    summary: 'Remove one of your push registrations (204; 404 when it is not yours or already gone)',
+    guard: authenticatedUser,
+    params: RegistrationIdParamsSchema,
+    status: 204,
+    responses: { 404: { description: 'You have no push registration with this id' } },
+    async handle({ caller, params, log }) {
+      await removePushRegistration(getSql(), pushChannelsFromSettings(getSettings()), caller.userId, params.id, log);
+      return noContent();
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/user/push-registrations/web-push-key',
+    summary: "The service's VAPID public key, the applicationServerKey a browser subscribes with (null when Web Push is not configured)",
+    guard: authenticatedUser,
+    response: WebPushKeySchema,
+    handle() {
+      return Promise.resolve(json({ publicKey: pushChannelsFromSettings(getSettings()).web?.publicKey ?? null }));
+    },
+  }),
+];
+
 export const notificationFunctions = [
   httpGroup('notifications', 'api/notifications', [...inboxRoutes, ...deliveryRoutes]),
   httpGroup('userSettings', 'api/user/settings', settingsRoutes),
+  httpGroup('userContact', 'api/user/contact', contactRoutes),
+  httpGroup('pushRegistrations', 'api/user/push-registrations', pushRoutes),
   timerFunction('notificationDelivery', { schedule: '%NOTIFY_DELIVERY_SCHEDULE%' }, ({ log }) =>
     runDeliveryTimer(getSql(), getSettings(), log),
   ),

@@ -20,6 +20,8 @@ const AREA_OF_FUNCTION: Record<string, { name: string; description: string }> = 
   challenges: CHALLENGES,
   notifications: NOTIFICATIONS,
   userSettings: NOTIFICATIONS,
+  userContact: NOTIFICATIONS,
+  pushRegistrations: NOTIFICATIONS,
   clubMasterEdge: CLUB_MASTER,
   clubCatalog: CLUB_MASTER,
   trainingPlan: FRESHNESS,

@@ -72,6 +72,21 @@ param costCredentialExpiresOn string = ''
 @description('PAGING_CURSOR_KEY: signs list cursors (at least 32 characters, e.g. openssl rand -base64 48). Empty keeps the key already in Key Vault.')
 param pagingCursorKey string = ''
 
+// Push (docs/notifications.md#push). The notification hub with its APNs and FCM v1 credentials is
+// created where the app stores' credentials live; the app only needs its connection string.
+@secure()
+@description('NOTIFY_PUSH_HUB_CONNECTION: Notification Hubs connection string (Send and Manage), stored in Key Vault. Empty leaves the setting out.')
+param notifyPushHubConnection string = ''
+@description('NOTIFY_PUSH_HUB_NAME: the notification hub within that namespace. Empty leaves the setting out.')
+param notifyPushHubName string = ''
+@description('NOTIFY_WEBPUSH_PUBLIC_KEY: VAPID public key (base64url) browsers subscribe with. Empty leaves the setting out.')
+param notifyWebPushPublicKey string = ''
+@secure()
+@description('NOTIFY_WEBPUSH_PRIVATE_KEY: the matching VAPID private key, stored in Key Vault. Empty leaves the setting out.')
+param notifyWebPushPrivateKey string = ''
+@description('NOTIFY_WEBPUSH_SUBJECT: mailto: or https: contact for the push services. Empty leaves the setting out.')
+param notifyWebPushSubject string = ''
+
 param deployBudget bool = false
 @description('Monthly budget of the subscription in its currency (EUR).')
 param budgetAmount int = 100
@@ -119,6 +134,8 @@ module keyVault 'modules/keyVault.bicep' = {
     costClientSecret: costClientSecret
     pagingCursorKey: pagingCursorKey
     costCredentialExpiresOn: costCredentialExpiresOn
+    pushHubConnection: notifyPushHubConnection
+    webPushPrivateKey: notifyWebPushPrivateKey
   }
 }
 
@@ -217,6 +234,11 @@ var deploymentSettingValues = {
   INTERNAL_CLOUD_COST_CLIENT_ID: costClientId
   INTERNAL_CLOUD_COST_SUBSCRIPTION_ID: costSubscriptionId
   INTERNAL_CLOUD_COST_CLIENT_SECRET: empty(costClientSecret) ? '' : '@Microsoft.KeyVault(VaultName=${keyVault.outputs.name};SecretName=cost-client-secret)'
+  NOTIFY_PUSH_HUB_CONNECTION: empty(notifyPushHubConnection) ? '' : '@Microsoft.KeyVault(VaultName=${keyVault.outputs.name};SecretName=notification-hub-connection)'
+  NOTIFY_PUSH_HUB_NAME: notifyPushHubName
+  NOTIFY_WEBPUSH_PUBLIC_KEY: notifyWebPushPublicKey
+  NOTIFY_WEBPUSH_PRIVATE_KEY: empty(notifyWebPushPrivateKey) ? '' : '@Microsoft.KeyVault(VaultName=${keyVault.outputs.name};SecretName=webpush-vapid-private-key)'
+  NOTIFY_WEBPUSH_SUBJECT: notifyWebPushSubject
 }
 
 module functionApp 'modules/functionApp.bicep' = {

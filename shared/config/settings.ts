@@ -209,6 +209,45 @@ export const SettingsSchema = v.object({
   NOTIFY_EMAIL_SENDER_NAME: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(100)), 'Schützenverein'),
   /** The service's public base URL, for the one-click unsubscribe links in emails. */
   NOTIFY_PUBLIC_BASE_URL: url,
+  /**
+   * Secret: Notification Hubs connection string with Send and Manage rights
+   * (`Endpoint=sb://<namespace>.servicebus.windows.net/;SharedAccessKeyName=...;SharedAccessKey=...`),
+   * for mobile push (APNs, FCM v1). Unset, or no hub name: mobile registrations are refused (503).
+   */
+  NOTIFY_PUSH_HUB_CONNECTION: optionalText,
+  /** The notification hub's name within that namespace. */
+  NOTIFY_PUSH_HUB_NAME: optionalText,
+  /** VAPID public key (base64url, uncompressed P-256 point) browsers subscribe with; GET /api/user/push-registrations/web-push-key answers it. */
+  NOTIFY_WEBPUSH_PUBLIC_KEY: optionalText,
+  /** Secret: the matching VAPID private key (base64url). Unset: browser registrations are refused (503). */
+  NOTIFY_WEBPUSH_PRIVATE_KEY: optionalText,
+  /**
+   * Hosts (and their subdomains) a browser subscription's endpoint may name, comma-separated: the
+   * browsers' push services. Anything else is refused at registration, so no member can make the
+   * service POST to an address of their choosing.
+   */
+  NOTIFY_WEBPUSH_ALLOWED_HOSTS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((value) =>
+        value
+          .split(',')
+          .map((host) => host.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+      v.check((hosts) => hosts.length > 0, 'must name at least one host'),
+    ),
+    'fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com',
+  ),
+  /** VAPID contact the push services may reach the sender at: `mailto:` or `https:` (RFC 8292). */
+  NOTIFY_WEBPUSH_SUBJECT: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.transform((value) => value || undefined),
+      v.optional(v.pipe(v.string(), v.regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: or https: URL'))),
+    ),
+  ),
   /** NCRONTAB schedule of the data-freshness timer (read by the Functions host as %FRESHNESS_SCHEDULE%); hourly by default. */
   FRESHNESS_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 5 * * * *'),
   /**

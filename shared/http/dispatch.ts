@@ -15,6 +15,7 @@ import {
   UpstreamError,
 } from '../errors/domainErrors';
 import { isWellFormed } from '../validation/humanText';
+import { FORM_MEDIA_TYPES, parseFormBody } from './formBody';
 import { compileTemplate, type CompiledTemplate } from './pathTemplate';
 import {
   badRequest,
@@ -103,7 +104,7 @@ async function handle(
   const query = route.query ? validate(route.query, Object.fromEntries(request.query), 'query', errors) : undefined;
   let body: unknown;
   if (route.body) {
-    const { value, bytes } = await readJsonBody(request, route);
+    const { value, bytes } = await readBody(request, route);
     body = validate(route.body, value, 'body', errors, bytes > FULL_REPORT_MAX_BYTES);
     // A field the schema refused already is not named twice.
     const named = new Set(errors.map((error) => error.path));
@@ -236,18 +237,24 @@ function boundedMessage(message: string): string {
   return message.slice(0, MAX_ISSUE_MESSAGE_CHARS).replace(/[\uD800-\uDBFF]$/, '') + '…';
 }
 
-async function readJsonBody(request: HttpRequest, route: Route): Promise<{ value: unknown; bytes: number }> {
+async function readBody(request: HttpRequest, route: Route): Promise<{ value: unknown; bytes: number }> {
   const limit = route.maxBodyBytes ?? getSettings().HTTP_MAX_BODY_BYTES;
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(`The body may be at most ${limit} bytes.`);
 
-  const contentType = (request.headers.get('content-type') ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
-  if (contentType !== 'application/json' && !contentType.endsWith('+json')) {
+  const rawContentType = request.headers.get('content-type') ?? '';
+  const contentType = rawContentType.split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  const form = route.bodyType === 'form';
+  if (!form && contentType !== 'application/json' && !contentType.endsWith('+json')) {
     throw new HttpProblem(415, 'Unsupported Media Type', 'The body must be sent as application/json.');
+  }
+  if (form && !(FORM_MEDIA_TYPES as readonly string[]).includes(contentType)) {
+    throw new HttpProblem(415, 'Unsupported Media Type', `The body must be sent as ${FORM_MEDIA_TYPES.join(' or ')}.`);
   }
   const bytes = new Uint8Array(await request.arrayBuffer());
   if (bytes.byteLength > limit) throw payloadTooLarge(`The body may be at most ${limit} bytes.`);
-  if (bytes.byteLength === 0) throw badRequest('A JSON body is required.', [{ path: 'body', message: 'is empty' }]);
+  if (bytes.byteLength === 0) throw badRequest('A request body is required.', [{ path: 'body', message: 'is empty' }]);
+  if (form) return { value: await parseFormBody(bytes, rawContentType), bytes: bytes.byteLength };
   try {
     return { value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)), bytes: bytes.byteLength };
   } catch {

@@ -59,7 +59,8 @@ export function buildOpenApi(areas: readonly OpenApiArea[], info: OpenApiInfo): 
       security: securityOf(route),
     };
     if (route.body) {
-      operation['requestBody'] = { required: true, content: { 'application/json': { schema: convert(route.body) } } };
+      const mediaType = route.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
+      operation['requestBody'] = { required: true, content: { [mediaType]: { schema: convert(route.body) } } };
     }
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
@@ -179,7 +180,7 @@ function responsesOf(route: Route, convert: Convert): JsonObject {
   };
   if (route.body) {
     responses['413'] = problemResponse('Body too large');
-    responses['415'] = problemResponse('Body is not JSON');
+    responses['415'] = problemResponse(route.bodyType === 'form' ? 'Body is not a form' : 'Body is not JSON');
   }
   responses['503'] = {
     ...problemResponse('Briefly unable to answer (database busy or unreachable)'),

@@ -33,6 +33,9 @@ export interface RouteInput<TParams, TQuery, TBody, TCaller> {
   body: TBody;
 }
 
+/** The media types a route's body may be sent in. */
+export type BodyType = 'json' | 'form';
+
 /** The three inputs a route validates; field paths of a 400 start with one of them. */
 export type RouteInputName = 'params' | 'query' | 'body';
 
@@ -57,6 +60,11 @@ export interface RouteDefinition<P, Q, B, C> {
   responseType?: string;
   /** Further answers of the route (another success status, 404, 409, a 503 with Retry-After), for the OpenAPI document. */
   responses?: Partial<Record<DeclaredStatus, RouteResponse>>;
+  /**
+   * How the body is sent: JSON (the default) or an HTML form (`application/x-www-form-urlencoded`
+   * or `multipart/form-data`), whose fields reach the body schema as an object of strings.
+   */
+  bodyType?: BodyType;
   /** Overrides HTTP_MAX_BODY_BYTES for this route. */
   maxBodyBytes?: number;
   /**
@@ -80,6 +88,7 @@ export interface Route {
   status?: 200 | 201 | 202 | 204;
   responseType?: string;
   responses?: Partial<Record<DeclaredStatus, RouteResponse>>;
+  bodyType?: BodyType;
   maxBodyBytes?: number;
   fieldErrorsIn?: RouteInputName;
   handle(input: RouteInput<unknown, unknown, unknown, unknown>): Promise<HttpResponseInit>;

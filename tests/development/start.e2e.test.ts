@@ -39,6 +39,9 @@ describe('npm start', () => {
     // The runtime of the README's command is the pinned one (the `node` devDependency), not the machine's.
     expect(output).toContain(`Node.js:   v${readFileSync(path.join(root, '.nvmrc'), 'utf8').trim()} (.nvmrc)`);
     expect(output).toMatch(/Database: +PostgreSQL from DATABASE_URL/);
+    // Without a hub or VAPID keys configured, the push fakes stand in (docs/notifications.md#push).
+    expect(output).toMatch(/Push: +local Notification Hubs fake on https:\/\/127\.0\.0\.1:\d+ \(hub club-push\)/);
+    expect(output).toMatch(/local Web Push service fake on https:\/\/127\.0\.0\.1:\d+/);
     // The admin portal, built from portal/src by the start itself (docs/portal.md).
     const portal = await fetch(`http://127.0.0.1:${port}/portal/`);
     expect([portal.status, portal.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);

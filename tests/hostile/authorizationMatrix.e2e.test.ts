@@ -54,7 +54,7 @@ describe('the authorization matrix', () => {
 
   beforeAll(async () => {
     database = await usePrivateDatabase('authz');
-    world = await buildWorld({ costs: true });
+    world = await buildWorld({ costs: true, push: true });
   }, 60_000);
   const host = useTestHost();
   beforeAll(async () => {

@@ -45,7 +45,16 @@ export type Expectations = Record<Principal, Outcome>;
 
 /** What a path parameter names: the caller's target club, or one of `owner`'s resources in club A. */
 export type ResourceRef =
-  'club' | 'notification' | 'clubChallenge' | 'participation' | 'pendingLink' | 'owner' | 'removableMember' | 'candidate' | 'invitation';
+  | 'club'
+  | 'notification'
+  | 'clubChallenge'
+  | 'participation'
+  | 'pendingLink'
+  | 'owner'
+  | 'removableMember'
+  | 'candidate'
+  | 'invitation'
+  | 'pushRegistration';
 
 /**
  * The request a row sends. Path parameters default by name (clubId: the caller's target club;
@@ -188,6 +197,15 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   'GET /api/user/settings': { expect: ANY_USER },
   'PUT /api/user/settings': { expect: ANY_USER, request: { body: { emailEnabled: false } } },
   'PATCH /api/user/settings': { expect: ANY_USER, request: { body: { pushEnabled: false } } },
+  'GET /api/user/contact': { expect: ANY_USER },
+  'GET /api/user/push-registrations': { expect: ANY_USER },
+  'GET /api/user/push-registrations/web-push-key': { expect: ANY_USER },
+  'POST /api/user/push-registrations': {
+    expect: ANY_USER,
+    request: { body: { platform: 'fcmv1', deviceToken: 'matrix-device-token-0123456789' } },
+  },
+  'DELETE /api/user/push-registrations/{id}': { expect: OWNER_ONLY, request: { params: { id: 'pushRegistration' } } },
+  'PUT /api/user/contact': { expect: ANY_USER, request: { body: { email: 'member@example.org', language: 'en' } } },
 
   'GET /api/challenges': { expect: ANY_USER },
   // Platform admins create any scope; a leader only club challenges of their own club.

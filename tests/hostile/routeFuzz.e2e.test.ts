@@ -255,7 +255,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
       if (!String(args[0]).startsWith('Discarding the body of the incoming')) warn(...args);
     });
     database = await usePrivateDatabase('fuzz');
-    world = await buildWorld({ costs: true });
+    world = await buildWorld({ costs: true, push: true });
   }, 120_000);
   const host = useTestHost(undefined, {
     functionLog: (level, line) => {

@@ -8,6 +8,7 @@ import { makeChallenge } from '../challenges/support';
 import { startFake } from '../costs/support';
 import { tokenFor } from '../support/tokens';
 import type { FakeCostProvider } from '../../development/costsFake/server';
+import { pushSettings, startPushWorld, type PushWorld } from '../notifications/push/support';
 import type { ResourceRef, SampleRequest } from './authorizationMatrix';
 
 /**
@@ -29,6 +30,8 @@ export interface World {
   candidateId: string;
   /** An open invitation of club A. */
   invitationId: string;
+  /** A registration of the member (the push registration rows). */
+  pushRegistrationId: string;
   /** Plain `Authorization` header values. */
   auth: {
     superuser: string;
@@ -43,13 +46,15 @@ export interface World {
   close(): Promise<void>;
 }
 
+type Options = { costs?: boolean; push?: boolean };
+
 let sequence = 0;
 const id = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence += 1)}`;
 
 /** Settings the world needs, in force until `restore()`; call before anything reads the settings. */
 async function configureWorld(
-  options: { costs?: boolean } = {},
-): Promise<{ serviceToken: string; costs?: FakeCostProvider; restore: () => void }> {
+  options: Options = {},
+): Promise<{ serviceToken: string; costs?: FakeCostProvider; push?: PushWorld; restore: () => void }> {
   const serviceToken = generateServiceToken();
   const restores = [overrideSettings({ CHALLENGE_SERVICE_TOKEN_HASH: hashServiceToken(serviceToken) })];
   let costs: FakeCostProvider | undefined;
@@ -66,10 +71,15 @@ async function configureWorld(
       }),
     );
   }
+  let push: PushWorld | undefined;
+  if (options.push) {
+    push = await startPushWorld();
+    restores.push(overrideSettings(pushSettings(push)));
+  }
   const restore = () => {
     for (const undo of restores.splice(0).reverse()) undo();
   };
-  return { serviceToken, ...(costs ? { costs } : {}), restore };
+  return { serviceToken, ...(costs ? { costs } : {}), ...(push ? { push } : {}), restore };
 }
 
 /** Users by role in the world; their ids are what the matrix principals sign tokens for. */
@@ -83,8 +93,8 @@ export const PEOPLE = {
   candidate: 'hostile-candidate',
 } as const;
 
-export async function buildWorld(options: { costs?: boolean } = {}): Promise<World> {
-  const { serviceToken, costs, restore } = await configureWorld(options);
+export async function buildWorld(options: Options = {}): Promise<World> {
+  const { serviceToken, costs, push, restore } = await configureWorld(options);
   const sql = getSql();
   const clubA = id('club-a');
   const clubB = id('club-b');
@@ -107,6 +117,9 @@ export async function buildWorld(options: { costs?: boolean } = {}): Promise<Wor
     returning id`;
   const [link] = await sql<{ id: string }[]>`
     insert into challenge_shooter_link (club_id, user_id, shooter_id, status) values (${clubA}, ${PEOPLE.owner}, 'shooter-1', 'pending') returning id`;
+  const [registration] = await sql<{ id: string }[]>`
+    insert into push_registration (user_id, platform, address, p256dh, auth)
+    values (${PEOPLE.owner}, 'webpush', ${`https://push.example.org/${id('subscription')}`}, 'p256dh', 'auth') returning id::text as id`;
   const edgeA = await createEdgeToken(sql, clubA);
   const edgeB = await createEdgeToken(sql, clubB);
   const revoked = await createEdgeToken(sql, clubA);
@@ -129,6 +142,7 @@ export async function buildWorld(options: { costs?: boolean } = {}): Promise<Wor
     removableMemberId: PEOPLE.removable,
     candidateId: PEOPLE.candidate,
     invitationId: invitation!.id,
+    pushRegistrationId: registration!.id,
     auth: {
       superuser: `Bearer ${superuser}`,
       edgeA: `Bearer ${edgeA.token}`,
@@ -140,6 +154,7 @@ export async function buildWorld(options: { costs?: boolean } = {}): Promise<Wor
     ...(costs ? { costs } : {}),
     close: async () => {
       await costs?.close();
+      await push?.close();
       restore();
     },
   };
@@ -171,6 +186,7 @@ export function targetOf(path: string, sample: SampleRequest, world: World, club
     removableMember: world.removableMemberId,
     candidate: world.candidateId,
     invitation: world.invitationId,
+    pushRegistration: world.pushRegistrationId,
   };
   const filled = path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
     const ref = sample.params?.[name] ?? (name === 'clubId' ? 'club' : undefined);

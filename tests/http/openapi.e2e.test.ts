@@ -38,7 +38,8 @@ describe('GET /api/openapi.json', () => {
       const operation = document.paths[route.path]![route.method.toLowerCase()]!;
       expect(operation.description).toBe(`Who may call: ${route.guard.description}.`);
       const body = bodies.paths[route.path]![route.method.toLowerCase()]!.requestBody;
-      if (route.body) expect(body?.content['application/json']?.schema).toMatchObject({ type: 'object' });
+      const mediaType = route.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
+      if (route.body) expect(body?.content[mediaType]?.schema).toMatchObject({ type: 'object' });
       if (route.guard.security !== 'none') expect(operation.security).toBeDefined();
     }
   });

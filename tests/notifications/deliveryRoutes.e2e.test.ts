@@ -11,10 +11,13 @@ describe('delivery routes over HTTP', () => {
 
   const pathOf = (url: string) => url.slice(url.indexOf('/api/'));
 
-  it('one-click unsubscribe: a POST of the link without credentials switches the category off', async () => {
+  // What a mail provider sends for RFC 8058 one-click (Gmail and Yahoo use the url-encoded form).
+  const ONE_CLICK = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' };
+
+  it('one-click unsubscribe: the provider POSTs the form body without credentials and the category goes off', async () => {
     const userId = `user-${randomUUID()}`;
     const link = pathOf(unsubscribeUrl('https://clubs.example.org', { userId, category: 'board' }));
-    const response = await host.request('POST', link);
+    const response = await host.request('POST', link, ONE_CLICK);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ unsubscribed: 'board' });
     const { preferences } = await loadSettings(getSql(), userId);
@@ -24,11 +27,44 @@ describe('delivery routes over HTTP', () => {
     expect((await host.request('GET', link)).status).toBe(405);
   });
 
+  it('one-click unsubscribe accepts the multipart/form-data encoding RFC 8058 prefers', async () => {
+    const userId = `user-${randomUUID()}`;
+    const link = unsubscribeUrl(host.url, { userId, category: null });
+    const form = new FormData();
+    form.append('List-Unsubscribe', 'One-Click');
+    const response = await fetch(link, { method: 'POST', body: form });
+    expect(response.status).toBe(200);
+    expect((await loadSettings(getSql(), userId)).preferences.email.enabled).toBe(false);
+  });
+
+  it.each([
+    ['no body and no media type', {}, 415, undefined],
+    ['an empty form', { ...ONE_CLICK, body: '' }, 400, 'body'],
+    ['a JSON body', { headers: { 'content-type': 'application/json' }, body: '{"List-Unsubscribe":"One-Click"}' }, 415, undefined],
+    ['another value', { ...ONE_CLICK, body: 'List-Unsubscribe=Yes' }, 400, 'body.List-Unsubscribe'],
+    ['the field missing', { ...ONE_CLICK, body: 'Unsubscribe=One-Click' }, 400, 'body.List-Unsubscribe'],
+    ['an extra field', { ...ONE_CLICK, body: 'List-Unsubscribe=One-Click&all=1' }, 400, 'body.all'],
+    ['the field twice', { ...ONE_CLICK, body: 'List-Unsubscribe=One-Click&List-Unsubscribe=One-Click' }, 400, 'body.List-Unsubscribe'],
+    ['malformed UTF-8', { ...ONE_CLICK, body: 'List-Unsubscribe=One-Click%FF%FE' }, 400, 'body.List-Unsubscribe'],
+    ['a NUL character', { ...ONE_CLICK, body: 'List-Unsubscribe=One-Click%00' }, 400, 'body.List-Unsubscribe'],
+    ['an oversized body', { ...ONE_CLICK, body: `List-Unsubscribe=One-Click&x=${'a'.repeat(5000)}` }, 413, undefined],
+  ])('one-click unsubscribe refuses %s with problem+json and changes nothing', async (_name, init, status, path) => {
+    const userId = `user-${randomUUID()}`;
+    const link = pathOf(unsubscribeUrl('https://clubs.example.org', { userId, category: 'club' }));
+    const response = await host.request('POST', link, init);
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    const problem = (await response.json()) as { errors?: { path: string }[] };
+    if (path) expect(problem.errors?.map((error) => error.path)).toContain(path);
+    const [row] = await getSql()`select 1 from user_settings where user_id = ${userId}`;
+    expect(row).toBeUndefined();
+  });
+
   it('a forged token answers 400 naming query.token and stores nothing', async () => {
     const userId = `user-${randomUUID()}`;
     const link = pathOf(unsubscribeUrl('https://clubs.example.org', { userId, category: null }));
     const forged = link.replace(/token=([^.]+)\./, (_, payload: string) => `token=${payload}x.`);
-    const response = await host.request('POST', forged);
+    const response = await host.request('POST', forged, ONE_CLICK);
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
     expect(JSON.stringify(await response.json())).toContain('query.token');

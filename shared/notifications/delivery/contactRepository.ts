@@ -19,3 +19,8 @@ export async function saveContact(sql: Queryable, userId: string, contact: Conta
     insert into user_contact (user_id, email, language) values (${userId}, ${contact.email}, ${contact.language})
     on conflict (user_id) do update set email = excluded.email, language = excluded.language, updated_at = now()`;
 }
+
+/** The contact of one user; no address and German when none is stored. */
+export async function loadContact(sql: Queryable, userId: string): Promise<Contact> {
+  return (await loadContacts(sql, [userId])).get(userId) ?? { email: null, language: 'de' };
+}

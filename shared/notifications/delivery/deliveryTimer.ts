@@ -1,25 +1,37 @@
 import type { Sql } from '../../db/client';
 import type { Settings } from '../../config/settings';
 import type { Logger } from '../../log/logger';
+import { deliverDuePushes, type PushRun } from '../push/deliverPushes';
+import { pushChannelsFromSettings } from '../push/pushChannels';
 import { emailSenderFromSettings } from './acsEmailSender';
 import { deliverDueEmails, type DeliveryRun } from './deliverEmails';
 import type { EmailSender } from './emailSender';
 
 const senders = new WeakMap<Settings, EmailSender | undefined>();
 
+export type TimerRun = {
+  email: DeliveryRun | 'not_configured';
+  push: PushRun | 'not_configured';
+};
+
 /**
- * One run of the delivery timer. Without an email configuration (no sender address, neither a
- * connection string nor an endpoint) it sends nothing and says so: the rows stay queued until
- * email is configured, rather than failing.
+ * One run of the delivery timer: the due emails, then the due pushes. A channel without its
+ * configuration (email: no sender address, neither a connection string nor an endpoint; push:
+ * neither Web Push keys nor a hub) sends nothing and says so: its rows stay queued until it is
+ * configured, rather than failing.
  */
-export async function runDeliveryTimer(sql: Sql, settings: Settings, log: Logger): Promise<DeliveryRun | { email: 'not_configured' }> {
+export async function runDeliveryTimer(sql: Sql, settings: Settings, log: Logger): Promise<TimerRun> {
   if (!senders.has(settings)) senders.set(settings, emailSenderFromSettings(settings));
   const sender = senders.get(settings);
-  if (!sender) return { email: 'not_configured' };
-  return deliverDueEmails(sql, {
-    sender,
-    publicBaseUrl: settings.NOTIFY_PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`,
-    senderName: settings.NOTIFY_EMAIL_SENDER_NAME,
-    log,
-  });
+  const email = sender
+    ? await deliverDueEmails(sql, {
+        sender,
+        publicBaseUrl: settings.NOTIFY_PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`,
+        senderName: settings.NOTIFY_EMAIL_SENDER_NAME,
+        log,
+      })
+    : 'not_configured';
+  const channels = pushChannelsFromSettings(settings);
+  const push = channels.web || channels.mobile ? await deliverDuePushes(sql, { channels, log }) : 'not_configured';
+  return { email, push };
 }

@@ -7,6 +7,7 @@ export interface ClaimedRow {
   id: string;
   notificationId: string | null;
   userId: string;
+  channel: 'email' | 'push';
   title: string;
   body: string | null;
   tone: Tone;
@@ -21,20 +22,25 @@ export interface ClaimedRow {
 type RowFields = Omit<ClaimedRow, 'attempts'>;
 
 const FIELDS = (sql: Sql) => sql`
-  id::text as id, notification_id as "notificationId", user_id as "userId", title, body, tone, category, digest,
+  id::text as id, notification_id as "notificationId", user_id as "userId", channel, title, body, tone, category, digest,
   deliver_after as "dueAt"`;
 
+/** Claims due email rows; see claimDue. */
+export function claimDueEmails(sql: Sql, now: Date, batch: number, leaseMs: number): Promise<ClaimedRow[]> {
+  return claimDue(sql, 'email', now, batch, leaseMs);
+}
+
 /**
- * Claims up to `batch` due email rows, oldest first, and the rest of every summary they belong
- * to (a summary is one email however the batch cut it). Rows another instance holds are skipped
+ * Claims up to `batch` due rows of one channel, oldest first, and the rest of every summary they
+ * belong to (a summary is one email however the batch cut it). Rows another instance holds are skipped
  * (`for update skip locked`); a claimed row's deliver_after moves `leaseMs` ahead, so no other
  * instance sees it as due until this one records the outcome or crashes and the lease runs out.
  */
-export async function claimDueEmails(sql: Sql, now: Date, batch: number, leaseMs: number): Promise<ClaimedRow[]> {
+export async function claimDue(sql: Sql, channel: 'email' | 'push', now: Date, batch: number, leaseMs: number): Promise<ClaimedRow[]> {
   return sql.begin(async (tx) => {
     const due: RowFields[] = await tx`
       select ${FIELDS(sql)} from notification_outbox
-      where status = 'pending' and channel = 'email' and deliver_after <= ${now}
+      where status = 'pending' and channel = ${channel} and deliver_after <= ${now}
       order by deliver_after, id
       limit ${batch}
       for update skip locked`;
@@ -46,7 +52,7 @@ export async function claimDueEmails(sql: Sql, now: Date, batch: number, leaseMs
       const groups = [...summaries.values()];
       siblings = await tx`
         select ${FIELDS(sql)} from notification_outbox
-        where status = 'pending' and channel = 'email'
+        where status = 'pending' and channel = ${channel}
           and (user_id, digest, deliver_after) in (
             select * from unnest(${groups.map((row) => row.userId)}::text[], ${groups.map((row) => row.digest)}::text[],
                                  ${groups.map((row) => row.dueAt.toISOString())}::timestamptz[]))

@@ -1,0 +1,24 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** The body of a request to a fake, refused above `limit` bytes as the real service would. */
+export function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) request.destroy(new Error('too large'));
+      else chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+export function sendJson(response: ServerResponse, statusCode: number, body?: unknown, headers: Record<string, string> = {}): void {
+  response.statusCode = statusCode;
+  for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+  if (body === undefined) return void response.end();
+  response.setHeader('content-type', 'application/json');
+  response.end(JSON.stringify(body));
+}

@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import type { Sql } from '../../db/client';
+import type { Logger } from '../../log/logger';
+import { loadContacts } from '../delivery/contactRepository';
+import { recordOutcome, type Outcome } from '../delivery/deliveryOutcomes';
+import { claimDue, type ClaimedRow } from '../delivery/outboxClaims';
+import { afterFailure, boundedReason, CLAIM_LEASE_MS, DeliveryFailure } from '../delivery/retryPolicy';
+import { loadSettings } from '../preferencesRepository';
+import type { PushChannels } from './pushChannels';
+import type { PushChannel, PushMessage, PushTarget } from './pushSender';
+import { renderPushes } from './pushTexts';
+import { markSent, removeStaleRegistration, targetsOf } from './registrationRepository';
+
+export interface PushDeliveryOptions {
+  channels: PushChannels;
+  now?: () => Date;
+  batch?: number;
+  /** Members served at once. */
+  concurrency?: number;
+  maxRounds?: number;
+  log?: Logger;
+}
+
+export interface PushRun {
+  pushes: number;
+  sent: number;
+  retrying: number;
+  failed: number;
+  skipped: number;
+  /** Registrations removed because their push service said they are gone. */
+  removed: number;
+}
+
+/**
+ * Sends the due push rows of the outbox to every registration of their member: Web Push for
+ * browsers, Notification Hubs for the apps. Claims work as for email (SKIP LOCKED, a lease, the
+ * attempt number guarding the outcome). A push counts as sent when at least one registration
+ * took it; registrations their push service reports gone are removed; when none took it, the
+ * failures decide between a retry with backoff and `failed`.
+ */
+export async function deliverDuePushes(sql: Sql, options: PushDeliveryOptions): Promise<PushRun> {
+  const now = options.now ?? (() => new Date());
+  const run: PushRun = { pushes: 0, sent: 0, retrying: 0, failed: 0, skipped: 0, removed: 0 };
+  for (let round = 0; round < (options.maxRounds ?? 20); round++) {
+    const rows = await claimDue(sql, 'push', now(), options.batch ?? 200, CLAIM_LEASE_MS);
+    if (rows.length === 0) break;
+    const userIds = [...new Set(rows.map((row) => row.userId))];
+    const [contacts, targets] = await Promise.all([loadContacts(sql, userIds), targetsOf(sql, userIds)]);
+    const byUser = new Map<string, ClaimedRow[]>();
+    for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row]);
+    await inParallel([...byUser.entries()], options.concurrency ?? 8, async ([userId, userRows]) => {
+      const { preferences } = await loadSettings(sql, userId);
+      const language = contacts.get(userId)?.language ?? 'de';
+      const userTargets = targets.get(userId) ?? [];
+      const pushes = preferences.push.enabled
+        ? renderPushes(language, userRows).map((push) => ({ ...push, rows: push.items.map((index) => userRows[index] as ClaimedRow) }))
+        : [{ title: '', body: '', rows: userRows }];
+      for (const push of pushes) {
+        const outcome: Outcome = !preferences.push.enabled
+          ? { kind: 'skipped', reason: 'push_disabled' }
+          : await sendToAll(sql, options, run, userTargets, messageOf(push, preferences.push.sound), push.rows, now);
+        const recorded = await recordOutcome(sql, push.rows, outcome);
+        run.pushes++;
+        run[outcome.kind] += recorded;
+        if (outcome.kind !== 'sent') options.log?.warn('notification_push_not_sent', { outcome: outcome.kind, reason: outcome.reason });
+      }
+    });
+  }
+  return run;
+}
+
+function messageOf(push: { title: string; body: string; rows: ClaimedRow[] }, sound: boolean): PushMessage {
+  const ids = push.rows.map((row) => row.id).sort((a, b) => Number(a) - Number(b));
+  return {
+    title: push.title,
+    body: push.body,
+    sound,
+    notificationIds: push.rows.flatMap((row) => (row.notificationId ? [row.notificationId] : [])).reverse(),
+    collapseKey: createHash('sha256')
+      .update(`notification-outbox:${ids.join(',')}`)
+      .digest('base64url')
+      .slice(0, 22),
+  };
+}
+
+async function sendToAll(
+  sql: Sql,
+  options: PushDeliveryOptions,
+  run: PushRun,
+  targets: readonly PushTarget[],
+  message: PushMessage,
+  rows: readonly ClaimedRow[],
+  now: () => Date,
+): Promise<Outcome> {
+  if (targets.length === 0) return { kind: 'skipped', reason: 'no_push_registration' };
+  const accepted: string[] = [];
+  const failures: DeliveryFailure[] = [];
+  let gone = 0;
+  for (const target of targets) {
+    const channel: PushChannel | undefined = target.platform === 'webpush' ? options.channels.web?.channel : options.channels.mobile;
+    if (!channel) {
+      failures.push(new DeliveryFailure('transient', `${target.platform}_not_configured`));
+      continue;
+    }
+    try {
+      const result = await channel.send(target, message);
+      if (result === 'accepted') accepted.push(target.id);
+      else if (await removeStaleRegistration(sql, target)) {
+        gone++;
+        run.removed++;
+        // The hub keeps an expired installation until it ages out; it is of no use any more.
+        if (target.platform !== 'webpush') await options.channels.mobile?.uninstall(target.id).catch(() => undefined);
+        options.log?.info('push_registration_removed', { registrationId: target.id, platform: target.platform });
+      }
+    } catch (error) {
+      failures.push(
+        error instanceof DeliveryFailure ? error : new DeliveryFailure('transient', `internal_error: ${(error as Error).name}`),
+      );
+    }
+  }
+  await markSent(sql, accepted);
+  // Sent once any device took it: retrying for the others would show it twice on the ones that did.
+  if (accepted.length > 0) return { kind: 'sent', providerId: `push:${accepted.length}/${targets.length}` };
+  if (failures.length === 0) return { kind: 'skipped', reason: gone ? 'push_registrations_gone' : 'no_push_registration' };
+  const transient = failures.find((failure) => failure.kind === 'transient');
+  const reason = boundedReason((transient ?? failures[0] ?? new DeliveryFailure('transient', 'unknown')).reason);
+  const attempts = Math.max(...rows.map((row) => row.attempts));
+  const next = afterFailure(transient ? 'transient' : 'permanent', attempts, now());
+  return next.outcome === 'retrying' ? { kind: 'retrying', reason, retryAt: next.retryAt } : { kind: 'failed', reason };
+}
+
+async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    for (let index = next++; index < items.length; index = next++) await work(items[index] as T);
+  });
+  await Promise.all(lanes);
+}

@@ -1,0 +1,57 @@
+import webPush, { WebPushError } from 'web-push';
+import { DeliveryFailure } from '../delivery/retryPolicy';
+import type { PushChannel, PushMessage, PushTarget } from './pushSender';
+
+export interface VapidKeys {
+  /** `mailto:` or `https:` contact the push services may reach the sender at (RFC 8292). */
+  subject: string;
+  publicKey: string;
+  privateKey: string;
+}
+
+/** Hours a push service keeps trying a browser that is offline; after that the push is dropped. */
+const TTL_SECONDS = 24 * 3600;
+
+/**
+ * Web Push (RFC 8030) to browser subscriptions, encrypted to the subscription's keys (RFC 8291,
+ * aes128gcm) and signed with the service's VAPID key (RFC 8292), with the `web-push` package.
+ * The decrypted payload the service worker reads is `webPushPayload(message)`.
+ */
+export function webPushChannel(vapid: VapidKeys): PushChannel {
+  return {
+    async send(target: PushTarget, message: PushMessage) {
+      if (!target.p256dh || !target.auth) throw new DeliveryFailure('permanent', 'webpush_subscription_without_keys');
+      try {
+        await webPush.sendNotification(
+          { endpoint: target.address, keys: { p256dh: target.p256dh, auth: target.auth } },
+          JSON.stringify(webPushPayload(message)),
+          {
+            vapidDetails: vapid,
+            TTL: TTL_SECONDS,
+            urgency: 'normal',
+            topic: message.collapseKey,
+            contentEncoding: 'aes128gcm',
+            timeout: 10_000,
+          },
+        );
+        return 'accepted';
+      } catch (error) {
+        if (error instanceof WebPushError) {
+          // RFC 8030 §7.3: 404 for an expired subscription; push services answer 410 for one the user withdrew.
+          if (error.statusCode === 404 || error.statusCode === 410) return 'gone';
+          const permanent = error.statusCode === 400 || error.statusCode === 413;
+          throw new DeliveryFailure(
+            permanent ? 'permanent' : 'transient',
+            `webpush_${error.statusCode}: ${String(error.body ?? '').slice(0, 200)}`,
+          );
+        }
+        throw new DeliveryFailure('transient', `webpush_error: ${(error as { code?: string }).code ?? (error as Error).name}`);
+      }
+    },
+  };
+}
+
+/** The JSON the service worker's `push` event receives (`event.data.json()`). */
+export function webPushPayload(message: PushMessage) {
+  return { title: message.title, body: message.body, silent: !message.sound, notificationIds: message.notificationIds };
+}

@@ -1,0 +1,60 @@
+import { NotificationHubsClient } from '@azure/notification-hubs';
+import webPush from 'web-push';
+import { readFakeTls } from '../../../development/costsFake/certificate';
+import { startFakeNotificationHubs, type FakeNotificationHubs } from '../../../development/pushFakes/notificationHubsFake';
+import { startFakeWebPush, type FakeWebPush } from '../../../development/pushFakes/webPushFake';
+import { notificationHubChannel } from '../../../shared/notifications/push/notificationHubChannel';
+import type { PushChannels } from '../../../shared/notifications/push/pushChannels';
+import { webPushChannel } from '../../../shared/notifications/push/webPushChannel';
+
+/** The local certificate jest's globalSetup made; its workers trust it through NODE_EXTRA_CA_CERTS. */
+export function fakeTls(): { cert: string; key: string } {
+  const caFile = process.env['NODE_EXTRA_CA_CERTS'];
+  if (!caFile) throw new Error('NODE_EXTRA_CA_CERTS is not set: run the push tests through jest (tests/support/globalSetup.ts)');
+  return readFakeTls(caFile);
+}
+
+export interface PushWorld {
+  hub: FakeNotificationHubs;
+  browsers: FakeWebPush;
+  vapid: { subject: string; publicKey: string; privateKey: string };
+  /** The real SDK and web-push against the fakes. */
+  channels: PushChannels;
+  close(): Promise<void>;
+}
+
+export async function startPushWorld(): Promise<PushWorld> {
+  const tls = fakeTls();
+  const hub = await startFakeNotificationHubs({ tls });
+  const browsers = await startFakeWebPush({ tls });
+  const vapid = { subject: 'mailto:push@clubs.example.org', ...webPush.generateVAPIDKeys() };
+  const channels: PushChannels = {
+    web: { channel: webPushChannel(vapid), publicKey: vapid.publicKey, allowedHosts: ['127.0.0.1'] },
+    mobile: notificationHubChannel(new NotificationHubsClient(hub.connectionString, hub.hubName)),
+  };
+  return {
+    hub,
+    browsers,
+    vapid,
+    channels,
+    async close() {
+      await hub.close();
+      await browsers.close();
+    },
+  };
+}
+
+/** Settings that point the app at the fakes, for a test host. */
+export function pushSettings(world: PushWorld): Record<string, string> {
+  return {
+    NOTIFY_PUSH_HUB_CONNECTION: world.hub.connectionString,
+    NOTIFY_PUSH_HUB_NAME: world.hub.hubName,
+    NOTIFY_WEBPUSH_PUBLIC_KEY: world.vapid.publicKey,
+    NOTIFY_WEBPUSH_PRIVATE_KEY: world.vapid.privateKey,
+    NOTIFY_WEBPUSH_SUBJECT: world.vapid.subject,
+    NOTIFY_WEBPUSH_ALLOWED_HOSTS: '127.0.0.1',
+  };
+}
+
+export const apnsToken = (seed: number) => seed.toString(16).padStart(8, '0').repeat(8);
+export const fcmToken = (seed: number) => `fcm-token-${seed}-${'x'.repeat(40)}`;
