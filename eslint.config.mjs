@@ -103,6 +103,11 @@ const boundaries = [
       },
     ],
   ),
+  // Front-end code both front ends share (web/signin): it runs in the browser, so nothing of the server or its tooling.
+  importRules(
+    ['web/**/*.ts'],
+    [{ regex: `^\\.\\./\\.\\./`, message: 'web/ is browser code shared by the front ends: it imports only web/ and npm packages.' }],
+  ),
   importRules(
     ['ops/**/*.ts'],
     [

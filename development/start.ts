@@ -8,6 +8,8 @@ import { startDevHost, type DevHost } from './devhost/host';
 import { readEventHubTriggerSettings } from './devhost/hostJson';
 import { startLocalEmailFake } from './acsEmailFake/local';
 import type { FakeAcsEmail } from './acsEmailFake/server';
+import { startLocalOidcProvider } from './oidcProvider/local';
+import type { RunningOidcProvider } from './oidcProvider/server';
 import { ensureLocalEventHubs, type RunningEventHubs } from './local/eventHubs/developmentHub';
 import { prepareLocalEnvironment } from './local/environment';
 import { repoRoot } from './local/paths';
@@ -24,7 +26,9 @@ async function main(): Promise<void> {
   const environment = await prepareLocalEnvironment({ storage: true });
   let eventHubs: RunningEventHubs | undefined;
   let emailFake: FakeAcsEmail | undefined;
+  let oidcProvider: RunningOidcProvider | undefined;
   const shutdown = async () => {
+    await oidcProvider?.close();
     await emailFake?.close();
     await eventHubs?.release();
     await closeSql();
@@ -34,6 +38,8 @@ async function main(): Promise<void> {
   try {
     const migrations = await migrate(getSql());
     emailFake = await startLocalEmailFake();
+    // Before the host reads its settings: the API verifies the local provider's tokens.
+    oidcProvider = await startLocalOidcProvider(getSettings().PORT);
     const settings = getSettings();
     const setting = (name: string) => process.env[name];
     const served = eventHubsReadBy(functionDefinitions, 'INGEST_EVENTHUB_CONNECTION', setting);
@@ -70,7 +76,10 @@ async function main(): Promise<void> {
     if (host.eventHubFeeds.length) console.log(`Triggers:  ${host.eventHubFeeds.join(', ')}`);
     console.log(`Functions: ${functionDefinitions.map((d) => `${d.name} [${d.kind}]`).join(', ')}`);
     console.log(`Listening: ${host.url}  (try ${host.url}/healthz)`);
-    console.log(`Portal:    ${host.url}/portal/  (sign in with a token from npm run token)`);
+    if (oidcProvider) {
+      console.log(`Sign-in:   local OpenID provider ${oidcProvider.issuer} (demo users in README.md, password demo)`);
+    }
+    console.log(`Portal:    ${host.url}/portal/  (Sign in as demo-admin; npm run token -- --user demo-admin for curl)`);
   } catch (error) {
     // Whatever this run started (embedded PostgreSQL, Azurite) must not outlive a failed start.
     await shutdown();

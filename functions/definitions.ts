@@ -1,4 +1,5 @@
 import type { FunctionDefinition } from '../shared/host/definition';
+import { authConfigFunctions } from './authConfig';
 import { httpGroup } from '../shared/host/definition';
 import { challengeFunctions } from './challenges';
 import { clubMasterFunctions } from './clubMaster';
@@ -30,6 +31,7 @@ const areaFunctions: FunctionDefinition[] = [
   ...clubOverviewFunctions,
   ...meFunctions,
   ...clubFunctions,
+  ...authConfigFunctions,
 ];
 
 export const functionDefinitions: readonly FunctionDefinition[] = [

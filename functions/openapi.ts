@@ -13,7 +13,7 @@ const FRESHNESS = {
 const COSTS = { name: 'costs', description: 'Cloud cost dashboard for platform operators' };
 const OPERATIONS = { name: 'operations', description: 'Health, diagnostics and this description of the API' };
 const CLUBS = { name: 'clubs', description: 'Club memberships: leaders, members, invitations' };
-const SESSION = { name: 'session', description: 'Who the caller is and what they may do' };
+const SESSION = { name: 'session', description: 'How to sign in, who the caller is and what they may do' };
 
 /** The tag each HTTP function's routes appear under in the document: the area of the service they belong to. */
 const AREA_OF_FUNCTION: Record<string, { name: string; description: string }> = {
@@ -32,6 +32,7 @@ const AREA_OF_FUNCTION: Record<string, { name: string; description: string }> = 
   openapi: OPERATIONS,
   me: SESSION,
   clubs: CLUBS,
+  authConfig: SESSION,
 };
 
 /** The documented functions grouped by area, in the order the areas first appear. A function with routes but no area is a mistake. */

@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { HttpRequest } from '@azure/functions';
 import type { FunctionDefinition } from '../shared/host/definition';
 import { pathOf, REQUEST_ID_HEADER } from '../shared/http/dispatch';
-import { serveStatic } from '../shared/http/staticFiles';
+import { getSettings } from '../shared/config/settings';
+import { portalCsp, serveStatic } from '../shared/http/staticFiles';
 import { readStaticAssets, type StaticAssets } from '../shared/portal/assets';
 
 export const PORTAL_MOUNT = '/portal';
@@ -44,9 +45,11 @@ export function portalFunction(dir: () => string = defaultPortalDir): FunctionDe
           { method: request.method, path: pathOf(request.url), query, ifNoneMatch: request.headers.get('if-none-match') },
           requestId,
         );
+        const authority = getSettings().AUTH_OIDC_AUTHORITY;
+        const csp = portalCsp(authority ? [new URL(authority).origin] : []);
         return Promise.resolve({
           ...response,
-          headers: { ...(response.headers as Record<string, string>), [REQUEST_ID_HEADER]: requestId },
+          headers: { ...(response.headers as Record<string, string>), 'content-security-policy': csp, [REQUEST_ID_HEADER]: requestId },
         });
       },
     },

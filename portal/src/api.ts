@@ -1,4 +1,5 @@
-import { storedToken } from './session';
+import { fetchWithSession } from '../../web/signin/session';
+import { authSession } from './session';
 import type { Session } from './types';
 
 /** A failed API call, with the problem+json the backend answered (its `detail` is the operator text). */
@@ -17,26 +18,25 @@ export class ApiError extends Error {
   }
 }
 
-/** Called when the API answers 401: the token expired or was refused. */
-let onUnauthorized: (error: ApiError) => void = () => undefined;
-export function whenUnauthorized(handler: (error: ApiError) => void): void {
-  onUnauthorized = handler;
-}
-
-async function call(method: string, path: string, body?: unknown, token = storedToken(), reportUnauthorized = true): Promise<Response> {
+/**
+ * Calls the API with the session's token. A 401 refreshes the token once and retries
+ * (fetchWithSession); when that fails the session ends and main.ts shows the sign-in page.
+ * `token`: a pasted token checked before it is kept (no session involved).
+ */
+async function call(method: string, path: string, body?: unknown, token?: string): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json, text/csv;q=0.9' };
   if (token) headers['authorization'] = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
+  const init: RequestInit = { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' };
+  const session = authSession();
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    response = token || !session ? await fetch(path, init) : await fetchWithSession(session, path, init);
   } catch {
     throw new ApiError(0, 'Network error', undefined, 'network', undefined);
   }
   if (response.ok) return response;
-  const error = await problemOf(response);
-  if (response.status === 401 && reportUnauthorized) onUnauthorized(error);
-  throw error;
+  throw await problemOf(response);
 }
 
 async function problemOf(response: Response): Promise<ApiError> {
@@ -71,9 +71,9 @@ export async function send(method: 'POST' | 'DELETE' | 'PATCH' | 'PUT', path: st
   return response.status === 204 ? undefined : ((await response.json()) as unknown);
 }
 
-/** GET /api/me with a given token (the sign-in form checks the pasted token before keeping it). */
-export async function fetchSession(token: string): Promise<Session> {
-  return (await (await call('GET', '/api/me', undefined, token, false)).json()) as Session;
+/** GET /api/me: with `token`, the pasted token the sign-in form checks before keeping it; else the session's. */
+export async function fetchSession(token?: string): Promise<Session> {
+  return (await (await call('GET', '/api/me', undefined, token)).json()) as Session;
 }
 
 /**

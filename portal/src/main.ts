@@ -1,4 +1,5 @@
-import { ApiError, fetchSession, whenUnauthorized } from './api';
+import { startAuthSession, type AuthSession } from '../../web/signin/session';
+import { ApiError, fetchSession } from './api';
 import { notificationBell } from './bell';
 import { h, replace } from './dom';
 import { initLanguage, language, setLanguage, t, type Language } from './i18n';
@@ -7,12 +8,13 @@ import { costsPage } from './pages/costs';
 import { diagnosticsPage } from './pages/diagnostics';
 import { overviewPage } from './pages/overview';
 import { signInPage } from './pages/signIn';
-import { forgetToken, storedToken } from './session';
+import { setAuthSession } from './session';
 import type { Capability, Session } from './types';
 import { problemBox } from './ui';
 
 /**
- * The admin portal: sign in with a bearer token, then the pages the session's capabilities
+ * The admin portal: sign in (web/signin: code + PKCE at the OpenID provider, or the developer
+ * token paste), then the pages the session's capabilities
  * allow (GET /api/me decides; the API enforces the same rules on every call). Routes are
  * hash-based (`#/costs`), so the server only ever serves index.html and its assets.
  */
@@ -46,6 +48,9 @@ const PAGES: Page[] = [
 
 const root = document.getElementById('app') as HTMLElement;
 let session: Session | undefined;
+let auth: AuthSession | undefined;
+/** A sign-in that failed (callback or start-up), shown once on the sign-in page. */
+let signInFailure: unknown;
 let stopBell: (() => void) | undefined;
 let main: HTMLElement | undefined;
 let nav: HTMLElement | undefined;
@@ -99,9 +104,16 @@ function renderShell(notice?: string, moveFocus = true): void {
       h('header', { class: 'top' }, h('span', { class: 'brand' }, t('app.title')), h('div', { class: 'tools' }, languageSwitch())),
       main,
     );
-    signInPage(main, notice, (signedIn) => {
-      session = signedIn;
-      renderShell();
+    const error = signInFailure;
+    signInFailure = undefined;
+    signInPage(main, {
+      auth,
+      notice,
+      error,
+      signedIn: (signedIn) => {
+        session = signedIn;
+        renderShell();
+      },
     });
     if (moveFocus) main.querySelector<HTMLElement>('h1')?.focus();
     return;
@@ -110,11 +122,8 @@ function renderShell(notice?: string, moveFocus = true): void {
   stopBell = () => bell.stop();
   nav = h('nav', { 'aria-label': t('nav.label') });
   const signOut = h('button', { type: 'button', class: 'button button-secondary', 'data-testid': 'sign-out' }, t('nav.signOut'));
-  signOut.addEventListener('click', () => {
-    forgetToken();
-    session = undefined;
-    renderShell();
-  });
+  // The session's onSignedOut listener draws the sign-in page; then the provider's sign-out page follows.
+  signOut.addEventListener('click', () => void auth?.signOut());
   replace(
     root,
     h(
@@ -122,7 +131,14 @@ function renderShell(notice?: string, moveFocus = true): void {
       { class: 'top' },
       h('a', { class: 'brand', href: '#/' }, t('app.title')),
       nav,
-      h('div', { class: 'tools' }, languageSwitch(), bell.element, h('span', { class: 'who muted small' }, session.sub), signOut),
+      h(
+        'div',
+        { class: 'tools' },
+        languageSwitch(),
+        bell.element,
+        h('span', { class: 'who muted small', 'data-testid': 'who' }, auth?.user()?.name ?? session.sub),
+        signOut,
+      ),
     ),
     main,
   );
@@ -173,25 +189,41 @@ async function start(): Promise<void> {
     event.preventDefault();
     main?.focus();
   });
-  whenUnauthorized(() => {
-    forgetToken();
-    session = undefined;
-    renderShell(t('signin.expired'));
-  });
   window.addEventListener('hashchange', () => {
     if (location.hash === '' || location.hash.startsWith('#/')) renderRoute();
   });
-  const token = storedToken();
+  auth = await openAuthSession();
+  if (auth) setAuthSession(auth);
+  auth?.onSignedOut((reason) => {
+    session = undefined;
+    renderShell(reason === 'expired' ? t('signin.expired') : t('signin.signedOut'));
+  });
   let notice: string | undefined;
-  if (token) {
+  if (auth?.user()) {
     try {
-      session = await fetchSession(token);
+      session = await fetchSession();
     } catch (error) {
-      forgetToken();
-      notice = error instanceof ApiError && error.status === 401 ? t('signin.expired') : (error as Error).message;
+      // A 401 has ended the session already (its listener drew the sign-in page).
+      if (!(error instanceof ApiError && error.status === 401)) notice = (error as Error).message;
     }
   }
+  if (!session && main?.querySelector('#signin-title')) return;
   renderShell(notice, false);
+}
+
+/**
+ * The tab's sign-in. A failed callback (state mismatch, no code, provider down) is kept to show on
+ * the sign-in page; the callback parameters are gone from the URL by then, so the second start
+ * restores a signed-out session.
+ */
+async function openAuthSession(): Promise<AuthSession | undefined> {
+  const options = { client: 'portal', basePath: '/portal/' } as const;
+  try {
+    return await startAuthSession(options);
+  } catch (error) {
+    signInFailure = error;
+    return startAuthSession(options).catch(() => undefined);
+  }
 }
 
 void start();

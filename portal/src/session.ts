@@ -1,17 +1,15 @@
+import type { AuthSession } from '../../web/signin/session';
+
 /**
- * The bearer token of this tab. Kept in sessionStorage only: it ends with the tab, is never put
- * into a URL, a cookie or localStorage, and is sent only in the Authorization header.
+ * The tab's sign-in (web/signin: tokens in sessionStorage only, never in a URL, a cookie or
+ * localStorage; sent only in the Authorization header). Set once at start by main.ts.
  */
-const KEY = 'portal.token';
+let current: AuthSession | undefined;
 
-export function storedToken(): string | undefined {
-  return sessionStorage.getItem(KEY) ?? undefined;
+export function setAuthSession(session: AuthSession): void {
+  current = session;
 }
 
-export function storeToken(token: string): void {
-  sessionStorage.setItem(KEY, token);
-}
-
-export function forgetToken(): void {
-  sessionStorage.removeItem(KEY);
+export function authSession(): AuthSession | undefined {
+  return current;
 }

@@ -83,6 +83,20 @@ export const SettingsSchema = v.object({
   AUTH_JWKS_URL: url,
   AUTH_ISSUER: v.pipe(v.optional(v.string(), ''), v.trim(), v.nonEmpty('is required')),
   AUTH_AUDIENCE: v.pipe(v.optional(v.string(), ''), v.trim(), v.nonEmpty('is required')),
+  /**
+   * Browser sign-in (GET /api/auth/config): the OpenID provider's issuer URL, which the portal and
+   * the member app discover from (Entra ID / External ID in Azure; `npm start` sets its local one).
+   * Unset: sign-in is not configured and the portal offers only the developer token paste.
+   */
+  AUTH_OIDC_AUTHORITY: url,
+  /** Client id of the admin portal's app registration (a public client with PKCE). */
+  AUTH_PORTAL_CLIENT_ID: optionalText,
+  /** Client id of the member app's app registration (a public client with PKCE). */
+  AUTH_APP_CLIENT_ID: optionalText,
+  /** Scopes the browser asks for: OpenID, a refresh token, and the API's exposed scope. */
+  AUTH_OIDC_SCOPE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), 'openid profile offline_access'),
+  /** Offers the developer token paste beside the provider's sign-in (it is always offered without a provider). */
+  AUTH_TOKEN_PASTE: flag(false),
   HTTP_MAX_BODY_BYTES: integer(1_048_576, 1_024, 104_857_600),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error'], 'must be debug, info, warn or error'), 'info'),
   /** Port of the local development host. */
@@ -227,6 +241,11 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   }
   if (!settings.AUTH_JWKS_URL && settings.AUTH_JWT_SECRET && settings.AUTH_JWT_SECRET.length < 32) {
     throw new SettingsError([{ setting: 'AUTH_JWT_SECRET', message: 'must be at least 32 characters' }]);
+  }
+  if (settings.AUTH_OIDC_AUTHORITY && !settings.AUTH_PORTAL_CLIENT_ID && !settings.AUTH_APP_CLIENT_ID) {
+    throw new SettingsError([
+      { setting: 'AUTH_PORTAL_CLIENT_ID', message: 'or AUTH_APP_CLIENT_ID is required when AUTH_OIDC_AUTHORITY is set' },
+    ]);
   }
   return settings;
 }

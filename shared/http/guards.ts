@@ -1,7 +1,7 @@
 import type { HttpRequest } from '@azure/functions';
 import { createTokenVerifier, TokenRejected, type TokenVerifier, type VerifiedUser } from '../auth/jwt';
 import { capabilitiesOf, type Capability } from '../auth/roles';
-import { getSettings } from '../config/settings';
+import { getSettings, type Settings } from '../config/settings';
 import { forbidden, unauthorized } from './problem';
 
 /** Who called: the authenticated user, with capabilities derived from their platform roles. */
@@ -25,10 +25,12 @@ export interface Guard<TCaller> {
   authorize(request: HttpRequest, params: Readonly<Record<string, string>>): Promise<TCaller>;
 }
 
-let verifier: TokenVerifier | undefined;
+let verifier: { for: Settings; verify: TokenVerifier } | undefined;
+/** One verifier (and its JWKS cache) per settings: made again only when the settings are read anew. */
 function getVerifier(): TokenVerifier {
-  verifier ??= createTokenVerifier(getSettings());
-  return verifier;
+  const settings = getSettings();
+  if (verifier?.for !== settings) verifier = { for: settings, verify: createTokenVerifier(settings) };
+  return verifier.verify;
 }
 
 /** Reads `Authorization: Bearer <token>`; throws 401 when absent or not a bearer credential. */

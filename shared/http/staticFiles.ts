@@ -6,16 +6,24 @@ import { problemResponse } from './dispatch';
  * Same origin only, nothing inline, nothing from elsewhere (no CDN at run time): scripts and styles
  * come from the portal's own files, data from the API of the same app.
  */
-export const PORTAL_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const PORTAL_CSP = portalCsp([]);
+
+/**
+ * The portal's policy, with the origins it may also call: the OpenID provider's (discovery,
+ * token, revocation), whose sign-in runs in the browser (docs/decisions/010-sign-in.md).
+ */
+export function portalCsp(connectOrigins: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    ["connect-src 'self'", ...connectOrigins].join(' '),
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 const SECURITY_HEADERS = {
   'content-security-policy': PORTAL_CSP,

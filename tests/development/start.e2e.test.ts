@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { freePort, isListening } from '../../development/local/net';
+import { providerToken } from '../support/oidcProvider';
 
 /** `npm start` as a user runs it: migrations, the host on PORT, /healthz 200, clean stop on Ctrl-C. */
 describe('npm start', () => {
@@ -40,13 +41,26 @@ describe('npm start', () => {
     expect([portal.status, portal.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
     expect(output).toContain(`Portal:    http://127.0.0.1:${port}/portal/`);
 
+    // Sign-in: the local OpenID provider, and the host verifying its tokens (docs/decisions/010-sign-in.md).
+    const issuer = /Sign-in: +local OpenID provider (\S+)/.exec(output)?.[1] ?? '';
+    expect(issuer).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const config: unknown = await (await fetch(`http://127.0.0.1:${port}/api/auth/config`)).json();
+    expect(config).toEqual({
+      signIn: { authority: issuer, clientIds: { portal: 'portal', app: 'app' }, scope: 'openid profile offline_access api' },
+      developerTokenPaste: true,
+    });
+    const token = await providerToken({ issuer }, `http://127.0.0.1:${port}`, 'demo-admin');
+    const me = await fetch(`http://127.0.0.1:${port}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await me.json()).toMatchObject({ sub: 'demo-admin', roles: ['platform_admin'] });
+
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
     child.kill('SIGINT');
     // tsx reports an interrupted run as 130, as shells do for Ctrl-C; what matters is the orderly stop.
     expect([0, 130]).toContain(await exited);
     expect(output).toContain('SIGINT: stopping');
     expect(await isListening(port)).toBe(false);
-  }, 45_000);
+    expect(await isListening(Number(new URL(issuer).port))).toBe(false);
+  }, 90_000);
 
   it('exits with a clear message when the port is taken', async () => {
     const blocker = net.createServer();

@@ -149,6 +149,7 @@ const clubChallengeBody = {
 
 export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   'GET /healthz': { expect: PUBLIC },
+  'GET /api/auth/config': { expect: PUBLIC },
   'GET /healthz/data-freshness': { expect: PUBLIC },
   'GET /api/openapi.json': { expect: PUBLIC },
   // optionalUser: a credential, when sent, must be a valid user token.

@@ -102,6 +102,8 @@ describe('the production commands bundle (dist/ops.js)', () => {
      */
     const developmentInputs = (metafile: Metafile) => [
       ...Object.keys(metafile.inputs).filter((input) => /^development\//.test(input)),
+      // The local OpenID provider (oidc-provider accepts demo users): development only.
+      ...Object.keys(metafile.inputs).filter((input) => /(^|\/)node_modules\/oidc-provider\//.test(input)),
       ...Object.entries(metafile.inputs)
         .filter(
           ([input, { imports }]) =>
@@ -144,6 +146,28 @@ describe('the production commands bundle (dist/ops.js)', () => {
         ]),
       );
     }, 30_000);
+
+    it('would see it: the local OpenID provider is development code with oidc-provider in it', async () => {
+      const result = await build({
+        entryPoints: [path.join(root, 'development', 'oidcProvider', 'server.ts')],
+        absWorkingDir: root,
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        write: false,
+        metafile: true,
+        logLevel: 'silent',
+      });
+      const found = developmentInputs(result.metafile);
+      expect(found).toContain('development/oidcProvider/server.ts');
+      expect(found).toContain('node_modules/oidc-provider/lib/index.js');
+    }, 30_000);
+
+    it('the local OpenID provider is a development dependency only', () => {
+      const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+      expect(manifest['dependencies']).not.toHaveProperty('oidc-provider');
+      expect(manifest['devDependencies']).toHaveProperty('oidc-provider');
+    });
 
     it('the project itself needs rhea only for development (the Event Hubs SDK brings its own)', () => {
       const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;

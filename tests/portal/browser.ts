@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { authConfigFunctions } from '../../functions/authConfig';
 import { clubMasterFunctions } from '../../functions/clubMaster';
 import { diagnosticsFunctions } from '../../functions/diagnostics';
 import { meFunctions } from '../../functions/me';
@@ -47,6 +48,7 @@ export async function startPortalRig(options: { costService: () => CostService; 
   const host = await startTestHost(
     [
       ...meFunctions,
+      ...authConfigFunctions,
       ...notificationFunctions,
       ...diagnosticsFunctions,
       ...clubMasterFunctions,
