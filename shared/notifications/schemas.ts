@@ -10,13 +10,17 @@ import {
   NotificationPreferencesSchema,
   type LegacyFields,
 } from './preferences';
-import { TONES } from './record';
 import { canonicalTimeZone } from '../time/timeZone';
 
 /**
  * Every HTTP schema of the notifications area: what /api/notifications and /api/user/settings
  * accept and answer. The dispatcher validates with them and the OpenAPI document is built from them.
  */
+
+// What the routes answer lives in responses.ts (no I/O in its imports, so the member app can
+// import its types); the routes keep importing everything from here.
+export { InboxPageSchema, NotificationRecordSchema, UserSettingsSchema } from './responses';
+export type { InboxPage, NotificationRecord, UserSettings } from './responses';
 
 /** Query of GET /api/notifications. */
 export const ListQuerySchema = v.object({
@@ -28,31 +32,6 @@ export const ListQuerySchema = v.object({
 // Any string: an id that cannot be an inbox id answers 404 in the service (isInboxId), as every
 // id that is not the caller's does, rather than 400.
 export const IdParamsSchema = v.object({ id: v.pipe(v.string(), v.nonEmpty()) });
-
-/** NotificationRecord as clients see it; `body` is left out when the entry has none. */
-export const NotificationRecordSchema = v.pipe(
-  v.object({
-    id: v.string(),
-    title: v.string(),
-    body: v.optional(v.string()),
-    date: v.pipe(v.string(), v.isoTimestamp()),
-    tone: v.picklist(TONES),
-    read: v.boolean(),
-  }),
-  v.title('NotificationRecord'),
-);
-export type NotificationRecord = v.InferOutput<typeof NotificationRecordSchema>;
-
-/** The list envelope of GET /api/notifications. */
-export const InboxPageSchema = v.pipe(
-  v.object({
-    items: v.array(NotificationRecordSchema),
-    unreadCount: v.number(),
-    nextCursor: v.nullable(v.string()),
-  }),
-  v.title('InboxPage'),
-);
-export type InboxPage = v.InferOutput<typeof InboxPageSchema>;
 
 /**
  * The IANA time zone of the user's clock times (`Europe/Berlin`), as its canonical name. Intl
@@ -85,16 +64,3 @@ export const PatchSettingsBodySchema = v.pipe(
   v.check(needsSomething, NOTHING_TO_WRITE),
 );
 export type PatchSettingsBody = v.InferOutput<typeof PatchSettingsBodySchema>;
-
-/** The response of every settings call. */
-export const UserSettingsSchema = v.pipe(
-  v.object({
-    notifications: NotificationPreferencesSchema,
-    timeZone: v.string(),
-    emailEnabled: v.boolean(),
-    pushEnabled: v.boolean(),
-    categories: NotificationPreferencesSchema.entries.email.entries.categories,
-    updates: NotificationPreferencesSchema.entries.updates,
-  }),
-  v.title('UserSettings'),
-);
