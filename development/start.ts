@@ -48,6 +48,9 @@ async function main(): Promise<void> {
     // The admin portal's files, fresh from portal/src (the app serves dist/portal; docs/portal.md).
     const { buildPortal } = await import('../portal/build.mjs');
     await buildPortal({ outdir: path.join(repoRoot, 'dist', 'portal') });
+    // The member app's files, likewise (the app serves dist/app; docs/member-app.md).
+    const { buildMemberApp } = await import('../app/build.mjs');
+    await buildMemberApp({ outdir: path.join(repoRoot, 'dist', 'app') });
     const port = settings.PORT;
     host = await startDevHost(functionDefinitions, {
       port,
@@ -71,6 +74,7 @@ async function main(): Promise<void> {
     console.log(`Functions: ${functionDefinitions.map((d) => `${d.name} [${d.kind}]`).join(', ')}`);
     console.log(`Listening: ${host.url}  (try ${host.url}/healthz)`);
     console.log(`Portal:    ${host.url}/portal/  (sign in with a token from npm run token)`);
+    console.log(`App:       ${host.url}/app/  (the member app; docs/member-app.md)`);
   } catch (error) {
     // Whatever this run started (embedded PostgreSQL, Azurite) must not outlive a failed start.
     await shutdown();

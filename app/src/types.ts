@@ -12,6 +12,7 @@ import type {
   ShooterLink,
   ShooterLinkListSchema,
   SharingPreferencesSchema,
+  PersonalizeResponseSchema,
 } from '../../shared/challenges/responses';
 import type { Tier } from '../../shared/challenges/tiers';
 import type { InboxPage, NotificationRecord, UserSettings } from '../../shared/notifications/responses';
@@ -35,3 +36,9 @@ export type {
 export type ChallengePage = InferOutput<typeof ChallengePageSchema>;
 export type ShooterLinkList = InferOutput<typeof ShooterLinkListSchema>;
 export type SharingPreferences = InferOutput<typeof SharingPreferencesSchema>;
+export type PersonalizeResult = InferOutput<typeof PersonalizeResponseSchema>;
+
+/** GET /api/clubs/mine. */
+export interface MyClubs {
+  items: { clubId: string; name: string; role: 'member' | 'leader'; since: string }[];
+}

@@ -35,7 +35,6 @@ export {
 } from './responses';
 export type { Achievements, EarnedBadge, LeaderboardPage, LeaderboardRow, LinkStatus, PersonalizeResponse, ShooterLink } from './responses';
 
-
 export const IdSchema = v.pipe(v.string(), v.nonEmpty(), v.maxLength(64));
 export const ClubIdSchema = v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters'));
 
