@@ -38,6 +38,7 @@ import {
 import { startSeason } from '../shared/challenges/seasons';
 import { claimShooter, decideLink, listClubLinks, listOwnLinks } from '../shared/challenges/shooterLinks';
 import { getSql } from '../shared/db/client';
+import { memberChallengeRoutes } from './challengesMember';
 import { challengesService } from './guards/challengesService';
 import { clubRole } from './guards/clubRole';
 import { httpGroup, timerFunction } from '../shared/host/definition';
@@ -258,7 +259,7 @@ const challengeRoutes: Route[] = [
 ];
 
 export const challengeFunctions = [
-  httpGroup('challenges', 'api/challenges', challengeRoutes),
+  httpGroup('challenges', 'api/challenges', [...challengeRoutes, ...memberChallengeRoutes]),
   timerFunction('challengeProgress', { schedule: '%CHALLENGE_PROGRESS_SCHEDULE%' }, async () => evaluateAllActive(getSql())),
   timerFunction('challengeExpiry', { schedule: '%CHALLENGE_EXPIRY_SCHEDULE%' }, async () => expireParticipations(getSql())),
 ];

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/client';
-import { listEarnedBadges } from './badgeRepository';
+import { listEarnedBadges, type EarnedBadgeRow } from './badgeRepository';
+import { getBadgePreferences } from './badgeVisibilityRepository';
 import { listRecentCompletions } from './participationRepository';
 import type { Achievements, EarnedBadge } from './schemas';
 import { TIERS, tierStanding, type Tier } from './tiers';
@@ -12,21 +13,14 @@ export async function achievementsOf(sql: Queryable, userId: string): Promise<Ac
   const totals = await xpTotals(sql, userId);
   const badges = await listEarnedBadges(sql, userId);
   const completions = await listRecentCompletions(sql, userId, RECENT);
+  const preferences = await getBadgePreferences(sql, userId);
   const standing = tierStanding(totals.lifetimeXp);
-  const groups = new Map<Tier, EarnedBadge[]>();
-  for (const badge of badges) {
-    const list = groups.get(badge.quality) ?? [];
-    list.push({ ...badge, earnedAt: badge.earnedAt.toISOString() });
-    groups.set(badge.quality, list);
-  }
   return {
     userId,
     ...standing,
     season: totals.season ? { ...totals.season, startsAt: totals.season.startsAt.toISOString() } : null,
-    badgeGroups: [...TIERS]
-      .reverse()
-      .filter((quality) => groups.has(quality))
-      .map((quality) => ({ quality, badges: groups.get(quality) ?? [] })),
+    badgeGroups: groupBadges(badges),
+    showPrivateBadges: preferences.showPrivateBadges,
     recentCompletions: completions.map((row) => ({
       participationId: row.participationId,
       challengeId: row.challengeId,
@@ -43,4 +37,18 @@ export async function achievementsOf(sql: Queryable, userId: string): Promise<Ac
       },
     })),
   };
+}
+
+/** Badges by quality, highest first; within a quality in the order given (oldest first). */
+export function groupBadges(badges: readonly EarnedBadgeRow[]): Achievements['badgeGroups'] {
+  const groups = new Map<Tier, EarnedBadge[]>();
+  for (const badge of badges) {
+    const list = groups.get(badge.quality) ?? [];
+    list.push({ ...badge, earnedAt: badge.earnedAt.toISOString() });
+    groups.set(badge.quality, list);
+  }
+  return [...TIERS]
+    .reverse()
+    .filter((quality) => groups.has(quality))
+    .map((quality) => ({ quality, badges: groups.get(quality) ?? [] }));
 }

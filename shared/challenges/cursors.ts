@@ -19,3 +19,13 @@ export const LeaderboardCursorSchema = v.tuple([
 export type LeaderboardCursor = v.InferOutput<typeof LeaderboardCursorSchema>;
 
 export const leaderboardCursor = cursorCodec('challenges.leaderboard', LeaderboardCursorSchema);
+
+/** Position after which the next page of an XP ladder starts: [xp, userId, rank of that row]. */
+export const ladderCursor = cursorCodec(
+  'challenges.ladder',
+  v.tuple([
+    v.pipe(v.number(), v.integer(), v.minValue(0)),
+    v.pipe(v.string(), v.maxLength(200)),
+    v.pipe(v.number(), v.integer(), v.minValue(0)),
+  ]),
+);

@@ -36,7 +36,9 @@ async function participationById(sql: Queryable, id: string): Promise<Participat
  * Joins the user to a template they can see. The rules, reward and deadline are copied into the
  * participation; the sharing flags come from the user's sharing preferences (off without any).
  * Global and personal participations appear on the board of `clubId` (a club of the user), else
- * of the user's oldest membership.
+ * of the user's oldest membership. A participation the user left (`cancelled`) is started afresh
+ * in the same row: progress and score from zero, a new deadline. The XP ledger is keyed by the
+ * participation, and a cancelled row never paid, so the fresh attempt can still pay exactly once.
  */
 export async function joinChallenge(
   sql: Queryable,
@@ -79,7 +81,12 @@ export async function joinChallenge(
       (challenge_id, user_id, club_id, rules, reward_xp, joined_at, deadline_at, score_reached_at, share_within_club, share_globally)
     values (${challenge.id}, ${userId}, ${clubId}, ${sql.json(challenge.rulesJson)}, ${challenge.rewardXp}, ${now}, ${deadline}, ${now},
             ${sharing.shareWithinClub}, ${sharing.shareGlobally})
-    on conflict (challenge_id, user_id) do nothing
+    on conflict (challenge_id, user_id) do update set
+      club_id = excluded.club_id, status = 'active', rules = excluded.rules, reward_xp = excluded.reward_xp,
+      joined_at = excluded.joined_at, deadline_at = excluded.deadline_at, progress = null, result = null, score = 0,
+      score_reached_at = excluded.score_reached_at, share_within_club = excluded.share_within_club,
+      share_globally = excluded.share_globally, evaluated_at = null, finished_at = null
+    where challenge_participation.status = 'cancelled'
     returning id`;
   if (!inserted) throw new ConflictError('You have already joined this challenge.', { code: 'already_joined' });
   const view = await participationById(sql, inserted.id);

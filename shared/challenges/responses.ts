@@ -98,6 +98,8 @@ export const AchievementsSchema = v.pipe(
     season: v.nullable(v.object({ id: v.string(), name: v.string(), startsAt: timestamp, xp: v.number() })),
     /** Highest quality first; within a quality, oldest first. */
     badgeGroups: v.array(v.object({ quality: v.picklist(TIERS), badges: v.array(EarnedBadgeSchema) })),
+    /** Whether fellow club members see the badges from private challenges (GET/PUT /api/challenges/badge-preferences). */
+    showPrivateBadges: v.boolean(),
     recentCompletions: v.array(
       v.object({
         participationId: v.string(),

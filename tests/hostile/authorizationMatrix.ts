@@ -44,7 +44,7 @@ export type Outcome = 'allowed' | 401 | 403 | 404;
 export type Expectations = Record<Principal, Outcome>;
 
 /** What a path parameter names: the caller's target club, or one of `owner`'s resources in club A. */
-export type ResourceRef = 'club' | 'notification' | 'clubChallenge' | 'participation' | 'pendingLink';
+export type ResourceRef = 'club' | 'notification' | 'clubChallenge' | 'participation' | 'pendingLink' | 'owner';
 
 /**
  * The request a row sends. Path parameters default by name (clubId: the caller's target club;
@@ -216,6 +216,18 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
     request: { body: { clubId: '{club}', shooterId: 'matrix-shooter' } },
   },
   'GET /api/challenges/shooter-links': { expect: ANY_USER },
+  // For oneself only: the body has no userId to name anyone else.
+  'POST /api/challenges/personalize/me': { expect: ANY_USER, request: { body: { metric: 'shots' } } },
+  'POST /api/challenges/participations/{id}/leave': { expect: OWNER_ONLY, request: { params: { id: 'participation' } } },
+  // A club ladder: the club's members and platform admins.
+  'GET /api/challenges/ladder': {
+    expect: { ...PLATFORM_ADMIN, clubMember: 'allowed', clubLeader: 'allowed', otherClubLeaderOwnClub: 'allowed' },
+    request: { query: { scope: 'club', clubId: '{club}' } },
+  },
+  'GET /api/challenges/badge-preferences': { expect: ANY_USER },
+  'PUT /api/challenges/badge-preferences': { expect: ANY_USER, request: { body: { showPrivateBadges: true } } },
+  // Anyone may ask; the answer holds only the badges the caller may see.
+  'GET /api/challenges/members/{userId}/badges': { expect: ANY_USER, request: { params: { userId: 'owner' } } },
   'GET /api/challenges/clubs/{clubId}/shooter-links': { expect: CLUB_LEADER_OR_MANAGER },
   // Club B's leader naming club B cannot decide club A's claim: 404.
   'POST /api/challenges/clubs/{clubId}/shooter-links/{linkId}/confirm': {

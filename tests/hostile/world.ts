@@ -143,6 +143,7 @@ export function targetOf(path: string, sample: SampleRequest, world: World, club
     clubChallenge: world.challengeId,
     participation: world.participationId,
     pendingLink: world.pendingLinkId,
+    owner: world.owner,
   };
   const filled = path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
     const ref = sample.params?.[name] ?? (name === 'clubId' ? 'club' : undefined);

@@ -1,0 +1,104 @@
+import { badgesOfMember } from '../shared/challenges/memberBadges';
+import { getBadgePreferences, putBadgePreferences } from '../shared/challenges/badgeVisibilityRepository';
+import { ladderForViewer } from '../shared/challenges/ladder';
+import { leaveChallenge } from '../shared/challenges/leave';
+import {
+  BadgePreferencesSchema,
+  LadderPageSchema,
+  LadderQuerySchema,
+  MemberBadgesSchema,
+  MemberPersonalizeBodySchema,
+  UserParamsSchema,
+} from '../shared/challenges/memberSchemas';
+import { ParticipationSchema } from '../shared/challenges/model';
+import { personalize } from '../shared/challenges/personalize';
+import { IdParamsSchema, PersonalizeResponseSchema } from '../shared/challenges/schemas';
+import { getSql } from '../shared/db/client';
+import { authenticatedUser } from '../shared/http/guards';
+import { defineRoute, json, type Route } from '../shared/http/route';
+
+const NO_STORE = { 'cache-control': 'no-store' };
+
+/** The reward of a goal a member generates for themself: the service's default, never the member's choice. */
+const MEMBER_GOAL_REWARD_XP = 500;
+
+/** The member's own side of challenges, served in the `challenges` group (functions/challenges.ts). */
+export const memberChallengeRoutes: Route[] = [
+  defineRoute({
+    method: 'POST',
+    path: '/api/challenges/personalize/me',
+    summary:
+      'Generate or regenerate your own adaptive goal (same maths as the service endpoint: your average × (1 + difficulty multiplier), reward 500 XP); 409 insufficient_history',
+    guard: authenticatedUser,
+    body: MemberPersonalizeBodySchema,
+    response: PersonalizeResponseSchema,
+    responses: {
+      409: { description: '`code` insufficient_history: too few training sessions of your linked shooter in the look-back window' },
+    },
+    async handle({ caller, body }) {
+      return json(await personalize(getSql(), { ...body, userId: caller.userId, rewardXp: MEMBER_GOAL_REWARD_XP }), 200);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/challenges/participations/{id}/leave',
+    summary:
+      'Leave a challenge: your active participation becomes cancelled and leaves every board; earned XP and badges stay; joining again starts afresh (404 for anyone else’s)',
+    guard: authenticatedUser,
+    params: IdParamsSchema,
+    response: ParticipationSchema,
+    responses: {
+      404: { description: '`code` participation_not_found: no participation of yours with this id' },
+      409: { description: '`code` not_active: only an active participation can be left' },
+    },
+    async handle({ caller, params }) {
+      return json(await leaveChallenge(getSql(), caller.userId, params.id), 200);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/challenges/ladder',
+    summary:
+      'XP ladder: period=lifetime|season (seasonId, default the open one), scope=global|club (clubId; club members and platform admins), limit 1..100 (20), cursor; who shares per their sharing preferences, your own row in `me`, neighbours in `around`',
+    guard: authenticatedUser,
+    query: LadderQuerySchema,
+    response: LadderPageSchema,
+    responses: { 404: { description: '`code` season_not_found: no such season, or no season is open' } },
+    async handle({ caller, query }) {
+      return json(await ladderForViewer(getSql(), caller, query), 200, NO_STORE);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/challenges/badge-preferences',
+    summary: 'Whether fellow club members see your badges from private challenges (false until you set it)',
+    guard: authenticatedUser,
+    response: BadgePreferencesSchema,
+    async handle({ caller }) {
+      return json(await getBadgePreferences(getSql(), caller.userId), 200, NO_STORE);
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/api/challenges/badge-preferences',
+    summary: 'Show or hide your badges from private challenges to fellow club members',
+    guard: authenticatedUser,
+    body: BadgePreferencesSchema,
+    response: BadgePreferencesSchema,
+    async handle({ caller, body }) {
+      return json(await putBadgePreferences(getSql(), caller.userId, body), 200, NO_STORE);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/challenges/members/{userId}/badges',
+    summary:
+      'A user’s badges as you may see them: shared globally to everyone, shared within the club to its members, private ones only if they show them (to fellow club members); all for themself and platform admins',
+    guard: authenticatedUser,
+    params: UserParamsSchema,
+    response: MemberBadgesSchema,
+    async handle({ caller, params }) {
+      return json(await badgesOfMember(getSql(), caller, params.userId), 200, NO_STORE);
+    },
+  }),
+];

@@ -1,0 +1,47 @@
+import type { Queryable } from '../db/client';
+import type { EarnedBadgeRow } from './badgeRepository';
+import type { BadgePreferences } from './memberSchemas';
+
+/**
+ * Whether others see the badges a user earned in private challenges (participations sharing with
+ * nobody), stored in challenge_badge_preference; and the badges one viewer may see of another.
+ */
+
+export async function getBadgePreferences(sql: Queryable, userId: string): Promise<BadgePreferences> {
+  const [row]: [BadgePreferences?] = await sql`
+    select show_private_badges as "showPrivateBadges" from challenge_badge_preference where user_id = ${userId}`;
+  return row ?? { showPrivateBadges: false };
+}
+
+export async function putBadgePreferences(sql: Queryable, userId: string, preferences: BadgePreferences): Promise<BadgePreferences> {
+  await sql`
+    insert into challenge_badge_preference (user_id, show_private_badges) values (${userId}, ${preferences.showPrivateBadges})
+    on conflict (user_id) do update set show_private_badges = excluded.show_private_badges, updated_at = now()`;
+  return preferences;
+}
+
+/**
+ * The owner's badges that `viewerId` may see, oldest first. A badge is as visible as the
+ * participation it was earned in: shared globally, everyone signed in; shared within the club,
+ * the members of that participation's club. A badge from a private participation is shown only
+ * when the owner chose to show such badges, and then to members of a club the owner belongs to;
+ * it never reveals the private score, only that the badge was earned.
+ */
+export function listBadgesVisibleTo(sql: Queryable, ownerId: string, viewerId: string): Promise<EarnedBadgeRow[]> {
+  return sql<EarnedBadgeRow[]>`
+    select b.key, b.name, b.icon, b.colour, b.description, b.quality, ub.earned_at as "earnedAt",
+           ub.challenge_id as "challengeId", c.title as "challengeTitle",
+           not (p.share_within_club or p.share_globally) as "fromPrivateChallenge"
+    from challenge_user_badge ub
+    join challenge_badge b on b.key = ub.badge_key
+    join challenge c on c.id = ub.challenge_id
+    join challenge_participation p on p.id = ub.participation_id
+    where ub.user_id = ${ownerId} and (
+      p.share_globally
+      or (p.share_within_club and p.club_id in (select club_id from club_membership where user_id = ${viewerId}))
+      or (not p.share_within_club and not p.share_globally
+          and coalesce((select show_private_badges from challenge_badge_preference where user_id = ${ownerId}), false)
+          and exists (select 1 from club_membership mine join club_membership theirs on theirs.club_id = mine.club_id
+                      where mine.user_id = ${ownerId} and theirs.user_id = ${viewerId})))
+    order by ub.earned_at, ub.badge_key`;
+}
