@@ -13,6 +13,8 @@ import type {
   ShooterLinkListSchema,
   SharingPreferencesSchema,
   PersonalizeResponseSchema,
+  LadderPage,
+  BadgePreferences,
 } from '../../shared/challenges/responses';
 import type { Tier } from '../../shared/challenges/tiers';
 import type { InboxPage, NotificationRecord, UserSettings } from '../../shared/notifications/responses';
@@ -20,6 +22,8 @@ import type { NotificationPreferences } from '../../shared/notifications/prefere
 
 export type {
   Achievements,
+  BadgePreferences,
+  LadderPage,
   ChallengeListItem,
   EarnedBadge,
   InboxPage,

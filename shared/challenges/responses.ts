@@ -135,3 +135,40 @@ export const ShooterLinkSchema = v.pipe(
 );
 export type ShooterLink = v.InferOutput<typeof ShooterLinkSchema>;
 export const ShooterLinkListSchema = v.object({ items: v.array(ShooterLinkSchema) });
+
+export const LadderRowSchema = v.pipe(
+  v.object({
+    rank: v.number(),
+    userId: v.string(),
+    xp: v.number(),
+    tier: v.picklist(TIERS),
+    isOwn: v.boolean(),
+    /** Only on the viewer's own row: true when others cannot see it on this ladder. */
+    hiddenFromOthers: v.boolean(),
+  }),
+  v.title('LadderRow'),
+);
+export type LadderRow = v.InferOutput<typeof LadderRowSchema>;
+
+export const LadderPageSchema = v.pipe(
+  v.object({
+    period: v.picklist(['lifetime', 'season']),
+    season: v.nullable(v.object({ id: v.string(), name: v.string(), startsAt: timestamp, endsAt: v.nullable(timestamp) })),
+    board: v.picklist(['global', 'club']),
+    clubId: v.nullable(v.string()),
+    items: v.array(LadderRowSchema),
+    nextCursor: v.nullable(v.string()),
+    /** The viewer's own row with its rank; null when they have no XP in this period (or are not on this club's ladder). */
+    me: v.nullable(LadderRowSchema),
+    /** When `me` is not on this page: up to two visible rows before and after it. */
+    around: v.array(LadderRowSchema),
+  }),
+  v.title('LadderPage'),
+);
+export type LadderPage = v.InferOutput<typeof LadderPageSchema>;
+
+export const BadgePreferencesSchema = v.pipe(
+  v.strictObject({ showPrivateBadges: v.boolean('must be true or false') }),
+  v.title('BadgePreferences'),
+);
+export type BadgePreferences = v.InferOutput<typeof BadgePreferencesSchema>;
