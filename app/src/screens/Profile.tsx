@@ -1,7 +1,10 @@
 import { formatDate, formatNumber, t } from '../i18n';
 import { hashOf } from '../routes';
 import type { Achievements, EarnedBadge } from '../types';
-import { Empty, ErrorBox, Loading, ProgressBar, useApp, useLoad } from '../ui';
+import { useState } from 'preact/hooks';
+import { Empty, ErrorBox, Loading, ProgressBar, Toggle, useAction, useApp, useLoad } from '../ui';
+import { Ladder } from './Ladder';
+import type { BadgePreferences } from '../types';
 import { percent } from '../cards';
 import { badgeGlyph, readableOn } from '../badges';
 
@@ -69,6 +72,8 @@ function ProfileBody(props: { achievements: Achievements }) {
         ))
       )}
 
+      <PrivateBadges initial={a.showPrivateBadges} />
+
       <h2>{t('profile.completions')}</h2>
       {a.recentCompletions.length === 0 ? (
         <Empty>
@@ -95,6 +100,7 @@ function ProfileBody(props: { achievements: Achievements }) {
           ))}
         </ul>
       )}
+      <Ladder />
       <p>
         <a href={hashOf({ screen: 'challenges', tab: 'global' })}>{t('profile.toChallenges')}</a>
       </p>
@@ -118,5 +124,30 @@ function Badge(props: { badge: EarnedBadge }) {
         </span>
       </span>
     </li>
+  );
+}
+
+/** Whether fellow club members see the badges from the member's private challenges (stored server-side). */
+function PrivateBadges(props: { initial: boolean }) {
+  const { api } = useApp();
+  const [show, setShow] = useState(props.initial);
+  const action = useAction();
+  const change = (showPrivateBadges: boolean) =>
+    action.run(async () => {
+      const answer = await api.send<BadgePreferences>('PUT', '/api/challenges/badge-preferences', { showPrivateBadges });
+      setShow(answer.showPrivateBadges);
+    });
+  return (
+    <div class="card">
+      <Toggle
+        label={t('profile.showPrivate')}
+        checked={show}
+        disabled={action.busy}
+        testId="show-private-badges"
+        onChange={(value) => void change(value)}
+      />
+      <p class="small muted">{t('profile.showPrivateHint')}</p>
+      {action.error ? <ErrorBox error={action.error} title={t('state.actionFailed')} /> : null}
+    </div>
   );
 }
