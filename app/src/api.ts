@@ -8,6 +8,8 @@ export class ApiError extends Error {
     readonly detail: string | undefined,
     readonly code: string | undefined,
     readonly requestId: string | undefined,
+    /** The fields a 400 names: `body.notifications.dnd.from` and what is wrong with it. */
+    readonly fieldErrors: readonly { path: string; message: string }[] = [],
   ) {
     super(detail ?? title);
     this.name = 'ApiError';
@@ -56,19 +58,27 @@ export function createApi(session: AuthSession, onUnauthorized: () => void): Api
 }
 
 async function problemOf(response: Response): Promise<ApiError> {
-  let problem: { title?: unknown; detail?: unknown; code?: unknown; requestId?: unknown } = {};
+  let problem: { title?: unknown; detail?: unknown; code?: unknown; requestId?: unknown; errors?: unknown } = {};
   try {
     if ((response.headers.get('content-type') ?? '').includes('json')) problem = (await response.json()) as typeof problem;
   } catch {
     // an unreadable body: the status alone tells the story
   }
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const fieldErrors = Array.isArray(problem.errors)
+    ? problem.errors.flatMap((entry: { path?: unknown; message?: unknown }) => {
+        const path = text(entry.path);
+        const message = text(entry.message);
+        return path && message ? [{ path, message }] : [];
+      })
+    : [];
   return new ApiError(
     response.status,
     text(problem.title) ?? response.statusText,
     text(problem.detail),
     text(problem.code),
     text(problem.requestId),
+    fieldErrors,
   );
 }
 

@@ -57,6 +57,15 @@ export function ErrorBox(props: { error: unknown; onRetry?: () => void; title?: 
     <div class="state state-error" role="alert" data-testid="error">
       <p class="state-title">{props.title ?? t('state.error')}</p>
       {detail ? <p>{detail}</p> : null}
+      {error instanceof ApiError && error.fieldErrors.length > 0 ? (
+        <ul class="field-errors">
+          {error.fieldErrors.map((field) => (
+            <li key={field.path}>
+              <code>{field.path}</code>: {field.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {error instanceof ApiError && error.requestId ? (
         <p class="small muted">
           {t('state.requestId')}: <code>{error.requestId}</code>

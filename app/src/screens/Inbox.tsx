@@ -95,21 +95,21 @@ export function Inbox() {
                   <button
                     type="button"
                     class="button button-small"
+                    aria-label={`${t('inbox.markRead')}: ${item.title}`}
                     disabled={action.busy}
                     onClick={() => void act(() => api.send('POST', `${INBOX}/${encodeURIComponent(item.id)}/read`))}
                   >
                     {t('inbox.markRead')}
-                    <span class="visually-hidden">: {item.title}</span>
                   </button>
                 )}
                 <button
                   type="button"
                   class="button button-small button-secondary"
+                  aria-label={`${t('inbox.delete')}: ${item.title}`}
                   disabled={action.busy}
                   onClick={() => void act(() => api.send('DELETE', `${INBOX}/${encodeURIComponent(item.id)}`))}
                 >
                   {t('inbox.delete')}
-                  <span class="visually-hidden">: {item.title}</span>
                 </button>
               </div>
             </li>

@@ -166,18 +166,23 @@ function LeaderClaims(props: { club: MyClubs['items'][number] }) {
                   <p class="small">{t('shooter.own')}</p>
                 ) : (
                   <div class="card-actions">
-                    <button type="button" class="button" disabled={action.busy} onClick={() => void decide(link, 'confirm')}>
+                    <button
+                      type="button"
+                      class="button"
+                      aria-label={`${t('shooter.confirm')}: ${who}`}
+                      disabled={action.busy}
+                      onClick={() => void decide(link, 'confirm')}
+                    >
                       {t('shooter.confirm')}
-                      <span class="visually-hidden">: {who}</span>
                     </button>
                     <button
                       type="button"
                       class="button button-secondary"
+                      aria-label={`${t('shooter.reject')}: ${who}`}
                       disabled={action.busy}
                       onClick={() => void decide(link, 'reject')}
                     >
                       {t('shooter.reject')}
-                      <span class="visually-hidden">: {who}</span>
                     </button>
                   </div>
                 )}
