@@ -12,6 +12,7 @@ import { ensureLocalEventHubs, type RunningEventHubs } from './local/eventHubs/d
 import { prepareLocalEnvironment } from './local/environment';
 import { repoRoot } from './local/paths';
 import { stopOnSignals } from '../shared/process/signals';
+import { DEMO_CLUB, seedDemo } from './demo/seed';
 import { leaveSignalsToCommand } from './local/embeddedPostgres';
 
 /**
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
   let host: DevHost;
   try {
     const migrations = await migrate(getSql());
+    // The demo club and its users' shots, challenges and boards (docs/clubs.md, "The local demo").
+    const demo = await seedDemo(getSql());
     emailFake = await startLocalEmailFake();
     const settings = getSettings();
     const setting = (name: string) => process.env[name];
@@ -75,6 +78,9 @@ async function main(): Promise<void> {
     console.log(`Listening: ${host.url}  (try ${host.url}/healthz)`);
     console.log(`Portal:    ${host.url}/portal/  (sign in with a token from npm run token)`);
     console.log(`App:       ${host.url}/app/  (the member app; docs/member-app.md)`);
+    console.log(
+      `Demo:      club ${DEMO_CLUB.id}: demo-leader leads it, demo-member-1 and demo-member-2 are members (${demo.hits} shots, ${demo.participations} participations, ${demo.completed} completed now)`,
+    );
   } catch (error) {
     // Whatever this run started (embedded PostgreSQL, Azurite) must not outlive a failed start.
     await shutdown();

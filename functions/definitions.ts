@@ -2,6 +2,7 @@ import type { FunctionDefinition } from '../shared/host/definition';
 import { httpGroup } from '../shared/host/definition';
 import { challengeFunctions } from './challenges';
 import { clubMasterFunctions } from './clubMaster';
+import { clubFunctions } from './clubs';
 import { costFunctions } from './costs';
 import { diagnosticsFunctions } from './diagnostics';
 import { freshnessFunctions } from './freshness';
@@ -27,6 +28,7 @@ const areaFunctions: FunctionDefinition[] = [
   ...freshnessFunctions,
   ...diagnosticsFunctions,
   ...meFunctions,
+  ...clubFunctions,
 ];
 
 export const functionDefinitions: readonly FunctionDefinition[] = [

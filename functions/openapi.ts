@@ -12,6 +12,7 @@ const FRESHNESS = {
 };
 const COSTS = { name: 'costs', description: 'Cloud cost dashboard for platform operators' };
 const OPERATIONS = { name: 'operations', description: 'Health, diagnostics and this description of the API' };
+const CLUBS = { name: 'clubs', description: 'Club memberships: leaders, members, invitations' };
 const SESSION = { name: 'session', description: 'Who the caller is and what they may do' };
 
 /** The tag each HTTP function's routes appear under in the document: the area of the service they belong to. */
@@ -29,6 +30,7 @@ const AREA_OF_FUNCTION: Record<string, { name: string; description: string }> = 
   diagnostics: OPERATIONS,
   openapi: OPERATIONS,
   me: SESSION,
+  clubs: CLUBS,
 };
 
 /** The documented functions grouped by area, in the order the areas first appear. A function with routes but no area is a mistake. */

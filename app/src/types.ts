@@ -19,6 +19,7 @@ import type {
 import type { Tier } from '../../shared/challenges/tiers';
 import type { InboxPage, NotificationRecord, UserSettings } from '../../shared/notifications/responses';
 import type { NotificationPreferences } from '../../shared/notifications/preferences';
+import type { OwnClubs } from '../../shared/clubs/responses';
 
 export type {
   Achievements,
@@ -42,7 +43,4 @@ export type ShooterLinkList = InferOutput<typeof ShooterLinkListSchema>;
 export type SharingPreferences = InferOutput<typeof SharingPreferencesSchema>;
 export type PersonalizeResult = InferOutput<typeof PersonalizeResponseSchema>;
 
-/** GET /api/clubs/mine. */
-export interface MyClubs {
-  items: { clubId: string; name: string; role: 'member' | 'leader'; since: string }[];
-}
+export type MyClubs = OwnClubs;

@@ -101,7 +101,11 @@ describe('member app inbox and settings', () => {
     expect(await form.getByLabel('How often').inputValue()).toBe('weekly');
     expect(await form.getByLabel('Time of the summary').inputValue()).toBe('07:30');
     const stored = (await (await rig.host.request('GET', '/api/user/settings', { headers: await bearer(member) })).json()) as {
-      notifications: { reminders: { minutes15: boolean }; email: { categories: { youth: boolean } }; summary: { mode: string; time: string } };
+      notifications: {
+        reminders: { minutes15: boolean };
+        email: { categories: { youth: boolean } };
+        summary: { mode: string; time: string };
+      };
     };
     expect([stored.notifications.reminders.minutes15, stored.notifications.email.categories.youth, stored.notifications.summary]).toEqual([
       true,

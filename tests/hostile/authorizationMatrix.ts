@@ -44,7 +44,8 @@ export type Outcome = 'allowed' | 401 | 403 | 404;
 export type Expectations = Record<Principal, Outcome>;
 
 /** What a path parameter names: the caller's target club, or one of `owner`'s resources in club A. */
-export type ResourceRef = 'club' | 'notification' | 'clubChallenge' | 'participation' | 'pendingLink' | 'owner';
+export type ResourceRef =
+  'club' | 'notification' | 'clubChallenge' | 'participation' | 'pendingLink' | 'owner' | 'removableMember' | 'candidate' | 'invitation';
 
 /**
  * The request a row sends. Path parameters default by name (clubId: the caller's target club;
@@ -245,4 +246,25 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
     request: { body: { evenings: [{ weekday: 'wednesday', start: '18:00', end: '20:00' }] } },
   },
   'GET /api/admin/clubs/{clubId}/freshness-history': { expect: CLUB_LEADER_OR_MANAGER },
+
+  'GET /api/clubs/mine': { expect: ANY_USER },
+  // Platform admins (clubs.manage) appoint leaders; club leaders cannot appoint one another.
+  'PUT /api/clubs/{clubId}/leaders/{userId}': { expect: PLATFORM_ADMIN, request: { params: { userId: 'candidate' } } },
+  'GET /api/clubs/{clubId}/members': { expect: CLUB_LEADER_OR_MANAGER },
+  // The first allowed caller removes the member; later ones find no such member (404, still past authorization).
+  'DELETE /api/clubs/{clubId}/members/{userId}': { expect: CLUB_LEADER_OR_MANAGER, request: { params: { userId: 'removableMember' } } },
+  'POST /api/clubs/{clubId}/invitations': { expect: CLUB_LEADER_OR_MANAGER, request: { body: { expiresInHours: 1 } } },
+  'GET /api/clubs/{clubId}/invitations': { expect: CLUB_LEADER_OR_MANAGER },
+  // Club B's leader naming club B cannot revoke club A's invitation: 404.
+  'DELETE /api/clubs/{clubId}/invitations/{invitationId}': {
+    expect: { ...CLUB_LEADER_OR_MANAGER, otherClubLeaderOwnClub: 404 },
+    request: { params: { invitationId: 'invitation' } },
+  },
+  // Any signed-in user may present a code; an unknown one is 404 (past authorization).
+  'POST /api/clubs/invitations/accept': { expect: ANY_USER, request: { body: { code: 'AAAA-BBBB-CCCC-DDDD' } } },
+  // Only the club's members leave it (platform admins are no members). This route is the last of
+  // its group, so the member and the leader leaving club A changes no other row.
+  'POST /api/clubs/{clubId}/leave': {
+    expect: { ...NOT_A_USER, ...NO_USER, clubMember: 'allowed', clubLeader: 'allowed', otherClubLeaderOwnClub: 'allowed' },
+  },
 };

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { generateServiceToken, hashServiceToken } from '../../shared/challenges/serviceCredential';
 import { createEdgeToken } from '../../shared/clubMaster/edgeTokens';
@@ -22,6 +23,12 @@ export interface World {
   challengeId: string;
   participationId: string;
   pendingLinkId: string;
+  /** A member of club A whom the removal row removes (no other row needs them). */
+  removableMemberId: string;
+  /** A user of no club whom the leader row appoints. */
+  candidateId: string;
+  /** An open invitation of club A. */
+  invitationId: string;
   /** Plain `Authorization` header values. */
   auth: {
     superuser: string;
@@ -65,6 +72,8 @@ export const PEOPLE = {
   member: 'hostile-member',
   leader: 'hostile-leader',
   otherLeader: 'hostile-other-leader',
+  removable: 'hostile-removable',
+  candidate: 'hostile-candidate',
 } as const;
 
 export async function buildWorld(options: { costs?: boolean } = {}): Promise<World> {
@@ -76,7 +85,11 @@ export async function buildWorld(options: { costs?: boolean } = {}): Promise<Wor
   await sql`
     insert into club_membership (club_id, user_id, role) values
       (${clubA}, ${PEOPLE.owner}, 'member'), (${clubA}, ${PEOPLE.member}, 'member'), (${clubA}, ${PEOPLE.leader}, 'leader'),
-      (${clubA}, ${PEOPLE.superuser}, 'leader'), (${clubB}, ${PEOPLE.otherLeader}, 'leader')`;
+      (${clubA}, ${PEOPLE.superuser}, 'leader'), (${clubB}, ${PEOPLE.otherLeader}, 'leader'),
+      (${clubA}, ${PEOPLE.removable}, 'member')`;
+  const [invitation] = await sql<{ id: string }[]>`
+    insert into club_invitation (club_id, code_hash, created_by, expires_at)
+    values (${clubA}, ${randomBytes(32)}, ${PEOPLE.leader}, now() + interval '7 days') returning id`;
   const [notification] = await sql<{ id: string }[]>`
     insert into notification (user_id, title, kind, source) values (${PEOPLE.owner}, 'For the owner only', 'member', 'test') returning id`;
   const challenge = await makeChallenge({ scope: 'club', clubId: clubA, title: 'Club A only' });
@@ -106,6 +119,9 @@ export async function buildWorld(options: { costs?: boolean } = {}): Promise<Wor
     challengeId: challenge.id,
     participationId: participation!.id,
     pendingLinkId: link!.id,
+    removableMemberId: PEOPLE.removable,
+    candidateId: PEOPLE.candidate,
+    invitationId: invitation!.id,
     auth: {
       superuser: `Bearer ${superuser}`,
       edgeA: `Bearer ${edgeA.token}`,
@@ -144,6 +160,9 @@ export function targetOf(path: string, sample: SampleRequest, world: World, club
     participation: world.participationId,
     pendingLink: world.pendingLinkId,
     owner: world.owner,
+    removableMember: world.removableMemberId,
+    candidate: world.candidateId,
+    invitation: world.invitationId,
   };
   const filled = path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
     const ref = sample.params?.[name] ?? (name === 'clubId' ? 'club' : undefined);
