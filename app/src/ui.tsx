@@ -1,5 +1,5 @@
 import { createContext, type ComponentChildren } from 'preact';
-import { useCallback, useContext, useEffect, useState } from 'preact/hooks';
+import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api } from './api';
 import { t } from './i18n';
 
@@ -19,13 +19,20 @@ export function useApp(): AppContextValue {
 
 export type Loaded<T> = { state: 'loading' } | { state: 'ready'; data: T } | { state: 'error'; error: unknown };
 
-/** Runs `load` when `keys` change; `reload` runs it again, `set` replaces the data (after an action). */
+/**
+ * Runs `load` when `keys` change (showing the loading state); `reload` runs it again keeping the
+ * data on screen until the new answer is there (so a form and its message stay put); `set`
+ * replaces the data (after an action that answered it).
+ */
 export function useLoad<T>(load: () => Promise<T>, keys: unknown[]) {
   const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
   const [round, setRound] = useState(0);
+  const keysKey = JSON.stringify(keys);
+  const shownFor = useRef<string | undefined>(undefined);
   useEffect(() => {
     let current = true;
-    setLoaded({ state: 'loading' });
+    if (shownFor.current !== keysKey) setLoaded({ state: 'loading' });
+    shownFor.current = keysKey;
     load().then(
       (data) => current && setLoaded({ state: 'ready', data }),
       (error: unknown) => current && setLoaded({ state: 'error', error }),
@@ -33,7 +40,7 @@ export function useLoad<T>(load: () => Promise<T>, keys: unknown[]) {
     return () => {
       current = false;
     };
-  }, [...keys, round]);
+  }, [keysKey, round]);
   const reload = useCallback(() => setRound((value) => value + 1), []);
   const set = useCallback((data: T) => setLoaded({ state: 'ready', data }), []);
   return { loaded, reload, set };

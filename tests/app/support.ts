@@ -5,6 +5,7 @@ import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { memberAppFunction } from '../../functions/app';
 import { challengeFunctions } from '../../functions/challenges';
+import { clubFunctions } from '../../functions/clubs';
 import { meFunctions } from '../../functions/me';
 import { notificationFunctions } from '../../functions/notifications';
 import { httpGroup, type FunctionDefinition } from '../../shared/host/definition';
@@ -45,7 +46,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** The API functions the app calls, served with the built app. */
-export const APP_API: readonly FunctionDefinition[] = [...meFunctions, ...challengeFunctions, ...notificationFunctions];
+export const APP_API: readonly FunctionDefinition[] = [...meFunctions, ...challengeFunctions, ...clubFunctions, ...notificationFunctions];
 
 export interface AppRig {
   host: TestHostHandle;

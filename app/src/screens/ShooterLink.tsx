@@ -14,6 +14,8 @@ interface Loaded {
  */
 export function ShooterLinkScreen() {
   const { api } = useApp();
+  // Bumped after a claim, so a leader's list of claims to decide shows their own new claim too.
+  const [claims, setClaims] = useState(0);
   const { loaded, reload } = useLoad(async (): Promise<Loaded> => {
     const [clubs, links] = await Promise.all([
       api.get<MyClubs>('/api/clubs/mine'),
@@ -31,13 +33,19 @@ export function ShooterLinkScreen() {
       {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
       {loaded.state === 'ready' ? (
         <>
-          <ClaimForm clubs={loaded.data.clubs} onClaimed={reload} />
+          <ClaimForm
+            clubs={loaded.data.clubs}
+            onClaimed={() => {
+              reload();
+              setClaims((count) => count + 1);
+            }}
+          />
           <h2>{t('shooter.mine')}</h2>
           <OwnClaims links={loaded.data.links} clubs={loaded.data.clubs} />
           {loaded.data.clubs
             .filter((club) => club.role === 'leader')
             .map((club) => (
-              <LeaderClaims club={club} key={club.clubId} />
+              <LeaderClaims club={club} claims={claims} key={club.clubId} />
             ))}
         </>
       ) : null}
@@ -130,10 +138,10 @@ function OwnClaims(props: { links: ShooterLink[]; clubs: MyClubs['items'] }) {
   );
 }
 
-function LeaderClaims(props: { club: MyClubs['items'][number] }) {
+function LeaderClaims(props: { club: MyClubs['items'][number]; claims: number }) {
   const { api, userId } = useApp();
   const base = `/api/challenges/clubs/${encodeURIComponent(props.club.clubId)}/shooter-links`;
-  const { loaded, reload } = useLoad(() => api.get<ShooterLinkList>(base), [base]);
+  const { loaded, reload } = useLoad(() => api.get<ShooterLinkList>(base), [base, props.claims]);
   const action = useAction();
   const decide = (link: ShooterLink, decision: 'confirm' | 'reject') =>
     action.run(async () => {
