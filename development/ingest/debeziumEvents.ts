@@ -133,6 +133,8 @@ export interface EveningOptions {
   seed?: number;
   /** A tombstone after the deleted hit, as the connector sends with tombstones.on.delete=true. */
   tombstones?: boolean;
+  /** Hit ids start after this one (50,000): evenings of one club need ranges of their own. */
+  firstHitId?: number;
 }
 
 const FIRST_NAMES = [
@@ -189,7 +191,7 @@ export function trainingEvening(options: EveningOptions): ChangeEvent[] {
   );
 
   const hits: { row: HitRow; atMs: number }[] = [];
-  let hitId = 50_000;
+  let hitId = options.firstHitId ?? 50_000;
   for (const shooter of shooters) {
     const discipline = DISCIPLINES[Math.floor(random() * DISCIPLINES.length)]!;
     // Arrive within the first hour, then a shot every 40 to 80 seconds.

@@ -9,6 +9,17 @@ describe('simulated training evening', () => {
     expect(trainingEvening({ clubId: '4711', startsAt, shooters: 6, seed: 8 })).not.toEqual(evening);
   });
 
+  it('numbers hits from firstHitId, so evenings of one club do not overwrite each other', () => {
+    const hitIds = (firstHitId?: number) =>
+      trainingEvening({ clubId: '4711', startsAt, shooters: 6, seed: 7, ...(firstHitId === undefined ? {} : { firstHitId }) })
+        .filter((event) => event.entity === 'hits' && event.body?.op === 'c')
+        .map((event) => (event.body?.after as HitRow).id);
+    expect(Math.min(...hitIds())).toBe(50_001);
+    const later = hitIds(60_000);
+    expect(Math.min(...later)).toBe(60_001);
+    expect(later.some((id) => hitIds().includes(id))).toBe(false);
+  });
+
   it('sends the shooters first, then hits over two hours in commit order', () => {
     const entities = evening.map((event) => event.entity);
     expect(entities.slice(0, 6)).toEqual(Array(6).fill('shooters'));

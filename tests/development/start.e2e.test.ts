@@ -40,6 +40,8 @@ describe('npm start', () => {
     const portal = await fetch(`http://127.0.0.1:${port}/portal/`);
     expect([portal.status, portal.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
     expect(output).toContain(`Portal:    http://127.0.0.1:${port}/portal/`);
+    // The demo club is there for the local provider's demo users (tests/development/demoSeed.test.ts).
+    expect(output).toContain('Demo:      club demo-club: demo-leader leads it');
 
     // Sign-in: the local OpenID provider, and the host verifying its tokens (docs/decisions/010-sign-in.md).
     const issuer = /Sign-in: +local OpenID provider (\S+)/.exec(output)?.[1] ?? '';
