@@ -29,7 +29,7 @@ function useHashRoute(): Route {
   return route;
 }
 
-export function App(props: { session: AuthSession; initialLanguage: Language }) {
+export function App(props: { session: AuthSession; initialLanguage: Language; signInFailure?: string }) {
   const { session } = props;
   const [lang, setLang] = useState<Language>(props.initialLanguage);
   setLanguage(lang);
@@ -129,6 +129,7 @@ export function App(props: { session: AuthSession; initialLanguage: Language }) 
           <SignIn
             session={session}
             reason={state.kind === 'signed-out' ? state.reason : 'start'}
+            failure={state.kind === 'signed-out' && state.reason === 'start' ? props.signInFailure : undefined}
             onSignedIn={() => setState({ kind: 'signed-in' })}
           />
         )}

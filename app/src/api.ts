@@ -1,4 +1,4 @@
-import type { AuthSession } from '../../web/signin/session';
+import { fetchWithSession, type AuthSession } from '../../web/signin/session';
 
 /** A failed API call with what the problem+json said (`detail` names the field on a 400). */
 export class ApiError extends Error {
@@ -23,8 +23,9 @@ export interface Api {
 
 /**
  * The API as the screens call it: every call takes its token from the session at the moment it
- * is made, and any 401 (or no token at all) reports the session as expired once, so the app can
- * show its "sign in again" state instead of a broken screen.
+ * is made (refreshed when near expiry; a 401 refreshes once and retries), and a 401 that stays
+ * (or no token at all) reports the session as expired once, so the app can show its "sign in
+ * again" state instead of a broken screen.
  */
 export function createApi(session: AuthSession, onUnauthorized: () => void): Api {
   async function call(method: string, path: string, body?: unknown): Promise<Response> {
@@ -33,11 +34,16 @@ export function createApi(session: AuthSession, onUnauthorized: () => void): Api
       onUnauthorized();
       throw new ApiError(401, 'Unauthorized', undefined, 'no_token', undefined);
     }
-    const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${token}` };
+    const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+      response = await fetchWithSession(session, path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        cache: 'no-store',
+      });
     } catch {
       throw new ApiError(0, 'Network error', undefined, 'network', undefined);
     }

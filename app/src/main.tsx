@@ -9,7 +9,14 @@ const initialLanguage: Language = (LANGUAGES as readonly string[]).includes(stor
   : browserLanguage(navigator.languages);
 const root = document.getElementById('app');
 if (root) {
-  const session = await startAuthSession({ client: 'app', basePath: '/app/' });
+  const options = { client: 'app', basePath: '/app/' } as const;
+  // A failed callback (state mismatch, provider refused or down) has cleared the URL by now, so a
+  // second start gives the signed-out session the failure is shown on.
+  let failure: string | undefined;
+  const session = await startAuthSession(options).catch((error: unknown) => {
+    failure = error instanceof Error ? error.message : String(error);
+    return startAuthSession(options);
+  });
   root.replaceChildren();
-  render(<App session={session} initialLanguage={initialLanguage} />, root);
+  render(<App session={session} initialLanguage={initialLanguage} signInFailure={failure} />, root);
 }

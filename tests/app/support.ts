@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { memberAppFunction } from '../../functions/app';
+import { authConfigFunctions } from '../../functions/authConfig';
 import { challengeFunctions } from '../../functions/challenges';
 import { clubFunctions } from '../../functions/clubs';
 import { meFunctions } from '../../functions/me';
@@ -46,7 +47,13 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** The API functions the app calls, served with the built app. */
-export const APP_API: readonly FunctionDefinition[] = [...meFunctions, ...challengeFunctions, ...clubFunctions, ...notificationFunctions];
+export const APP_API: readonly FunctionDefinition[] = [
+  ...authConfigFunctions,
+  ...meFunctions,
+  ...challengeFunctions,
+  ...clubFunctions,
+  ...notificationFunctions,
+];
 
 export interface AppRig {
   host: TestHostHandle;

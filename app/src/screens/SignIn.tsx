@@ -1,13 +1,21 @@
 import { useState } from 'preact/hooks';
-import type { AuthSession } from '../../../web/signin/session';
+import { tokenPasteOffered, type AuthSession } from '../../../web/signin/session';
 import { t } from '../i18n';
 
 /**
  * Signing in, and the designed end of a session: after a 401 the app lands here with `expired`
- * and returns to the same screen once signed in again. With the developer fallback of the
- * session (no identity provider), a pasted token is checked with GET /api/me before it is kept.
+ * and returns to the same screen once signed in again. "Sign in" goes to the OpenID provider
+ * (code + PKCE, web/signin) and comes back to the screen the member was on. Where the service
+ * offers it (no provider, or local development), a pasted token is checked with GET /api/me
+ * before it is kept.
  */
-export function SignIn(props: { session: AuthSession; reason: 'signed-out' | 'expired' | 'start'; onSignedIn: () => void }) {
+export function SignIn(props: {
+  session: AuthSession;
+  reason: 'signed-out' | 'expired' | 'start';
+  /** A sign-in that came back refused or broken (state mismatch, provider down), shown once. */
+  failure?: string;
+  onSignedIn: () => void;
+}) {
   const [token, setToken] = useState('');
   const [refused, setRefused] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
@@ -43,7 +51,17 @@ export function SignIn(props: { session: AuthSession; reason: 'signed-out' | 'ex
         </p>
       ) : null}
       {props.reason === 'signed-out' ? <p role="status">{t('signin.signedOut')}</p> : null}
-      {props.session.developerFallback ? (
+      {props.failure ? (
+        <p role="alert" class="notice notice-danger" data-testid="signin-failed">
+          {t('signin.failed', { detail: props.failure })}
+        </p>
+      ) : null}
+      {props.session.developerFallback ? null : (
+        <button type="button" class="button" onClick={() => void props.session.signIn()}>
+          {expired ? t('expired.action') : t('signin.submit')}
+        </button>
+      )}
+      {tokenPasteOffered(props.session) ? (
         <form
           onSubmit={(event) => {
             event.preventDefault();
@@ -67,15 +85,11 @@ export function SignIn(props: { session: AuthSession; reason: 'signed-out' | 'ex
               {t('signin.refused', { detail: refused })}
             </p>
           ) : null}
-          <button type="submit" class="button" disabled={busy}>
-            {expired ? t('expired.action') : t('signin.submit')}
+          <button type="submit" class={props.session.developerFallback ? 'button' : 'button button-secondary'} disabled={busy}>
+            {props.session.developerFallback ? (expired ? t('expired.action') : t('signin.submit')) : t('signin.useToken')}
           </button>
         </form>
-      ) : (
-        <button type="button" class="button" onClick={() => void props.session.signIn(location.hash)}>
-          {expired ? t('expired.action') : t('signin.submit')}
-        </button>
-      )}
+      ) : null}
     </section>
   );
 }
