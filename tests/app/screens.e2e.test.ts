@@ -222,8 +222,12 @@ describe('member app screens', () => {
     await page.getByTestId('inbox-list').or(page.getByTestId('empty')).waitFor();
     // A token the API refuses (signed with another secret), as after a key rotation or revocation.
     const refused = await tokenFor(first, { secret: 'another-secret-that-the-api-does-not-know-0123456789' });
-    await page.evaluate(`sessionStorage.setItem('app.token', ${JSON.stringify(refused)})`);
+    await page.evaluate(
+      `sessionStorage.setItem('signin.app.tokens', ${JSON.stringify(JSON.stringify({ accessToken: refused, sub: first, pasted: true }))})`,
+    );
+    // A new page load: the session reads the stored tokens when the app starts.
     await page.goto(`${rig.host.url}/app/#/settings`);
+    await page.reload();
     await page.getByTestId('expired').waitFor();
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Session expired');
     await screenshot(page, 'session-expired');
@@ -235,8 +239,11 @@ describe('member app screens', () => {
 
   it('ends the session when the token’s own expiry has passed, before calling the API', async () => {
     const expired = await tokenFor(first, { expiresIn: Math.floor(Date.now() / 1000) - 60 });
-    await page.evaluate(`sessionStorage.setItem('app.token', ${JSON.stringify(expired)})`);
+    await page.evaluate(
+      `sessionStorage.setItem('signin.app.tokens', ${JSON.stringify(JSON.stringify({ accessToken: expired, sub: first, expiresAt: Date.now() - 60_000, pasted: true }))})`,
+    );
     await page.goto(`${rig.host.url}/app/#/profile`);
+    await page.reload();
     await page.getByTestId('expired').waitFor();
     await page.getByLabel('Bearer token').fill(await tokenFor(first));
     await page.getByRole('button', { name: 'Sign in again' }).click();
@@ -246,7 +253,7 @@ describe('member app screens', () => {
   it('signs out', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
-    expect(await page.evaluate("sessionStorage.getItem('app.token')")).toBeNull();
+    expect(await page.evaluate("sessionStorage.getItem('signin.app.tokens')")).toBeNull();
     expect(await page.getByRole('navigation', { name: 'Main navigation' }).count()).toBe(0);
   });
 });
