@@ -30,6 +30,8 @@ export const DEMO_MEMBERSHIPS = [
 const DEMO_CHALLENGES = ['global-series-95', 'global-shots-500', `club-average-8-5@${DEMO_CLUB.id}`, `club-shots-1000@${DEMO_CLUB.id}`];
 
 const EVENINGS = 4;
+/** The demo's hit ids start here, clear of `npm run ingest:simulate`'s (from 50,001), so a simulated evening adds to the demo. */
+const DEMO_FIRST_HIT_ID = 1_000_000;
 const DAY = 86_400_000;
 
 export interface DemoOutcome {
@@ -91,7 +93,12 @@ async function ingestEvenings(sql: Sql, evenings: readonly Date[], now: Date): P
   };
   let hits = 0;
   for (const [index, startsAt] of evenings.entries()) {
-    const events = trainingEvening({ clubId: DEMO_CLUB.vereinsId, startsAt, seed: index + 1, firstHitId: 50_000 + index * 10_000 });
+    const events = trainingEvening({
+      clubId: DEMO_CLUB.vereinsId,
+      startsAt,
+      seed: index + 1,
+      firstHitId: DEMO_FIRST_HIT_ID + index * 10_000,
+    });
     const messages: IncomingMessage[] = events.map((event, position) => ({
       body: event.body,
       properties: { sourceTopic: event.topic, sourceClubId: event.clubId },

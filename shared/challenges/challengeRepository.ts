@@ -188,7 +188,7 @@ export async function listChallenges(
       ${filter.difficulty ? sql`and c.difficulty = ${filter.difficulty}` : sql``}
       ${statusFilter}
       ${search ? sql`and (c.title ilike ${search} or c.description ilike ${search})` : sql``}
-      ${filter.after ? sql`and (c.created_at, c.id) < (${filter.after.createdAt}::timestamptz, ${filter.after.id})` : sql``}
+      ${filter.after ? sql`and (c.created_at, c.id) < (${filter.after.createdAt}::text::timestamptz, ${filter.after.id})` : sql``}
     order by c.created_at desc, c.id desc
     limit ${filter.limit + 1}`;
   const page = rows.slice(0, filter.limit);

@@ -12,37 +12,40 @@ export interface LadderEntry {
   sharedWithinClub: boolean;
 }
 
-/** The totals of the period: the lifetime totals, or one season's. */
+/** The totals of the period, with the copy of the owner's shareGlobally (migration 021). */
 function totals(sql: Queryable, period: LadderPeriod) {
   return period.kind === 'lifetime'
-    ? sql`select user_id, lifetime_xp as xp from xp_total`
-    : sql`select user_id, xp from xp_season_total where season_id = ${period.seasonId}`;
-}
-
-/**
- * Who others see on a ladder, by the user's sharing preferences (the opt-in the boards use):
- * the global ladder shows who shares globally; a club ladder the club's members who share
- * within the club or globally.
- */
-function visible(sql: Queryable, board: LadderBoard) {
-  return board.kind === 'global'
-    ? sql`coalesce(sp.share_globally, false)`
-    : sql`coalesce(sp.share_globally or sp.share_within_club, false)
-          and exists (select 1 from club_membership m where m.club_id = ${board.clubId} and m.user_id = t.user_id)`;
+    ? sql`select user_id, lifetime_xp as xp, share_globally from xp_total`
+    : sql`select user_id, xp, share_globally from xp_season_total where season_id = ${period.seasonId}`;
 }
 
 /** The columns of a LadderEntry over `t` (the totals) and `sp` (the sharing preference). */
-const COLUMNS = `t.user_id as "userId", t.xp, coalesce(sp.share_globally, false) as "sharedGlobally",
+const COLUMNS = `t.user_id as "userId", t.xp, t.share_globally as "sharedGlobally",
   coalesce(sp.share_within_club, false) as "sharedWithinClub"`;
 
-function fromTotals(sql: Queryable, period: LadderPeriod) {
-  return sql`from (${totals(sql, period)}) t left join challenge_sharing_preference sp on sp.user_id = t.user_id`;
+/**
+ * The rows others see on a ladder, by the user's sharing preferences (the opt-in the boards use):
+ * the global ladder shows who shares globally (the partial index over the copied flag); a club
+ * ladder the club's members who share within the club or globally, read from the club's
+ * memberships, so its cost is bounded by the club's size.
+ */
+function visibleRows(sql: Queryable, period: LadderPeriod, board: LadderBoard) {
+  return board.kind === 'global'
+    ? sql`from (${totals(sql, period)}) t left join challenge_sharing_preference sp on sp.user_id = t.user_id
+          where t.share_globally`
+    : sql`from club_membership m join (${totals(sql, period)}) t on t.user_id = m.user_id
+          left join challenge_sharing_preference sp on sp.user_id = t.user_id
+          where m.club_id = ${board.clubId} and (t.share_globally or coalesce(sp.share_within_club, false))`;
 }
 
+// The leading `t.xp <=` / `t.xp >=` repeats what the OR implies so that it becomes the index
+// range: without it a scan towards the position would walk the ladder from its far end.
 /** Rows strictly after a position in ladder order (XP descending, then user id). */
-const behind = (sql: Queryable, xp: number, userId: string) => sql`(t.xp < ${xp} or (t.xp = ${xp} and t.user_id > ${userId}))`;
+const behind = (sql: Queryable, xp: number, userId: string) =>
+  sql`t.xp <= ${xp} and (t.xp < ${xp} or (t.xp = ${xp} and t.user_id > ${userId}))`;
 /** Rows strictly before a position in ladder order. */
-const ahead = (sql: Queryable, xp: number, userId: string) => sql`(t.xp > ${xp} or (t.xp = ${xp} and t.user_id < ${userId}))`;
+const ahead = (sql: Queryable, xp: number, userId: string) =>
+  sql`t.xp >= ${xp} and (t.xp > ${xp} or (t.xp = ${xp} and t.user_id < ${userId}))`;
 
 /**
  * One round trip: the viewer's own row (whatever their sharing; on a club ladder only when they
@@ -54,12 +57,12 @@ export function ladderPageWithOwnRow(
 ): Promise<LadderEntry[]> {
   const { period, board, viewerId, limit, after } = query;
   return sql<LadderEntry[]>`
-    (select ${sql.unsafe(COLUMNS)} ${fromTotals(sql, period)}
+    (select ${sql.unsafe(COLUMNS)}
+     from (${totals(sql, period)}) t left join challenge_sharing_preference sp on sp.user_id = t.user_id
      where t.user_id = ${viewerId}
        ${board.kind === 'club' ? sql`and exists (select 1 from club_membership m where m.club_id = ${board.clubId} and m.user_id = t.user_id)` : sql``})
     union all
-    (select ${sql.unsafe(COLUMNS)} ${fromTotals(sql, period)}
-     where ${visible(sql, board)} and t.user_id <> ${viewerId}
+    (select ${sql.unsafe(COLUMNS)} ${visibleRows(sql, period, board)} and t.user_id <> ${viewerId}
        ${after ? sql`and ${behind(sql, after.xp, after.userId)}` : sql``}
      order by t.xp desc, t.user_id
      limit ${limit + 1})`;
@@ -80,7 +83,7 @@ export async function ladderNeighbourhood(
   query: { period: LadderPeriod; board: LadderBoard; own: LadderEntry },
 ): Promise<LadderNeighbourhood> {
   const { period, board, own } = query;
-  const others = sql`${fromTotals(sql, period)} where ${visible(sql, board)} and t.user_id <> ${own.userId}`;
+  const others = sql`${visibleRows(sql, period, board)} and t.user_id <> ${own.userId}`;
   const columns = sql.unsafe(COLUMNS);
   const [row]: [LadderNeighbourhood?] = await sql`
     select

@@ -31,15 +31,18 @@ function boardFilter(sql: Queryable, board: Board) {
     : sql`club_id = ${board.clubId} and (share_within_club or share_globally) and status <> 'cancelled'`;
 }
 
+// Positions are text with microseconds, cast `::text::timestamptz`: a parameter the server types
+// as timestamptz is serialised through a JS Date, which would drop the microseconds and make the
+// next page start at the last row again (tests/challenges/cursorPrecision.test.ts).
 // The leading `score >=` / `score <=` repeats what the OR implies so that it becomes the index
 // range: without it a scan towards the position would walk the board from its far end.
 /** Rows strictly before the position in board order. */
 function ahead(sql: Queryable, score: string, reachedAt: string, id: string) {
-  return sql`score >= ${score}::numeric and (score > ${score}::numeric or (score_reached_at, id) < (${reachedAt}::timestamptz, ${id}))`;
+  return sql`score >= ${score}::numeric and (score > ${score}::numeric or (score_reached_at, id) < (${reachedAt}::text::timestamptz, ${id}))`;
 }
 /** Rows strictly after the position in board order. */
 function behind(sql: Queryable, score: string, reachedAt: string, id: string) {
-  return sql`score <= ${score}::numeric and (score < ${score}::numeric or (score_reached_at, id) > (${reachedAt}::timestamptz, ${id}))`;
+  return sql`score <= ${score}::numeric and (score < ${score}::numeric or (score_reached_at, id) > (${reachedAt}::text::timestamptz, ${id}))`;
 }
 
 /**
@@ -84,7 +87,7 @@ export async function neighbourhoodOf(sql: Queryable, query: { challengeId: stri
        where challenge_id = ${challengeId} and board = ${boardKey(board)} and score > ${own.score}::numeric)
       + (select count(*)::int from challenge_participation
          where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
-           and score = ${own.score}::numeric and (score_reached_at, id) < (${own.reachedAt}::timestamptz, ${own.id})) as ahead,
+           and score = ${own.score}::numeric and (score_reached_at, id) < (${own.reachedAt}::text::timestamptz, ${own.id})) as ahead,
       coalesce((select json_agg(t) from (
         select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
         where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}

@@ -73,12 +73,28 @@ describe('XP ladders', () => {
     ]);
     expect(forAdmin.me).toBeNull();
 
+    // A change of preferences moves the user onto or off the ladders at once, totals already there.
+    await share(clubSharer, false, false);
+    await share(privateOne, true, false);
+    const afterChange = await ladderForViewer(getSql(), viewer(globalSharer), clubLadder);
+    expect(rows(afterChange)).toEqual([
+      [1, privateOne, 900],
+      [2, globalSharer, 700],
+    ]);
+    await share(clubSharer, true, false);
+    await share(privateOne, false, false);
+
     // The global ladder of the season lists only those who share globally.
     const globalForPrivate = await ladderForViewer(getSql(), viewer(privateOne), query({ period: 'season', seasonId }));
     expect(rows(globalForPrivate)).toEqual([
       [1, outsider, 1000],
       [2, privateOne, 900],
       [3, globalSharer, 700],
+    ]);
+    await share(globalSharer, true, false);
+    expect(rows(await ladderForViewer(getSql(), viewer(privateOne), query({ period: 'season', seasonId })))).toEqual([
+      [1, outsider, 1000],
+      [2, privateOne, 900],
     ]);
   });
 

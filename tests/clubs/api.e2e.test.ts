@@ -1,5 +1,6 @@
+import { overrideSettings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
-import { addMember, createClub, makeChallenge, unique } from '../challenges/support';
+import { addMember, createClub, linkShooter, makeChallenge, unique } from '../challenges/support';
 import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 
@@ -12,6 +13,12 @@ interface Problem {
 }
 
 describe('club membership endpoints', () => {
+  // The info lines too, to see what the routes log.
+  let restoreSettings: () => void;
+  beforeAll(() => {
+    restoreSettings = overrideSettings({ LOG_LEVEL: 'info' });
+  });
+  afterAll(() => restoreSettings());
   const host = useTestHost();
   const admin = unique('platform-admin');
   const call = async (user: string, method: string, path: string, json?: unknown) =>
@@ -49,6 +56,11 @@ describe('club membership endpoints', () => {
     expect(visible.items.map((item) => item.id)).toEqual([clubChallenge.id]);
     expect(await (await call(newcomer, 'GET', '/api/clubs/mine')).json()).toMatchObject({ items: [{ clubId, role: 'member' }] });
 
+    // The code is in the create's answer only: not in the functions' log.
+    const compact = invitation.code.replace(/-/g, '');
+    expect(host.logLines.some((line) => line.includes('club_invitation_created'))).toBe(true);
+    expect(host.logLines.filter((line) => line.includes(invitation.code) || line.includes(compact))).toEqual([]);
+
     // Single use: nobody else gets in with the same code.
     const reused = await call(unique('latecomer'), 'POST', '/api/clubs/invitations/accept', { code: invitation.code });
     expect(reused.status).toBe(409);
@@ -73,6 +85,9 @@ describe('club membership endpoints', () => {
     expect((await call(newcomer, 'POST', `/api/clubs/${clubId}/leave`)).status).toBe(204);
     expect(((await (await call(newcomer, 'GET', search)).json()) as { items: unknown[] }).items).toEqual([]);
     expect((await call(newcomer, 'POST', `/api/clubs/${clubId}/leave`)).status).toBe(403);
+    // Accepting (and the refused second accept) logged no code either.
+    expect(host.logLines.some((line) => line.includes('club_invitation_accepted'))).toBe(true);
+    expect(host.logLines.filter((line) => line.includes(invitation.code) || line.includes(compact))).toEqual([]);
   });
 
   it('lets leaders remove members and revoke invitations of their own club only', async () => {
@@ -111,6 +126,31 @@ describe('club membership endpoints', () => {
     const gone = await call(leader, 'DELETE', `/api/clubs/${club.clubId}/members/${member}`);
     expect(gone.status).toBe(404);
     expect(await gone.json()).toMatchObject({ code: 'member_not_found' });
+  });
+
+  it('takes a removed member off the club’s running challenges and shooter link, keeping their global ones', async () => {
+    const club = await createClub();
+    const leader = unique('leader');
+    const member = unique('member');
+    await addMember(club.clubId, leader, 'leader');
+    await addMember(club.clubId, member);
+    await linkShooter(club, member);
+    const clubChallenge = await makeChallenge({ scope: 'club', clubId: club.clubId });
+    const globalChallenge = await makeChallenge();
+    const joinedClub = (await (await call(member, 'POST', `/api/challenges/${clubChallenge.id}/join`)).json()) as { id: string };
+    const joinedGlobal = (await (
+      await call(member, 'POST', `/api/challenges/${globalChallenge.id}/join?clubId=${club.clubId}`)
+    ).json()) as { id: string };
+
+    expect((await call(leader, 'DELETE', `/api/clubs/${club.clubId}/members/${member}`)).status).toBe(204);
+    const rows = await getSql()<{ id: string; status: string; clubId: string | null }[]>`
+      select id, status, club_id as "clubId" from challenge_participation where user_id = ${member} order by id`;
+    expect(Object.fromEntries(rows.map((row) => [row.id, [row.status, row.clubId]]))).toEqual({
+      [joinedClub.id]: ['cancelled', club.clubId],
+      [joinedGlobal.id]: ['active', null],
+    });
+    const links = await call(member, 'GET', '/api/challenges/shooter-links');
+    expect(await links.json()).toEqual({ items: [] });
   });
 
   it('refuses an expired code and a code for a club one already belongs to', async () => {

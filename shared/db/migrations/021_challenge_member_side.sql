@@ -1,5 +1,5 @@
--- The member side of challenges: whether others may see badges from private challenges, and the
--- indexes the XP ladders page by (highest XP first, ties by user id).
+-- The member side of challenges: whether others may see badges from private challenges, and what
+-- the XP ladders page and rank by (highest XP first, ties by user id).
 create table challenge_badge_preference (
   user_id text primary key,
   -- Badges earned in a participation that shares with nobody are shown to fellow club members
@@ -8,4 +8,35 @@ create table challenge_badge_preference (
   updated_at timestamptz not null default now()
 );
 
-create index xp_total_ladder_idx on xp_total (lifetime_xp desc, user_id);
+-- The global ladders list who shares globally (challenge_sharing_preference). The flag is copied
+-- onto the totals so that a page is one range of a partial index and a viewer's rank one
+-- index-only count, without a join per row; triggers keep the copy equal to the preference.
+alter table xp_total add column share_globally boolean not null default false;
+alter table xp_season_total add column share_globally boolean not null default false;
+update xp_total t set share_globally = true from challenge_sharing_preference p where p.user_id = t.user_id and p.share_globally;
+update xp_season_total t set share_globally = true from challenge_sharing_preference p where p.user_id = t.user_id and p.share_globally;
+create index xp_total_global_ladder_idx on xp_total (lifetime_xp desc, user_id) where share_globally;
+create index xp_season_total_global_ladder_idx on xp_season_total (season_id, xp desc, user_id) where share_globally;
+create index xp_season_total_user_idx on xp_season_total (user_id);
+
+create function xp_totals_take_sharing() returns trigger language plpgsql as $$
+begin
+  new.share_globally := coalesce((select share_globally from challenge_sharing_preference where user_id = new.user_id), false);
+  return new;
+end $$;
+create trigger xp_total_take_sharing before insert on xp_total
+  for each row execute function xp_totals_take_sharing();
+create trigger xp_season_total_take_sharing before insert on xp_season_total
+  for each row execute function xp_totals_take_sharing();
+
+create function sharing_preference_to_xp_totals() returns trigger language plpgsql as $$
+declare
+  shared boolean := case when tg_op = 'DELETE' then false else new.share_globally end;
+  owner text := case when tg_op = 'DELETE' then old.user_id else new.user_id end;
+begin
+  update xp_total set share_globally = shared where user_id = owner and share_globally <> shared;
+  update xp_season_total set share_globally = shared where user_id = owner and share_globally <> shared;
+  return null;
+end $$;
+create trigger challenge_sharing_preference_to_xp_totals after insert or update or delete on challenge_sharing_preference
+  for each row execute function sharing_preference_to_xp_totals();
