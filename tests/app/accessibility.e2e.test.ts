@@ -3,7 +3,7 @@ import { getSql } from '../../shared/db/client';
 import { notify } from '../../shared/notifications/notify';
 import { addMember, createClub, makeChallenge, unique } from '../challenges/support';
 import { tokenFor } from '../support/tokens';
-import { card, screenshot, signIn, useAppRig } from './support';
+import { card, screenshot, useAppRig } from './support';
 
 const SCREENS = [
   ['challenges?tab=global', 'challenges'],

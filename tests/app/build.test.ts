@@ -54,9 +54,12 @@ describe('member app build', () => {
     const outdir = mkdtempSync(path.join(os.tmpdir(), 'app-over-budget-'));
     const script = `import('./app/build.mjs').then((m) => m.buildMemberApp({ outdir: ${JSON.stringify(outdir)}, budget: { js: 4096, css: 8192 }, log: () => {} }))`;
     try {
-      await expect(promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: root })).rejects.toMatchObject({
-        stderr: expect.stringMatching(/member app build: over budget: js \d+\.\d KB > 4\.0 KB/),
-      });
+      const failure = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: root }).then(
+        () => undefined,
+        (error: { code?: number; stderr?: string }) => error,
+      );
+      expect(failure?.code).toBe(1);
+      expect(failure?.stderr).toMatch(/member app build: over budget: js \d+\.\d KB > 4\.0 KB/);
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }

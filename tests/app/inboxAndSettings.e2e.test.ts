@@ -135,9 +135,7 @@ describe('member app inbox and settings', () => {
     );
     await sharing.getByText('Share within my club').click();
     expect((await put).status()).toBe(200);
-    const stored = (await (
-      await rig.host.request('GET', '/api/challenges/sharing-preferences', { headers: await bearer(member) })
-    ).json()) as unknown;
+    const stored = await (await rig.host.request('GET', '/api/challenges/sharing-preferences', { headers: await bearer(member) })).json();
     expect(stored).toEqual({ shareWithinClub: true, shareGlobally: false });
   });
 });

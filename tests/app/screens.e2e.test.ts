@@ -146,7 +146,8 @@ describe('member app screens', () => {
 
     await other.goto(`${rig.host.url}/app/#/leaderboard/${globalId}?board=global`);
     await other.getByTestId('leaderboard').waitFor();
-    const rowsSeenByOther = () => other.getByTestId('board-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-user')));
+    const rowsSeenByOther = async () =>
+      Promise.all((await other.getByTestId('board-row').all()).map((row) => row.getAttribute('data-user')));
     // The first member completed the challenge privately: the other member sees only themself.
     expect(await rowsSeenByOther()).toEqual([second]);
     expect(await other.locator('tr.own').innerText()).toContain('only you see this row');
