@@ -135,6 +135,22 @@ const boundaries = [
       ],
     },
   },
+  // The member app is a browser bundle: of shared/ it takes the API's types only (erased by the
+  // build), and nothing of the server, the tooling or the other front end.
+  importRules(
+    ['app/**/*.ts', 'app/**/*.tsx'],
+    [
+      {
+        regex: `^(?:\\.\\./)+shared/`,
+        allowTypeImports: true,
+        message: 'The member app (app/) imports only types from shared/ (`import type`): server code must not reach the browser bundle.',
+      },
+      {
+        regex: `^(?:\\.\\./)+${either(['functions', 'ops', 'edge', 'workers', 'portal'])}`,
+        message: 'The member app (app/) imports app/, web/ and types from shared/ only.',
+      },
+    ],
+  ),
   importRules(
     ['workers/**/*.ts'],
     [

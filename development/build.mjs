@@ -1,11 +1,13 @@
 // Bundles every production entry into one self-contained CommonJS file each: dist/<name>.js runs
-// with `node` alone (no tsx, no node_modules); the admin portal's static files go to <outdir>/portal.
-// Usage: node development/build.mjs [--outdir <dir>] [--only portal] [--metafile]
+// with `node` alone (no tsx, no node_modules); the admin portal's static files go to <outdir>/portal,
+// the member app's to <outdir>/app (which fails the build when over its size budget).
+// Usage: node development/build.mjs [--outdir <dir>] [--only portal|app] [--metafile]
 // --metafile also writes <outdir>/<name>.meta.json, esbuild's list of what each bundle holds.
 import { cp, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { buildMemberApp } from '../app/build.mjs';
 import { buildPortal } from '../portal/build.mjs';
 
 /** Which module an importer loads with import(), and the bundle file that replaces it at run time. */
@@ -40,16 +42,24 @@ const pinnedNode = `node${(await readFile(new URL('../.nvmrc', import.meta.url),
 const { values } = parseArgs({
   options: { outdir: { type: 'string', default: 'dist' }, only: { type: 'string' }, metafile: { type: 'boolean', default: false } },
 });
-if (values.only !== undefined && values.only !== 'portal') throw new Error('--only takes: portal');
-const portalOnly = values.only === 'portal';
+const SITES = ['portal', 'app'];
+if (values.only !== undefined && !SITES.includes(values.only)) throw new Error(`--only takes: ${SITES.join(', ')}`);
+const siteOnly = values.only !== undefined;
+const wanted = (site) => values.only === undefined || values.only === site;
 
 await Promise.all([
   // The admin portal (docs/portal.md): served by the app's `portal` function from dist/portal.
-  buildPortal({ outdir: path.join(values.outdir, 'portal') }).then(async (portal) => {
-    // Beside the portal's folder, not in it: the app serves that folder.
-    if (values.metafile) await writeFile(path.join(values.outdir, 'portal.meta.json'), JSON.stringify(portal.metafile));
-  }),
-  ...(portalOnly ? [] : entries).map(async (entry) => {
+  ...(wanted('portal')
+    ? [
+        buildPortal({ outdir: path.join(values.outdir, 'portal') }).then(async (portal) => {
+          // Beside the portal's folder, not in it: the app serves that folder.
+          if (values.metafile) await writeFile(path.join(values.outdir, 'portal.meta.json'), JSON.stringify(portal.metafile));
+        }),
+      ]
+    : []),
+  // The member app (docs/member-app.md): served by the `memberApp` function from dist/app.
+  ...(wanted('app') ? [buildMemberApp({ outdir: path.join(values.outdir, 'app') })] : []),
+  ...(siteOnly ? [] : entries).map(async (entry) => {
     const result = await build({
       entryPoints: { [entry.out]: entry.in },
       outdir: values.outdir,
@@ -68,14 +78,14 @@ await Promise.all([
 ]);
 // The migrations beside the bundles: `ops.js migrate` reads them from <outdir>/migrations, as the
 // sources read shared/db/migrations (shared/db/migrate.ts DEFAULT_MIGRATIONS_DIR).
-if (!portalOnly) {
+if (!siteOnly) {
   const from = path.join('shared', 'db', 'migrations');
   const files = (await readdir(from)).filter((name) => name.endsWith('.sql'));
   await Promise.all(files.map((name) => cp(path.join(from, name), path.join(values.outdir, 'migrations', name))));
   console.log(`Copied ${files.length} migrations -> ${values.outdir}/migrations/`);
 }
-for (const entry of portalOnly ? [] : entries) console.log(`Bundled ${entry.in} -> ${values.outdir}/${entry.out}.js`);
-console.log(`Bundled portal/src -> ${values.outdir}/portal/`);
+for (const entry of siteOnly ? [] : entries) console.log(`Bundled ${entry.in} -> ${values.outdir}/${entry.out}.js`);
+for (const site of SITES.filter(wanted)) console.log(`Bundled ${site}/src -> ${values.outdir}/${site}/`);
 
 /** Leaves the SDK modules of SDKS_APART out of the app bundle: their import() loads the separate files. */
 function sdksApart() {

@@ -65,6 +65,9 @@ async function main(): Promise<void> {
     // The admin portal's files, fresh from portal/src (the app serves dist/portal; docs/portal.md).
     const { buildPortal } = await import('../portal/build.mjs');
     await buildPortal({ outdir: path.join(repoRoot, 'dist', 'portal') });
+    // The member app's files, likewise (the app serves dist/app; docs/member-app.md).
+    const { buildMemberApp } = await import('../app/build.mjs');
+    await buildMemberApp({ outdir: path.join(repoRoot, 'dist', 'app') });
     const port = settings.PORT;
     host = await startDevHost(functionDefinitions, {
       port,
@@ -95,6 +98,7 @@ async function main(): Promise<void> {
       console.log(`Sign-in:   local OpenID provider ${oidcProvider.issuer} (demo users in README.md, password demo)`);
     }
     console.log(`Portal:    ${host.url}/portal/  (Sign in as demo-admin; npm run token -- --user demo-admin for curl)`);
+    console.log(`App:       ${host.url}/app/  (the member app; sign in as demo-member-1; docs/member-app.md)`);
     console.log(
       `Demo:      club ${DEMO_CLUB.id}: demo-leader leads it, demo-member-1 and demo-member-2 are members (${demo.hits} shots, ${demo.participations} participations, ${demo.completed} completed now)`,
     );

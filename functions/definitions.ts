@@ -14,6 +14,7 @@ import { notificationFunctions } from './notifications';
 import { meFunctions } from './me';
 import { openApiFunction } from './openapi';
 import { portalFunction } from './portal';
+import { memberAppFunction } from './app';
 
 /**
  * Every function of the app, in one list. The Azure host gets it through functions/index.ts;
@@ -39,6 +40,8 @@ export const functionDefinitions: readonly FunctionDefinition[] = [
   openApiFunction(() => functionDefinitions),
   // The admin portal's static files (no API routes; docs/portal.md).
   portalFunction(),
+  // The member app's static files (no API routes; docs/member-app.md).
+  memberAppFunction(),
   // Lowest precedence: any path no group claims answers 404 in problem+json.
   httpGroup('notFound', '', []),
 ];

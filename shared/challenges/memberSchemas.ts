@@ -10,8 +10,6 @@ import { TIERS } from './tiers';
  * the visibility of badges from private challenges (docs/challenges.md).
  */
 
-const timestamp = v.pipe(v.string(), v.isoTimestamp());
-
 /** The member's own adaptive goal: the service body without `userId` (always the caller) and `rewardXp` (the default). */
 export const MemberPersonalizeBodySchema = v.omit(PersonalizeBodySchema, ['userId', 'rewardXp']);
 
@@ -31,44 +29,14 @@ export const LadderQuerySchema = v.object({
 });
 export type LadderQuery = v.InferOutput<typeof LadderQuerySchema>;
 
-export const LadderRowSchema = v.pipe(
-  v.object({
-    rank: v.number(),
-    userId: v.string(),
-    xp: v.number(),
-    tier: v.picklist(TIERS),
-    isOwn: v.boolean(),
-    /** Only on the viewer's own row: true when others cannot see it on this ladder. */
-    hiddenFromOthers: v.boolean(),
-  }),
-  v.title('LadderRow'),
-);
-export type LadderRow = v.InferOutput<typeof LadderRowSchema>;
-
-export const LadderPageSchema = v.pipe(
-  v.object({
-    period: v.picklist(['lifetime', 'season']),
-    season: v.nullable(v.object({ id: v.string(), name: v.string(), startsAt: timestamp, endsAt: v.nullable(timestamp) })),
-    board: v.picklist(['global', 'club']),
-    clubId: v.nullable(v.string()),
-    items: v.array(LadderRowSchema),
-    nextCursor: v.nullable(v.string()),
-    /** The viewer's own row with its rank; null when they have no XP in this period (or are not on this club's ladder). */
-    me: v.nullable(LadderRowSchema),
-    /** When `me` is not on this page: up to two visible rows before and after it. */
-    around: v.array(LadderRowSchema),
-  }),
-  v.title('LadderPage'),
-);
-export type LadderPage = v.InferOutput<typeof LadderPageSchema>;
+// The ladder's answer lives in responses.ts (no I/O in its imports, so the member app can import its types).
+export { LadderPageSchema, LadderRowSchema } from './responses';
+export type { LadderPage, LadderRow } from './responses';
 
 // --- badge visibility ---
 
-export const BadgePreferencesSchema = v.pipe(
-  v.strictObject({ showPrivateBadges: v.boolean('must be true or false') }),
-  v.title('BadgePreferences'),
-);
-export type BadgePreferences = v.InferOutput<typeof BadgePreferencesSchema>;
+export { BadgePreferencesSchema } from './responses';
+export type { BadgePreferences } from './responses';
 
 export const BadgeGroupsSchema = v.array(v.object({ quality: v.picklist(TIERS), badges: v.array(EarnedBadgeSchema) }));
 

@@ -3,12 +3,13 @@ import { bodyWholeNumber } from '../validation/wholeNumber';
 import { cursorParameter } from '../paging/cursor';
 import { pageLimit } from '../paging/limit';
 import { challengeListCursor, leaderboardCursor } from './cursors';
-import { ChallengeSchema, PARTICIPATION_STATUSES, SCOPES, VISIBILITIES } from './model';
+import { PARTICIPATION_STATUSES, SCOPES, VISIBILITIES } from './model';
 import { DIFFICULTIES } from './personalizeMaths';
 import { METRICS, RulesSchema } from './rules';
 import { visibleText } from './text';
 import { TIERS } from './tiers';
 import { timestampSchema } from '../validation/timestamp';
+import { LINK_STATUSES } from './responses';
 
 /**
  * Every schema of the challenges API: what the routes accept (validated at the boundary) and
@@ -18,7 +19,21 @@ import { timestampSchema } from '../validation/timestamp';
 
 const MAX_PAGE = 100;
 
-const timestamp = v.pipe(v.string(), v.isoTimestamp());
+// What the routes answer lives in responses.ts (no I/O in its imports, so the member app can
+// import its types); the routes keep importing everything from here.
+export {
+  AchievementsSchema,
+  EarnedBadgeSchema,
+  LeaderboardPageSchema,
+  LeaderboardRowSchema,
+  LINK_STATUSES,
+  PersonalizeResponseSchema,
+  SeasonSchema,
+  SharingPreferencesSchema,
+  ShooterLinkListSchema,
+  ShooterLinkSchema,
+} from './responses';
+export type { Achievements, EarnedBadge, LeaderboardPage, LeaderboardRow, LinkStatus, PersonalizeResponse, ShooterLink } from './responses';
 
 export const IdSchema = v.pipe(v.string(), v.nonEmpty(), v.maxLength(64));
 export const ClubIdSchema = v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters'));
@@ -84,22 +99,6 @@ export const PersonalizeBodySchema = v.strictObject({
 });
 export type PersonalizeBody = v.InferOutput<typeof PersonalizeBodySchema>;
 
-export const PersonalizeResponseSchema = v.pipe(
-  v.object({
-    challenge: ChallengeSchema,
-    recommendation: v.object({
-      metric: v.picklist(METRICS),
-      average: v.number(),
-      multiplier: v.number(),
-      target: v.number(),
-      lookbackDays: v.number(),
-      sessions: v.number(),
-    }),
-  }),
-  v.title('PersonalizedChallenge'),
-);
-export type PersonalizeResponse = v.InferOutput<typeof PersonalizeResponseSchema>;
-
 // --- participation and sharing ---
 
 export const JoinQuerySchema = v.object({ clubId: v.optional(ClubIdSchema) });
@@ -115,14 +114,6 @@ export const VisibilityBodySchema = v.pipe(
   ),
 );
 
-export const SharingPreferencesSchema = v.pipe(
-  v.strictObject({
-    shareWithinClub: v.boolean('must be true or false'),
-    shareGlobally: v.boolean('must be true or false'),
-  }),
-  v.title('SharingPreferences'),
-);
-
 // --- leaderboards ---
 
 export type { LeaderboardCursor } from './cursors';
@@ -134,99 +125,14 @@ export const LeaderboardQuerySchema = v.object({
   cursor: cursorParameter(leaderboardCursor),
 });
 
-export const LeaderboardRowSchema = v.pipe(
-  v.object({
-    rank: v.number(),
-    participationId: v.string(),
-    userId: v.string(),
-    score: v.number(),
-    reachedAt: timestamp,
-    status: v.picklist(['active', 'completed', 'failed']),
-    isOwn: v.boolean(),
-    /** Only on the viewer's own row: true when others cannot see it on this board. */
-    hiddenFromOthers: v.boolean(),
-  }),
-  v.title('LeaderboardRow'),
-);
-export type LeaderboardRow = v.InferOutput<typeof LeaderboardRowSchema>;
-
-export const LeaderboardPageSchema = v.pipe(
-  v.object({
-    board: v.picklist(['global', 'club']),
-    clubId: v.nullable(v.string()),
-    items: v.array(LeaderboardRowSchema),
-    nextCursor: v.nullable(v.string()),
-    /** The viewer's own row with its rank, wherever it is; null when they have not joined (or not on this club's board). */
-    me: v.nullable(LeaderboardRowSchema),
-    /** When `me` is not on this page: up to two visible rows before and after it. */
-    around: v.array(LeaderboardRowSchema),
-  }),
-  v.title('LeaderboardPage'),
-);
-export type LeaderboardPage = v.InferOutput<typeof LeaderboardPageSchema>;
-
 // --- XP, seasons, achievements ---
 
 export const SeasonBodySchema = v.strictObject({ name: visibleText(80) });
-export const SeasonSchema = v.pipe(v.object({ id: v.string(), name: v.string(), startsAt: v.string() }), v.title('Season'));
-
 export const AchievementsQuerySchema = v.object({
   userId: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(200, 'must be at most 200 characters'))),
 });
 
-export const EarnedBadgeSchema = v.pipe(
-  v.object({
-    key: v.string(),
-    name: v.string(),
-    icon: v.string(),
-    colour: v.string(),
-    description: v.string(),
-    quality: v.picklist(TIERS),
-    earnedAt: timestamp,
-    challengeId: v.string(),
-    challengeTitle: v.string(),
-    /** The participation it came from shares with nobody (neither within the club nor globally). */
-    fromPrivateChallenge: v.boolean(),
-  }),
-  v.title('EarnedBadge'),
-);
-export type EarnedBadge = v.InferOutput<typeof EarnedBadgeSchema>;
-
-export const AchievementsSchema = v.pipe(
-  v.object({
-    userId: v.string(),
-    xp: v.number(),
-    tier: v.picklist(TIERS),
-    nextTier: v.nullable(v.picklist(TIERS)),
-    nextTierAt: v.nullable(v.number()),
-    xpToNextTier: v.nullable(v.number()),
-    progressToNextTier: v.number(),
-    season: v.nullable(v.object({ id: v.string(), name: v.string(), startsAt: timestamp, xp: v.number() })),
-    /** Highest quality first; within a quality, oldest first. */
-    badgeGroups: v.array(v.object({ quality: v.picklist(TIERS), badges: v.array(EarnedBadgeSchema) })),
-    /** Whether fellow club members see the badges from private challenges (GET/PUT /api/challenges/badge-preferences). */
-    showPrivateBadges: v.boolean(),
-    recentCompletions: v.array(
-      v.object({
-        participationId: v.string(),
-        challengeId: v.string(),
-        title: v.string(),
-        finishedAt: timestamp,
-        xp: v.number(),
-        placement: v.string(),
-        fromPrivateChallenge: v.boolean(),
-        leaderboards: v.object({ global: v.string(), club: v.nullable(v.string()) }),
-      }),
-    ),
-  }),
-  v.title('Achievements'),
-);
-export type Achievements = v.InferOutput<typeof AchievementsSchema>;
-
 // --- member <-> shooter links ---
-
-export const LINK_STATUSES = ['pending', 'confirmed', 'rejected'] as const;
-export type LinkStatus = (typeof LINK_STATUSES)[number];
 
 export const ShooterClaimBodySchema = v.strictObject({
   clubId: ClubIdSchema,
@@ -241,19 +147,3 @@ export const ShooterClaimBodySchema = v.strictObject({
 export const ClubLinksQuerySchema = v.object({
   status: v.optional(v.picklist(LINK_STATUSES, 'must be pending, confirmed or rejected'), 'pending'),
 });
-
-export const ShooterLinkSchema = v.pipe(
-  v.object({
-    id: v.string(),
-    clubId: v.string(),
-    userId: v.string(),
-    shooterId: v.string(),
-    shooterName: v.nullable(v.string()),
-    status: v.picklist(LINK_STATUSES),
-    requestedAt: timestamp,
-    decidedAt: v.nullable(timestamp),
-  }),
-  v.title('ShooterLink'),
-);
-export type ShooterLink = v.InferOutput<typeof ShooterLinkSchema>;
-export const ShooterLinkListSchema = v.object({ items: v.array(ShooterLinkSchema) });

@@ -1,8 +1,8 @@
 import type { Queryable } from '../db/client';
+import { CLUB_ROLES, type ClubRole } from './responses';
 
 /** Club roles live in the database (`club_membership`), never in the token. A leader is also a member. */
-export const CLUB_ROLES = ['member', 'leader'] as const;
-export type ClubRole = (typeof CLUB_ROLES)[number];
+export { CLUB_ROLES, type ClubRole };
 
 /** The user's role in the club, or undefined when they are not a member (or the club does not exist). */
 export async function findClubRole(sql: Queryable, clubId: string, userId: string): Promise<ClubRole | undefined> {

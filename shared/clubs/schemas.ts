@@ -37,13 +37,9 @@ export const MemberPageSchema = v.pipe(
 );
 export type MemberPage = v.InferOutput<typeof MemberPageSchema>;
 
-export const OwnClubsSchema = v.pipe(
-  v.object({
-    items: v.array(v.object({ clubId: v.string(), name: v.string(), role: v.picklist(CLUB_ROLES), since: timestamp })),
-  }),
-  v.title('OwnClubs'),
-);
-export type OwnClubs = v.InferOutput<typeof OwnClubsSchema>;
+// The member's own clubs live in responses.ts (no I/O in its imports, so the member app can import the type).
+export { OwnClubsSchema } from './responses';
+export type { OwnClubs } from './responses';
 
 // --- invitations ---
 

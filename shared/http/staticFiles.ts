@@ -4,7 +4,8 @@ import { problemResponse } from './dispatch';
 
 /**
  * Same origin only, nothing inline, nothing from elsewhere (no CDN at run time): scripts and styles
- * come from the portal's own files, data from the API of the same app.
+ * come from the web app's own files, data from the API of the same app. The admin portal and the
+ * member app are served under it alike.
  */
 export const PORTAL_CSP = portalCsp([]);
 
@@ -75,10 +76,14 @@ export function serveStatic(
     return { status: 308, headers: { ...SECURITY_HEADERS, location: `${mount}/${request.query}`, 'cache-control': 'no-cache' } };
   }
   if (!assets)
-    return notFound('The portal is not part of this build; `npm run build` (or `npm start`) makes dist/portal.', request, requestId);
+    return notFound(
+      `The web app at ${mount}/ is not part of this build; \`npm run build\` (or \`npm start\`) makes dist${mount}.`,
+      request,
+      requestId,
+    );
   const name = rest === '/' ? 'index.html' : rest.slice(1);
   const asset = rest.startsWith('/') && /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(name) ? assets.get(name) : undefined;
-  if (!asset) return notFound('The portal has no such file.', request, requestId);
+  if (!asset) return notFound(`The web app at ${mount}/ has no such file.`, request, requestId);
 
   const headers = {
     ...SECURITY_HEADERS,

@@ -17,6 +17,11 @@ import { canonicalTimeZone } from '../time/timeZone';
  * accept and answer. The dispatcher validates with them and the OpenAPI document is built from them.
  */
 
+// What the routes answer lives in responses.ts (no I/O in its imports, so the member app can
+// import its types); the routes keep importing everything from here.
+export { InboxPageSchema, NotificationRecordSchema, UserSettingsSchema } from './responses';
+export type { InboxPage, NotificationRecord, UserSettings } from './responses';
+
 /** Query of GET /api/notifications. */
 export const ListQuerySchema = v.object({
   limit: pageLimit(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
@@ -59,16 +64,3 @@ export const PatchSettingsBodySchema = v.pipe(
   v.check(needsSomething, NOTHING_TO_WRITE),
 );
 export type PatchSettingsBody = v.InferOutput<typeof PatchSettingsBodySchema>;
-
-/** The response of every settings call. */
-export const UserSettingsSchema = v.pipe(
-  v.object({
-    notifications: NotificationPreferencesSchema,
-    timeZone: v.string(),
-    emailEnabled: v.boolean(),
-    pushEnabled: v.boolean(),
-    categories: NotificationPreferencesSchema.entries.email.entries.categories,
-    updates: NotificationPreferencesSchema.entries.updates,
-  }),
-  v.title('UserSettings'),
-);

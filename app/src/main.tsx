@@ -1,0 +1,22 @@
+import { render } from 'preact';
+import { startAuthSession } from '../../web/signin/session';
+import { App, LANGUAGE_KEY } from './App';
+import { browserLanguage, LANGUAGES, type Language } from './language';
+
+const stored = localStorage.getItem(LANGUAGE_KEY);
+const initialLanguage: Language = (LANGUAGES as readonly string[]).includes(stored ?? '')
+  ? (stored as Language)
+  : browserLanguage(navigator.languages);
+const root = document.getElementById('app');
+if (root) {
+  const options = { client: 'app', basePath: '/app/' } as const;
+  // A failed callback (state mismatch, provider refused or down) has cleared the URL by now, so a
+  // second start gives the signed-out session the failure is shown on.
+  let failure: string | undefined;
+  const session = await startAuthSession(options).catch((error: unknown) => {
+    failure = error instanceof Error ? error.message : String(error);
+    return startAuthSession(options);
+  });
+  root.replaceChildren();
+  render(<App session={session} initialLanguage={initialLanguage} signInFailure={failure} />, root);
+}

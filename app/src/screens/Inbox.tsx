@@ -1,0 +1,126 @@
+import { useState } from 'preact/hooks';
+import { ApiError, withQuery } from '../api';
+import { formatDateTime, t } from '../i18n';
+import type { InboxPage, NotificationRecord } from '../types';
+import { Empty, ErrorBox, Loading, useAction, useApp, useLoad } from '../ui';
+
+const INBOX = '/api/notifications';
+const PAGE = 50;
+
+/** The full inbox: read one, read all, delete one, delete all, with the canonical endpoints. */
+export function Inbox() {
+  const { api, refreshBell } = useApp();
+  const [extra, setExtra] = useState<{ items: NotificationRecord[]; next: string | null | undefined }>({ items: [], next: undefined });
+  const { loaded, reload } = useLoad(() => {
+    setExtra({ items: [], next: undefined });
+    return api.get<InboxPage>(withQuery(INBOX, { limit: PAGE }));
+  }, []);
+  const action = useAction();
+  const act = (call: () => Promise<unknown>) =>
+    action.run(async () => {
+      try {
+        await call();
+      } catch (error) {
+        // Deleting what is already gone is done; the reload shows the truth either way.
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+      } finally {
+        reload();
+        refreshBell();
+      }
+    });
+  const page = loaded.state === 'ready' ? loaded.data : undefined;
+  const items = page ? [...page.items, ...extra.items] : [];
+  const next = extra.next === undefined ? page?.nextCursor : extra.next;
+  const loadMore = () =>
+    action.run(async () => {
+      if (!next) return;
+      const more = await api.get<InboxPage>(withQuery(INBOX, { limit: PAGE, cursor: next }));
+      setExtra((current) => ({ items: [...current.items, ...more.items], next: more.nextCursor }));
+    });
+
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title" tabIndex={-1}>
+        {t('inbox.title')}
+      </h1>
+      {page ? (
+        <div class="toolbar">
+          <p role="status" class="small" data-testid="inbox-unread">
+            {t('bell.unread', { count: page.unreadCount })}
+          </p>
+          <button
+            type="button"
+            class="button button-secondary"
+            disabled={action.busy || page.unreadCount === 0}
+            onClick={() => void act(() => api.send('POST', `${INBOX}/read-all`))}
+          >
+            {t('inbox.markAll')}
+          </button>
+          <button
+            type="button"
+            class="button button-danger"
+            disabled={action.busy || items.length === 0}
+            onClick={() => void act(() => api.send('DELETE', INBOX))}
+          >
+            {t('inbox.clear')}
+          </button>
+        </div>
+      ) : null}
+      {action.error ? <ErrorBox error={action.error} title={t('state.actionFailed')} /> : null}
+      {loaded.state === 'loading' ? <Loading /> : null}
+      {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
+      {page && items.length === 0 ? (
+        <Empty>
+          <p>{t('inbox.empty')}</p>
+        </Empty>
+      ) : null}
+      {items.length > 0 ? (
+        <ul class="inbox" data-testid="inbox-list">
+          {items.map((item) => (
+            <li class={`card inbox-item tone-${item.tone} ${item.read ? 'read' : 'unread'}`} key={item.id} data-testid="inbox-item">
+              <p class="inbox-title">
+                {item.read ? null : (
+                  <span class="unread-dot">
+                    <span class="visually-hidden">{t('inbox.unreadItem')}: </span>
+                  </span>
+                )}
+                {item.title}
+              </p>
+              {item.body ? <p>{item.body}</p> : null}
+              <p class="small muted">
+                <time dateTime={item.date}>{formatDateTime(item.date)}</time>
+              </p>
+              <div class="card-actions">
+                {item.read ? null : (
+                  <button
+                    type="button"
+                    class="button button-small"
+                    aria-label={`${t('inbox.markRead')}: ${item.title}`}
+                    disabled={action.busy}
+                    onClick={() => void act(() => api.send('POST', `${INBOX}/${encodeURIComponent(item.id)}/read`))}
+                  >
+                    {t('inbox.markRead')}
+                  </button>
+                )}
+                <button
+                  type="button"
+                  class="button button-small button-secondary"
+                  aria-label={`${t('inbox.delete')}: ${item.title}`}
+                  disabled={action.busy}
+                  onClick={() => void act(() => api.send('DELETE', `${INBOX}/${encodeURIComponent(item.id)}`))}
+                >
+                  {t('inbox.delete')}
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {next ? (
+        <button type="button" class="button button-secondary more" disabled={action.busy} onClick={() => void loadMore()}>
+          {t('inbox.more')}
+        </button>
+      ) : null}
+    </section>
+  );
+}

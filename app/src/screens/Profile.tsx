@@ -1,0 +1,153 @@
+import { formatDate, formatNumber, t } from '../i18n';
+import { hashOf } from '../routes';
+import type { Achievements, EarnedBadge } from '../types';
+import { useState } from 'preact/hooks';
+import { Empty, ErrorBox, Loading, ProgressBar, Toggle, useAction, useApp, useLoad } from '../ui';
+import { Ladder } from './Ladder';
+import type { BadgePreferences } from '../types';
+import { percent } from '../cards';
+import { badgeGlyph, readableOn } from '../badges';
+
+/**
+ * Achievements and badges: XP, tier and the way to the next tier; earned badges grouped by
+ * quality (highest first), oldest first within a group; the recent completions with their
+ * leaderboards; a way back to the challenges.
+ */
+export function Profile() {
+  const { api } = useApp();
+  const { loaded, reload } = useLoad(() => api.get<Achievements>('/api/challenges/achievements'), []);
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title" tabIndex={-1}>
+        {t('profile.title')}
+      </h1>
+      {loaded.state === 'loading' ? <Loading /> : null}
+      {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
+      {loaded.state === 'ready' ? <ProfileBody achievements={loaded.data} /> : null}
+    </section>
+  );
+}
+
+function ProfileBody(props: { achievements: Achievements }) {
+  const a = props.achievements;
+  const progressLabel = t('profile.progress');
+  return (
+    <>
+      <div class="card standing" data-testid="standing">
+        <p class="standing-xp">
+          <span class="big">{formatNumber(a.xp)}</span> {t('profile.xp')}
+        </p>
+        <p>
+          {t('profile.tier')}: <strong class={`tier tier-${a.tier}`}>{t(`tier.${a.tier}`)}</strong>
+        </p>
+        <ProgressBar percent={percent(a.progressToNextTier)} label={progressLabel} />
+        <p class="small">
+          {a.nextTier && a.xpToNextTier !== null
+            ? t('profile.next', { xp: a.xpToNextTier, tier: t(`tier.${a.nextTier}`) })
+            : t('profile.top')}
+        </p>
+        {a.season ? <p class="small muted">{t('profile.season', { name: a.season.name, xp: a.season.xp })}</p> : null}
+      </div>
+
+      <h2>{t('profile.badges')}</h2>
+      {a.badgeGroups.length === 0 ? (
+        <Empty>
+          <p>{t('profile.noBadges')}</p>
+          <a class="button" href={hashOf({ screen: 'challenges', tab: 'global' })}>
+            {t('profile.toChallenges')}
+          </a>
+        </Empty>
+      ) : (
+        a.badgeGroups.map((group) => (
+          <section class="badge-group" aria-labelledby={`quality-${group.quality}`} key={group.quality} data-testid="badge-group">
+            <h3 id={`quality-${group.quality}`}>{t(`tier.${group.quality}`)}</h3>
+            <ul class="badges">
+              {[...group.badges]
+                .sort((x, y) => Date.parse(x.earnedAt) - Date.parse(y.earnedAt))
+                .map((badge) => (
+                  <Badge badge={badge} key={`${badge.key}-${badge.earnedAt}`} />
+                ))}
+            </ul>
+          </section>
+        ))
+      )}
+
+      <PrivateBadges initial={a.showPrivateBadges} />
+
+      <h2>{t('profile.completions')}</h2>
+      {a.recentCompletions.length === 0 ? (
+        <Empty>
+          <p>{t('profile.noCompletions')}</p>
+        </Empty>
+      ) : (
+        <ul class="completions" data-testid="completions">
+          {a.recentCompletions.map((completion) => (
+            <li key={completion.participationId}>
+              <p>
+                <strong>{completion.title}</strong> · {formatDate(completion.finishedAt)} · {t('card.reward', { xp: completion.xp })}
+              </p>
+              <p class="links">
+                <a href={hashOf({ screen: 'leaderboard', challengeId: completion.challengeId, board: 'global' })}>
+                  {t('card.leaderboard')}: {t('board.global')}
+                </a>
+                {completion.leaderboards.club ? (
+                  <a href={hashOf({ screen: 'leaderboard', challengeId: completion.challengeId, board: 'club' })}>
+                    {t('card.leaderboard')}: {t('board.club')}
+                  </a>
+                ) : null}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Ladder />
+      <p>
+        <a href={hashOf({ screen: 'challenges', tab: 'global' })}>{t('profile.toChallenges')}</a>
+      </p>
+    </>
+  );
+}
+
+function Badge(props: { badge: EarnedBadge }) {
+  const { badge } = props;
+  return (
+    <li class="badge-item" data-testid="badge" data-key={badge.key}>
+      <span class="badge-icon" style={{ backgroundColor: badge.colour, color: readableOn(badge.colour) }} aria-hidden="true">
+        {badgeGlyph(badge.icon)}
+      </span>
+      <span>
+        <strong>{badge.name}</strong>
+        <span class="small"> {badge.description}</span>
+        <span class="small muted block">
+          {t('profile.earned', { date: formatDate(badge.earnedAt), challenge: badge.challengeTitle })}
+          {badge.fromPrivateChallenge ? ` · ${t('profile.private')}` : ''}
+        </span>
+      </span>
+    </li>
+  );
+}
+
+/** Whether fellow club members see the badges from the member's private challenges (stored server-side). */
+function PrivateBadges(props: { initial: boolean }) {
+  const { api } = useApp();
+  const [show, setShow] = useState(props.initial);
+  const action = useAction();
+  const change = (showPrivateBadges: boolean) =>
+    action.run(async () => {
+      const answer = await api.send<BadgePreferences>('PUT', '/api/challenges/badge-preferences', { showPrivateBadges });
+      setShow(answer.showPrivateBadges);
+    });
+  return (
+    <div class="card">
+      <Toggle
+        label={t('profile.showPrivate')}
+        checked={show}
+        disabled={action.busy}
+        testId="show-private-badges"
+        onChange={(value) => void change(value)}
+      />
+      <p class="small muted">{t('profile.showPrivateHint')}</p>
+      {action.error ? <ErrorBox error={action.error} title={t('state.actionFailed')} /> : null}
+    </div>
+  );
+}

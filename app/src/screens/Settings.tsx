@@ -1,0 +1,142 @@
+import { useEffect, useState } from 'preact/hooks';
+import { t, type TextKey } from '../i18n';
+import { settingsSections, withValue, type SettingsField } from '../settingsModel';
+import type { NotificationPreferences, SharingPreferences, UserSettings } from '../types';
+import { ErrorBox, Loading, Toggle, useAction, useApp, useLoad } from '../ui';
+
+const SUMMARY_MODES = ['off', 'daily', 'weekly', 'monthly'] as const;
+
+/**
+ * Notification settings: every key of the v1 `notifications` block, saved as the whole block
+ * (PUT /api/user/settings, the canonical form); and the sharing defaults new participations take.
+ */
+export function Settings() {
+  const { api } = useApp();
+  const { loaded, reload, set } = useLoad(() => api.get<UserSettings>('/api/user/settings'), []);
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title" tabIndex={-1}>
+        {t('settings.title')}
+      </h1>
+      {loaded.state === 'loading' ? <Loading /> : null}
+      {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
+      {loaded.state === 'ready' ? <NotificationForm settings={loaded.data} onSaved={set} /> : null}
+      <SharingDefaults />
+    </section>
+  );
+}
+
+function NotificationForm(props: { settings: UserSettings; onSaved: (settings: UserSettings) => void }) {
+  const { api } = useApp();
+  const [block, setBlock] = useState<NotificationPreferences>(props.settings.notifications);
+  const [saved, setSaved] = useState(false);
+  const action = useAction();
+  const change = (path: string[], value: boolean | string | null) => {
+    setSaved(false);
+    setBlock(withValue(block, path, value));
+  };
+  return (
+    <form
+      class="settings"
+      data-testid="settings-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void action.run(async () => {
+          const answer = await api.send<UserSettings>('PUT', '/api/user/settings', { notifications: block });
+          setBlock(answer.notifications);
+          props.onSaved(answer);
+          setSaved(true);
+        });
+      }}
+    >
+      {settingsSections(block).map((section) => (
+        <fieldset class="card" key={section.name}>
+          <legend>{t(`settings.section.${section.name}` as TextKey)}</legend>
+          {section.fields.map((field) => (
+            <Field field={field} onChange={change} key={field.path.join('.')} />
+          ))}
+        </fieldset>
+      ))}
+      <div class="row">
+        <button type="submit" class="button" disabled={action.busy}>
+          {t('settings.save')}
+        </button>
+        <p role="status" class="small" data-testid="settings-status">
+          {saved ? t('settings.saved') : ''}
+        </p>
+      </div>
+      {action.error ? <ErrorBox error={action.error} title={t('state.actionFailed')} /> : null}
+    </form>
+  );
+}
+
+function Field(props: { field: SettingsField; onChange: (path: string[], value: boolean | string | null) => void }) {
+  const { field } = props;
+  const label = t(`settings.${field.path.join('.')}` as TextKey);
+  const name = field.path.join('.');
+  if (field.kind === 'flag') {
+    return <Toggle label={label} checked={field.value === true} testId={name} onChange={(value) => props.onChange(field.path, value)} />;
+  }
+  if (field.kind === 'mode') {
+    return (
+      <label class="field">
+        <span>{label}</span>
+        <select value={String(field.value)} data-testid={name} onChange={(event) => props.onChange(field.path, event.currentTarget.value)}>
+          {SUMMARY_MODES.map((mode) => (
+            <option value={mode} key={mode}>
+              {t(`settings.summary.mode.${mode}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+    );
+  }
+  return (
+    <label class="field">
+      <span>{label}</span>
+      <input
+        type="time"
+        value={typeof field.value === 'string' ? field.value : ''}
+        data-testid={name}
+        onChange={(event) => props.onChange(field.path, event.currentTarget.value === '' ? null : event.currentTarget.value)}
+      />
+    </label>
+  );
+}
+
+function SharingDefaults() {
+  const { api } = useApp();
+  const { loaded, reload } = useLoad(() => api.get<SharingPreferences>('/api/challenges/sharing-preferences'), []);
+  const [value, setValue] = useState<SharingPreferences | undefined>(undefined);
+  const action = useAction();
+  useEffect(() => {
+    if (loaded.state === 'ready') setValue(loaded.data);
+  }, [loaded]);
+  const change = (next: SharingPreferences) =>
+    action.run(async () => setValue(await api.send<SharingPreferences>('PUT', '/api/challenges/sharing-preferences', next)));
+  return (
+    <fieldset class="card" data-testid="sharing-defaults">
+      <legend>{t('settings.sharing')}</legend>
+      <p class="small muted">{t('settings.sharingHint')}</p>
+      {loaded.state === 'loading' ? <Loading /> : null}
+      {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
+      {value ? (
+        <>
+          <Toggle
+            label={t('privacy.club')}
+            checked={value.shareWithinClub}
+            disabled={action.busy}
+            onChange={(shareWithinClub) => void change({ ...value, shareWithinClub })}
+          />
+          <Toggle
+            label={t('privacy.global')}
+            checked={value.shareGlobally}
+            disabled={action.busy}
+            onChange={(shareGlobally) => void change({ ...value, shareGlobally })}
+          />
+        </>
+      ) : null}
+      {action.error ? <ErrorBox error={action.error} title={t('state.actionFailed')} /> : null}
+    </fieldset>
+  );
+}

@@ -1,0 +1,146 @@
+import { createContext, type ComponentChildren } from 'preact';
+import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, type Api } from './api';
+import { t } from './i18n';
+
+export interface AppContextValue {
+  api: Api;
+  userId: string;
+  /** Asks the header's bell to read the unread count again (after an inbox action). */
+  refreshBell: () => void;
+}
+export const AppContext = createContext<AppContextValue | undefined>(undefined);
+
+export function useApp(): AppContextValue {
+  const value = useContext(AppContext);
+  if (!value) throw new Error('useApp outside the signed-in app');
+  return value;
+}
+
+export type Loaded<T> = { state: 'loading' } | { state: 'ready'; data: T } | { state: 'error'; error: unknown };
+
+/**
+ * Runs `load` when `keys` change (showing the loading state); `reload` runs it again keeping the
+ * data on screen until the new answer is there (so a form and its message stay put); `set`
+ * replaces the data (after an action that answered it).
+ */
+export function useLoad<T>(load: () => Promise<T>, keys: unknown[]) {
+  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
+  const [round, setRound] = useState(0);
+  const keysKey = JSON.stringify(keys);
+  const shownFor = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    let current = true;
+    if (shownFor.current !== keysKey) setLoaded({ state: 'loading' });
+    shownFor.current = keysKey;
+    load().then(
+      (data) => current && setLoaded({ state: 'ready', data }),
+      (error: unknown) => current && setLoaded({ state: 'error', error }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [keysKey, round]);
+  const reload = useCallback(() => setRound((value) => value + 1), []);
+  const set = useCallback((data: T) => setLoaded({ state: 'ready', data }), []);
+  return { loaded, reload, set };
+}
+
+export function Loading() {
+  return (
+    <p class="state state-loading" role="status" data-testid="loading">
+      <span class="spinner" aria-hidden="true" />
+      {t('state.loading')}
+    </p>
+  );
+}
+
+/** What went wrong, in the backend's words when it gave some, with the request id for support. */
+export function ErrorBox(props: { error: unknown; onRetry?: () => void; title?: string }) {
+  const error = props.error;
+  const network = error instanceof ApiError && error.status === 0;
+  const detail = network ? t('state.network') : error instanceof ApiError ? (error.detail ?? error.title) : undefined;
+  return (
+    <div class="state state-error" role="alert" data-testid="error">
+      <p class="state-title">{props.title ?? t('state.error')}</p>
+      {detail ? <p>{detail}</p> : null}
+      {error instanceof ApiError && error.fieldErrors.length > 0 ? (
+        <ul class="field-errors">
+          {error.fieldErrors.map((field) => (
+            <li key={field.path}>
+              <code>{field.path}</code>: {field.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {error instanceof ApiError && error.requestId ? (
+        <p class="small muted">
+          {t('state.requestId')}: <code>{error.requestId}</code>
+        </p>
+      ) : null}
+      {props.onRetry ? (
+        <button type="button" class="button button-secondary" onClick={props.onRetry}>
+          {t('state.retry')}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+export function Empty(props: { children: ComponentChildren }) {
+  return (
+    <div class="state state-empty" data-testid="empty">
+      {props.children}
+    </div>
+  );
+}
+
+/** A labelled switch (a checkbox underneath, so keyboard and screen readers know it). */
+export function Toggle(props: {
+  label: string;
+  checked: boolean;
+  disabled?: boolean;
+  onChange: (checked: boolean) => void;
+  testId?: string;
+}) {
+  return (
+    <label class="toggle">
+      <input
+        type="checkbox"
+        role="switch"
+        checked={props.checked}
+        disabled={props.disabled}
+        data-testid={props.testId}
+        onChange={(event) => props.onChange(event.currentTarget.checked)}
+      />
+      <span class="toggle-track" aria-hidden="true" />
+      <span>{props.label}</span>
+    </label>
+  );
+}
+
+export function ProgressBar(props: { percent: number; label: string }) {
+  return (
+    <div class="bar" role="progressbar" aria-label={props.label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={props.percent}>
+      <span class="bar-fill" style={{ width: `${props.percent}%` }} />
+    </div>
+  );
+}
+
+/** Runs an action, keeping its error to show beside the control that started it. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  const run = useCallback(async (action: () => Promise<void>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action();
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, run, clearError: () => setError(undefined) };
+}

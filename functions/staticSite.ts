@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { HttpRequest } from '@azure/functions';
+import type { FunctionDefinition } from '../shared/host/definition';
+import { pathOf, REQUEST_ID_HEADER } from '../shared/http/dispatch';
+import { getSettings } from '../shared/config/settings';
+import { portalCsp, serveStatic } from '../shared/http/staticFiles';
+import { readStaticAssets, type StaticAssets } from '../shared/portal/assets';
+
+/**
+ * Where a built web app lies: beside the bundle in a deployment (dist/main.js → dist/<folder>),
+ * and in dist/<folder> of the checkout when the app runs from source (`npm start`, which builds it
+ * first; docs/decisions/006-portal-hosting.md).
+ */
+export function builtSiteDir(folder: string): string {
+  const candidates = [path.join(__dirname, folder), path.join(__dirname, '..', 'dist', folder)];
+  return candidates.find((dir) => existsSync(path.join(dir, 'index.html'))) ?? (candidates[0] as string);
+}
+
+/**
+ * One web app's static files at `/<mount>/` (public: the files hold no data; every figure comes
+ * from the authenticated API). Read into memory on first request; a missing build answers 404
+ * until it exists. The admin portal and the member app are two of these.
+ */
+export function staticSiteFunction(options: { name: string; mount: string; dir: () => string }): FunctionDefinition {
+  const mount = `/${options.mount}`;
+  let assets: StaticAssets | undefined;
+  return {
+    kind: 'http',
+    name: options.name,
+    routes: [],
+    options: {
+      route: `${options.mount}/{*rest}`,
+      methods: ['GET', 'HEAD'],
+      authLevel: 'anonymous',
+      handler: (request: HttpRequest) => {
+        assets ??= readStaticAssets(options.dir());
+        const requestId = randomUUID();
+        const query = new URL(request.url).search;
+        const response = serveStatic(
+          assets,
+          mount,
+          { method: request.method, path: pathOf(request.url), query, ifNoneMatch: request.headers.get('if-none-match') },
+          requestId,
+        );
+        // The sign-in talks to the OpenID provider from the page (discovery, token), so its origin joins connect-src.
+        const authority = getSettings().AUTH_OIDC_AUTHORITY;
+        const csp = portalCsp(authority ? [new URL(authority).origin] : []);
+        return Promise.resolve({
+          ...response,
+          headers: { ...(response.headers as Record<string, string>), 'content-security-policy': csp, [REQUEST_ID_HEADER]: requestId },
+        });
+      },
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { buildApp } from './support';
+
+const root = path.resolve(__dirname, '../..');
+/** The budget docs/decisions/009-member-app-ui.md states, in gzip bytes. */
+const BUDGET = { js: 40 * 1024, css: 8 * 1024 };
+
+/** The member app's build: what it emits, that it holds its size budget, and that a build over it fails. */
+describe('member app build', () => {
+  let build: ReturnType<typeof buildApp>;
+  beforeAll(() => {
+    build = buildApp();
+  }, 60_000);
+  afterAll(() => build?.remove());
+
+  it('emits index.html naming hashed script and styles, and the favicon', () => {
+    const files = readdirSync(build.dir).sort();
+    const js = files.find((name) => /^main-[A-Z0-9]{8}\.js$/.test(name));
+    const css = files.find((name) => /^styles-[A-Z0-9]{8}\.css$/.test(name));
+    expect([js, css, files.includes('favicon.svg'), files.includes('index.html')]).toEqual([
+      expect.any(String),
+      expect.any(String),
+      true,
+      true,
+    ]);
+    const html = readFileSync(path.join(build.dir, 'index.html'), 'utf8');
+    expect(html).toContain(`src="./${js}"`);
+    expect(html).toContain(`href="./${css}"`);
+    // Nothing inline: the CSP allows scripts and styles from the app's own files only.
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>|<style|style=/);
+  });
+
+  it('stays within its gzip budget for the first screen, and prints the sizes it measured', () => {
+    const gzipped = (pattern: RegExp) => {
+      const name = readdirSync(build.dir).find((file) => pattern.test(file));
+      if (!name) throw new Error(`no file ${String(pattern)}`);
+      return gzipSync(readFileSync(path.join(build.dir, name)), { level: 9 }).length;
+    };
+    const sizes = { js: gzipped(/^main-.*\.js$/), css: gzipped(/^styles-.*\.css$/) };
+    expect(sizes.js).toBeLessThanOrEqual(BUDGET.js);
+    expect(sizes.css).toBeLessThanOrEqual(BUDGET.css);
+    const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+    expect(build.output).toContain(
+      `Member app: JS ${kb(sizes.js)} gzip (budget ${kb(BUDGET.js)}), CSS ${kb(sizes.css)} gzip (budget ${kb(BUDGET.css)})`,
+    );
+  });
+
+  it('fails the build when the script is over the budget', async () => {
+    const outdir = mkdtempSync(path.join(os.tmpdir(), 'app-over-budget-'));
+    const script = `import('./app/build.mjs').then((m) => m.buildMemberApp({ outdir: ${JSON.stringify(outdir)}, budget: { js: 4096, css: 8192 }, log: () => {} }))`;
+    try {
+      const failure = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: root }).then(
+        () => undefined,
+        (error: { code?: number; stderr?: string }) => error,
+      );
+      expect(failure?.code).toBe(1);
+      expect(failure?.stderr).toMatch(/member app build: over budget: js \d+\.\d KB > 4\.0 KB/);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

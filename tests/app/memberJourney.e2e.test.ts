@@ -1,0 +1,264 @@
+import type { Page } from 'playwright-core';
+import { DEMO_CLUB, DEMO_MEMBERSHIPS, seedDemo } from '../../development/demo/seed';
+import { overrideSettings } from '../../shared/config/settings';
+import { getSql } from '../../shared/db/client';
+import { createClub, makeChallenge, unique } from '../challenges/support';
+import { providerToken, startProviderProcess, type ProviderProcess } from '../support/oidcProvider';
+import { boardRows, ingestShots, tabTo } from './journeySupport';
+import { card, screenshot, useAppRig } from './support';
+
+const AUDIENCE = 'shooting-club-api';
+const MEMBER = 'demo-member-1';
+const OTHER = 'demo-member-2';
+const PHONE = { width: 390, height: 844 };
+/** The global preset the member joins: an average of 9.0 over at least 60 shots, the gold badge "Nine Club". */
+const CHALLENGE_TITLE = 'Average of 9.0';
+
+/**
+ * A member's whole journey in the member app, as `npm start` offers it: the local OpenID provider
+ * (its real login page, code + PKCE), the demo club seeded as `npm start` seeds it (leader, two
+ * members, shots, presets, boards), shots arriving through the ingest core, and a second member
+ * in a browser context of their own. One behaviour per step; the steps share the browser tabs.
+ */
+describe('member journey: sign in, join, progress, boards, privacy, badge, bell, invitation, sign out', () => {
+  const rig = useAppRig();
+  let provider: ProviderProcess;
+  let restoreSettings: (() => void) | undefined;
+  let page: Page;
+  let other: Page;
+  let challengeId: string;
+  let bellBefore: number;
+  const shooterOf = (userId: string) => Number(DEMO_MEMBERSHIPS.find((member) => member.userId === userId)?.shooterId);
+  const app = (hash = '') => `${rig.host.url}/app/${hash}`;
+
+  beforeAll(async () => {
+    provider = await startProviderProcess({ origins: [rig.host.url], audience: AUDIENCE });
+    restoreSettings = overrideSettings({
+      AUTH_JWKS_URL: provider.jwksUrl,
+      AUTH_ISSUER: provider.issuer,
+      AUTH_AUDIENCE: AUDIENCE,
+      AUTH_OIDC_AUTHORITY: provider.issuer,
+      AUTH_PORTAL_CLIENT_ID: 'portal',
+      AUTH_APP_CLIENT_ID: 'app',
+      AUTH_OIDC_SCOPE: 'openid profile offline_access api',
+      AUTH_TOKEN_PASTE: 'false',
+    });
+    await seedDemo(getSql());
+    const [row] = await getSql()<{ id: string }[]>`select id from challenge where preset_key = 'global-average-9'`;
+    if (!row) throw new Error('the demo seed made no global-average-9 challenge');
+    challengeId = row.id;
+  }, 120_000);
+  afterAll(async () => {
+    restoreSettings?.();
+    await provider?.stop();
+  });
+
+  const bellCount = async (tab: Page) => {
+    const label = (await tab.getByTestId('bell').getAttribute('aria-label')) ?? '';
+    return Number(/(\d+)/.exec(label)?.[1] ?? Number.NaN);
+  };
+  const joinedAt = async () => {
+    const [row] = await getSql()<{ joinedAt: Date }[]>`
+      select joined_at as "joinedAt" from challenge_participation where user_id = ${MEMBER} and challenge_id = ${challengeId}`;
+    if (!row) throw new Error('no participation');
+    return row.joinedAt;
+  };
+
+  /** The provider's login page, by mouse (the second member's way in). */
+  async function signInAt(tab: Page, username: string, buttonName: string): Promise<void> {
+    await tab.getByRole('button', { name: buttonName, exact: true }).click();
+    await tab.getByLabel('Username').fill(username);
+    await tab.getByLabel('Password').fill('demo');
+    await tab.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  it('signs in by keyboard at phone width through the provider’s login page, back on the app with no code in the address', async () => {
+    page = await rig.newPage(PHONE);
+    await page.goto(app('#/challenges?tab=global'));
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    await tabTo(page, 'Sign in');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Username').waitFor();
+    expect(new URL(page.url()).origin).toBe(provider.issuer);
+    await tabTo(page, 'Username');
+    await page.keyboard.insertText(MEMBER);
+    await tabTo(page, 'Password');
+    await page.keyboard.insertText('demo');
+    await screenshot(page, 'journey-01-login');
+    await page.keyboard.press('Enter');
+
+    await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
+    expect(page.url()).toBe(app('#/challenges?tab=global'));
+    const stored = await page.evaluate<{ sub: string; refreshToken?: string } | null>(
+      `JSON.parse(sessionStorage.getItem('signin.app.tokens') ?? 'null')`,
+    );
+    expect(stored?.sub).toBe(MEMBER);
+    expect(typeof stored?.refreshToken).toBe('string');
+    await page.getByTestId('challenge-card').first().waitFor();
+    bellBefore = await bellCount(page);
+    expect(bellBefore).toBeGreaterThanOrEqual(0);
+    await screenshot(page, 'journey-02-signed-in');
+  });
+
+  it('joins a challenge by keyboard; the sharing switches start from the member’s sharing preferences', async () => {
+    await tabTo(page, 'Search');
+    await page.keyboard.insertText(CHALLENGE_TITLE);
+    await page.keyboard.press('Enter');
+    const joined = card(page, challengeId);
+    await joined.waitFor();
+    expect(await page.getByTestId('challenge-card').count()).toBe(1);
+    await tabTo(page, 'Join');
+    await page.keyboard.press('Enter');
+    await joined.getByText('Joined: progress appears after your next training session.').waitFor();
+    expect(await joined.getByRole('button', { name: 'Leave' }).count()).toBe(1);
+    // demo-member-1 shares within the club and globally (the demo's sharing preferences).
+    expect(await joined.getByRole('switch', { name: 'Share within my club' }).isChecked()).toBe(true);
+    expect(await joined.getByRole('switch', { name: 'Share globally' }).isChecked()).toBe(true);
+    await screenshot(page, 'journey-03-joined');
+  });
+
+  it('shows the progress on the card after shots arrive through the ingest core', async () => {
+    await ingestShots({ shooterId: shooterOf(MEMBER), from: await joinedAt(), values: Array<number>(30).fill(9.5), series: 101 });
+    await page.reload();
+    const progress = card(page, challengeId).getByTestId('progress');
+    await progress.getByText('Progress: 9.5 of 9').waitFor();
+    // Above the target already, but only half of the 60 shots the average needs.
+    expect(await progress.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('50');
+    await screenshot(page, 'journey-04-progress');
+  });
+
+  it('toggles the leaderboard between global and club and shows the member’s own row', async () => {
+    await card(page, challengeId).getByRole('link', { name: 'Leaderboard' }).click();
+    expect(await boardRows(page)).toEqual([MEMBER]);
+    expect(await page.getByTestId('board-global').getAttribute('aria-current')).toBe('true');
+    expect(await page.locator('tr.own').getAttribute('data-user')).toBe(MEMBER);
+    expect(await page.getByTestId('leaderboard').getByRole('status').innerText()).toBe('Your place: 1');
+
+    await page.getByTestId('board-club').click();
+    await page.locator('[data-testid="leaderboard"][data-board="club"]').waitFor();
+    expect(await page.getByTestId('board-club').getAttribute('aria-current')).toBe('true');
+    expect(await boardRows(page)).toEqual([MEMBER]);
+    expect(await page.locator('tr.own').getAttribute('data-user')).toBe(MEMBER);
+    await screenshot(page, 'journey-05-leaderboard-club');
+  });
+
+  it('lets the privacy switches decide what another member sees on the boards', async () => {
+    // The other member: a browser context of their own (German), signed in at the provider.
+    other = await rig.newPage({ locale: 'de-DE', ...PHONE });
+    await other.goto(app(`#/leaderboard/${challengeId}?board=global`));
+    await signInAt(other, OTHER, 'Anmelden');
+    await other.getByRole('navigation', { name: 'Hauptnavigation' }).waitFor();
+    expect(await boardRows(other)).toEqual([MEMBER]);
+
+    await page.goto(app('#/challenges?tab=global'));
+    const joined = card(page, challengeId);
+    await joined.waitFor();
+    for (const name of ['Share within my club', 'Share globally']) {
+      const saved = page.waitForResponse((response) => response.url().endsWith('/visibility') && response.request().method() === 'PATCH');
+      await joined.getByText(name, { exact: true }).click();
+      expect((await saved).status()).toBe(200);
+    }
+    expect(await joined.getByRole('switch', { name: 'Share globally' }).isChecked()).toBe(false);
+    expect(await joined.getByRole('switch', { name: 'Share within my club' }).isChecked()).toBe(false);
+
+    await other.reload();
+    expect(await boardRows(other)).toEqual([]);
+    await other.getByTestId('board-club').click();
+    await other.locator('[data-testid="leaderboard"][data-board="club"]').waitFor();
+    expect(await boardRows(other)).toEqual([]);
+    await screenshot(other, 'journey-06-other-sees-nothing');
+
+    // Within the club again: the club board shows the member to the other, the global one does not.
+    const saved = page.waitForResponse((response) => response.url().endsWith('/visibility') && response.request().method() === 'PATCH');
+    await joined.getByText('Share within my club', { exact: true }).click();
+    expect((await saved).status()).toBe(200);
+    await other.reload();
+    expect(await boardRows(other)).toEqual([MEMBER]);
+    await other.getByTestId('board-global').click();
+    await other.locator('[data-testid="leaderboard"][data-board="global"]').waitFor();
+    expect(await boardRows(other)).toEqual([]);
+    await screenshot(other, 'journey-07-other-global');
+  });
+
+  it('completes the challenge with the next shots and shows the earned badge on the profile', async () => {
+    await ingestShots({
+      shooterId: shooterOf(MEMBER),
+      from: new Date(Date.now() - 1000),
+      values: Array<number>(30).fill(9.4),
+      series: 104,
+    });
+    await page.reload();
+    await card(page, challengeId).getByTestId('progress').getByText('Completed').waitFor();
+
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Profile' }).click();
+    const gold = page.getByTestId('badge-group').filter({ has: page.getByRole('heading', { name: 'Gold' }) });
+    const badge = gold.locator('[data-testid="badge"][data-key="nine-club"]');
+    await badge.waitFor();
+    expect(await badge.innerText()).toContain('Nine Club');
+    expect(await badge.innerText()).toContain(CHALLENGE_TITLE);
+    await screenshot(page, 'journey-08-badge');
+  });
+
+  it('rings the bell with the completion, and the inbox lists it', async () => {
+    await page.reload();
+    await page.getByTestId('bell-count').waitFor();
+    expect(await bellCount(page)).toBe(bellBefore + 1);
+    await page.getByTestId('bell').click();
+    const item = page.getByTestId('inbox-item').filter({ hasText: `Challenge completed: ${CHALLENGE_TITLE}` });
+    await item.waitFor();
+    expect(await item.innerText()).toContain('You earned +750 XP and badge "Nine Club".');
+    await screenshot(page, 'journey-09-inbox');
+  });
+
+  it('lets a leader invite; the invited member accepts the code and sees the club’s challenges', async () => {
+    // A second club: a platform admin makes demo-leader its first leader, who invites.
+    const club = await createClub();
+    const clubChallenge = await makeChallenge({ scope: 'club', clubId: club.clubId, title: unique('Club evening') });
+    const call = async (user: string, method: string, path: string, body?: unknown) =>
+      fetch(`${rig.host.url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${await providerToken(provider, rig.host.url, user)}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    expect((await call('demo-leader', 'POST', `/api/clubs/${club.clubId}/invitations`, {})).status).toBe(403);
+    expect((await call('demo-admin', 'PUT', `/api/clubs/${club.clubId}/leaders/demo-leader`)).status).toBe(201);
+    const invited = await call('demo-leader', 'POST', `/api/clubs/${club.clubId}/invitations`, { expiresInHours: 24 });
+    expect(invited.status).toBe(201);
+    const { code } = (await invited.json()) as { code: string };
+
+    await other.goto(app('#/challenges?tab=club'));
+    await other.getByTestId('challenge-card').first().waitFor();
+    expect(await card(other, clubChallenge.id).count()).toBe(0);
+
+    await other.goto(app(`#/join?code=${encodeURIComponent(code)}`));
+    expect(await other.getByLabel('Einladungscode').inputValue()).toBe(code);
+    await other.getByRole('button', { name: 'Einladung annehmen' }).click();
+    await other.getByText('Du bist jetzt Mitglied des Vereins.', { exact: false }).waitFor();
+    await screenshot(other, 'journey-10-invitation-accepted');
+    await other.goto(app('#/challenges?tab=club'));
+    await card(other, clubChallenge.id).waitFor();
+    // Still a member of the demo club too: its challenges stay on the club tab.
+    const [demoChallenge] = await getSql()<{ id: string }[]>`
+      select id from challenge where preset_key = ${`club-shots-1000@${DEMO_CLUB.id}`}`;
+    await card(other, demoChallenge!.id).waitFor();
+    await screenshot(other, 'journey-11-club-tab');
+    await other.close();
+  });
+
+  it('signs out at the app and the provider: the tokens are gone and the next sign-in asks for the password again', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign out of the local provider?' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You are signed out.').waitFor();
+    expect(await page.evaluate("sessionStorage.getItem('signin.app.tokens')")).toBeNull();
+    expect(await page.getByRole('navigation', { name: 'Main navigation' }).count()).toBe(0);
+    await screenshot(page, 'journey-12-signed-out');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByLabel('Username').waitFor();
+    expect(new URL(page.url()).origin).toBe(provider.issuer);
+    await page.close();
+  });
+});

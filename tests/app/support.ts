@@ -1,0 +1,125 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { memberAppFunction } from '../../functions/app';
+import { authConfigFunctions } from '../../functions/authConfig';
+import { challengeFunctions } from '../../functions/challenges';
+import { clubFunctions } from '../../functions/clubs';
+import { meFunctions } from '../../functions/me';
+import { notificationFunctions } from '../../functions/notifications';
+import { httpGroup, type FunctionDefinition } from '../../shared/host/definition';
+import { CHROMIUM } from '../portal/browser';
+import { useTestHost, type TestHostHandle } from '../support/testHost';
+
+const root = path.resolve(__dirname, '../..');
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** The member app built as `npm run build` builds it (development/build.mjs --only app), into a folder of its own. */
+export function buildApp(): { dir: string; output: string; remove(): void } {
+  const outdir = mkdtempSync(path.join(os.tmpdir(), 'app-build-'));
+  const output = execFileSync(process.execPath, [path.join(root, 'development', 'build.mjs'), '--only', 'app', '--outdir', outdir], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  return { dir: path.join(outdir, 'app'), output, remove: () => rmSync(outdir, { recursive: true, force: true }) };
+}
+
+/** Where screenshots go (gitignored; CI uploads the folder). */
+export function artifactPath(name: string): string {
+  const dir = path.join(root, 'test-artifacts', 'app');
+  mkdirSync(dir, { recursive: true });
+  return path.join(dir, name);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: artifactPath(`${name}.png`), fullPage: true });
+}
+
+/** The API functions the app calls, served with the built app. */
+export const APP_API: readonly FunctionDefinition[] = [
+  ...authConfigFunctions,
+  ...meFunctions,
+  ...challengeFunctions,
+  ...clubFunctions,
+  ...notificationFunctions,
+];
+
+export interface AppRig {
+  host: TestHostHandle;
+  /** A new tab with its own sessionStorage (so its own sign-in), in the given language. */
+  newPage(options?: { locale?: 'en-GB' | 'de-DE'; width?: number; height?: number }): Promise<Page>;
+}
+
+/**
+ * One test file's member app: built into a folder of its own, served by the local host with the
+ * API functions, and one headless Chromium per language with a fresh profile, UTC. Registers its
+ * beforeAll/afterAll like useTestHost.
+ */
+export function useAppRig(extra: readonly FunctionDefinition[] = []): AppRig {
+  let build: ReturnType<typeof buildApp> | undefined;
+  const dir = () => {
+    build ??= buildApp();
+    return build.dir;
+  };
+  const host = useTestHost([...APP_API, ...extra, memberAppFunction(dir), httpGroup('notFound', '', [])]);
+  const contexts = new Map<string, BrowserContext>();
+  const profiles: string[] = [];
+  const contextFor = async (locale: string) => {
+    const existing = contexts.get(locale);
+    if (existing) return existing;
+    const profile = mkdtempSync(path.join(os.tmpdir(), 'app-chromium-'));
+    profiles.push(profile);
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      locale,
+      timezoneId: 'UTC',
+      viewport: { width: 1280, height: 900 },
+    });
+    context.setDefaultTimeout(15_000);
+    contexts.set(locale, context);
+    return context;
+  };
+  beforeAll(() => {
+    dir();
+  }, 60_000);
+  afterAll(async () => {
+    for (const context of contexts.values()) await context.close();
+    for (const profile of profiles) rmSync(profile, { recursive: true, force: true });
+    build?.remove();
+  });
+  return {
+    host,
+    async newPage(options = {}) {
+      const context = await contextFor(options.locale ?? 'en-GB');
+      const page = await context.newPage();
+      if (options.width) await page.setViewportSize({ width: options.width, height: options.height ?? 844 });
+      return page;
+    },
+  };
+}
+
+/** Opens the app at `hash` and signs in with `token` through the form, as a person would. */
+export async function signIn(page: Page, baseUrl: string, token: string, hash = '#/challenges?tab=global'): Promise<void> {
+  await page.goto(`${baseUrl}/app/${hash}`);
+  await page.getByLabel('Bearer token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
+}
+
+/** The card of one challenge (by id). */
+export function card(page: Page, challengeId: string) {
+  return page.locator(`[data-challenge-id="${challengeId}"]`);
+}
