@@ -12,6 +12,10 @@ import { buildPortal } from '../portal/build.mjs';
 const SDKS_APART = [
   { importer: 'shared/costs/azureProvider.ts', specifier: './sdk', file: './costSdk.js' },
   { importer: 'shared/storage/tables.ts', specifier: './identity', file: './identitySdk.js' },
+  { importer: 'functions/health.ts', specifier: '../shared/storage/tables', file: './tablesSdk.js' },
+  { importer: 'shared/notifications/delivery/acsEmailSender.ts', specifier: './emailSdk', file: './emailSdk.js' },
+  { importer: 'shared/auth/jwt.ts', specifier: './jose', file: './joseSdk.js' },
+  { importer: 'shared/db/client.ts', specifier: './driver', file: './postgresDriver.js' },
 ];
 
 /**
@@ -26,6 +30,14 @@ const entries = [
   // of an identity-based storage connection).
   { in: 'shared/costs/sdk.ts', out: 'costSdk' },
   { in: 'shared/storage/identity.ts', out: 'identitySdk' },
+  // The Tables client of the health check's storage probe, loaded on the first health request.
+  { in: 'shared/storage/tables.ts', out: 'tablesSdk', plugins: [sdksApart()] },
+  // Email delivery's SDKs (Communication Services, identity), loaded with the first email sent.
+  { in: 'shared/notifications/delivery/emailSdk.ts', out: 'emailSdk' },
+  // Token verification (jose), loaded with the first token a request carries.
+  { in: 'shared/auth/jose.ts', out: 'joseSdk' },
+  // The PostgreSQL driver, required when the first pool opens.
+  { in: 'shared/db/driver.ts', out: 'postgresDriver' },
   // The box agent on each club's on-site box.
   { in: 'edge/main.ts', out: 'edge-agent' },
   // The staging ingest worker (workers/README.md).
@@ -76,7 +88,9 @@ function sdksApart() {
   return {
     name: 'sdks-apart',
     setup(build) {
-      build.onResolve({ filter: /^\.\/(sdk|identity)$/ }, (args) => {
+      const specifiers = new Set(SDKS_APART.map((entry) => entry.specifier));
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (!specifiers.has(args.path)) return undefined;
         const importer = args.importer.replace(/\\/g, '/');
         const apart = SDKS_APART.find((entry) => entry.specifier === args.path && importer.endsWith(entry.importer));
         return apart ? { path: apart.file, external: true } : undefined;
