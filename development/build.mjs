@@ -16,6 +16,7 @@ const SDKS_APART = [
   { importer: 'shared/notifications/delivery/acsEmailSender.ts', specifier: './emailSdk', file: './emailSdk.js' },
   { importer: 'shared/auth/jwt.ts', specifier: './jose', file: './joseSdk.js' },
   { importer: 'shared/db/client.ts', specifier: './driver', file: './postgresDriver.js' },
+  { importer: 'shared/telemetry/startup.ts', specifier: './sdk', file: './telemetrySdk.js' },
 ];
 
 /**
@@ -38,6 +39,15 @@ const entries = [
   { in: 'shared/auth/jose.ts', out: 'joseSdk' },
   // The PostgreSQL driver, required when the first pool opens.
   { in: 'shared/db/driver.ts', out: 'postgresDriver' },
+  // OpenTelemetry with the Azure Monitor distro, loaded after the app registered its functions
+  // when APPLICATIONINSIGHTS_CONNECTION_STRING is set (shared/telemetry/startup.ts).
+  // Some of its packages resolve to their ES module builds, which read import.meta.url: given the file's own URL.
+  {
+    in: 'shared/telemetry/sdk.ts',
+    out: 'telemetrySdk',
+    define: { 'import.meta.url': '__importMetaUrl' },
+    banner: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+  },
   // The box agent on each club's on-site box.
   { in: 'edge/main.ts', out: 'edge-agent' },
   // The staging ingest worker (workers/README.md).
@@ -66,6 +76,8 @@ await Promise.all([
       sourcemap: true,
       external: entry.external ?? [],
       plugins: entry.plugins ?? [],
+      define: entry.define ?? {},
+      banner: entry.banner ? { js: entry.banner } : {},
       logLevel: 'warning',
       metafile: values.metafile,
     });

@@ -1,5 +1,6 @@
 import { BusyError, UnavailableError, UpstreamError, type DomainError } from '../errors/domainErrors';
 import type { Logger } from '../log/logger';
+import { redact } from '../log/redact';
 import type { CostProvider } from './azureProvider';
 import { SingleFlightCache, type CacheHit } from './cache';
 import { toCsv } from './csv';
@@ -90,13 +91,6 @@ function freshness(parts: readonly Omit<Loaded<unknown>, 'value'>[]): Freshness 
     cached: stale || parts.every((part) => part.cached),
     stale,
   };
-}
-
-function redact(text: string, secrets: readonly string[]): string {
-  let clean = text;
-  for (const secret of secrets) if (secret) clean = clean.split(secret).join('[redacted]');
-  // Bearer tokens are JWTs; none belongs in a log line.
-  return clean.replace(/eyJ[\w-]+\.[\w-]+\.[\w-]*/g, '[token]');
 }
 
 /**

@@ -17,6 +17,7 @@ const APART = {
   tablesSdk: 'node_modules/@azure/data-tables/',
   emailSdk: 'node_modules/@azure/communication-email/',
   identitySdk: 'node_modules/@azure/identity/',
+  telemetrySdk: 'node_modules/@azure/monitor-opentelemetry/',
 };
 
 // Loads the bundle as the Functions worker does (a stand-in for @azure/functions-core), records
@@ -43,6 +44,27 @@ const probe = `
     const email = await import(path.join(dir, 'emailSdk.js'));
     process.stdout.write(JSON.stringify({ atLoad, database: one, storage: 'up', jose: typeof jose.jwtVerify, email: typeof email.EmailClient }));
   })().catch((error) => { process.stderr.write(String(error && error.stack)); process.exit(1); });`;
+
+// Loads the bundle, then waits (up to 5 s) for the telemetry backend to arrive once the load is done.
+const telemetryProbe = `
+  const Module = require('node:module');
+  const path = require('node:path');
+  const hooks = [];
+  const load = Module._load;
+  Module._load = function (request, ...rest) {
+    if (request === '@azure/functions-core') return { setProgrammingModel() {}, registerHook: (name) => (hooks.push(name), { dispose() {} }), log() {}, registerFunction: () => ({ dispose() {} }) };
+    return load.call(this, request, ...rest);
+  };
+  require(process.argv[1]);
+  const loaded = () => Object.keys(require.cache).some((file) => path.basename(file) === 'telemetrySdk.js');
+  const atLoad = loaded();
+  const started = Date.now();
+  const poll = setInterval(() => {
+    if (!loaded() && Date.now() - started < 5000) return;
+    clearInterval(poll);
+    process.stdout.write(JSON.stringify({ atLoad, later: loaded(), hooks: [...new Set(hooks)].sort() }));
+    process.exit(0);
+  }, 20);`;
 
 describe('dist/main.js keeps the large SDKs out of a cold start', () => {
   let outdir: string;
@@ -78,5 +100,28 @@ describe('dist/main.js keeps the large SDKs out of a cold start', () => {
       },
     });
     expect(JSON.parse(stdout)).toEqual({ atLoad: [], database: 1, storage: 'up', jose: 'function', email: 'function' });
+  }, 60_000);
+
+  const settings = {
+    PATH: process.env['PATH'] ?? '',
+    AUTH_JWT_SECRET: 'x'.repeat(40),
+    AUTH_ISSUER: 'local-dev',
+    AUTH_AUDIENCE: 'api',
+    // Nothing listens there: the backend loads, and its first export would fail.
+    APPLICATIONINSIGHTS_CONNECTION_STRING: 'InstrumentationKey=00000000-0000-0000-0000-000000000000;IngestionEndpoint=https://127.0.0.1:9/',
+  };
+
+  it('with a connection string, loads OpenTelemetry after the load, not in it, and hooks into the invocations', async () => {
+    const { stdout } = await run(process.execPath, ['-e', telemetryProbe, path.join(outdir, 'main.js')], { cwd: root, env: settings });
+    expect(JSON.parse(stdout)).toEqual({ atLoad: false, later: true, hooks: ['log', 'preInvocation'] });
+  }, 60_000);
+
+  it('without one, never loads it', async () => {
+    const { APPLICATIONINSIGHTS_CONNECTION_STRING: _unset, ...withoutTelemetry } = settings;
+    const { stdout } = await run(process.execPath, ['-e', telemetryProbe, path.join(outdir, 'main.js')], {
+      cwd: root,
+      env: withoutTelemetry,
+    });
+    expect(JSON.parse(stdout)).toEqual({ atLoad: false, later: false, hooks: [] });
   }, 60_000);
 });
