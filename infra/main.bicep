@@ -80,6 +80,9 @@ param budgetStartDate string = ''
 @description('Recipients of the budget alerts (50/75/90 % actual, 100 % forecast).')
 param budgetContactEmails array = []
 
+@description('Email addresses of the operators the alerts go to (ingest down, club stale, 5xx rate); empty: no notification.')
+param alertContactEmails array = []
+
 @description('Object id of whoever deploys; it may read database-url to run migrations.')
 param deployerPrincipalId string = deployer().objectId
 
@@ -102,6 +105,19 @@ module monitoring 'modules/monitoring.bicep' = {
     tags: tags
     workspaceName: 'log-${baseName}'
     appInsightsName: 'appi-${baseName}'
+  }
+}
+
+// The three alerts an operator needs first, on the Application Insights component (docs/observability.md).
+module alerts 'modules/alerts.bicep' = {
+  scope: rg
+  name: 'alerts'
+  params: {
+    location: location
+    tags: tags
+    appInsightsId: monitoring.outputs.appInsightsId
+    namePrefix: baseName
+    contactEmails: alertContactEmails
   }
 }
 

@@ -367,6 +367,14 @@ export function configuredLogLevel(): Settings['LOG_LEVEL'] {
   }
 }
 
+/**
+ * Sets variables that a library reads from the environment only and offers no option for (the
+ * OpenTelemetry distro's switches), unless the environment names them already.
+ */
+export function defaultEnvironment(values: Record<string, string>): void {
+  for (const [name, value] of Object.entries(values)) process.env[name] ??= value;
+}
+
 /** Forgets the parsed settings, so the next getSettings() reads the environment again. */
 export function resetSettings(): void {
   cached = undefined;

@@ -3,6 +3,7 @@ import { logs, SeverityNumber } from '@opentelemetry/api-logs';
 import { shutdownAzureMonitor, useAzureMonitor, type AzureMonitorOpenTelemetryOptions } from '@azure/monitor-opentelemetry';
 import { AzureFunctionsInstrumentation } from '@azure/functions-opentelemetry-instrumentation';
 import { createAzureSdkInstrumentation } from '@azure/opentelemetry-instrumentation-azure-sdk';
+import { defaultEnvironment } from '../config/settings';
 import type { LogFields, LogLevel } from '../log/logger';
 import { redact } from '../log/redact';
 import type {
@@ -69,8 +70,7 @@ export function startTelemetrySdk(options: TelemetrySdkOptions): TelemetryBacken
   // The distro reads these from the environment only. Statsbeat (the exporter's reports about
   // itself to an endpoint of Microsoft's, not the configured resource) is off: the service sends
   // telemetry to the connection string's endpoint and nowhere else.
-  process.env['APPLICATION_INSIGHTS_NO_STATSBEAT'] ??= 'true';
-  process.env['OTEL_SERVICE_NAME'] ??= options.serviceName;
+  defaultEnvironment({ APPLICATION_INSIGHTS_NO_STATSBEAT: 'true', OTEL_SERVICE_NAME: options.serviceName });
   useAzureMonitor({
     azureMonitorExporterOptions: {
       connectionString: options.connectionString,
@@ -102,6 +102,14 @@ export function startTelemetrySdk(options: TelemetrySdkOptions): TelemetryBacken
   const clean = (attributes: Attributes) => cleanAttributes(attributes, secrets);
 
   const counters = new Map<CounterName, ReturnType<typeof meter.createCounter>>();
+  const counter = (name: CounterName) => {
+    let created = counters.get(name);
+    if (!created) {
+      created = meter.createCounter(name, { unit: COUNTER_UNITS[name] });
+      counters.set(name, created);
+    }
+    return created;
+  };
   const gauges = new Map<GaugeName, ReturnType<typeof meter.createGauge>>();
   const disposables: { dispose(): unknown }[] = [];
   if (options.functionsHooks) disposables.push(...instrumentFunctions(options.functionsHooks));
@@ -143,7 +151,12 @@ export function startTelemetrySdk(options: TelemetrySdkOptions): TelemetryBacken
               'app.problem.code': outcome.problemCode,
             }),
           );
-          if (outcome.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+          if (outcome.status >= 500) {
+            span.setStatus({ code: SpanStatusCode.ERROR });
+            counter('http.server.errors').add(1, { operation: `${start.method} ${route}`, status: outcome.status });
+          }
+          // What a box sees of its pushes (accepted, refused, throttled), by operation and status.
+          if (outcome.caller === 'box') counter('box.pushes').add(1, { operation: `${start.method} ${route}`, status: outcome.status });
           span.end();
         },
       };
@@ -184,12 +197,7 @@ export function startTelemetrySdk(options: TelemetrySdkOptions): TelemetryBacken
     },
 
     count(name, value, attributes) {
-      let counter = counters.get(name);
-      if (!counter) {
-        counter = meter.createCounter(name, { unit: COUNTER_UNITS[name] });
-        counters.set(name, counter);
-      }
-      counter.add(value, clean(attributes));
+      counter(name).add(value, clean(attributes));
     },
 
     gauge(name, value, attributes) {

@@ -62,7 +62,7 @@ export type CounterName =
   | 'box.pushes'
   | 'costs.provider.calls'
   | 'costs.cache.hits';
-export type GaugeName = 'ingest.lag.seconds' | 'ingest.catch_up' | 'freshness.clubs';
+export type GaugeName = 'ingest.lag.events' | 'ingest.catch_up' | 'freshness.clubs';
 
 export interface TelemetryBackend {
   requestSpan(start: RequestStart): RequestSpan;
