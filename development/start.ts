@@ -3,11 +3,11 @@ import { functionDefinitions } from '../functions/definitions';
 import { closeSql, getSql } from '../shared/db/client';
 import { migrate } from '../shared/db/migrate';
 import { getSettings } from '../shared/config/settings';
-import { eventHubsReadBy } from './devhost/eventHubTriggers';
 import { startDevHost, type DevHost } from './devhost/host';
 import { readEventHubTriggerSettings } from './devhost/hostJson';
 import { startLocalEmailFake } from './acsEmailFake/local';
 import type { FakeAcsEmail } from './acsEmailFake/server';
+import { hubsTheAppReads } from './local/eventHubs/appHubs';
 import { ensureLocalEventHubs, type RunningEventHubs } from './local/eventHubs/developmentHub';
 import { prepareLocalEnvironment } from './local/environment';
 import { repoRoot } from './local/paths';
@@ -36,13 +36,7 @@ async function main(): Promise<void> {
     emailFake = await startLocalEmailFake();
     const settings = getSettings();
     const setting = (name: string) => process.env[name];
-    const served = eventHubsReadBy(functionDefinitions, 'INGEST_EVENTHUB_CONNECTION', setting);
-    const ingestGroups = served[settings.INGEST_EVENTHUB_NAME]?.consumerGroups ?? [];
-    // The backfill commands read with a group of their own (docs/ingest-worker.md).
-    served[settings.INGEST_EVENTHUB_NAME] = {
-      consumerGroups: [...new Set([...ingestGroups, settings.INGEST_EVENTHUB_CONSUMER_GROUP, settings.INGEST_BACKFILL_CONSUMER_GROUP])],
-    };
-    eventHubs = await ensureLocalEventHubs(settings.INGEST_EVENTHUB_CONNECTION, served);
+    eventHubs = await ensureLocalEventHubs(settings.INGEST_EVENTHUB_CONNECTION, hubsTheAppReads(settings, setting));
     // The hub may have moved to a free port: the functions' connection setting follows it.
     if (eventHubs) process.env['INGEST_EVENTHUB_CONNECTION'] = eventHubs.connectionString;
     // The admin portal's files, fresh from portal/src (the app serves dist/portal; docs/portal.md).
