@@ -12,6 +12,7 @@ import { ensureLocalEventHubs, type RunningEventHubs } from './local/eventHubs/d
 import { prepareLocalEnvironment } from './local/environment';
 import { repoRoot } from './local/paths';
 import { stopOnSignals } from '../shared/process/signals';
+import { secretValues, startTelemetry, stopTelemetry } from '../shared/telemetry/startup';
 import { leaveSignalsToCommand } from './local/embeddedPostgres';
 
 /**
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
   let eventHubs: RunningEventHubs | undefined;
   let emailFake: FakeAcsEmail | undefined;
   const shutdown = async () => {
+    await stopTelemetry();
     await emailFake?.close();
     await eventHubs?.release();
     await closeSql();
@@ -35,6 +37,13 @@ async function main(): Promise<void> {
     const migrations = await migrate(getSql());
     emailFake = await startLocalEmailFake();
     const settings = getSettings();
+    // As the deployed app does, with the connection string set (docs/observability.md).
+    const telemetry = await startTelemetry({
+      connectionString: settings.APPLICATIONINSIGHTS_CONNECTION_STRING,
+      secrets: secretValues(settings),
+      serviceName: 'shooting-club-backend',
+      onError: (error) => console.error(`Telemetry did not start: ${error instanceof Error ? error.message : String(error)}`),
+    });
     const setting = (name: string) => process.env[name];
     eventHubs = await ensureLocalEventHubs(settings.INGEST_EVENTHUB_CONNECTION, hubsTheAppReads(settings, setting));
     // The hub may have moved to a free port: the functions' connection setting follows it.
@@ -62,6 +71,7 @@ async function main(): Promise<void> {
     if (emailFake)
       console.log(`Email:     local Communication Services fake on ${emailFake.endpoint} (npm run emails lists what was sent)`);
     if (host.eventHubFeeds.length) console.log(`Triggers:  ${host.eventHubFeeds.join(', ')}`);
+    if (telemetry) console.log(`Telemetry: OpenTelemetry to ${ingestionEndpointOf(settings.APPLICATIONINSIGHTS_CONNECTION_STRING)}`);
     console.log(`Functions: ${functionDefinitions.map((d) => `${d.name} [${d.kind}]`).join(', ')}`);
     console.log(`Listening: ${host.url}  (try ${host.url}/healthz)`);
     console.log(`Portal:    ${host.url}/portal/  (sign in with a token from npm run token)`);
@@ -81,3 +91,8 @@ main().catch((error: unknown) => {
   console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
+
+/** Where telemetry goes, without the instrumentation key. */
+function ingestionEndpointOf(connectionString: string | undefined): string {
+  return /IngestionEndpoint=([^;]+)/i.exec(connectionString ?? '')?.[1] ?? 'Application Insights (the connection string names no endpoint)';
+}
