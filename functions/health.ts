@@ -6,6 +6,7 @@ import { publicAccess } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
 import { httpGroup } from '../shared/host/definition';
 import { ingestCheck } from '../shared/ingest/healthCheck';
+import { registerAzureSdk } from '../shared/telemetry/telemetry';
 import { ingestHealthRoute } from './ingestHealth';
 import { checkFreshness, FRESHNESS_RETRY_AFTER_SECONDS, FreshnessOverviewSchema } from '../shared/freshness/clubFreshness';
 import { readClubSignals } from '../shared/freshness/freshnessRepository';
@@ -15,7 +16,11 @@ import { readClubSignals } from '../shared/freshness/freshnessRepository';
  * HTTP stack are a large part of what the app would otherwise parse at a cold start
  * (development/build.mjs bundles shared/storage/tables.ts apart as dist/tablesSdk.js).
  */
-const loadTableService = async () => (await import('../shared/storage/tables')).tableService();
+const loadTableService = async () => {
+  const tables = await import('../shared/storage/tables');
+  registerAzureSdk(tables);
+  return tables.tableService();
+};
 
 /**
  * The components behind GET /healthz. Composed here, where every area is in reach, so

@@ -101,6 +101,10 @@ describe('telemetry of an HTTP operation', () => {
     expect(server?.spanContext().traceId).toBe(traceId);
     expect(server?.parentSpanContext?.spanId).toBe(parentId);
     expect(server?.name).toBe('GET /healthz');
+    // The storage probe's Azure SDK call is a dependency of the operation (its SDK loads apart).
+    expect(childrenOf(server as ReadableSpan).map((span) => span.name)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/TableServiceClient\.getProperties/), 'SELECT']),
+    );
   });
 
   it('names a refused or unmatched call by its template, with the anonymous caller, not as a failure of the service', async () => {

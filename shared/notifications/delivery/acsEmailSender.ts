@@ -1,5 +1,6 @@
 import type { EmailClient, EmailMessage } from '@azure/communication-email';
 import type { Settings } from '../../config/settings';
+import { registerAzureSdk } from '../../telemetry/telemetry';
 import type { EmailSender, OutgoingEmail } from './emailSender';
 import { DeliveryFailure } from './retryPolicy';
 
@@ -66,14 +67,18 @@ export function emailSenderFromSettings(settings: Settings): EmailSender | undef
     // Plain http only for a local endpoint (the development fake); the SDK refuses it otherwise.
     const local = /endpoint=http:\/\/(127\.0\.0\.1|localhost)[:/]/i.test(connection);
     return lazySender(async () => {
-      const { EmailClient } = await import('./emailSdk');
+      const sdk = await import('./emailSdk');
+      registerAzureSdk(sdk);
+      const { EmailClient } = sdk;
       return acsEmailSender(new EmailClient(connection, { allowInsecureConnection: local }), senderAddress);
     });
   }
   const endpoint = settings.NOTIFY_EMAIL_ENDPOINT;
   if (endpoint) {
     return lazySender(async () => {
-      const { EmailClient, ManagedIdentityCredential } = await import('./emailSdk');
+      const sdk = await import('./emailSdk');
+      registerAzureSdk(sdk);
+      const { EmailClient, ManagedIdentityCredential } = sdk;
       return acsEmailSender(new EmailClient(endpoint, new ManagedIdentityCredential()), senderAddress);
     });
   }

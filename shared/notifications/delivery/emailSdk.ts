@@ -5,3 +5,5 @@
  */
 export { EmailClient } from '@azure/communication-email';
 export { ManagedIdentityCredential } from '@azure/identity';
+// This file's copy of the Azure tracing core, handed the OpenTelemetry instrumenter when telemetry runs.
+export { useInstrumenter } from '@azure/core-tracing';
