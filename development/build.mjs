@@ -51,7 +51,13 @@ const entries = [
   // The box agent on each club's on-site box.
   { in: 'edge/main.ts', out: 'edge-agent' },
   // The staging ingest worker (workers/README.md).
-  { in: 'workers/ingest/main.ts', out: 'ingest-worker' },
+  // It carries its own telemetry backend (the image holds this one file): see telemetrySdk below.
+  {
+    in: 'workers/ingest/main.ts',
+    out: 'ingest-worker',
+    define: { 'import.meta.url': '__importMetaUrl' },
+    banner: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+  },
   // The production commands an operator or a workflow runs (docs/decisions/007-production-commands.md).
   { in: 'ops/main.ts', out: 'ops' },
 ];

@@ -252,6 +252,7 @@ module ingestWorker 'modules/ingestWorker.bicep' = if (ingestWorkerEnabled) {
     keyVaultUri: keyVault.outputs.uri
     eventHubName: eventHubs.outputs.hubName
     consumerGroup: eventHubs.outputs.workerConsumerGroup
+    appInsightsConnectionString: monitoring.outputs.connectionString
   }
 }
 

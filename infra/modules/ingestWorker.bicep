@@ -20,6 +20,9 @@ param workspaceName string
 param keyVaultUri string
 param eventHubName string
 param consumerGroup string
+@secure()
+@description('Application Insights connection string, for the batch spans, lag and catch-up gauges of the worker (docs/observability.md).')
+param appInsightsConnectionString string
 
 resource workspace 'Microsoft.OperationalInsights/workspaces@2023-09-01' existing = {
   name: workspaceName
@@ -55,6 +58,7 @@ resource worker 'Microsoft.App/containerApps@2024-03-01' = {
       secrets: [
         { name: 'database-url', keyVaultUrl: '${keyVaultUri}secrets/database-url', identity: identityId }
         { name: 'eventhub-connection', keyVaultUrl: '${keyVaultUri}secrets/eventhub-worker-connection', identity: identityId }
+        { name: 'appinsights-connection', value: appInsightsConnectionString }
       ]
     }
     template: {
@@ -73,6 +77,7 @@ resource worker 'Microsoft.App/containerApps@2024-03-01' = {
             { name: 'AzureWebJobsStorage__clientId', value: identityClientId }
             { name: 'INGEST_CHECKPOINT_TABLE', value: 'IngestCheckpoints' }
             { name: 'LOG_LEVEL', value: 'info' }
+            { name: 'APPLICATIONINSIGHTS_CONNECTION_STRING', secretRef: 'appinsights-connection' }
           ]
         }
       ]
