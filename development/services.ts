@@ -20,7 +20,10 @@ async function main(): Promise<void> {
     await migrate(getSql());
     await closeSql();
     const settings = getSettings();
-    eventHubs = await ensureLocalEventHubs(settings.INGEST_EVENTHUB_CONNECTION, hubsTheAppReads(settings, (name) => process.env[name]));
+    eventHubs = await ensureLocalEventHubs(
+      settings.INGEST_EVENTHUB_CONNECTION,
+      hubsTheAppReads(settings, (name) => process.env[name]),
+    );
   } catch (error) {
     await environment.release();
     throw error;

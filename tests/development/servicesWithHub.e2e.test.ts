@@ -21,7 +21,12 @@ describe('npm run services with the development Event Hubs connection', () => {
     const connection = `Endpoint=sb://127.0.0.1:${hubPort};SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true`;
     const started = spawn(process.execPath, [require.resolve('tsx/cli'), 'development/services.ts'], {
       cwd: root,
-      env: { ...process.env, INGEST_EVENTHUB_CONNECTION: connection, INGEST_EVENTHUB_NAME: 'club-data', INGEST_EVENTHUB_CONSUMER_GROUP: 'functions' },
+      env: {
+        ...process.env,
+        INGEST_EVENTHUB_CONNECTION: connection,
+        INGEST_EVENTHUB_NAME: 'club-data',
+        INGEST_EVENTHUB_CONSUMER_GROUP: 'functions',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = started;
