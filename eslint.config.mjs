@@ -8,7 +8,20 @@ import tseslint from 'typescript-eslint';
  */
 
 /** Shared folders that serve every area. Areas may import them; they import no area. */
-const INFRASTRUCTURE = ['auth', 'config', 'db', 'errors', 'health', 'log', 'paging', 'process', 'storage', 'time', 'validation'];
+const INFRASTRUCTURE = [
+  'auth',
+  'config',
+  'db',
+  'errors',
+  'health',
+  'log',
+  'paging',
+  'process',
+  'storage',
+  'telemetry',
+  'time',
+  'validation',
+];
 
 /** Each area and the other areas it is designed to use (beyond INFRASTRUCTURE). shared/http is for nobody here. */
 const AREAS = {
@@ -83,7 +96,7 @@ const boundaries = [
     ['shared/http/**/*.ts'],
     [
       {
-        regex: `^\\.\\./(?!${either(['auth', 'config', 'db', 'errors', 'log', 'validation'])})`,
+        regex: `^\\.\\./(?!${either(['auth', 'config', 'db', 'errors', 'log', 'telemetry', 'validation'])})`,
         message:
           'shared/http imports no area: build guards that need an area lookup in functions/guards from clubRoleGuard / bearerCredentialGuard.',
       },
@@ -155,7 +168,7 @@ const boundaries = [
     ['workers/**/*.ts'],
     [
       {
-        regex: `^(?:\\.\\./)+(?!\\.\\./)(?!shared/${either(['config', 'db', 'ingest', 'log', 'process', 'storage'])}|workers/)`,
+        regex: `^(?:\\.\\./)+(?!\\.\\./)(?!shared/${either(['config', 'db', 'ingest', 'log', 'process', 'storage', 'telemetry'])}|workers/)`,
         message: 'The ingest worker bundle (workers/) imports only the shared modules it runs: no functions/, no HTTP layer.',
       },
     ],

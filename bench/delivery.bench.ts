@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
 import { EmailClient } from '@azure/communication-email';
-import { NotificationHubsClient } from '@azure/notification-hubs';
 import webPush from 'web-push';
 import { startFakeAcsEmail } from '../development/acsEmailFake/server';
 import { readFakeTls } from '../development/costsFake/certificate';
@@ -50,7 +49,7 @@ export default async function delivery({ sql }: BenchContext): Promise<Compariso
     const vapid = { subject: 'mailto:bench@example.org', ...webPush.generateVAPIDKeys() };
     const channels: PushChannels = {
       web: { channel: webPushChannel(vapid), publicKey: vapid.publicKey, allowedHosts: ['127.0.0.1'] },
-      mobile: notificationHubChannel(new NotificationHubsClient(hub.connectionString, hub.hubName)),
+      mobile: notificationHubChannel({ connectionString: hub.connectionString, hubName: hub.hubName }),
     };
     const sender = acsEmailSender(
       new EmailClient(email.connectionString, { allowInsecureConnection: true }),

@@ -14,6 +14,12 @@ import { buildPortal } from '../portal/build.mjs';
 const SDKS_APART = [
   { importer: 'shared/costs/azureProvider.ts', specifier: './sdk', file: './costSdk.js' },
   { importer: 'shared/storage/tables.ts', specifier: './identity', file: './identitySdk.js' },
+  { importer: 'functions/health.ts', specifier: '../shared/storage/tables', file: './tablesSdk.js' },
+  { importer: 'shared/notifications/delivery/acsEmailSender.ts', specifier: './emailSdk', file: './emailSdk.js' },
+  { importer: 'shared/auth/jwt.ts', specifier: './jose', file: './joseSdk.js' },
+  { importer: 'shared/db/client.ts', specifier: './driver', file: './postgresDriver.js' },
+  { importer: 'shared/telemetry/startup.ts', specifier: './sdk', file: './telemetrySdk.js' },
+  { importer: 'shared/notifications/push/loadPushSdk.ts', specifier: './pushSdk', file: './pushSdk.js' },
 ];
 
 /**
@@ -28,10 +34,35 @@ const entries = [
   // of an identity-based storage connection).
   { in: 'shared/costs/sdk.ts', out: 'costSdk' },
   { in: 'shared/storage/identity.ts', out: 'identitySdk' },
+  // The Tables client of the health check's storage probe, loaded on the first health request.
+  { in: 'shared/storage/tables.ts', out: 'tablesSdk', plugins: [sdksApart()] },
+  // Email delivery's SDKs (Communication Services, identity), loaded with the first email sent.
+  { in: 'shared/notifications/delivery/emailSdk.ts', out: 'emailSdk' },
+  // Push delivery's SDKs (Notification Hubs, web-push), loaded with the first push or registration.
+  { in: 'shared/notifications/push/pushSdk.ts', out: 'pushSdk' },
+  // Token verification (jose), loaded with the first token a request carries.
+  { in: 'shared/auth/jose.ts', out: 'joseSdk' },
+  // The PostgreSQL driver, required when the first pool opens.
+  { in: 'shared/db/driver.ts', out: 'postgresDriver' },
+  // OpenTelemetry with the Azure Monitor distro, loaded after the app registered its functions
+  // when APPLICATIONINSIGHTS_CONNECTION_STRING is set (shared/telemetry/startup.ts).
+  // Some of its packages resolve to their ES module builds, which read import.meta.url: given the file's own URL.
+  {
+    in: 'shared/telemetry/sdk.ts',
+    out: 'telemetrySdk',
+    define: { 'import.meta.url': '__importMetaUrl' },
+    banner: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+  },
   // The box agent on each club's on-site box: boxes run the Node.js their Debian offers (20 or newer).
   { in: 'edge/main.ts', out: 'edge-agent', target: 'node20' },
   // The staging ingest worker (workers/README.md).
-  { in: 'workers/ingest/main.ts', out: 'ingest-worker' },
+  // It carries its own telemetry backend (the image holds this one file): see telemetrySdk below.
+  {
+    in: 'workers/ingest/main.ts',
+    out: 'ingest-worker',
+    define: { 'import.meta.url': '__importMetaUrl' },
+    banner: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+  },
   // The production commands an operator or a workflow runs (docs/decisions/007-production-commands.md).
   { in: 'ops/main.ts', out: 'ops' },
 ];
@@ -70,6 +101,8 @@ await Promise.all([
       sourcemap: true,
       external: entry.external ?? [],
       plugins: entry.plugins ?? [],
+      define: entry.define ?? {},
+      banner: entry.banner ? { js: entry.banner } : {},
       logLevel: 'warning',
       metafile: values.metafile,
     });
@@ -92,7 +125,9 @@ function sdksApart() {
   return {
     name: 'sdks-apart',
     setup(build) {
-      build.onResolve({ filter: /^\.\/(sdk|identity)$/ }, (args) => {
+      const specifiers = new Set(SDKS_APART.map((entry) => entry.specifier));
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (!specifiers.has(args.path)) return undefined;
         const importer = args.importer.replace(/\\/g, '/');
         const apart = SDKS_APART.find((entry) => entry.specifier === args.path && importer.endsWith(entry.importer));
         return apart ? { path: apart.file, external: true } : undefined;

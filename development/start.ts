@@ -3,7 +3,6 @@ import { functionDefinitions } from '../functions/definitions';
 import { closeSql, getSql } from '../shared/db/client';
 import { migrate } from '../shared/db/migrate';
 import { getSettings } from '../shared/config/settings';
-import { eventHubsReadBy } from './devhost/eventHubTriggers';
 import { startDevHost, type DevHost } from './devhost/host';
 import { readEventHubTriggerSettings } from './devhost/hostJson';
 import { startLocalEmailFake } from './acsEmailFake/local';
@@ -11,11 +10,13 @@ import type { FakeAcsEmail } from './acsEmailFake/server';
 import { startLocalOidcProvider } from './oidcProvider/local';
 import type { RunningOidcProvider } from './oidcProvider/server';
 import { startLocalPushFakes, trustedLocalTls, type LocalPushFakes } from './pushFakes/local';
+import { hubsTheAppReads } from './local/eventHubs/appHubs';
 import { ensureLocalEventHubs, type RunningEventHubs } from './local/eventHubs/developmentHub';
 import { prepareLocalEnvironment } from './local/environment';
 import { repoRoot } from './local/paths';
 import { stopOnSignals } from '../shared/process/signals';
 import { DEMO_CLUB, seedDemo } from './demo/seed';
+import { secretValues, startTelemetry, stopTelemetry } from '../shared/telemetry/startup';
 import { leaveSignalsToCommand } from './local/embeddedPostgres';
 import { assertPinnedNode } from './local/nodeRuntime';
 
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
   let pushFakes: LocalPushFakes | undefined;
   const shutdown = async () => {
     await oidcProvider?.close();
+    await stopTelemetry();
     await emailFake?.close();
     await pushFakes?.close();
     await eventHubs?.release();
@@ -52,14 +54,15 @@ async function main(): Promise<void> {
     // Before the host reads its settings: the API verifies the local provider's tokens.
     oidcProvider = await startLocalOidcProvider(getSettings().PORT);
     const settings = getSettings();
+    // As the deployed app does, with the connection string set (docs/observability.md).
+    const telemetry = await startTelemetry({
+      connectionString: settings.APPLICATIONINSIGHTS_CONNECTION_STRING,
+      secrets: secretValues(settings),
+      serviceName: 'shooting-club-backend',
+      onError: (error) => console.error(`Telemetry did not start: ${error instanceof Error ? error.message : String(error)}`),
+    });
     const setting = (name: string) => process.env[name];
-    const served = eventHubsReadBy(functionDefinitions, 'INGEST_EVENTHUB_CONNECTION', setting);
-    const ingestGroups = served[settings.INGEST_EVENTHUB_NAME]?.consumerGroups ?? [];
-    // The backfill commands read with a group of their own (docs/ingest-worker.md).
-    served[settings.INGEST_EVENTHUB_NAME] = {
-      consumerGroups: [...new Set([...ingestGroups, settings.INGEST_EVENTHUB_CONSUMER_GROUP, settings.INGEST_BACKFILL_CONSUMER_GROUP])],
-    };
-    eventHubs = await ensureLocalEventHubs(settings.INGEST_EVENTHUB_CONNECTION, served);
+    eventHubs = await ensureLocalEventHubs(settings.INGEST_EVENTHUB_CONNECTION, hubsTheAppReads(settings, setting));
     // The hub may have moved to a free port: the functions' connection setting follows it.
     if (eventHubs) process.env['INGEST_EVENTHUB_CONNECTION'] = eventHubs.connectionString;
     // The admin portal's files, fresh from portal/src (the app serves dist/portal; docs/portal.md).
@@ -92,6 +95,7 @@ async function main(): Promise<void> {
     if (pushFakes.webPush)
       console.log(`           local Web Push service fake on ${pushFakes.webPush.origin} (npm run pushes lists what was sent)`);
     if (host.eventHubFeeds.length) console.log(`Triggers:  ${host.eventHubFeeds.join(', ')}`);
+    if (telemetry) console.log(`Telemetry: OpenTelemetry to ${ingestionEndpointOf(settings.APPLICATIONINSIGHTS_CONNECTION_STRING)}`);
     console.log(`Functions: ${functionDefinitions.map((d) => `${d.name} [${d.kind}]`).join(', ')}`);
     console.log(`Listening: ${host.url}  (try ${host.url}/healthz)`);
     if (oidcProvider) {
@@ -118,3 +122,8 @@ main().catch((error: unknown) => {
   console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
+
+/** Where telemetry goes, without the instrumentation key. */
+function ingestionEndpointOf(connectionString: string | undefined): string {
+  return /IngestionEndpoint=([^;]+)/i.exec(connectionString ?? '')?.[1] ?? 'Application Insights (the connection string names no endpoint)';
+}

@@ -6,17 +6,28 @@ import { publicAccess } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
 import { httpGroup } from '../shared/host/definition';
 import { ingestCheck } from '../shared/ingest/healthCheck';
-import { tableService } from '../shared/storage/tables';
+import { registerAzureSdk } from '../shared/telemetry/telemetry';
 import { ingestHealthRoute } from './ingestHealth';
 import { checkFreshness, FRESHNESS_RETRY_AFTER_SECONDS, FreshnessOverviewSchema } from '../shared/freshness/clubFreshness';
 import { readClubSignals } from '../shared/freshness/freshnessRepository';
+
+/**
+ * The storage probe's Tables client, loaded on the first health request: the Tables SDK and its
+ * HTTP stack are a large part of what the app would otherwise parse at a cold start
+ * (development/build.mjs bundles shared/storage/tables.ts apart as dist/tablesSdk.js).
+ */
+const loadTableService = async () => {
+  const tables = await import('../shared/storage/tables');
+  registerAzureSdk(tables);
+  return tables.tableService();
+};
 
 /**
  * The components behind GET /healthz. Composed here, where every area is in reach, so
  * shared/health knows none of them: an area with its own health (ingest) adds its check to this list.
  */
 export function serviceHealthChecks(): HealthCheck[] {
-  return [databaseCheck(getSql), storageCheck(tableService), ingestCheck(getSql, () => getSettings().SVC_INGEST_STATUS_ENABLED)];
+  return [databaseCheck(getSql), storageCheck(loadTableService), ingestCheck(getSql, () => getSettings().SVC_INGEST_STATUS_ENABLED)];
 }
 
 export const healthFunctions = [

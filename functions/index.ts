@@ -1,5 +1,7 @@
 import { app } from '@azure/functions';
 import { getSettings } from '../shared/config/settings';
+import { appLogger } from '../shared/log/appLogger';
+import { secretValues, startTelemetryAfterLoad } from '../shared/telemetry/startup';
 import { functionDefinitions } from './definitions';
 
 /**
@@ -7,9 +9,12 @@ import { functionDefinitions } from './definitions';
  * the Azure Functions host. An invalid setting fails the load with a SettingsError naming it
  * (never its value), so the host reports the broken deployment instead of answering 500s.
  */
-getSettings();
+const settings = getSettings();
+const telemetryOn = settings.APPLICATIONINSIGHTS_CONNECTION_STRING !== undefined;
 
-app.setup({ enableHttpStream: false });
+// With telemetry the worker sends its log records itself, so the host must not send its copy;
+// setup can only change while the app loads, before the telemetry backend is there.
+app.setup({ enableHttpStream: false, ...(telemetryOn ? { capabilities: { WorkerOpenTelemetryEnabled: true } } : {}) });
 
 for (const definition of functionDefinitions) {
   switch (definition.kind) {
@@ -24,3 +29,12 @@ for (const definition of functionDefinitions) {
       break;
   }
 }
+
+// OpenTelemetry loads after this module returned (shared/telemetry/startup.ts): never on the cold start's path.
+startTelemetryAfterLoad({
+  connectionString: settings.APPLICATIONINSIGHTS_CONNECTION_STRING,
+  secrets: secretValues(settings),
+  serviceName: 'shooting-club-backend',
+  functionsHooks: app.hook,
+  onError: (error) => appLogger().error('telemetry_start_failed', { error }),
+});

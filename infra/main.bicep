@@ -95,6 +95,9 @@ param budgetStartDate string = ''
 @description('Recipients of the budget alerts (50/75/90 % actual, 100 % forecast).')
 param budgetContactEmails array = []
 
+@description('Email addresses of the operators the alerts go to (ingest down, club stale, 5xx rate); empty: no notification.')
+param alertContactEmails array = []
+
 @description('Object id of whoever deploys; it may read database-url to run migrations.')
 param deployerPrincipalId string = deployer().objectId
 
@@ -121,6 +124,19 @@ module monitoring 'modules/monitoring.bicep' = {
     tags: tags
     workspaceName: 'log-${baseName}'
     appInsightsName: 'appi-${baseName}'
+  }
+}
+
+// The three alerts an operator needs first, on the Application Insights component (docs/observability.md).
+module alerts 'modules/alerts.bicep' = {
+  scope: rg
+  name: 'alerts'
+  params: {
+    location: location
+    tags: tags
+    appInsightsId: monitoring.outputs.appInsightsId
+    namePrefix: baseName
+    contactEmails: alertContactEmails
   }
 }
 
@@ -282,6 +298,7 @@ module ingestWorker 'modules/ingestWorker.bicep' = if (stagingWorker && ingestWo
     eventHubsNamespaceHost: eventHubs.outputs.namespaceHost
     eventHubName: eventHubs.outputs.hubName
     consumerGroup: eventHubs.outputs.workerConsumerGroup
+    appInsightsConnectionString: monitoring.outputs.connectionString
   }
 }
 

@@ -25,6 +25,9 @@ param keyVaultUri string
 param eventHubsNamespaceHost string
 param eventHubName string
 param consumerGroup string
+@secure()
+@description('Application Insights connection string, for the batch spans, lag and catch-up gauges of the worker (docs/observability.md).')
+param appInsightsConnectionString string
 
 // The quickstart image azd templates use before a service's first deploy.
 var placeholderImage = 'mcr.microsoft.com/k8se/quickstart:latest'
@@ -62,7 +65,10 @@ resource worker 'Microsoft.App/containerApps@2024-03-01' = {
     configuration: {
       activeRevisionsMode: 'Single'
       registries: [{ server: registryServer, identity: identityId }]
-      secrets: [{ name: 'database-url', keyVaultUrl: '${keyVaultUri}secrets/database-url', identity: identityId }]
+      secrets: [
+        { name: 'database-url', keyVaultUrl: '${keyVaultUri}secrets/database-url', identity: identityId }
+        { name: 'appinsights-connection', value: appInsightsConnectionString }
+      ]
     }
     template: {
       containers: [
@@ -82,6 +88,7 @@ resource worker 'Microsoft.App/containerApps@2024-03-01' = {
             { name: 'AzureWebJobsStorage__clientId', value: identityClientId }
             { name: 'INGEST_CHECKPOINT_TABLE', value: 'IngestCheckpoints' }
             { name: 'LOG_LEVEL', value: 'info' }
+            { name: 'APPLICATIONINSIGHTS_CONNECTION_STRING', secretRef: 'appinsights-connection' }
           ]
         }
       ]

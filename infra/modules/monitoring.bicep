@@ -27,3 +27,4 @@ resource appInsights 'Microsoft.Insights/components@2020-02-02' = {
 
 output workspaceName string = workspace.name
 output connectionString string = appInsights.properties.ConnectionString
+output appInsightsId string = appInsights.id

@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { JWTPayload } from 'jose';
 import type { Settings } from '../config/settings';
 import { isWellFormed } from '../validation/humanText';
 import { isPlatformRole, type PlatformRole } from './roles';
@@ -28,21 +28,26 @@ type VerifierSettings = Pick<Settings, 'AUTH_JWT_SECRET' | 'AUTH_JWKS_URL' | 'AU
 export function createTokenVerifier(settings: VerifierSettings): TokenVerifier {
   // A token without exp would be valid forever once leaked.
   const options = { issuer: settings.AUTH_ISSUER, audience: settings.AUTH_AUDIENCE, clockTolerance: 30, requiredClaims: ['exp'] };
-  let verify: (token: string) => Promise<{ payload: JWTPayload }>;
-  if (settings.AUTH_JWKS_URL) {
-    const keys: JWTVerifyGetKey = createRemoteJWKSet(new URL(settings.AUTH_JWKS_URL));
-    verify = (token) => jwtVerify(token, keys, { ...options, algorithms: ['RS256'] });
-  } else {
+  // The key set is made once, on the first token: it caches the provider's keys across requests.
+  let loading: Promise<{ verify: (token: string) => Promise<{ payload: JWTPayload }>; jose: JoseModule }> | undefined;
+  const load = async () => {
+    const jose = await import('./jose');
+    if (settings.AUTH_JWKS_URL) {
+      const keys = jose.createRemoteJWKSet(new URL(settings.AUTH_JWKS_URL));
+      return { jose, verify: (token: string) => jose.jwtVerify(token, keys, { ...options, algorithms: ['RS256'] }) };
+    }
     const secret = new TextEncoder().encode(settings.AUTH_JWT_SECRET);
-    verify = (token) => jwtVerify(token, secret, { ...options, algorithms: ['HS256'] });
-  }
+    return { jose, verify: (token: string) => jose.jwtVerify(token, secret, { ...options, algorithms: ['HS256'] }) };
+  };
 
   return async (token) => {
+    loading ??= load();
+    const { jose, verify } = await loading;
     let payload;
     try {
       ({ payload } = await verify(token));
     } catch (error) {
-      throw new TokenRejected(describeJoseError(error));
+      throw new TokenRejected(describeJoseError(jose.errors, error));
     }
     if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > 200 || CONTROL.test(payload.sub)) {
       throw new TokenRejected('The token has no usable sub claim.');
@@ -70,7 +75,9 @@ function claimsWellFormed(value: unknown, depth = 0): boolean {
   return true;
 }
 
-function describeJoseError(error: unknown): string {
+type JoseModule = typeof import('./jose');
+
+function describeJoseError(joseErrors: JoseModule['errors'], error: unknown): string {
   if (error instanceof joseErrors.JWTExpired) return 'The token has expired.';
   if (error instanceof joseErrors.JWTClaimValidationFailed && error.reason === 'missing') return `The token has no ${error.claim} claim.`;
   if (error instanceof joseErrors.JWTClaimValidationFailed) return `The token's ${error.claim} claim is not accepted.`;

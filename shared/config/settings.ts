@@ -269,6 +269,19 @@ export const SettingsSchema = v.object({
     ),
     '',
   ),
+  /**
+   * Secret: the Application Insights connection string. Set: operations, queries, structured logs
+   * and metrics go there through OpenTelemetry (docs/observability.md); unset: nothing is sent and
+   * nothing of OpenTelemetry is loaded.
+   */
+  APPLICATIONINSIGHTS_CONNECTION_STRING: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.transform((value) => value || undefined),
+      v.optional(v.pipe(v.string(), v.regex(/(^|;)\s*InstrumentationKey=[^;]+/i, 'must be a connection string with InstrumentationKey='))),
+    ),
+  ),
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;
@@ -343,6 +356,7 @@ export const INGEST_WORKER_SETTING_NAMES = [
   'INGEST_WORKER_MAX_BATCH_SIZE',
   'INGEST_WORKER_LAG_SAMPLE_SECONDS',
   'INGEST_WORKER_LAG_WINDOW',
+  'APPLICATIONINSIGHTS_CONNECTION_STRING',
 ] as const satisfies readonly (keyof Settings)[];
 
 export type IngestWorkerSettings = Pick<Settings, (typeof INGEST_WORKER_SETTING_NAMES)[number]>;
@@ -439,6 +453,14 @@ export function configuredLogLevel(): Settings['LOG_LEVEL'] {
   } catch {
     return 'info';
   }
+}
+
+/**
+ * Sets variables that a library reads from the environment only and offers no option for (the
+ * OpenTelemetry distro's switches), unless the environment names them already.
+ */
+export function defaultEnvironment(values: Record<string, string>): void {
+  for (const [name, value] of Object.entries(values)) process.env[name] ??= value;
 }
 
 /** Forgets the parsed settings, so the next getSettings() reads the environment again. */

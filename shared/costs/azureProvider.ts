@@ -1,4 +1,5 @@
 import type { CostManagementClient, ForecastDefinition, QueryDefinition } from '@azure/arm-costmanagement';
+import { registerAzureSdk } from '../telemetry/telemetry';
 import type { CostProviderConfig } from './config';
 import { classifyProviderError, CostProviderError } from './providerErrors';
 import type { DayRange } from './period';
@@ -152,6 +153,7 @@ function parseJson(text: string | undefined): unknown {
 
 async function loadSdk(config: CostProviderConfig, options: AzureProviderOptions): Promise<Sdk> {
   const sdk = await import('./sdk');
+  registerAzureSdk(sdk);
   const secretCredential = new sdk.ClientSecretCredential(config.tenantId, config.clientId, config.clientSecret, {
     authorityHost: config.authUrl,
     // MSAL would otherwise ask login.microsoftonline.com to vouch for any other authority host.

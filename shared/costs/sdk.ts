@@ -6,3 +6,5 @@
 export { ClientSecretCredential } from '@azure/identity';
 export { CostManagementClient } from '@azure/arm-costmanagement';
 export { createHttpHeaders, createPipelineRequest, RestError } from '@azure/core-rest-pipeline';
+// This file's copy of the Azure tracing core, handed the OpenTelemetry instrumenter when telemetry runs.
+export { useInstrumenter } from '@azure/core-tracing';

@@ -1,5 +1,7 @@
 import { BusyError, UnavailableError, UpstreamError, type DomainError } from '../errors/domainErrors';
 import type { Logger } from '../log/logger';
+import { redact } from '../log/redact';
+import { telemetry } from '../telemetry/telemetry';
 import type { CostProvider } from './azureProvider';
 import { SingleFlightCache, type CacheHit } from './cache';
 import { toCsv } from './csv';
@@ -75,6 +77,25 @@ const allowsStale = (error: unknown) =>
 const holdFor = (error: unknown) =>
   error instanceof CostProviderError && error.failure === 'rate_limited' ? error.retryAfterSeconds : undefined;
 
+/** The provider calls an operator watches (costs.provider.calls by query and outcome). */
+async function countedCall<T>(query: 'usage' | 'forecast', call: () => Promise<T>): Promise<T> {
+  try {
+    const value = await call();
+    telemetry()?.count('costs.provider.calls', 1, { query, outcome: 'ok' });
+    return value;
+  } catch (error) {
+    telemetry()?.count('costs.provider.calls', 1, { query, outcome: error instanceof CostProviderError ? error.failure : 'error' });
+    throw error;
+  }
+}
+
+/** Answers served from the cache instead of the provider (costs.cache.hits by query). */
+async function countedHit<T extends { cached: boolean }>(query: 'usage' | 'forecast', hit: Promise<T>): Promise<T> {
+  const value = await hit;
+  if (value.cached) telemetry()?.count('costs.cache.hits', 1, { query });
+  return value;
+}
+
 interface Loaded<T> {
   value: T;
   loadedAt: number;
@@ -90,13 +111,6 @@ function freshness(parts: readonly Omit<Loaded<unknown>, 'value'>[]): Freshness 
     cached: stale || parts.every((part) => part.cached),
     stale,
   };
-}
-
-function redact(text: string, secrets: readonly string[]): string {
-  let clean = text;
-  for (const secret of secrets) if (secret) clean = clean.split(secret).join('[redacted]');
-  // Bearer tokens are JWTs; none belongs in a log line.
-  return clean.replace(/eyJ[\w-]+\.[\w-]+\.[\w-]*/g, '[token]');
 }
 
 /**
@@ -120,9 +134,19 @@ export function createCostService(options: CostServiceOptions): CostService {
   };
 
   const rangeKey = (range: DayRange) => `${range.from}/${range.to}`;
-  const usageOf = (range: DayRange) => usage.get(rangeKey(range), () => providerOrFail().usage(range), { staleOn: allowsStale, holdFor });
+  const usageOf = (range: DayRange) =>
+    countedHit(
+      'usage',
+      usage.get(rangeKey(range), () => countedCall('usage', () => providerOrFail().usage(range)), { staleOn: allowsStale, holdFor }),
+    );
   const forecastOf = (range: DayRange) =>
-    forecasts.get(rangeKey(range), () => providerOrFail().forecast(range), { staleOn: allowsStale, holdFor });
+    countedHit(
+      'forecast',
+      forecasts.get(rangeKey(range), () => countedCall('forecast', () => providerOrFail().forecast(range)), {
+        staleOn: allowsStale,
+        holdFor,
+      }),
+    );
 
   async function rowsFor(range: DayRange, windows: ReturnType<typeof costWindows>): Promise<Loaded<UsageRow[]>> {
     const parts = await Promise.all(windowsCovering(range, windows).map(usageOf));

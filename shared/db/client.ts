@@ -1,4 +1,4 @@
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import { getSettings } from '../config/settings';
 import { guardPool } from './poolGuard';
 
@@ -24,6 +24,9 @@ export const POOL_BUSY_RETRY_AFTER_SECONDS = 2;
 
 /** Opens a lazily-connecting, bounded pool (guarded: shared/db/poolGuard.ts). */
 export function connect(options: ConnectOptions): Sql {
+  // Required here, not imported at the top: the first pool loads the driver (see driver.ts).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { default: postgres } = require('./driver') as typeof import('./driver');
   const sql = postgres(options.url, {
     max: options.max ?? 10,
     idle_timeout: 30,

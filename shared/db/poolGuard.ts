@@ -1,5 +1,6 @@
 import type postgres from 'postgres';
 import { BusyError } from '../errors/domainErrors';
+import { startQuerySpan, startTransactionSpan } from './querySpan';
 
 /** Stable code of the 503 a caller gets when every connection of a pool stayed busy too long. */
 export const POOL_BUSY_CODE = 'pool_busy';
@@ -26,7 +27,7 @@ function isPendingQuery(value: unknown): value is PendingQuery {
 }
 
 /** Runs callbacks on the settled query without the driver's own then() (that would run it again). */
-function whenSettled(query: PendingQuery, onSuccess: () => void, onFailure: () => void): void {
+function whenSettled(query: PendingQuery, onSuccess: () => void, onFailure: (error: unknown) => void): void {
   void Promise.prototype.then.call(query, onSuccess, onFailure);
 }
 
@@ -124,13 +125,25 @@ export function guardPool(sql: postgres.Sql, { max, maxWaitMs, retryAfterSeconds
   // True while `begin` makes its own `begin` query: that one runs under the transaction's slot.
   let insideBegin = false;
 
-  const watch = <T>(query: T): T => {
+  const watch = <T>(query: T, strings?: unknown): T => {
     if (insideBegin || !isPendingQuery(query)) return query;
     const handler = query.handler;
     query.handler = (pending) =>
       admit(
         () => {
-          whenSettled(pending, release, release);
+          // A span per statement when telemetry is on (shared/db/querySpan.ts).
+          const span = startQuerySpan({ strings, pool });
+          whenSettled(
+            pending,
+            () => {
+              release();
+              span?.end();
+            },
+            (error) => {
+              release();
+              span?.end(error);
+            },
+          );
           handler(pending);
         },
         () => pending.reject(busy()),
@@ -144,6 +157,7 @@ export function guardPool(sql: postgres.Sql, { max, maxWaitMs, retryAfterSeconds
   const begin = sql.begin.bind(sql) as (...args: unknown[]) => Promise<unknown>;
   const guardedBegin = async (...args: unknown[]) => {
     await new Promise<void>((resolve, reject) => admit(resolve, () => reject(busy())));
+    const span = startTransactionSpan(pool);
     insideBegin = true;
     let transaction: Promise<unknown>;
     try {
@@ -152,7 +166,12 @@ export function guardPool(sql: postgres.Sql, { max, maxWaitMs, retryAfterSeconds
       insideBegin = false;
     }
     try {
-      return await transaction;
+      const result = await transaction;
+      span?.end();
+      return result;
+    } catch (error) {
+      span?.end(error);
+      throw error;
     } finally {
       release();
     }
@@ -160,7 +179,7 @@ export function guardPool(sql: postgres.Sql, { max, maxWaitMs, retryAfterSeconds
 
   return new Proxy(sql, {
     apply(target, thisArg, args) {
-      return watch(Reflect.apply(target, thisArg, args) as unknown);
+      return watch(Reflect.apply(target, thisArg, args) as unknown, args[0]);
     },
     get(target, property, receiver) {
       if (property === 'begin') return guardedBegin;

@@ -1,5 +1,6 @@
 import type { Sql } from '../db/client';
 import type { Logger } from '../log/logger';
+import { telemetry } from '../telemetry/telemetry';
 import { evaluateClubs } from './clubFreshness';
 import { countStatuses } from './evaluation';
 import { sendClaimedNotices } from './freshnessNotices';
@@ -17,5 +18,7 @@ export async function runFreshnessCheck(sql: Sql, now: Date, log: Logger): Promi
   for (const change of changes) log.info('freshness_status_changed', { ...change });
   const sent = await sendClaimedNotices(sql, clubs, notices, now, log);
   const { checked, fresh, stale, unknown, error } = countStatuses(clubs.map((club) => club.verdict.status));
+  const backend = telemetry();
+  for (const [state, count] of Object.entries({ fresh, stale, unknown, error })) backend?.gauge('freshness.clubs', count, { state });
   return { checked, fresh, stale, unknown, error, changes: changes.length, ...sent };
 }

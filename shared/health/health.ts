@@ -15,6 +15,11 @@ export interface ComponentReport {
 
 export interface HealthCheck {
   name: string;
+  /**
+   * Loads what the check needs (an SDK kept out of the cold start) before its deadline starts:
+   * a machine busy starting up must not report a component down because loading code was slow.
+   */
+  prepare?(): Promise<void>;
   check(): Promise<ComponentReport>;
 }
 
@@ -53,6 +58,11 @@ export async function evaluateHealth(checks: readonly HealthCheck[], timeoutMs =
 }
 
 async function runCheck(health: HealthCheck, timeoutMs: number): Promise<ComponentReport> {
+  try {
+    await health.prepare?.();
+  } catch (error) {
+    return { status: 'down', detail: error instanceof Error ? error.message : 'check could not be prepared' };
+  }
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<ComponentReport>((resolve) => {

@@ -11,6 +11,7 @@ import { createDispatcher } from '../http/dispatch';
 import type { Route } from '../http/route';
 import { BusyError, DomainError } from '../errors/domainErrors';
 import { createLogger, invocationSink, type Logger } from '../log/logger';
+import { telemetry, within, type Attributes } from '../telemetry/telemetry';
 
 /**
  * One function of the app, as data. functions/index.ts hands each to `app.http` / `app.timer` /
@@ -35,7 +36,7 @@ export function httpGroup(name: string, prefix: string, routes: readonly Route[]
     kind: 'http',
     name,
     routes,
-    options: { route, methods: ALL_METHODS, authLevel: 'anonymous', handler: createDispatcher(routes) },
+    options: { route, methods: ALL_METHODS, authLevel: 'anonymous', handler: createDispatcher(routes, `/${route}`) },
   };
 }
 
@@ -99,11 +100,14 @@ export function timerFunction(
       handler: async (timer, context) => {
         const log = jobLogger(context, name);
         const started = performance.now();
+        const span = telemetry()?.jobSpan(name, { 'app.trigger': 'timer', 'app.retry_count': context.retryContext?.retryCount });
         try {
-          const outcome = await run({ log, invocationId: context.invocationId }, timer);
+          const outcome = await within(span, () => run({ log, invocationId: context.invocationId }, timer));
+          span?.end(spanAttributes(outcome));
           log.info('timer_completed', { durationMs: Math.round(performance.now() - started), ...(outcome ?? {}) });
         } catch (error) {
           const retryable = isRetryableJobError(error);
+          span?.end({ 'app.retryable': retryable }, error);
           log.error('timer_failed', { durationMs: Math.round(performance.now() - started), retryable, error });
           if (retryable) throw error;
         }
@@ -142,11 +146,18 @@ export function eventHubFunction(
       handler: async (messages, context) => {
         const log = jobLogger(context, name);
         const batch = Array.isArray(messages) ? messages : [messages];
+        const span = telemetry()?.jobSpan(name, {
+          'app.trigger': 'eventHub',
+          'messaging.batch.message_count': batch.length,
+          'app.retry_count': context.retryContext?.retryCount,
+        });
         try {
-          const outcome = await run({ log, invocationId: context.invocationId }, batch, context);
+          const outcome = await within(span, () => run({ log, invocationId: context.invocationId }, batch, context));
+          span?.end(spanAttributes(outcome));
           log.info('event_batch_completed', { size: batch.length, ...(outcome ?? {}) });
         } catch (error) {
           const retryable = isRetryableJobError(error);
+          span?.end({ 'app.retryable': retryable }, error);
           log.error(retryable ? 'event_batch_failed' : 'event_batch_dropped', {
             size: batch.length,
             retryCount: context.retryContext?.retryCount,
@@ -157,4 +168,13 @@ export function eventHubFunction(
       },
     },
   };
+}
+
+/** A job's outcome as span attributes: its numbers, texts and flags (`app.outcome.applied`). */
+function spanAttributes(outcome: Record<string, unknown> | void): Attributes {
+  const attributes: Attributes = {};
+  for (const [key, value] of Object.entries(outcome ?? {})) {
+    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') attributes[`app.outcome.${key}`] = value;
+  }
+  return attributes;
 }

@@ -16,6 +16,7 @@ import {
 } from '../errors/domainErrors';
 import { isWellFormed } from '../validation/humanText';
 import { FORM_MEDIA_TYPES, parseFormBody } from './formBody';
+import { telemetry, within, type CallerKind } from '../telemetry/telemetry';
 import { compileTemplate, type CompiledTemplate } from './pathTemplate';
 import {
   badRequest,
@@ -37,12 +38,21 @@ interface CompiledRoute {
   template: CompiledTemplate;
 }
 
+/** What the pipeline learnt about a request, for its operation's span. */
+interface RequestFacts {
+  route?: string;
+  caller?: CallerKind;
+  problemCode?: string;
+}
+
 /**
  * The one HTTP pipeline: request id, route match (404/405), guard (401/403), input validation
  * (413/415/400), handler, and the single place that turns thrown errors into problem+json.
- * Each endpoint group's function is one dispatcher over that group's routes.
+ * Each endpoint group's function is one dispatcher over that group's routes. With telemetry on,
+ * each request is one server span named by its route template (the function's own route,
+ * `fallbackRoute`, when none matched), and that span replaces the `http_request` log line.
  */
-export function createDispatcher(routes: readonly Route[]): HttpHandler {
+export function createDispatcher(routes: readonly Route[], fallbackRoute = '/{*rest}'): HttpHandler {
   const compiled: CompiledRoute[] = routes
     .map((route) => ({ route, template: compileTemplate(route.path) }))
     .sort((a, b) => b.template.specificity - a.template.specificity);
@@ -52,20 +62,40 @@ export function createDispatcher(routes: readonly Route[]): HttpHandler {
     const requestId = incomingRequestId(request) ?? randomUUID();
     const path = pathOf(request.url);
     const log = requestLogger(context).with({ requestId, method: request.method, path });
+    const span = telemetry()?.requestSpan({
+      method: request.method.toUpperCase(),
+      fallbackRoute,
+      url: request.url,
+      requestId,
+      traceparent: request.headers.get('traceparent'),
+      tracestate: request.headers.get('tracestate'),
+    });
+    const facts: RequestFacts = {};
 
     // Everything that can throw, settings included, runs inside this try: no request escapes the
     // problem+json answer.
     let response: HttpResponseInit;
     try {
-      response = await handle(compiled, request, path, requestId, log);
+      response = await within(span, () => handle(compiled, request, path, requestId, log, facts));
     } catch (error) {
-      response = errorResponse(error, requestId, path, log);
+      const problem = toProblem(error, requestId, log);
+      facts.problemCode = problem.code;
+      response = problemResponse(problem, requestId, path);
     }
     const headers = new Headers(response.headers);
     headers.set(REQUEST_ID_HEADER, requestId);
-    log.info('http_request', { status: response.status ?? 200, durationMs: Math.round(performance.now() - started) });
+    const status = response.status ?? 200;
+    if (span) span.end({ status, ...facts });
+    else log.info('http_request', { status, durationMs: Math.round(performance.now() - started) });
     return { ...response, headers: Object.fromEntries(headers) };
   };
+}
+
+/** The caller kinds an operation is recorded with; a guard's caller names its own kind. */
+function callerKindOf(caller: unknown): CallerKind {
+  const kind = (caller as { kind?: unknown } | null)?.kind;
+  if (kind === 'edge') return 'box';
+  return kind === 'user' || kind === 'service' ? kind : 'anonymous';
 }
 
 async function handle(
@@ -74,6 +104,7 @@ async function handle(
   path: string,
   requestId: string,
   log: Logger,
+  facts: RequestFacts,
 ): Promise<HttpResponseInit> {
   if (hasDotSegment(path) || endsInEmptySegment(path)) throw notFound(`No route matches ${path}.`);
   const candidates = compiled
@@ -93,11 +124,13 @@ async function handle(
   }
 
   const { route } = chosen;
+  facts.route = route.path;
   // A body on a route that takes none is refused before anything reads it or the guard spends work.
   if (!route.body && sendsBody(request)) {
     throw badRequest('This route takes no request body.', [{ path: 'body', message: 'must be empty' }]);
   }
   const caller = await route.guard.authorize(request, chosen.params);
+  facts.caller = callerKindOf(caller);
   // Every invalid field of params, query and body is reported at once.
   const errors: FieldError[] = [];
   const params = route.params ? validate(route.params, chosen.params, 'params', errors) : chosen.params;

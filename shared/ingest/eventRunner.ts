@@ -2,6 +2,7 @@ import os from 'node:os';
 import type { Settings } from '../config/settings';
 import type { Sql } from '../db/client';
 import type { Logger } from '../log/logger';
+import { telemetry, within } from '../telemetry/telemetry';
 import { advanceAdmission, type AdmissionThresholds } from './admission';
 import { applyIngestBatch, type ApplyOptions, type ApplyOutcome } from './apply';
 import type { IncomingMessage } from './contract';
@@ -65,8 +66,24 @@ export async function runEventBatch(
   options: ApplyOptions,
   log: Logger,
 ): Promise<ApplyOutcome> {
+  // One span per batch, for the Functions trigger and the staging worker alike.
+  const partitions = [...new Set(messages.map((message) => message.partitionId ?? ''))].join(',');
+  const span = telemetry()?.jobSpan('ingest batch', {
+    'messaging.system': 'eventhubs',
+    'messaging.batch.message_count': messages.length,
+    'messaging.destination.partition.id': partitions || undefined,
+    'app.ingest.runner': options.runner.kind,
+  });
   try {
-    const outcome = await applyIngestBatch(sql, messages, options);
+    const outcome = await within(span, () => applyIngestBatch(sql, messages, options));
+    span?.end({
+      'app.ingest.applied': outcome.hits + outcome.shooters,
+      'app.ingest.rejected': outcome.rejected,
+      'app.ingest.dead_lettered': outcome.deadLettered,
+      'app.ingest.stale': outcome.stale,
+      'app.ingest.admission_state': outcome.admissionState ?? undefined,
+    });
+    countOutcome(outcome, options.runner.kind);
     if (outcome.rejected) {
       log.warn('ingest_contract_rejects', {
         rejected: outcome.rejected,
@@ -79,12 +96,25 @@ export async function runEventBatch(
     }
     return outcome;
   } catch (error) {
+    span?.end({}, error);
     if (options.statusEnabled) {
       const message = error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 500) : 'batch failed';
       await recordRunnerError(sql, options.runner, (options.now ?? (() => new Date()))(), message).catch(() => undefined);
     }
     throw error;
   }
+}
+
+/** The ingest metrics an operator alerts on: applied per topic, rejected per reason, dead-lettered. */
+function countOutcome(outcome: ApplyOutcome, runner: RunnerIdentity['kind']): void {
+  const backend = telemetry();
+  if (!backend) return;
+  if (outcome.hits) backend.count('ingest.events.applied', outcome.hits, { topic: 'hits', runner });
+  if (outcome.shooters) backend.count('ingest.events.applied', outcome.shooters, { topic: 'shooters', runner });
+  for (const [reason, count] of Object.entries(outcome.rejectReasons)) {
+    if (count) backend.count('ingest.events.rejected', count, { reason, runner });
+  }
+  if (outcome.deadLettered) backend.count('ingest.events.dead_lettered', outcome.deadLettered, { runner });
 }
 
 /** The heartbeat timer: proves the app runs and reaches the database, and lets time-based states decay. */

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { earliestEventPosition, type PartitionContext, type ReceivedEventData, type Subscription } from '@azure/event-hubs';
 import type { Sql } from '../db/client';
 import type { Logger } from '../log/logger';
+import { telemetry } from '../telemetry/telemetry';
 import type { ApplyOptions, ApplyOutcome } from './apply';
 import {
   evaluateCatchUp,
@@ -80,6 +81,9 @@ class BatchFailedError extends Error {
     this.name = 'BatchFailedError';
   }
 }
+
+/** catchUpState as a gauge an alert can compare: 0 live, 1 catching up, 2 stalled. */
+const CATCH_UP_LEVEL: Record<CatchUpState, number> = { live: 0, catching_up: 1, stalled: 2 };
 
 export async function startIngestWorker(options: IngestWorkerOptions): Promise<IngestWorker> {
   const now = options.now ?? (() => new Date());
@@ -161,6 +165,9 @@ export async function startIngestWorker(options: IngestWorkerOptions): Promise<I
       const summary = summariseLag(samples, options.catchUpRules.allowedLag);
       const catchUpState = evaluateCatchUp(windows.values(), options.catchUpRules);
       await recordLagSample(sql, runner, sampledAt, { ok: true, summary, catchUpState });
+      const backend = telemetry();
+      backend?.gauge('ingest.lag.events', summary.totalLag, { runner: runner.kind });
+      backend?.gauge('ingest.catch_up', CATCH_UP_LEVEL[catchUpState], { runner: runner.kind, state: catchUpState });
       return { sampledAt, summary, catchUpState, error: null };
     } catch (error) {
       const text = (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 500);

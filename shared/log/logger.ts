@@ -1,7 +1,12 @@
+import { telemetry } from '../telemetry/telemetry';
+
 /**
  * Structured JSON logging. One line per event: `{"level","event","time",...fields}`.
  * Inside a function invocation the line goes through the invocation's logger so the host
- * correlates it; elsewhere it goes to stdout/stderr.
+ * correlates it; elsewhere it goes to stdout/stderr. With telemetry on, every record also goes to
+ * OpenTelemetry as a structured log record (the event as its message, the fields as custom
+ * dimensions, secrets redacted); inside an invocation it then goes there only, since the host
+ * no longer collects the worker's own log lines.
  */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
@@ -15,7 +20,10 @@ export interface Logger {
   with(fields: LogFields): Logger;
 }
 
-export type LogSink = (level: LogLevel, line: string) => void;
+export type LogSink = ((level: LogLevel, line: string) => void) & {
+  /** The sink's lines reach Application Insights only through the host: telemetry's record replaces them. */
+  replacedByTelemetry?: boolean;
+};
 
 const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
@@ -41,6 +49,12 @@ export function createLogger(options: { sink?: LogSink; minLevel?: LogLevel; fie
     if (rank[level] < rank[minLevel]) return;
     const line: LogFields = { level, event, time: new Date().toISOString(), ...base };
     for (const [key, value] of Object.entries(fields ?? {})) line[key] = serialise(value);
+    const backend = telemetry();
+    if (backend) {
+      const { level: _level, event: _event, time: _time, ...attributes } = line;
+      backend.log(level, event, attributes);
+      if (sink.replacedByTelemetry) return;
+    }
     sink(level, JSON.stringify(line));
   };
   return {
@@ -59,5 +73,7 @@ export function invocationSink(context: {
   warn(...args: unknown[]): void;
   error(...args: unknown[]): void;
 }): LogSink {
-  return (level, line) => context[level](line);
+  const sink: LogSink = (level, line) => context[level](line);
+  sink.replacedByTelemetry = true;
+  return sink;
 }

@@ -84,6 +84,10 @@ export function createTableClient(connection: StorageConnection, tableName: stri
   return TableClient.fromConnectionString(connectionString, tableName, { allowInsecureConnection });
 }
 
+// This module's copy of the Azure tracing core (dist/tablesSdk.js has its own), handed the
+// OpenTelemetry instrumenter when telemetry runs (shared/telemetry/telemetry.ts registerAzureSdk).
+export { useInstrumenter } from '@azure/core-tracing';
+
 export class StorageNotConfiguredError extends Error {
   constructor() {
     super('Neither AzureWebJobsStorage nor AzureWebJobsStorage__accountName / __tableServiceUri is set');

@@ -1,4 +1,12 @@
 import fc from 'fast-check';
+import { SeverityNumber } from '@opentelemetry/api-logs';
+import type { LogRecordProcessor } from '@opentelemetry/sdk-logs';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { startFakeAppInsights, type FakeAppInsights } from '../../development/appInsightsFake/server';
+import { readFakeTls } from '../../development/costsFake/certificate';
+import { getSettings } from '../../shared/config/settings';
+import { secretValues, startTelemetry, stopTelemetry } from '../../shared/telemetry/startup';
+import { telemetry } from '../../shared/telemetry/telemetry';
 import { functionDefinitions } from '../../functions/definitions';
 import { openApiAreas } from '../../functions/openapi';
 import { getSql } from '../../shared/db/client';
@@ -20,6 +28,8 @@ import { buildWorld, PEOPLE, substitute, targetOf, type World } from './world';
  * schemas, sent with the credential the route wants (so the input reaches validation) and without.
  * For every answer: never a 5xx; a 4xx is problem+json with a sensible body; a refused request
  * changes no row (a fingerprint of every table before and after); nothing is logged at error level.
+ * Telemetry is on (every span and log record kept): at the end no credential the fuzz sent is in a
+ * span, a log record or the envelopes that reached the (local) Application Insights endpoint.
  * FUZZ_RUNS raises the runs per operation (docs/testing-hostile.md); a failure prints its seed.
  */
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 30);
@@ -247,6 +257,19 @@ describe('fuzzing every route of the OpenAPI document', () => {
   let plainUser: string;
   const errorLines: string[] = [];
   let baseline: DbFingerprint;
+  const spans = new InMemorySpanExporter();
+  const telemetryRecords: string[] = [];
+  let ingestion: FakeAppInsights;
+  // With telemetry on, log lines of an invocation are records only: error-level ones count here.
+  const records: LogRecordProcessor = {
+    onEmit(record) {
+      const text = JSON.stringify({ body: record.body, attributes: record.attributes });
+      telemetryRecords.push(text);
+      if ((record.severityNumber ?? 0) >= SeverityNumber.ERROR) errorLines.push(text);
+    },
+    forceFlush: () => Promise.resolve(),
+    shutdown: () => Promise.resolve(),
+  };
 
   beforeAll(async () => {
     // The Functions library warns (on the console) each time it drops a GET body; the dispatcher refuses those requests anyway.
@@ -256,6 +279,17 @@ describe('fuzzing every route of the OpenAPI document', () => {
     });
     database = await usePrivateDatabase('fuzz');
     world = await buildWorld({ costs: true, push: true });
+    ingestion = await startFakeAppInsights({ tls: readFakeTls(process.env['NODE_EXTRA_CA_CERTS'] ?? '') });
+    await startTelemetry({
+      connectionString: ingestion.connectionString,
+      secrets: secretValues(getSettings()),
+      serviceName: 'fuzz',
+      spanProcessors: [new SimpleSpanProcessor(spans)],
+      logRecordProcessors: [records],
+      sampleEverything: true,
+      liveMetrics: false,
+      offlineStorage: false,
+    });
   }, 120_000);
   const host = useTestHost(undefined, {
     functionLog: (level, line) => {
@@ -282,6 +316,8 @@ describe('fuzzing every route of the OpenAPI document', () => {
   }, 120_000);
 
   afterAll(async () => {
+    await stopTelemetry();
+    await ingestion?.close();
     await world?.close();
     await database?.drop();
   });
@@ -385,4 +421,19 @@ describe('fuzzing every route of the OpenAPI document', () => {
     },
     180_000,
   );
+
+  it('sent no credential into telemetry: no span, log record or envelope holds a token it used', async () => {
+    await telemetry()?.flush();
+    const credentials = [...Object.values(world.auth), plainUser, ...hostileAuthorizations]
+      .map((authorization) => authorization.replace(/^(Bearer|Basic) /, ''))
+      .filter((credential) => credential.length >= 20);
+    expect(spans.getFinishedSpans().length).toBeGreaterThan(operations.length);
+    const recorded = JSON.stringify(
+      spans.getFinishedSpans().map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status })),
+    );
+    const sent = ingestion.bodies.join('\n');
+    expect(sent.length).toBeGreaterThan(0);
+    const leaked = credentials.filter((credential) => [recorded, sent, ...telemetryRecords].some((text) => text.includes(credential)));
+    expect(leaked.map((credential) => credential.slice(0, 12) + '…')).toEqual([]);
+  });
 });

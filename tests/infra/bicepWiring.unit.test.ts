@@ -70,6 +70,7 @@ describe('Bicep wiring', () => {
     expect(calls.map((call) => call.symbol)).toEqual(
       expect.arrayContaining([
         'monitoring',
+        'alerts',
         'keyVault',
         'storage',
         'postgres',

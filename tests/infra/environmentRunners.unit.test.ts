@@ -41,6 +41,8 @@ function workerEnvBlock(): { name: string; value?: string; secretRef?: string }[
 function workerEnvironment(): Record<string, string> {
   const standIns: Record<string, string> = {
     'database-url': 'postgres://worker@db.example.net:5432/shooting_club',
+    'appinsights-connection':
+      'InstrumentationKey=00000000-0000-0000-0000-000000000000;IngestionEndpoint=https://westeurope-5.in.applicationinsights.azure.com/',
   };
   const env: Record<string, string> = {};
   for (const entry of workerEnvBlock()) {

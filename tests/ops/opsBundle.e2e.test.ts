@@ -120,7 +120,7 @@ describe('the production commands bundle (dist/ops.js)', () => {
       );
     });
 
-    it.each(['main', 'ingest-worker', 'edge-agent', 'ops', 'costSdk', 'identitySdk'])(
+    it.each(['main', 'ingest-worker', 'edge-agent', 'ops', 'costSdk', 'identitySdk', 'tablesSdk', 'emailSdk', 'joseSdk', 'postgresDriver'])(
       '%s.js holds nothing of development/ and no own use of rhea',
       (name) => {
         const metafile = JSON.parse(readFileSync(path.join(bundles.outdir, `${name}.meta.json`), 'utf8')) as Metafile;

@@ -1,6 +1,9 @@
+import * as coreTracing from '@azure/core-tracing';
 import { getIngestWorkerSettings } from '../../shared/config/settings';
 import { createLogger } from '../../shared/log/logger';
 import { stopOnSignals } from '../../shared/process/signals';
+import { secretValues, startTelemetry, stopTelemetry } from '../../shared/telemetry/startup';
+import { registerAzureSdk } from '../../shared/telemetry/telemetry';
 import { runIngestWorkerFromSettings } from './run';
 
 /**
@@ -11,9 +14,21 @@ import { runIngestWorkerFromSettings } from './run';
 async function main(): Promise<void> {
   const settings = getIngestWorkerSettings();
   const log = createLogger({ minLevel: settings.LOG_LEVEL });
+  // Before the worker starts, so its first batches are traced; a long-running process pays the load once.
+  const telemetry = await startTelemetry({
+    connectionString: settings.APPLICATIONINSIGHTS_CONNECTION_STRING,
+    secrets: secretValues(settings),
+    serviceName: 'shooting-club-ingest-worker',
+    onError: (error) => log.warn('telemetry_start_failed', { error }),
+  });
+  // The Event Hubs and Tables clients of this bundle report their calls as dependencies.
+  registerAzureSdk(coreTracing);
   const running = await runIngestWorkerFromSettings(settings, log);
-  console.log(`Ingest worker: ${running.description}`);
-  stopOnSignals(() => running.stop());
+  console.log(`Ingest worker: ${running.description}${telemetry ? '; telemetry to Application Insights' : ''}`);
+  stopOnSignals(async () => {
+    await running.stop();
+    await stopTelemetry();
+  });
 }
 
 main().catch((error: unknown) => {

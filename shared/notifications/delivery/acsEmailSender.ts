@@ -1,6 +1,6 @@
-import { EmailClient, type EmailMessage } from '@azure/communication-email';
-import { ManagedIdentityCredential } from '@azure/identity';
+import type { EmailClient, EmailMessage } from '@azure/communication-email';
 import type { Settings } from '../../config/settings';
+import { registerAzureSdk } from '../../telemetry/telemetry';
 import type { EmailSender, OutgoingEmail } from './emailSender';
 import { DeliveryFailure } from './retryPolicy';
 
@@ -55,17 +55,46 @@ function asFailure(error: unknown): DeliveryFailure {
   return new DeliveryFailure('transient', reason);
 }
 
-/** The sender the settings describe, or undefined when email is not configured (rows stay queued). */
+/**
+ * The sender the settings describe, or undefined when email is not configured (rows stay queued).
+ * Its SDKs load on the first email (emailSdk.ts), not when the app starts.
+ */
 export function emailSenderFromSettings(settings: Settings): EmailSender | undefined {
   const senderAddress = settings.NOTIFY_EMAIL_SENDER_ADDRESS;
   if (!senderAddress) return undefined;
-  if (settings.NOTIFY_EMAIL_CONNECTION) {
+  const connection = settings.NOTIFY_EMAIL_CONNECTION;
+  if (connection) {
     // Plain http only for a local endpoint (the development fake); the SDK refuses it otherwise.
-    const local = /endpoint=http:\/\/(127\.0\.0\.1|localhost)[:/]/i.test(settings.NOTIFY_EMAIL_CONNECTION);
-    return acsEmailSender(new EmailClient(settings.NOTIFY_EMAIL_CONNECTION, { allowInsecureConnection: local }), senderAddress);
+    const local = /endpoint=http:\/\/(127\.0\.0\.1|localhost)[:/]/i.test(connection);
+    return lazySender(async () => {
+      const sdk = await import('./emailSdk');
+      registerAzureSdk(sdk);
+      const { EmailClient } = sdk;
+      return acsEmailSender(new EmailClient(connection, { allowInsecureConnection: local }), senderAddress);
+    });
   }
-  if (settings.NOTIFY_EMAIL_ENDPOINT) {
-    return acsEmailSender(new EmailClient(settings.NOTIFY_EMAIL_ENDPOINT, new ManagedIdentityCredential()), senderAddress);
+  const endpoint = settings.NOTIFY_EMAIL_ENDPOINT;
+  if (endpoint) {
+    return lazySender(async () => {
+      const sdk = await import('./emailSdk');
+      registerAzureSdk(sdk);
+      const { EmailClient, ManagedIdentityCredential } = sdk;
+      return acsEmailSender(new EmailClient(endpoint, new ManagedIdentityCredential()), senderAddress);
+    });
   }
   return undefined;
+}
+
+/** A sender built on its first use; a failed load is tried again by the next email. */
+function lazySender(load: () => Promise<EmailSender>): EmailSender {
+  let loading: Promise<EmailSender> | undefined;
+  return {
+    async send(email) {
+      loading ??= load().catch((error: unknown) => {
+        loading = undefined;
+        throw error;
+      });
+      return (await loading).send(email);
+    },
+  };
 }

@@ -1,12 +1,6 @@
-import {
-  createAppleInstallation,
-  createFcmV1Installation,
-  createTemplateNotification,
-  NotificationHubsClient,
-  type Installation,
-  type InstallationTemplate,
-} from '@azure/notification-hubs';
+import type { Installation, InstallationTemplate, NotificationHubsClient } from '@azure/notification-hubs';
 import { DeliveryFailure } from '../delivery/retryPolicy';
+import { loadPushSdk, type PushSdk } from './loadPushSdk';
 import type { MobilePushChannel, PushMessage, PushTarget } from './pushSender';
 
 /**
@@ -14,18 +8,27 @@ import type { MobilePushChannel, PushMessage, PushTarget } from './pushSender';
  * installation (its id is the registration's id) with two templates, one with sound and one
  * without, told apart by template tags; a push is a template notification to
  * `$InstallationId:{id}` and the tag of the member's `push.sound`, so the hub renders the APNs
- * or FCM v1 payload and the service never builds platform JSON per message.
+ * or FCM v1 payload and the service never builds platform JSON per message. The SDK loads with
+ * the first call (loadPushSdk.ts), not when the app starts.
  */
-export function notificationHubChannel(client: NotificationHubsClient): MobilePushChannel {
+export function notificationHubChannel(hub: { connectionString: string; hubName: string }): MobilePushChannel {
+  let client: NotificationHubsClient | undefined;
+  const connect = async () => {
+    const sdk = await loadPushSdk();
+    client ??= new sdk.NotificationHubsClient(hub.connectionString, hub.hubName);
+    return { sdk, client };
+  };
   return {
     async install(target) {
+      const { sdk, client } = await connect();
       try {
-        await client.createOrUpdateInstallation(installationOf(target));
+        await client.createOrUpdateInstallation(installationOf(sdk, target));
       } catch (error) {
         throw asFailure(error);
       }
     },
     async uninstall(registrationId) {
+      const { client } = await connect();
       try {
         await client.deleteInstallation(registrationId);
       } catch (error) {
@@ -33,6 +36,7 @@ export function notificationHubChannel(client: NotificationHubsClient): MobilePu
       }
     },
     async send(target: PushTarget, message: PushMessage) {
+      const { sdk, client } = await connect();
       try {
         // The hub does not tell a sender that a device is gone; it marks the installation's
         // channel expired (APNs/FCM said so on an earlier push) or drops the installation.
@@ -43,7 +47,7 @@ export function notificationHubChannel(client: NotificationHubsClient): MobilePu
         throw asFailure(error);
       }
       try {
-        await client.sendNotification(createTemplateNotification({ body: templateProperties(message) }), {
+        await client.sendNotification(sdk.createTemplateNotification({ body: templateProperties(message) }), {
           tagExpression: `$InstallationId:{${target.id}} && ${message.sound ? 'sound' : 'silent'}`,
         });
         return 'accepted';
@@ -85,10 +89,13 @@ const FCM_TEMPLATES: Record<string, InstallationTemplate> = {
   },
 };
 
-export function installationOf(target: PushTarget): Installation {
+export function installationOf(
+  sdk: Pick<PushSdk, 'createAppleInstallation' | 'createFcmV1Installation'>,
+  target: PushTarget,
+): Installation {
   const common = { installationId: target.id, pushChannel: target.address, userId: target.userId };
-  if (target.platform === 'apns') return createAppleInstallation({ ...common, templates: APNS_TEMPLATES });
-  if (target.platform === 'fcmv1') return createFcmV1Installation({ ...common, templates: FCM_TEMPLATES });
+  if (target.platform === 'apns') return sdk.createAppleInstallation({ ...common, templates: APNS_TEMPLATES });
+  if (target.platform === 'fcmv1') return sdk.createFcmV1Installation({ ...common, templates: FCM_TEMPLATES });
   throw new Error(`${target.platform} is not a Notification Hubs platform`);
 }
 

@@ -1,4 +1,3 @@
-import { NotificationHubsClient } from '@azure/notification-hubs';
 import type { Settings } from '../../config/settings';
 import { notificationHubChannel } from './notificationHubChannel';
 import type { MobilePushChannel, PushChannel } from './pushSender';
@@ -26,9 +25,10 @@ export function pushChannelsFromSettings(settings: Settings): PushChannels {
     };
   }
   if (settings.NOTIFY_PUSH_HUB_CONNECTION && settings.NOTIFY_PUSH_HUB_NAME) {
-    channels.mobile = notificationHubChannel(
-      new NotificationHubsClient(settings.NOTIFY_PUSH_HUB_CONNECTION, settings.NOTIFY_PUSH_HUB_NAME),
-    );
+    channels.mobile = notificationHubChannel({
+      connectionString: settings.NOTIFY_PUSH_HUB_CONNECTION,
+      hubName: settings.NOTIFY_PUSH_HUB_NAME,
+    });
   }
   built.set(settings, channels);
   return channels;

@@ -1,5 +1,5 @@
-import webPush, { WebPushError } from 'web-push';
 import { DeliveryFailure } from '../delivery/retryPolicy';
+import { loadPushSdk } from './loadPushSdk';
 import type { PushChannel, PushMessage, PushTarget } from './pushSender';
 
 export interface VapidKeys {
@@ -15,12 +15,14 @@ const TTL_SECONDS = 24 * 3600;
 /**
  * Web Push (RFC 8030) to browser subscriptions, encrypted to the subscription's keys (RFC 8291,
  * aes128gcm) and signed with the service's VAPID key (RFC 8292), with the `web-push` package.
- * The decrypted payload the service worker reads is `webPushPayload(message)`.
+ * The decrypted payload the service worker reads is `webPushPayload(message)`. The package loads
+ * with the first push (loadPushSdk.ts), not when the app starts.
  */
 export function webPushChannel(vapid: VapidKeys): PushChannel {
   return {
     async send(target: PushTarget, message: PushMessage) {
       if (!target.p256dh || !target.auth) throw new DeliveryFailure('permanent', 'webpush_subscription_without_keys');
+      const { webPush, WebPushError } = await loadPushSdk();
       try {
         await webPush.sendNotification(
           { endpoint: target.address, keys: { p256dh: target.p256dh, auth: target.auth } },

@@ -1,4 +1,3 @@
-import { NotificationHubsClient } from '@azure/notification-hubs';
 import webPush from 'web-push';
 import { readFakeTls } from '../../../development/costsFake/certificate';
 import { startFakeNotificationHubs, type FakeNotificationHubs } from '../../../development/pushFakes/notificationHubsFake';
@@ -30,7 +29,7 @@ export async function startPushWorld(): Promise<PushWorld> {
   const vapid = { subject: 'mailto:push@clubs.example.org', ...webPush.generateVAPIDKeys() };
   const channels: PushChannels = {
     web: { channel: webPushChannel(vapid), publicKey: vapid.publicKey, allowedHosts: ['127.0.0.1'] },
-    mobile: notificationHubChannel(new NotificationHubsClient(hub.connectionString, hub.hubName)),
+    mobile: notificationHubChannel({ connectionString: hub.connectionString, hubName: hub.hubName }),
   };
   return {
     hub,

@@ -1,0 +1,57 @@
+import { InMemoryLogRecordExporter, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { functionDefinitions } from '../../functions/definitions';
+import { getSettings } from '../../shared/config/settings';
+import { closeSql } from '../../shared/db/client';
+import { createLogger } from '../../shared/log/logger';
+import { secretValues, startTelemetry, stopTelemetry } from '../../shared/telemetry/startup';
+import { startDevHost } from '../../development/devhost/host';
+
+/**
+ * One side of the telemetry overhead bench, as a child process: the local host as `npm start`
+ * runs it, with telemetry `on` (the Azure Monitor distro exporting to the local ingestion fake
+ * named by APPLICATIONINSIGHTS_CONNECTION_STRING, plus in-memory span and log exporters emptied
+ * every second) or `off`. Sends `{ url }` over IPC once listening and stops on `stop`.
+ */
+async function main(): Promise<void> {
+  const side = process.argv[2];
+  if (side !== 'on' && side !== 'off') throw new Error('usage: host.ts on|off');
+  if (side === 'on') {
+    const spans = new InMemorySpanExporter();
+    const logRecords = new InMemoryLogRecordExporter();
+    const backend = await startTelemetry({
+      connectionString: process.env['APPLICATIONINSIGHTS_CONNECTION_STRING'],
+      secrets: secretValues(getSettings()),
+      serviceName: 'bench',
+      spanProcessors: [new SimpleSpanProcessor(spans)],
+      logRecordProcessors: [new SimpleLogRecordProcessor(logRecords)],
+      sampleEverything: true,
+      liveMetrics: false,
+      offlineStorage: false,
+    });
+    if (!backend) throw new Error('telemetry did not start: is APPLICATIONINSIGHTS_CONNECTION_STRING set?');
+    setInterval(() => {
+      spans.reset();
+      logRecords.reset();
+    }, 1_000).unref();
+  }
+  const host = await startDevHost(functionDefinitions, {
+    port: 0,
+    log: createLogger({ minLevel: 'error' }),
+    functionLog: (level, line) => (level === 'error' || level === 'warning' ? process.stderr : process.stdout).write(line + '\n'),
+    setting: (name) => process.env[name],
+    runTimers: false,
+  });
+  process.on('message', (message: unknown) => {
+    if (message === 'stop')
+      void Promise.all([host.close(), stopTelemetry()])
+        .then(() => closeSql())
+        .finally(() => process.exit(0));
+  });
+  process.send?.({ url: host.url });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench host failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

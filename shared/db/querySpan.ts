@@ -1,0 +1,83 @@
+import { telemetry, type ChildSpan } from '../telemetry/telemetry';
+
+/**
+ * The span of one PostgreSQL statement or transaction, named by its operation and table
+ * (`SELECT notification`), with the statement's text as written in the code: `$1`, `$2` stand
+ * where the values go, so no parameter value ever reaches telemetry. Undefined while telemetry is off.
+ */
+export function startQuerySpan(statement: { strings?: unknown; pool: string }): ChildSpan | undefined {
+  const backend = telemetry();
+  if (!backend) return undefined;
+  const described = describeStatement(statement.strings);
+  return backend.databaseSpan(described.name, {
+    'db.system': 'postgresql',
+    'db.system.name': 'postgresql',
+    'db.operation.name': described.operation,
+    'db.collection.name': described.table,
+    'db.query.text': described.text,
+    'app.db.pool': statement.pool,
+  });
+}
+
+export function startTransactionSpan(pool: string): ChildSpan | undefined {
+  return telemetry()?.databaseSpan('BEGIN transaction', {
+    'db.system': 'postgresql',
+    'db.system.name': 'postgresql',
+    'db.operation.name': 'BEGIN',
+    'app.db.pool': pool,
+  });
+}
+
+interface Described {
+  name: string;
+  operation: string;
+  table?: string;
+  text?: string;
+}
+
+// Keyed by the call site's template strings (one array per call site), so each is read once.
+const described = new WeakMap<object, Described>();
+const MAX_TEXT = 2_000;
+
+/**
+ * What a statement does, from the strings of a tagged template. Anything else (sql.unsafe's
+ * text, which may hold literal values) is named `QUERY` and its text left out.
+ */
+export function describeStatement(strings: unknown): Described {
+  if (!isTemplateStrings(strings)) return { name: 'QUERY', operation: 'QUERY' };
+  const known = described.get(strings);
+  if (known) return known;
+  const text = strings.reduce((joined, part, index) => (index === 0 ? part : `${joined}$${index}${part}`), '').trim();
+  const { operation, table } = operationOf(text);
+  const result = {
+    name: table ? `${operation} ${table}` : operation,
+    operation,
+    ...(table ? { table } : {}),
+    text: text.slice(0, MAX_TEXT),
+  };
+  described.set(strings, result);
+  return result;
+}
+
+function isTemplateStrings(value: unknown): value is readonly string[] {
+  return Array.isArray(value) && Array.isArray((value as { raw?: unknown }).raw);
+}
+
+const TABLE = '("?[a-z_][\\w$]*"?(?:\\."?[a-z_][\\w$]*"?)?)';
+const TABLE_OF: Record<string, RegExp> = {
+  SELECT: new RegExp(`\\bfrom\\s+${TABLE}`, 'i'),
+  INSERT: new RegExp(`\\binto\\s+${TABLE}`, 'i'),
+  UPDATE: new RegExp(`\\bupdate\\s+(?:only\\s+)?${TABLE}`, 'i'),
+  DELETE: new RegExp(`\\bdelete\\s+from\\s+(?:only\\s+)?${TABLE}`, 'i'),
+};
+
+function operationOf(text: string): { operation: string; table?: string } {
+  const first = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? 'QUERY';
+  // A statement with common table expressions is named by its main statement, after the last CTE.
+  const operation =
+    first === 'WITH' ? ([...text.matchAll(/\)\s*(select|insert|update|delete)\b/gi)].at(-1)?.[1]?.toUpperCase() ?? 'WITH') : first;
+  const pattern = TABLE_OF[operation];
+  const searched = first === 'WITH' ? text.slice(text.search(new RegExp(`\\)\\s*${operation}\\b[^]*$`, 'i'))) : text;
+  const table = pattern?.exec(searched)?.[1]?.replace(/"/g, '');
+  return { operation, ...(table ? { table } : {}) };
+}

@@ -1,0 +1,136 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const root = path.resolve(__dirname, '../..');
+
+/**
+ * What dist/main.js keeps out of a cold start: each of these loads from its own file beside the
+ * bundle on first use (development/build.mjs, SDKS_APART). The figure is the cold-import bench.
+ */
+const APART = {
+  postgresDriver: 'node_modules/postgres/',
+  joseSdk: 'node_modules/jose/',
+  tablesSdk: 'node_modules/@azure/data-tables/',
+  emailSdk: 'node_modules/@azure/communication-email/',
+  pushSdk: 'node_modules/@azure/notification-hubs/',
+  identitySdk: 'node_modules/@azure/identity/',
+  telemetrySdk: 'node_modules/@azure/monitor-opentelemetry/',
+};
+
+// Loads the bundle as the Functions worker does (a stand-in for @azure/functions-core), records
+// which of the separate files the load itself required, then uses each file as main.js would.
+const probe = `
+  const Module = require('node:module');
+  const path = require('node:path');
+  const load = Module._load;
+  Module._load = function (request, ...rest) {
+    if (request === '@azure/functions-core') return { setProgrammingModel() {}, registerHook: () => ({ dispose() {} }), log() {}, registerFunction: () => ({ dispose() {} }) };
+    return load.call(this, request, ...rest);
+  };
+  const dir = path.dirname(process.argv[1]);
+  require(process.argv[1]);
+  const atLoad = Object.keys(require.cache).map((file) => path.basename(file)).filter((file) => file !== 'main.js');
+  (async () => {
+    const driver = require(path.join(dir, 'postgresDriver.js')).default;
+    const sql = driver(process.env.DATABASE_URL, { max: 1 });
+    const [{ one }] = await sql\`select 1 as one\`;
+    await sql.end();
+    const tables = await import(path.join(dir, 'tablesSdk.js'));
+    await tables.tableService().getProperties();
+    const jose = await import(path.join(dir, 'joseSdk.js'));
+    const email = await import(path.join(dir, 'emailSdk.js'));
+    const push = await import(path.join(dir, 'pushSdk.js'));
+    process.stdout.write(JSON.stringify({ atLoad, database: one, storage: 'up', jose: typeof jose.jwtVerify, email: typeof email.EmailClient, push: [typeof push.NotificationHubsClient, typeof push.webPush.sendNotification] }));
+  })().catch((error) => { process.stderr.write(String(error && error.stack)); process.exit(1); });`;
+
+// Loads the bundle, then waits (up to 5 s) for the telemetry backend to arrive once the load is done.
+const telemetryProbe = `
+  const Module = require('node:module');
+  const path = require('node:path');
+  const hooks = [];
+  const load = Module._load;
+  Module._load = function (request, ...rest) {
+    if (request === '@azure/functions-core') return { setProgrammingModel() {}, registerHook: (name) => (hooks.push(name), { dispose() {} }), log() {}, registerFunction: () => ({ dispose() {} }) };
+    return load.call(this, request, ...rest);
+  };
+  require(process.argv[1]);
+  const loaded = () => Object.keys(require.cache).some((file) => path.basename(file) === 'telemetrySdk.js');
+  const atLoad = loaded();
+  const started = Date.now();
+  const poll = setInterval(() => {
+    if (!loaded() && Date.now() - started < 5000) return;
+    clearInterval(poll);
+    process.stdout.write(JSON.stringify({ atLoad, later: loaded(), hooks: [...new Set(hooks)].sort() }));
+    process.exit(0);
+  }, 20);`;
+
+describe('dist/main.js keeps the large SDKs out of a cold start', () => {
+  let outdir: string;
+
+  beforeAll(async () => {
+    outdir = mkdtempSync(path.join(os.tmpdir(), 'cold-start-'));
+    await run(process.execPath, [path.join(root, 'development', 'build.mjs'), '--metafile', '--outdir', outdir], { cwd: root });
+  }, 120_000);
+
+  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+  it('bundles none of them into main.js, and each separate file holds its own', () => {
+    const inputsOf = (name: string) =>
+      Object.keys((JSON.parse(readFileSync(path.join(outdir, `${name}.meta.json`), 'utf8')) as { inputs: object }).inputs);
+    const main = inputsOf('main');
+    expect(main.some((input) => input.startsWith('shared/http/dispatch.ts'))).toBe(true);
+    for (const [file, module] of Object.entries(APART)) {
+      expect(main.filter((input) => input.includes(module))).toEqual([]);
+      expect(inputsOf(file).some((input) => input.includes(module))).toBe(true);
+    }
+  });
+
+  it('loads none of them with the bundle, and the separate files reach PostgreSQL and the storage account', async () => {
+    const { stdout } = await run(process.execPath, ['-e', probe, path.join(outdir, 'main.js')], {
+      cwd: root,
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        AUTH_JWT_SECRET: 'x'.repeat(40),
+        AUTH_ISSUER: 'local-dev',
+        AUTH_AUDIENCE: 'api',
+        DATABASE_URL: process.env['DATABASE_URL'] ?? '',
+        AzureWebJobsStorage: process.env['AzureWebJobsStorage'] ?? '',
+      },
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      atLoad: [],
+      database: 1,
+      storage: 'up',
+      jose: 'function',
+      email: 'function',
+      push: ['function', 'function'],
+    });
+  }, 60_000);
+
+  const settings = {
+    PATH: process.env['PATH'] ?? '',
+    AUTH_JWT_SECRET: 'x'.repeat(40),
+    AUTH_ISSUER: 'local-dev',
+    AUTH_AUDIENCE: 'api',
+    // Nothing listens there: the backend loads, and its first export would fail.
+    APPLICATIONINSIGHTS_CONNECTION_STRING: 'InstrumentationKey=00000000-0000-0000-0000-000000000000;IngestionEndpoint=https://127.0.0.1:9/',
+  };
+
+  it('with a connection string, loads OpenTelemetry after the load, not in it, and hooks into the invocations', async () => {
+    const { stdout } = await run(process.execPath, ['-e', telemetryProbe, path.join(outdir, 'main.js')], { cwd: root, env: settings });
+    expect(JSON.parse(stdout)).toEqual({ atLoad: false, later: true, hooks: ['log', 'preInvocation'] });
+  }, 60_000);
+
+  it('without one, never loads it', async () => {
+    const { APPLICATIONINSIGHTS_CONNECTION_STRING: _unset, ...withoutTelemetry } = settings;
+    const { stdout } = await run(process.execPath, ['-e', telemetryProbe, path.join(outdir, 'main.js')], {
+      cwd: root,
+      env: withoutTelemetry,
+    });
+    expect(JSON.parse(stdout)).toEqual({ atLoad: false, later: false, hooks: [] });
+  }, 60_000);
+});
