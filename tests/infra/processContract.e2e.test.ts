@@ -99,6 +99,12 @@ describe('infra-to-process contract: each process starts as infra and the workfl
     await identity?.close();
   });
 
+  /** The worker's Container App secrets: the run's database, and the same Application Insights connection the function app gets. */
+  const workerSecrets = () => ({
+    'database-url': process.env['DATABASE_URL'] ?? '',
+    'appinsights-connection': locals.resources['appInsightsConnectionString'] ?? '',
+  });
+
   /** The storage account's endpoint, where Azure derives it from AzureWebJobsStorage__accountName. */
   const localStorageEndpoint = () => ({ AzureWebJobsStorage__tableServiceUri: storage.tableServiceUri ?? '' });
 
@@ -181,7 +187,7 @@ describe('infra-to-process contract: each process starts as infra and the workfl
         consumerGroup: consumerGroups[1] ?? '',
         storageAccountName: 'testaccount',
       };
-      const env = workerEnvironment({ 'database-url': process.env['DATABASE_URL'] ?? '' }, params);
+      const env = workerEnvironment(workerSecrets(), params);
       expect(env).not.toHaveProperty('INGEST_EVENTHUB_CONNECTION');
       expect(env).not.toHaveProperty('AzureWebJobsStorage');
       // A fresh checkpoint table: the same name as deployed, in a storage account of this test alone.
@@ -205,16 +211,13 @@ describe('infra-to-process contract: each process starts as infra and the workfl
     }, 90_000);
 
     it('stops with the error the docs promise when its storage setting is missing', async () => {
-      const env = workerEnvironment(
-        { 'database-url': process.env['DATABASE_URL'] ?? '' },
-        {
-          eventHubsNamespaceHost: hub.fullyQualifiedNamespace,
-          identityClientId: WORKER_CLIENT,
-          eventHubName: hubName,
-          consumerGroup: 'staging-worker',
-          storageAccountName: '',
-        },
-      );
+      const env = workerEnvironment(workerSecrets(), {
+        eventHubsNamespaceHost: hub.fullyQualifiedNamespace,
+        identityClientId: WORKER_CLIENT,
+        eventHubName: hubName,
+        consumerGroup: 'staging-worker',
+        storageAccountName: '',
+      });
       delete env['AzureWebJobsStorage__accountName'];
       const worker = bundles.start('ingest-worker', { ...env, ...platform });
       expect(await worker.exited).toBe(1);
