@@ -2,6 +2,7 @@ import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, t
 import type { Settings } from '../config/settings';
 import { isWellFormed } from '../validation/humanText';
 import { isPlatformRole, type PlatformRole } from './roles';
+import { VerifiedTokenCache } from './verifiedTokenCache';
 
 export interface VerifiedUser {
   userId: string;
@@ -21,6 +22,12 @@ export type TokenVerifier = (token: string) => Promise<VerifiedUser>;
 type VerifierSettings = Pick<Settings, 'AUTH_JWT_SECRET' | 'AUTH_JWKS_URL' | 'AUTH_ISSUER' | 'AUTH_AUDIENCE'>;
 
 /**
+ * Verified tokens remembered per verifier (docs/architecture.md, Authentication): enough for every user active
+ * within a token's lifetime on one instance; beyond it the least recently used is verified again.
+ */
+export const VERIFIED_TOKEN_CACHE_ENTRIES = 10_000;
+
+/**
  * RS256 against the identity provider's JWKS when AUTH_JWKS_URL is set (production, Entra ID);
  * otherwise HS256 with AUTH_JWT_SECRET (local development). Only that one algorithm is accepted,
  * so `alg: none` and algorithm-confusion tokens fail.
@@ -37,7 +44,10 @@ export function createTokenVerifier(settings: VerifierSettings): TokenVerifier {
     verify = (token) => jwtVerify(token, secret, { ...options, algorithms: ['HS256'] });
   }
 
+  const verified = new VerifiedTokenCache<VerifiedUser>(VERIFIED_TOKEN_CACHE_ENTRIES);
   return async (token) => {
+    const known = verified.get(token);
+    if (known) return { userId: known.userId, roles: [...known.roles] };
     let payload;
     try {
       ({ payload } = await verify(token));
@@ -55,7 +65,11 @@ export function createTokenVerifier(settings: VerifierSettings): TokenVerifier {
     }
     // Unknown roles (other applications' app roles) are ignored, not trusted.
     const roles = (rawRoles ?? []).filter(isPlatformRole);
-    return { userId: payload.sub, roles: [...new Set(roles)] };
+    const user = { userId: payload.sub, roles: [...new Set(roles)] };
+    // Remembered until exp itself, not exp plus the clock tolerance: once the tolerance matters,
+    // the token is verified again and jose decides. requiredClaims makes exp a number here.
+    if (typeof payload.exp === 'number') verified.set(token, { userId: user.userId, roles: [...user.roles] }, payload.exp * 1000);
+    return user;
   };
 }
 
