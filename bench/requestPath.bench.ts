@@ -25,10 +25,14 @@ interface Run {
   p90Ms: number;
   p99Ms: number;
   non2xx: number;
+  /** CPU time (user + system) the server process spent per answered request, in ms. */
+  cpuMsPerRequest: number;
 }
 
 interface Server {
   url: string;
+  /** The server process's CPU time so far (user + system), in µs. */
+  cpuMicros(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -48,6 +52,16 @@ async function startServer(side: 'host' | 'bare', databaseUrl: string): Promise<
   ]);
   return {
     url,
+    cpuMicros: () =>
+      new Promise<number>((resolve) => {
+        const onMessage = (message: { cpuMicros?: number }) => {
+          if (message.cpuMicros === undefined) return;
+          child.off('message', onMessage);
+          resolve(message.cpuMicros);
+        };
+        child.on('message', onMessage);
+        child.send('cpu');
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -58,9 +72,25 @@ async function startServer(side: 'host' | 'bare', databaseUrl: string): Promise<
   };
 }
 
-async function load(url: string, headers: Record<string, string>, seconds: number): Promise<Run> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+/** Requests each side answers before the measured runs: the host's code is compiled and optimised on first use. */
+const WARM_UP_REQUESTS = Number(process.env['BENCH_REQUEST_WARM_UP'] ?? 2_000);
+
+async function load(
+  server: Server,
+  url: string,
+  headers: Record<string, string>,
+  length: { seconds: number } | { requests: number },
+): Promise<Run> {
+  const cpuBefore = await server.cpuMicros();
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    headers,
+    ...('seconds' in length ? { duration: length.seconds } : { amount: length.requests }),
+  });
+  const cpuMicros = (await server.cpuMicros()) - cpuBefore;
   return {
+    cpuMsPerRequest: cpuMicros / 1000 / Math.max(result.requests.total, 1),
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p90Ms: result.latency.p90,
@@ -77,29 +107,31 @@ function measured(name: string, runs: Run[]): Measured {
 }
 
 function describe(runs: Run[]): string {
-  return runs.map((run) => `${Math.round(run.requestsPerSecond)} req/s p99 ${run.p99Ms} ms`).join('; ');
+  return runs
+    .map((run) => `${Math.round(run.requestsPerSecond)} req/s p99 ${run.p99Ms} ms cpu ${run.cpuMsPerRequest.toFixed(3)} ms/req`)
+    .join('; ');
 }
 
 /**
  * One route under `CONNECTIONS` concurrent connections: `ROUNDS` runs of `SECONDS` per side,
  * the service (through the local host, with a real token) and the bare server alternating, each
- * side's first run preceded by a short warm-up. Two figures: throughput (bare req/s over the
+ * side's first run preceded by a warm-up of WARM_UP_REQUESTS requests. Two figures: throughput (bare req/s over the
  * service's, so that lower is better like every other ratio: 1.25 is 0.8× the bare throughput)
  * and p99 (the service's median p99 over the bare one's).
  */
 async function compareRoute(
   title: string,
-  service: { url: string; headers: Record<string, string> },
-  bare: { url: string },
+  service: { server: Server; url: string; headers: Record<string, string> },
+  bare: { server: Server; url: string },
 ): Promise<Comparison[]> {
   const serviceRuns: Run[] = [];
   const bareRuns: Run[] = [];
-  await load(service.url, service.headers, 1);
-  await load(bare.url, {}, 1);
+  await load(service.server, service.url, service.headers, { requests: WARM_UP_REQUESTS });
+  await load(bare.server, bare.url, {}, { requests: WARM_UP_REQUESTS });
   for (let round = 0; round < ROUNDS; round += 1) {
     const sides = [
-      async () => serviceRuns.push(await load(service.url, service.headers, SECONDS)),
-      async () => bareRuns.push(await load(bare.url, {}, SECONDS)),
+      async () => serviceRuns.push(await load(service.server, service.url, service.headers, { seconds: SECONDS })),
+      async () => bareRuns.push(await load(bare.server, bare.url, {}, { seconds: SECONDS })),
     ];
     for (const side of round % 2 === 0 ? sides : sides.reverse()) await side();
   }
@@ -109,10 +141,13 @@ async function compareRoute(
   const bareRps = mean(bareRuns.map((run) => run.requestsPerSecond));
   const serviceP99 = median(serviceRuns.map((run) => run.p99Ms));
   const bareP99 = median(bareRuns.map((run) => run.p99Ms));
+  const serviceCpu = median(serviceRuns.map((run) => run.cpuMsPerRequest));
+  const bareCpu = median(bareRuns.map((run) => run.cpuMsPerRequest));
   const detail = [
     `service runs: ${describe(serviceRuns)}`,
     `bare runs:    ${describe(bareRuns)}`,
     `throughput ${Math.round(serviceRps)} against ${Math.round(bareRps)} req/s: ${(serviceRps / bareRps).toFixed(2)}× bare (target ≥ 0.8×); p99 ${serviceP99} against ${bareP99} ms`,
+    `server CPU per request ${serviceCpu.toFixed(3)} against ${bareCpu.toFixed(3)} ms: ${(serviceCpu / bareCpu).toFixed(2)}× bare`,
   ];
   const load_ = `${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per side`;
   return [
@@ -130,6 +165,19 @@ async function compareRoute(
       subject: measured('local host', serviceRuns),
       ratio: serviceP99 / Math.max(bareP99, 1),
       target: 1.5,
+    },
+    {
+      // What a loaded machine leaves meaningful: the CPU each side spends per answer does not
+      // depend on how long the process waited for a core.
+      title: `${title}, server CPU time per request (${load_}): service ÷ bare`,
+      baseline: { name: 'bare server (CPU ms per request as the median)', medianMs: bareCpu, p90Ms: bareCpu, samples: bareRuns.length },
+      subject: {
+        name: 'local host (CPU ms per request as the median)',
+        medianMs: serviceCpu,
+        p90Ms: serviceCpu,
+        samples: serviceRuns.length,
+      },
+      ratio: serviceCpu / bareCpu,
     },
   ];
 }
@@ -197,13 +245,13 @@ export default async function requestPath({ sql, url }: BenchContext): Promise<C
   try {
     const inbox = await compareRoute(
       `Inbox first page (limit 50, ${INBOX_ENTRIES.toLocaleString('en')} entries) through the local host`,
-      { url: `${host.url}/api/notifications?limit=50`, headers },
-      { url: `${bare.url}/inbox?user=${USER}` },
+      { server: host, url: `${host.url}/api/notifications?limit=50`, headers },
+      { server: bare, url: `${bare.url}/inbox?user=${USER}` },
     );
     const board = await compareRoute(
       `Leaderboard first page (limit 20, ${PARTICIPANTS.toLocaleString('en')} participations) through the local host`,
-      { url: `${host.url}/api/challenges/${challengeId}/leaderboard?scope=global&limit=20`, headers },
-      { url: `${bare.url}/leaderboard?challenge=${challengeId}&user=${USER}` },
+      { server: host, url: `${host.url}/api/challenges/${challengeId}/leaderboard?scope=global&limit=20`, headers },
+      { server: bare, url: `${bare.url}/leaderboard?challenge=${challengeId}&user=${USER}` },
     );
     return [...inbox, ...board];
   } finally {

@@ -66,13 +66,22 @@ interface SoakHost {
   stop(): Promise<void>;
 }
 
-/** Starts development/soak/host.ts as a child process with `env`; resolves once it listens. */
+/**
+ * Starts development/soak/host.ts as a child process with `env`; resolves once it listens.
+ * SOAK_HOST_PROFILE=<dir> writes a CPU profile of each phase's host there.
+ */
 async function startHost(env: NodeJS.ProcessEnv): Promise<SoakHost> {
-  const child: ChildProcess = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(repoRoot, 'development/soak/host.ts')], {
-    cwd: repoRoot,
-    env,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const profile = process.env['SOAK_HOST_PROFILE'];
+  const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...profiling, '--expose-gc', '--import', 'tsx', path.join(repoRoot, 'development/soak/host.ts')],
+    {
+      cwd: repoRoot,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the soak host exited (${code})`))));
   const url = await Promise.race([
     new Promise<string>((resolve) =>

@@ -2,6 +2,7 @@ import type { JWTPayload } from 'jose';
 import type { Settings } from '../config/settings';
 import { isWellFormed } from '../validation/humanText';
 import { isPlatformRole, type PlatformRole } from './roles';
+import { VerifiedTokenCache } from './verifiedTokenCache';
 
 export interface VerifiedUser {
   userId: string;
@@ -19,6 +20,12 @@ export class TokenRejected extends Error {
 export type TokenVerifier = (token: string) => Promise<VerifiedUser>;
 
 type VerifierSettings = Pick<Settings, 'AUTH_JWT_SECRET' | 'AUTH_JWKS_URL' | 'AUTH_ISSUER' | 'AUTH_AUDIENCE'>;
+
+/**
+ * Verified tokens remembered per verifier (docs/architecture.md, Authentication): enough for every user active
+ * within a token's lifetime on one instance; beyond it the least recently used is verified again.
+ */
+export const VERIFIED_TOKEN_CACHE_ENTRIES = 10_000;
 
 /**
  * RS256 against the identity provider's JWKS when AUTH_JWKS_URL is set (production, Entra ID);
@@ -40,7 +47,10 @@ export function createTokenVerifier(settings: VerifierSettings): TokenVerifier {
     return { jose, verify: (token: string) => jose.jwtVerify(token, secret, { ...options, algorithms: ['HS256'] }) };
   };
 
+  const verified = new VerifiedTokenCache<VerifiedUser>(VERIFIED_TOKEN_CACHE_ENTRIES);
   return async (token) => {
+    const known = verified.get(token);
+    if (known) return { userId: known.userId, roles: [...known.roles] };
     loading ??= load();
     const { jose, verify } = await loading;
     let payload;
@@ -60,7 +70,11 @@ export function createTokenVerifier(settings: VerifierSettings): TokenVerifier {
     }
     // Unknown roles (other applications' app roles) are ignored, not trusted.
     const roles = (rawRoles ?? []).filter(isPlatformRole);
-    return { userId: payload.sub, roles: [...new Set(roles)] };
+    const user = { userId: payload.sub, roles: [...new Set(roles)] };
+    // Remembered until exp itself, not exp plus the clock tolerance: once the tolerance matters,
+    // the token is verified again and jose decides. requiredClaims makes exp a number here.
+    if (typeof payload.exp === 'number') verified.set(token, { userId: user.userId, roles: [...user.roles] }, payload.exp * 1000);
+    return user;
   };
 }
 

@@ -93,6 +93,11 @@ export function guardPool(sql: postgres.Sql, { max, maxWaitMs, retryAfterSeconds
    * Exactly one of the two runs.
    */
   function admit(start: () => void, refuse: () => void): void {
+    // The common case under load: a free slot after warm-up needs no wait timer and no waiter.
+    if (warm && free > 0) {
+      free -= 1;
+      return start();
+    }
     let decided = false;
     let waiter: Waiter | undefined;
     const timer =

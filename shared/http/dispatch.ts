@@ -107,13 +107,14 @@ async function handle(
   facts: RequestFacts,
 ): Promise<HttpResponseInit> {
   if (hasDotSegment(path) || endsInEmptySegment(path)) throw notFound(`No route matches ${path}.`);
-  const candidates = compiled
-    .map(({ route, template }) => ({ route, params: template.match(path) }))
-    .filter((candidate): candidate is { route: Route; params: Record<string, string> } => candidate.params !== undefined);
   // The most specific template that matches decides the resource; methods are checked against it.
-  const resource = candidates[0]?.route.path;
-  if (resource === undefined) throw notFound(`No route matches ${path}.`);
-  const sameResource = candidates.filter((candidate) => candidate.route.path === resource);
+  // Routes of one resource share a template, so it is matched once, not once per route.
+  const resource = compiled.find(({ template }) => template.match(path) !== undefined);
+  if (!resource) throw notFound(`No route matches ${path}.`);
+  const matched = resource.template.match(path) ?? {};
+  const sameResource = compiled
+    .filter((candidate) => candidate.route.path === resource.route.path)
+    .map(({ route }) => ({ route, params: matched }));
   const method = request.method.toUpperCase();
   // HEAD is GET without the body (uptime monitors probe HEAD /healthz).
   const routeMethod = method === 'HEAD' ? 'GET' : method;

@@ -39,12 +39,25 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
  */
 export function canonicalTimeZone(name: string): string | undefined {
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(name)) return undefined;
+  // Zone names match case-insensitively (ECMA-402), so the lower-case name keys every spelling of
+  // one zone: the known zones bound the cache. Building a formatter to ask Intl was 7 % of the
+  // host's busy time while users saved settings (docs/benchmarks.md, Soak).
+  const key = name.toLowerCase();
+  const known = canonicalNames.get(key);
+  if (known) return known;
+  let canonical: string;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    canonical = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
     return undefined;
   }
+  if (canonicalNames.size < MAX_CANONICAL_NAMES) canonicalNames.set(key, canonical);
+  return canonical;
 }
+
+/** Unknown names are never stored; this caps the known ones well above the IANA database's size. */
+const MAX_CANONICAL_NAMES = 2_000;
+const canonicalNames = new Map<string, string>();
 
 /** A wall-clock moment: the local date and time, in the fields of `Date.UTC`. */
 export interface WallClock {
