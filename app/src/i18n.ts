@@ -20,7 +20,7 @@ const en = {
   'state.network': 'No connection to the service. Check your network and try again.',
   'state.requestId': 'Request id',
   'signin.title': 'Sign in',
-  'signin.intro': 'Development sign-in: paste a bearer token (npm run -s token -- --sub <user>).',
+  'signin.intro': 'Development sign-in: paste a bearer token (npm run -s token -- --user <demo user>; --sub <user> without a provider).',
   'signin.token': 'Bearer token',
   'signin.submit': 'Sign in',
   'signin.refused': 'This token was refused: {detail}',
@@ -239,7 +239,8 @@ const de: Record<TextKey, string> = {
   'state.network': 'Keine Verbindung zum Dienst. Prüfe dein Netz und versuche es erneut.',
   'state.requestId': 'Anfrage-ID',
   'signin.title': 'Anmelden',
-  'signin.intro': 'Anmeldung für die Entwicklung: Bearer-Token einfügen (npm run -s token -- --sub <nutzer>).',
+  'signin.intro':
+    'Anmeldung für die Entwicklung: Bearer-Token einfügen (npm run -s token -- --user <Demo-Nutzer>; --sub <nutzer> ohne Anbieter).',
   'signin.token': 'Bearer-Token',
   'signin.submit': 'Anmelden',
   'signin.refused': 'Dieses Token wurde abgelehnt: {detail}',
