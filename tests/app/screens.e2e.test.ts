@@ -63,9 +63,12 @@ describe('member app screens', () => {
     await signIn(page, rig.host.url, await tokenFor(first));
   }, 60_000);
 
+  /** Searches and waits for the answer: the list before it may hold the card too (a seeded database has many challenges). */
   const search = async (text: string) => {
     await page.getByLabel('Search', { exact: true }).fill(text);
+    const searched = page.waitForResponse((response) => response.url().includes('/api/challenges?') && response.url().includes('search='));
     await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await searched;
   };
 
   it('lists the global challenges with scope badge, goal, XP reward and a call to action; search and filters narrow them', async () => {
