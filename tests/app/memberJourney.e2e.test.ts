@@ -262,4 +262,40 @@ describe('member journey: sign in, join, progress, boards, privacy, badge, bell,
     expect(new URL(page.url()).origin).toBe(provider.issuer);
     await page.close();
   });
+
+  it('shows a sign-in answer this tab did not start as a failure, once, with the code gone from the address', async () => {
+    const tab = await rig.newPage(PHONE);
+    await tab.goto(app('?code=forged-code&state=forged-state'));
+    const failure = tab.getByTestId('signin-failed');
+    await failure.waitFor();
+    expect(await failure.innerText()).toBe('Signing in did not work: This tab did not start the sign-in the answer belongs to. Try again.');
+    expect(tab.url()).toBe(app());
+    expect(await tab.evaluate("sessionStorage.getItem('signin.app.tokens')")).toBeNull();
+    await screenshot(tab, 'journey-13-forged-answer');
+    await tab.reload();
+    await tab.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    expect(await tab.getByTestId('signin-failed').count()).toBe(0);
+    await tab.close();
+  });
+
+  it('offers the developer token paste beside the provider, collapsed, when the service says so', async () => {
+    const tab = await rig.newPage(PHONE);
+    await tab.goto(app());
+    await tab.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    // AUTH_TOKEN_PASTE is off for this journey: no paste at all.
+    expect(await tab.getByText('Developer: paste a token').count()).toBe(0);
+
+    const restore = overrideSettings({ AUTH_TOKEN_PASTE: 'true' });
+    try {
+      await tab.reload();
+      await tab.getByText('Developer: paste a token').click();
+      await tab.getByLabel('Bearer token').fill(await providerToken(provider, rig.host.url, MEMBER));
+      await tab.getByRole('button', { name: 'Use this token' }).click();
+      await tab.getByRole('navigation', { name: 'Main navigation' }).waitFor();
+      expect(await tab.evaluate<string | undefined>(`JSON.parse(sessionStorage.getItem('signin.app.tokens')).sub`)).toBe(MEMBER);
+    } finally {
+      restore();
+    }
+    await tab.close();
+  });
 });
