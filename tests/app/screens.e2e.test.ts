@@ -63,9 +63,12 @@ describe('member app screens', () => {
     await signIn(page, rig.host.url, await tokenFor(first));
   }, 60_000);
 
+  /** Searches and waits for the answer: the list before it may hold the card too (a seeded database has many challenges). */
   const search = async (text: string) => {
     await page.getByLabel('Search', { exact: true }).fill(text);
+    const searched = page.waitForResponse((response) => response.url().includes('/api/challenges?') && response.url().includes('search='));
     await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await searched;
   };
 
   it('lists the global challenges with scope badge, goal, XP reward and a call to action; search and filters narrow them', async () => {
@@ -203,11 +206,11 @@ describe('member app screens', () => {
     const regenerated = page.waitForResponse((response) => response.url().endsWith('/api/challenges/personalize/me'));
     await personal.getByRole('button', { name: 'Regenerate goal' }).click();
     expect((await regenerated).status()).toBe(200);
-    // Regenerating replaces the goal in place: still one goal made for this member. (Personal
-    // templates made for anyone, which other tests of the run may create, list beside it.)
+    // Regenerating replaces the goal in place: still one adaptive goal (the personal presets a
+    // seeded database holds may stand beside it on the tab).
     await page.reload();
     await page.getByTestId('recommendation').first().waitFor();
-    expect(await page.getByTestId('challenge-card').filter({ has: page.getByTestId('recommendation') }).count()).toBe(1);
+    expect(await page.getByTestId('recommendation').count()).toBe(1);
   });
 
   it('shows a designed error state with the backend’s words and a retry', async () => {

@@ -7,14 +7,16 @@ import { build, type Metafile } from 'esbuild';
 const root = path.resolve(__dirname, '../..');
 
 /**
- * What the portal's bundle may hold: its own source, the front-end code it shares with the member
- * app (web/), and the one library that code is built on (the OpenID client of web/signin).
+ * The browser code the portal may hold besides its own: the sign-in both front ends share
+ * (web/signin, docs/decisions/010-sign-in.md) and the OAuth library it is built on.
  */
-const BROWSER_INPUTS = ['portal/src/', 'web/', 'node_modules/oauth4webapi/'];
+const SHARED_BROWSER_CODE = ['web/signin/', 'node_modules/oauth4webapi/'];
 
-/** The bundle's source files that are none of those: server code a value import would pull in. */
+/** The bundle's source files that are neither the portal's own nor the shared sign-in: server code a value import would pull in. */
 const foreignInputs = (metafile: Metafile) =>
-  Object.keys(metafile.inputs).filter((input) => !BROWSER_INPUTS.some((allowed) => input.startsWith(allowed)));
+  Object.keys(metafile.inputs).filter(
+    (input) => !input.startsWith('portal/src/') && !SHARED_BROWSER_CODE.some((prefix) => input.startsWith(prefix)),
+  );
 
 /** The same bundling the portal build uses, of one probe module beside portal/src/types.ts. */
 async function bundleProbe(source: string): Promise<Metafile> {
@@ -50,8 +52,9 @@ describe('the portal bundle', () => {
     expect(Object.keys(metafile.inputs)).toEqual(expect.arrayContaining(['portal/src/main.ts', 'portal/src/pages/diagnostics.ts']));
   });
 
-  it('holds no server code and no library but the sign-in client: the API types come from shared/ as types only', () => {
+  it('holds no server code and no library but the sign-in’s: the API types come from shared/ as types only', () => {
     expect(foreignInputs(metafile)).toEqual([]);
+    expect(Object.keys(metafile.inputs)).toEqual(expect.arrayContaining(['web/signin/session.ts']));
   });
 
   it('types its API answers with the schemas of shared/', () => {

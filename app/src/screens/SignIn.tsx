@@ -40,6 +40,36 @@ export function SignIn(props: {
     }
   };
 
+  const pasteForm = (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <p class="small muted">{t('signin.intro')}</p>
+      <label class="field">
+        <span>{t('signin.token')}</span>
+        <textarea
+          value={token}
+          rows={4}
+          required
+          autoComplete="off"
+          spellcheck={false}
+          onInput={(event) => setToken(event.currentTarget.value)}
+        />
+      </label>
+      {refused ? (
+        <p role="alert" class="notice notice-danger">
+          {t('signin.refused', { detail: refused })}
+        </p>
+      ) : null}
+      <button type="submit" class={props.session.developerFallback ? 'button' : 'button button-secondary'} disabled={busy}>
+        {props.session.developerFallback ? (expired ? t('expired.action') : t('signin.submit')) : t('signin.useToken')}
+      </button>
+    </form>
+  );
+
   return (
     <section class="signin card" aria-labelledby="page-title">
       <h1 id="page-title" tabIndex={-1}>
@@ -62,33 +92,15 @@ export function SignIn(props: {
         </button>
       )}
       {tokenPasteOffered(props.session) ? (
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void submit();
-          }}
-        >
-          <p class="small muted">{t('signin.intro')}</p>
-          <label class="field">
-            <span>{t('signin.token')}</span>
-            <textarea
-              value={token}
-              rows={4}
-              required
-              autoComplete="off"
-              spellcheck={false}
-              onInput={(event) => setToken(event.currentTarget.value)}
-            />
-          </label>
-          {refused ? (
-            <p role="alert" class="notice notice-danger">
-              {t('signin.refused', { detail: refused })}
-            </p>
-          ) : null}
-          <button type="submit" class={props.session.developerFallback ? 'button' : 'button button-secondary'} disabled={busy}>
-            {props.session.developerFallback ? (expired ? t('expired.action') : t('signin.submit')) : t('signin.useToken')}
-          </button>
-        </form>
+        props.session.developerFallback ? (
+          pasteForm
+        ) : (
+          // Beside the provider (local development), the paste stays out of the way.
+          <details class="developer">
+            <summary>{t('signin.developer')}</summary>
+            {pasteForm}
+          </details>
+        )
       ) : null}
     </section>
   );
