@@ -1,11 +1,19 @@
 import { DEMO_CLUB, DEMO_MEMBERSHIPS, seedDemo } from '../../development/demo/seed';
 import { getSql } from '../../shared/db/client';
+import { usePrivateDatabase, type PrivateDatabase } from '../support/dbFingerprint';
 import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 
 /** The demo `npm start` seeds: a club with the local provider's demo users, shot data, filled boards; safe to re-run. */
 describe('the local demo', () => {
+  // A database of its own: the member journey (tests/app) seeds the same demo users in the shared
+  // one and joins their challenges, which would change the counts this test compares.
+  let database: PrivateDatabase;
+  beforeAll(async () => {
+    database = await usePrivateDatabase('demo');
+  }, 60_000);
   const host = useTestHost();
+  afterAll(() => database?.drop());
   const get = async (user: string, path: string) => {
     const response = await host.request('GET', path, { headers: await bearer(user) });
     expect(response.status).toBe(200);
@@ -14,8 +22,6 @@ describe('the local demo', () => {
 
   it('gives the demo users a club, shots, running challenges and filled boards, and a second run changes nothing', async () => {
     const now = new Date();
-    // `npm start` (tests/development/start.e2e.test.ts) may have seeded this database already: the
-    // assertions hold for a first run and a repeated one alike.
     const first = await seedDemo(getSql(), now);
     expect(first.participations).toBe(12);
     const [shots] = await getSql()<
