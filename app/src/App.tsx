@@ -6,6 +6,7 @@ import { language, setLanguage, t } from './i18n';
 import { LANGUAGES, type Language } from './language';
 import { hashOf, NAV_SCREENS, parseRoute, type Route } from './routes';
 import { Challenges } from './screens/Challenges';
+import { Club, Clubs } from './screens/Club';
 import { Inbox } from './screens/Inbox';
 import { Join } from './screens/Join';
 import { Leaderboard } from './screens/Leaderboard';
@@ -112,7 +113,13 @@ export function App(props: { session: AuthSession; initialLanguage: Language; si
               <a
                 key={screen}
                 href={screen === 'challenges' ? hashOf({ screen, tab: 'global' }) : hashOf({ screen })}
-                aria-current={route.screen === screen || (screen === 'challenges' && route.screen === 'leaderboard') ? 'page' : undefined}
+                aria-current={
+                  route.screen === screen ||
+                  (screen === 'challenges' && route.screen === 'leaderboard') ||
+                  (screen === 'clubs' && route.screen === 'club')
+                    ? 'page'
+                    : undefined
+                }
               >
                 {t(`nav.${screen}`)}
               </a>
@@ -155,6 +162,10 @@ function Screen(props: { route: Route }) {
       return <ShooterLinkScreen />;
     case 'join':
       return <Join code={route.code} />;
+    case 'clubs':
+      return <Clubs />;
+    case 'club':
+      return <Club clubId={route.clubId} key={route.clubId} />;
   }
 }
 

@@ -13,9 +13,11 @@ export type Route =
   | { screen: 'inbox' }
   | { screen: 'settings' }
   | { screen: 'shooter' }
-  | { screen: 'join'; code: string };
+  | { screen: 'join'; code: string }
+  | { screen: 'clubs' }
+  | { screen: 'club'; clubId: string };
 
-export const NAV_SCREENS = ['challenges', 'profile', 'inbox', 'settings', 'shooter'] as const;
+export const NAV_SCREENS = ['challenges', 'profile', 'clubs', 'inbox', 'settings', 'shooter'] as const;
 
 /** Reads a location hash; anything unknown is the challenges screen (the app's start). */
 export function parseRoute(hash: string): Route {
@@ -39,6 +41,10 @@ export function parseRoute(hash: string): Route {
       return { screen: parts[0] };
     case 'join':
       return { screen: 'join', code: query.get('code') ?? '' };
+    case 'clubs':
+      return { screen: 'clubs' };
+    case 'club':
+      return parts[1] ? { screen: 'club', clubId: decodeURIComponent(parts[1]) } : { screen: 'clubs' };
   }
   const tab = query.get('tab');
   return { screen: 'challenges', tab: (TABS as readonly string[]).includes(tab ?? '') ? (tab as Tab) : 'global' };
@@ -53,6 +59,8 @@ export function hashOf(route: Route): string {
       return `#/leaderboard/${encodeURIComponent(route.challengeId)}?board=${route.board}`;
     case 'join':
       return `#/join?code=${encodeURIComponent(route.code)}`;
+    case 'club':
+      return `#/club/${encodeURIComponent(route.clubId)}`;
     default:
       return `#/${route.screen}`;
   }

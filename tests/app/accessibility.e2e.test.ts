@@ -109,7 +109,14 @@ describe('member app: keyboard, German and phone width', () => {
     await page.getByLabel('Language').selectOption('de');
     const nav = page.getByRole('navigation', { name: 'Hauptnavigation' });
     await nav.waitFor();
-    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Challenges', 'Profil', 'Postfach', 'Einstellungen', 'Schützendaten']);
+    expect(await nav.getByRole('link').allInnerTexts()).toEqual([
+      'Challenges',
+      'Profil',
+      'Vereine',
+      'Postfach',
+      'Einstellungen',
+      'Schützendaten',
+    ]);
     expect(await page.locator('html').getAttribute('lang')).toBe('de');
     const german = card(page, challengeId);
     expect(await german.getByRole('button', { name: 'Verlassen' }).count()).toBe(1);
