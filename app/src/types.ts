@@ -45,33 +45,4 @@ export type PersonalizeResult = InferOutput<typeof PersonalizeResponseSchema>;
 
 export type MyClubs = OwnClubs;
 
-/*
- * The membership and invitation schemas live in shared/clubs/schemas.ts beside their cursor
- * parameters (node:crypto), which a browser build cannot type-check; their answers are spelt out
- * here, built from the role type of the browser-safe responses.ts.
- */
-type ClubRole = OwnClubs['items'][number]['role'];
-export interface Membership {
-  clubId: string;
-  userId: string;
-  role: ClubRole;
-  since: string;
-}
-export interface MemberPage {
-  items: Membership[];
-  nextCursor: string | null;
-}
-export interface Invitation {
-  id: string;
-  clubId: string;
-  createdBy: string;
-  createdAt: string;
-  expiresAt: string;
-}
-export interface InvitationPage {
-  items: Invitation[];
-  nextCursor: string | null;
-}
-export interface NewInvitation extends Invitation {
-  code: string;
-}
+export type { Invitation, InvitationPage, MemberPage, Membership, NewInvitation } from '../../shared/clubs/responses';

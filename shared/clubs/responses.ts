@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 
 /**
- * What the club routes answer to a member about their own clubs. Kept apart from the request
+ * What the club routes answer: a member's own clubs, member lists and invitations. Kept apart from the request
  * schemas and the repositories (cursors, database): this file imports only valibot, so the member
  * app (app/, a browser bundle) imports its types with `import type`.
  */
@@ -18,3 +18,30 @@ export const OwnClubsSchema = v.pipe(
   v.title('OwnClubs'),
 );
 export type OwnClubs = v.InferOutput<typeof OwnClubsSchema>;
+
+export const MembershipSchema = v.pipe(
+  v.object({ clubId: v.string(), userId: v.string(), role: v.picklist(CLUB_ROLES), since: timestamp }),
+  v.title('Membership'),
+);
+export type Membership = v.InferOutput<typeof MembershipSchema>;
+
+export const MemberPageSchema = v.pipe(
+  v.object({ items: v.array(MembershipSchema), nextCursor: v.nullable(v.string()) }),
+  v.title('MemberPage'),
+);
+export type MemberPage = v.InferOutput<typeof MemberPageSchema>;
+
+export const InvitationSchema = v.pipe(
+  v.object({ id: v.string(), clubId: v.string(), createdBy: v.string(), createdAt: timestamp, expiresAt: timestamp }),
+  v.title('Invitation'),
+);
+export type Invitation = v.InferOutput<typeof InvitationSchema>;
+
+export const NewInvitationSchema = v.pipe(v.object({ ...InvitationSchema.entries, code: v.string() }), v.title('NewInvitation'));
+export type NewInvitation = v.InferOutput<typeof NewInvitationSchema>;
+
+export const InvitationPageSchema = v.pipe(
+  v.object({ items: v.array(InvitationSchema), nextCursor: v.nullable(v.string()) }),
+  v.title('InvitationPage'),
+);
+export type InvitationPage = v.InferOutput<typeof InvitationPageSchema>;
