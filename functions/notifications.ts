@@ -5,7 +5,7 @@ import { httpGroup, timerFunction } from '../shared/host/definition';
 import { authenticatedUser, publicAccess } from '../shared/http/guards';
 import { defineRoute, json, noContent, type Route } from '../shared/http/route';
 import { clearInbox, listInbox, markAllRead, markRead, removeNotification } from '../shared/notifications/inboxService';
-import { InboxPageSchema } from '../shared/notifications/inboxSchemas';
+import { InboxPageSchema } from '../shared/notifications/responses';
 import {
   IdParamsSchema,
   ListQuerySchema,

@@ -10,7 +10,7 @@ import type { CostBreakdownSchema, CostStatusSchema, CostSummarySchema, CostTime
 import type { DiagnosticsSummarySchema } from '../../shared/diagnostics/summarySchema';
 import type { DataFreshnessEntrySchema } from '../../shared/freshness/diagnosticsSchema';
 import type { IngestHealthSchema } from '../../shared/ingest/healthSchema';
-import type { InboxPageSchema, NotificationRecordSchema } from '../../shared/notifications/inboxSchemas';
+import type { InboxPageSchema, NotificationRecordSchema } from '../../shared/notifications/responses';
 import type { DeliveryQueueBlock } from '../../shared/notifications/delivery/deliveryQueueSchema';
 import type { BoxPushBlock } from '../../shared/portal/boxPushSchema';
 

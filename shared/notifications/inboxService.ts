@@ -2,7 +2,7 @@ import type { Queryable } from '../db/client';
 import { NotFoundError } from '../errors/domainErrors';
 import { inboxCursor, type InboxPosition } from './cursor';
 import { deleteAllEntries, deleteEntry, markAllEntriesRead, markEntryRead, selectInboxSlice, type InboxRow } from './inboxRepository';
-import type { InboxPage, NotificationRecord } from './inboxSchemas';
+import type { InboxPage, NotificationRecord } from './responses';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;

@@ -4,7 +4,7 @@ import { SessionSchema } from '../../shared/auth/session';
 import { AdoptResultSchema, CatalogPageSchema } from '../../shared/clubMaster/schemas';
 import { CostBreakdownSchema, CostStatusSchema, CostSummarySchema, CostTimeseriesSchema } from '../../shared/costs/schemas';
 import { DiagnosticsSummarySchema } from '../../shared/diagnostics/summarySchema';
-import { InboxPageSchema } from '../../shared/notifications/inboxSchemas';
+import { InboxPageSchema } from '../../shared/notifications/responses';
 
 /**
  * portal/src/types.ts types each answer the portal reads with a schema of shared/. These are the
