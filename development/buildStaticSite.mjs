@@ -1,0 +1,41 @@
+// The build both front ends share (portal/build.mjs, app/build.mjs): one entry script and one
+// stylesheet bundled by esbuild into content-hashed files, index.html naming them, and the favicon.
+// Content-hashed names let the server send the files as immutable; index.html names the current ones.
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+/**
+ * @param {{ site: string, root: string, script: string, entryNames: { script: string, styles: string }, outdir: string, minify: boolean }} options
+ * `root` holds index.html (with %APP_JS% and %APP_CSS%), favicon.svg, tsconfig.json and `script`
+ * and `src/styles.css`; `site` names the build in errors.
+ */
+export async function buildStaticSite({ site, root, script, entryNames, outdir, minify }) {
+  await rm(outdir, { recursive: true, force: true });
+  await mkdir(outdir, { recursive: true });
+  const result = await build({
+    entryPoints: { [entryNames.script]: path.join(root, script), [entryNames.styles]: path.join(root, 'src', 'styles.css') },
+    outdir,
+    entryNames: '[name]-[hash]',
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
+    minify,
+    sourcemap: true,
+    metafile: true,
+    tsconfig: path.join(root, 'tsconfig.json'),
+    logLevel: 'warning',
+  });
+  const outputOf = (entry) => {
+    const [file] = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint?.endsWith(entry)) ?? [];
+    if (!file) throw new Error(`${site} build: no output for ${entry}`);
+    return path.basename(file);
+  };
+  const js = outputOf(script);
+  const css = outputOf('src/styles.css');
+  const html = (await readFile(path.join(root, 'index.html'), 'utf8')).replace('%APP_JS%', js).replace('%APP_CSS%', css);
+  await writeFile(path.join(outdir, 'index.html'), html);
+  await copyFile(path.join(root, 'favicon.svg'), path.join(outdir, 'favicon.svg'));
+  return { js, css, files: ['index.html', js, css, 'favicon.svg'], metafile: result.metafile };
+}
