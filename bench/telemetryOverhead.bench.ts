@@ -23,15 +23,23 @@ interface Run {
   p90Ms: number;
   p99Ms: number;
   failed: number;
+  /** The host's CPU time (user + system) per answered request, in microseconds. */
+  cpuMicrosPerRequest: number;
 }
 
 interface Host {
   url: string;
+  /** The host process's CPU time so far (user + system), in microseconds. */
+  cpu(): Promise<number>;
   stop(): Promise<void>;
 }
 
-async function startHost(side: 'on' | 'off', env: NodeJS.ProcessEnv): Promise<Host> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'telemetryOverhead', 'host.ts'), side], {
+async function startHost(side: 'on' | 'sampled' | 'off', env: NodeJS.ProcessEnv): Promise<Host> {
+  // BENCH_CPU_PROF=<dir>: each host writes a V8 CPU profile there when it stops (where the time goes).
+  const profile = process.env['BENCH_CPU_PROF']
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF']}`, `--cpu-prof-name=${side}.cpuprofile`]
+    : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(__dirname, 'telemetryOverhead', 'host.ts'), side], {
     env,
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -43,6 +51,16 @@ async function startHost(side: 'on' | 'off', env: NodeJS.ProcessEnv): Promise<Ho
   ]);
   return {
     url,
+    cpu: () =>
+      new Promise<number>((resolve) => {
+        const answer = (message: { cpuMicros?: number }) => {
+          if (message.cpuMicros === undefined) return;
+          child.off('message', answer);
+          resolve(message.cpuMicros);
+        };
+        child.on('message', answer);
+        child.send('cpu');
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -53,14 +71,17 @@ async function startHost(side: 'on' | 'off', env: NodeJS.ProcessEnv): Promise<Ho
   };
 }
 
-async function load(url: string, headers: Record<string, string>, seconds: number): Promise<Run> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+async function load(host: Host, path_: string, headers: Record<string, string>, seconds: number): Promise<Run> {
+  const cpuBefore = await host.cpu();
+  const result = await autocannon({ url: host.url + path_, connections: CONNECTIONS, duration: seconds, headers });
+  const cpuMicros = (await host.cpu()) - cpuBefore;
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p90Ms: result.latency.p90,
     p99Ms: result.latency.p99,
     failed: result.non2xx + result.errors + result.timeouts,
+    cpuMicrosPerRequest: cpuMicros / Math.max(result.requests.total, 1),
   };
 }
 
@@ -72,13 +93,18 @@ const measured = (name: string, runs: Run[]): Measured => ({
   p90Ms: median(runs.map((run) => run.p90Ms)),
   samples: runs.length,
 });
-const describeRuns = (runs: Run[]) => runs.map((run) => `${Math.round(run.requestsPerSecond)} req/s p99 ${run.p99Ms} ms`).join('; ');
+const describeRuns = (runs: Run[]) =>
+  runs
+    .map((run) => `${Math.round(run.requestsPerSecond)} req/s p99 ${run.p99Ms} ms ${Math.round(run.cpuMicrosPerRequest)} µs CPU/req`)
+    .join('; ');
 
 /**
  * What telemetry costs on the whole request path: the inbox's first page (limit 50, 1,000 entries)
- * through the local host with telemetry on (every span and log record kept and exported: the
- * distro to a local ingestion endpoint, plus in-memory exporters) against the same host with it
- * off, under CONNECTIONS concurrent connections, the two alternating. Figure: off req/s ÷ on req/s.
+ * through the local host with telemetry off, `on` (every span and log record kept and exported:
+ * the distro to a local ingestion endpoint, plus in-memory exporters: the worst case) and
+ * `sampled` (the distro's production sampler, at most 5 traces per second, exported to the same
+ * endpoint), under CONNECTIONS concurrent connections, the sides taking turns. Figures: off req/s
+ * ÷ on req/s and off req/s ÷ sampled req/s, with the host's CPU time per request beside them.
  */
 export default async function telemetryOverhead({ sql, url }: BenchContext): Promise<Comparison[]> {
   await sql`
@@ -101,47 +127,56 @@ export default async function telemetryOverhead({ sql, url }: BenchContext): Pro
   const tls = await createFakeTls(tlsDirectory);
   const ingestion = await startFakeAppInsights({ tls, keep: 1_000 });
   const { APPLICATIONINSIGHTS_CONNECTION_STRING: _configured, ...environment } = process.env;
-  const off = await startHost('off', { ...environment, DATABASE_URL: url });
-  const on = await startHost('on', {
+  const withTelemetry = {
     ...environment,
     DATABASE_URL: url,
     APPLICATIONINSIGHTS_CONNECTION_STRING: ingestion.connectionString,
     NODE_EXTRA_CA_CERTS: tls.caFile,
-  });
+  };
+  const hosts = await Promise.all([
+    startHost('off', { ...environment, DATABASE_URL: url }),
+    startHost('on', withTelemetry),
+    startHost('sampled', withTelemetry),
+  ]);
   try {
     const path_ = '/api/notifications?limit=50';
-    const offRuns: Run[] = [];
-    const onRuns: Run[] = [];
-    await load(off.url + path_, headers, 1);
-    await load(on.url + path_, headers, 1);
+    const runs: Run[][] = hosts.map(() => []);
+    for (const host of hosts) await load(host, path_, headers, 1);
     for (let round = 0; round < ROUNDS; round += 1) {
-      const sides = [
-        async () => offRuns.push(await load(off.url + path_, headers, SECONDS)),
-        async () => onRuns.push(await load(on.url + path_, headers, SECONDS)),
-      ];
-      for (const side of round % 2 === 0 ? sides : sides.reverse()) await side();
+      // Each side goes first once in three rounds, so that no side always meets a warmer machine.
+      for (let turn = 0; turn < hosts.length; turn += 1) {
+        const side = (round + turn) % hosts.length;
+        runs[side]?.push(await load(hosts[side] as Host, path_, headers, SECONDS));
+      }
     }
-    const failed = [...offRuns, ...onRuns].reduce((sum, run) => sum + run.failed, 0);
+    const [offRuns = [], onRuns = [], sampledRuns = []] = runs;
+    const failed = runs.flat().reduce((sum, run) => sum + run.failed, 0);
     if (failed) throw new Error(`telemetry overhead: ${failed} responses were not 2xx (or failed)`);
     if (ingestion.envelopes.length === 0) throw new Error('telemetry overhead: the telemetry side sent nothing to the ingestion endpoint');
     const offRps = mean(offRuns.map((run) => run.requestsPerSecond));
-    const onRps = mean(onRuns.map((run) => run.requestsPerSecond));
-    return [
-      {
-        title: `Inbox first page through the local host, telemetry on vs off (${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per side): off req/s ÷ on req/s`,
+    const offCpu = median(offRuns.map((run) => run.cpuMicrosPerRequest));
+    const figure = (side: string, sideRuns: Run[], name: string): Comparison => {
+      const sideCpu = median(sideRuns.map((run) => run.cpuMicrosPerRequest));
+      return {
+        title: `Inbox first page through the local host, telemetry ${side} vs off (${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per side): off req/s ÷ ${side} req/s`,
         baseline: measured('telemetry off (latency p50/p90)', offRuns),
-        subject: measured('telemetry on: every span exported (latency p50/p90)', onRuns),
-        ratio: offRps / onRps,
+        subject: measured(`${name} (latency p50/p90)`, sideRuns),
+        ratio: offRps / mean(sideRuns.map((run) => run.requestsPerSecond)),
         target: 1.1,
         detail: [
           `off runs: ${describeRuns(offRuns)}`,
-          `on runs:  ${describeRuns(onRuns)}`,
-          `p99 ${median(onRuns.map((run) => run.p99Ms))} ms on against ${median(offRuns.map((run) => run.p99Ms))} ms off; ${ingestion.envelopes.length} envelopes reached the ingestion endpoint (last ${1_000} kept)`,
+          `${side} runs: ${describeRuns(sideRuns)}`,
+          `host CPU per request (median): ${Math.round(sideCpu)} µs ${side} against ${Math.round(offCpu)} µs off: ${(sideCpu / offCpu).toFixed(2)}×`,
+          `p99 ${median(sideRuns.map((run) => run.p99Ms))} ms ${side} against ${median(offRuns.map((run) => run.p99Ms))} ms off`,
         ],
-      },
-    ];
+      };
+    };
+    const envelopes = `${ingestion.envelopes.length} envelopes reached the ingestion endpoint (last 1,000 kept)`;
+    const all = figure('on', onRuns, 'telemetry on: every span exported, and kept in memory');
+    const sampled = figure('sampled', sampledRuns, 'telemetry on: the production sampler (5 traces per second)');
+    return [all, { ...sampled, detail: [...(sampled.detail ?? []), envelopes] }];
   } finally {
-    await Promise.all([off.stop(), on.stop()]);
+    await Promise.all(hosts.map((host) => host.stop()));
     await ingestion.close();
     rmSync(tlsDirectory, { recursive: true, force: true });
   }

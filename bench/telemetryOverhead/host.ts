@@ -9,13 +9,26 @@ import { startDevHost } from '../../development/devhost/host';
 
 /**
  * One side of the telemetry overhead bench, as a child process: the local host as `npm start`
- * runs it, with telemetry `on` (the Azure Monitor distro exporting to the local ingestion fake
- * named by APPLICATIONINSIGHTS_CONNECTION_STRING, plus in-memory span and log exporters emptied
- * every second) or `off`. Sends `{ url }` over IPC once listening and stops on `stop`.
+ * runs it, with telemetry `on` (every trace kept: the Azure Monitor distro exporting to the local
+ * ingestion fake named by APPLICATIONINSIGHTS_CONNECTION_STRING, plus in-memory span and log
+ * exporters emptied every second), `sampled` (the distro's production sampler, exporting to the
+ * same fake) or `off`. Sends `{ url }` over IPC once listening, answers `cpu` with its CPU time
+ * so far (`{ cpuMicros }`, user + system) and stops on `stop`.
  */
 async function main(): Promise<void> {
   const side = process.argv[2];
-  if (side !== 'on' && side !== 'off') throw new Error('usage: host.ts on|off');
+  if (side !== 'on' && side !== 'sampled' && side !== 'off') throw new Error('usage: host.ts on|sampled|off');
+  if (side === 'sampled') {
+    // What production runs: the distro's own sampler (at most 5 traces per second), no extra exporter.
+    const backend = await startTelemetry({
+      connectionString: process.env['APPLICATIONINSIGHTS_CONNECTION_STRING'],
+      secrets: secretValues(getSettings()),
+      serviceName: 'bench',
+      liveMetrics: false,
+      offlineStorage: false,
+    });
+    if (!backend) throw new Error('telemetry did not start: is APPLICATIONINSIGHTS_CONNECTION_STRING set?');
+  }
   if (side === 'on') {
     const spans = new InMemorySpanExporter();
     const logRecords = new InMemoryLogRecordExporter();
@@ -43,12 +56,19 @@ async function main(): Promise<void> {
     runTimers: false,
   });
   process.on('message', (message: unknown) => {
+    // The bench reads this process's CPU time around each run: CPU per request, less noisy than req/s.
+    if (message === 'cpu') process.send?.({ cpuMicros: cpuMicros() });
     if (message === 'stop')
       void Promise.all([host.close(), stopTelemetry()])
         .then(() => closeSql())
         .finally(() => process.exit(0));
   });
   process.send?.({ url: host.url });
+}
+
+function cpuMicros(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
 }
 
 main().catch((error: unknown) => {

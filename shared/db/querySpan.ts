@@ -1,4 +1,4 @@
-import { telemetry, type ChildSpan } from '../telemetry/telemetry';
+import { telemetry, type Attributes, type ChildSpan } from '../telemetry/telemetry';
 
 /**
  * The span of one PostgreSQL statement or transaction, named by its operation and table
@@ -9,23 +9,38 @@ export function startQuerySpan(statement: { strings?: unknown; pool: string }): 
   const backend = telemetry();
   if (!backend) return undefined;
   const described = describeStatement(statement.strings);
-  return backend.databaseSpan(described.name, {
-    'db.system': 'postgresql',
-    'db.system.name': 'postgresql',
-    'db.operation.name': described.operation,
-    'db.collection.name': described.table,
-    'db.query.text': described.text,
-    'app.db.pool': statement.pool,
-  });
+  // One attribute object per statement and pool, made once: the backend redacts it once.
+  let attributes = described.attributes.get(statement.pool);
+  if (!attributes) {
+    attributes = Object.freeze({
+      'db.system': 'postgresql',
+      'db.system.name': 'postgresql',
+      'db.operation.name': described.operation,
+      'db.collection.name': described.table,
+      'db.query.text': described.text,
+      'app.db.pool': statement.pool,
+    });
+    described.attributes.set(statement.pool, attributes);
+  }
+  return backend.databaseSpan(described.name, attributes);
 }
 
+const transactionAttributes = new Map<string, Readonly<Attributes>>();
+
 export function startTransactionSpan(pool: string): ChildSpan | undefined {
-  return telemetry()?.databaseSpan('BEGIN transaction', {
-    'db.system': 'postgresql',
-    'db.system.name': 'postgresql',
-    'db.operation.name': 'BEGIN',
-    'app.db.pool': pool,
-  });
+  const backend = telemetry();
+  if (!backend) return undefined;
+  let attributes = transactionAttributes.get(pool);
+  if (!attributes) {
+    attributes = Object.freeze({
+      'db.system': 'postgresql',
+      'db.system.name': 'postgresql',
+      'db.operation.name': 'BEGIN',
+      'app.db.pool': pool,
+    });
+    transactionAttributes.set(pool, attributes);
+  }
+  return backend.databaseSpan('BEGIN transaction', attributes);
 }
 
 interface Described {
@@ -33,8 +48,12 @@ interface Described {
   operation: string;
   table?: string;
   text?: string;
+  /** The span attributes of this statement per pool (`user`, `bulk`). */
+  attributes: Map<string, Readonly<Attributes>>;
 }
 
+// sql.unsafe's statements: one description (and attribute objects) for all of them.
+const unsafeStatement: Described = { name: 'QUERY', operation: 'QUERY', attributes: new Map() };
 // Keyed by the call site's template strings (one array per call site), so each is read once.
 const described = new WeakMap<object, Described>();
 const MAX_TEXT = 2_000;
@@ -44,7 +63,7 @@ const MAX_TEXT = 2_000;
  * text, which may hold literal values) is named `QUERY` and its text left out.
  */
 export function describeStatement(strings: unknown): Described {
-  if (!isTemplateStrings(strings)) return { name: 'QUERY', operation: 'QUERY' };
+  if (!isTemplateStrings(strings)) return unsafeStatement;
   const known = described.get(strings);
   if (known) return known;
   const text = strings.reduce((joined, part, index) => (index === 0 ? part : `${joined}$${index}${part}`), '').trim();
@@ -54,6 +73,7 @@ export function describeStatement(strings: unknown): Described {
     operation,
     ...(table ? { table } : {}),
     text: text.slice(0, MAX_TEXT),
+    attributes: new Map(),
   };
   described.set(strings, result);
   return result;

@@ -1,8 +1,20 @@
-import { context, metrics, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import {
+  context,
+  metrics,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 import { logs, SeverityNumber } from '@opentelemetry/api-logs';
 import { shutdownAzureMonitor, useAzureMonitor, type AzureMonitorOpenTelemetryOptions } from '@azure/monitor-opentelemetry';
 import { AzureFunctionsInstrumentation } from '@azure/functions-opentelemetry-instrumentation';
 import { createAzureSdkInstrumentation } from '@azure/opentelemetry-instrumentation-azure-sdk';
+import os from 'node:os';
 import { defaultEnvironment } from '../config/settings';
 import type { LogFields, LogLevel } from '../log/logger';
 import { redact } from '../log/redact';
@@ -71,6 +83,7 @@ export function startTelemetrySdk(options: TelemetrySdkOptions): TelemetryBacken
   // itself to an endpoint of Microsoft's, not the configured resource) is off: the service sends
   // telemetry to the connection string's endpoint and nowhere else.
   defaultEnvironment({ APPLICATION_INSIGHTS_NO_STATSBEAT: 'true', OTEL_SERVICE_NAME: options.serviceName });
+  nameThisInstance();
   useAzureMonitor({
     azureMonitorExporterOptions: {
       connectionString: options.connectionString,
@@ -100,6 +113,30 @@ export function startTelemetrySdk(options: TelemetrySdkOptions): TelemetryBacken
   const meter = metrics.getMeter('shooting-club-backend');
   const secrets = options.secrets.filter((secret) => secret.length > 0);
   const clean = (attributes: Attributes) => cleanAttributes(attributes, secrets);
+  // A statement's attributes are the same object on every run of it (shared/db/querySpan.ts):
+  // redacted once, not once per query (its text is up to 2,000 characters).
+  const cleanedOnce = new WeakMap<Attributes, Record<string, string | number | boolean>>();
+  const cleanStatic = (attributes: Attributes) => {
+    let cleaned = cleanedOnce.get(attributes);
+    if (!cleaned) {
+      cleaned = clean(attributes);
+      cleanedOnce.set(attributes, cleaned);
+    }
+    return cleaned;
+  };
+  // `${method} ${template}` per pair, made once: the operation's name and its metrics dimension.
+  const operationNames = new Map<string, Map<string, string>>();
+  const operationName = (method: string, route: string) => {
+    let byRoute = operationNames.get(method);
+    if (!byRoute) operationNames.set(method, (byRoute = new Map<string, string>()));
+    let name = byRoute.get(route);
+    if (name === undefined) {
+      name = `${method} ${route}`;
+      // The route table bounds the pairs; a cap keeps a caller's invented methods from growing it.
+      if (byRoute.size < 1_000) byRoute.set(route, name);
+    }
+    return name;
+  };
 
   const counters = new Map<CounterName, ReturnType<typeof meter.createCounter>>();
   const counter = (name: CounterName) => {
@@ -126,37 +163,41 @@ export function startTelemetrySdk(options: TelemetrySdkOptions): TelemetryBacken
   return {
     requestSpan(start: RequestStart): RequestSpan {
       const parent = requestParent(start);
-      const span = tracer.startSpan(
-        `${start.method} ${start.fallbackRoute}`,
-        {
-          kind: SpanKind.SERVER,
-          attributes: clean({
+      // The samplers decide on the trace id alone: attributes are set after the decision, and
+      // only on a span that records (a dropped trace builds and redacts none).
+      const span = tracer.startSpan(operationName(start.method, start.fallbackRoute), { kind: SpanKind.SERVER }, parent);
+      const detailed = isSampled(span);
+      if (detailed) {
+        span.setAttributes(
+          clean({
             'http.request.method': start.method,
             'url.path': pathOf(start.url),
             'app.request_id': start.requestId,
           }),
-        },
-        parent,
-      );
+        );
+      }
       return {
         ...activeSpan(span, parent),
         end(outcome) {
           const route = outcome.route ?? start.fallbackRoute;
-          span.updateName(`${start.method} ${route}`);
-          span.setAttributes(
-            clean({
-              'http.route': route,
-              'http.response.status_code': outcome.status,
-              'app.caller.kind': outcome.caller ?? 'anonymous',
-              'app.problem.code': outcome.problemCode,
-            }),
-          );
-          if (outcome.status >= 500) {
-            span.setStatus({ code: SpanStatusCode.ERROR });
-            counter('http.server.errors').add(1, { operation: `${start.method} ${route}`, status: outcome.status });
-          }
+          const operation = operationName(start.method, route);
+          if (outcome.status >= 500) counter('http.server.errors').add(1, { operation, status: outcome.status });
           // What a box sees of its pushes (accepted, refused, throttled), by operation and status.
-          if (outcome.caller === 'box') counter('box.pushes').add(1, { operation: `${start.method} ${route}`, status: outcome.status });
+          if (outcome.caller === 'box') counter('box.pushes').add(1, { operation, status: outcome.status });
+          if (!span.isRecording()) return;
+          if (route !== start.fallbackRoute) span.updateName(operation);
+          if (outcome.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+          // Recorded but not sampled (a percentage sampler): the distro's request metrics read the
+          // status code only; nothing else is built for a span that is never sent.
+          if (!detailed) span.setAttribute('http.response.status_code', outcome.status);
+          else {
+            // The route template and the caller kind are the code's own words, never a caller's:
+            // they need no redaction. A problem code may come from elsewhere (an upstream's).
+            span.setAttribute('http.route', route);
+            span.setAttribute('http.response.status_code', outcome.status);
+            span.setAttribute('app.caller.kind', outcome.caller ?? 'anonymous');
+            if (outcome.problemCode !== undefined) span.setAttribute('app.problem.code', redact(outcome.problemCode, secrets));
+          }
           span.end();
         },
       };
@@ -176,9 +217,11 @@ export function startTelemetrySdk(options: TelemetrySdkOptions): TelemetryBacken
     },
 
     databaseSpan(name, attributes): ChildSpan {
-      const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: clean(attributes) });
+      const span = tracer.startSpan(name, { kind: SpanKind.CLIENT });
+      if (isSampled(span)) span.setAttributes(cleanStatic(attributes));
       return {
         end(error, more) {
+          if (!span.isRecording()) return;
           if (more) span.setAttributes(clean(more));
           if (error !== undefined) failSpan(span, error, secrets);
           span.end();
@@ -271,6 +314,24 @@ function requestParent(start: RequestStart): Context {
     traceparent: start.traceparent,
     ...(start.tracestate ? { tracestate: start.tracestate } : {}),
   });
+}
+
+/**
+ * The role instance (`service.instance.id`) named once: without it the distro and the exporter ask
+ * the operating system for the host name again for every span (its metrics and its envelope).
+ * The same value they would use; a name given in OTEL_RESOURCE_ATTRIBUTES, or by the App Service
+ * detector (WEBSITE_INSTANCE_ID), still wins.
+ */
+function nameThisInstance(): void {
+  const given = process.env['OTEL_RESOURCE_ATTRIBUTES'] ?? '';
+  if (/(^|,)\s*service\.instance\.id\s*=/.test(given)) return;
+  const instance = `service.instance.id=${encodeURIComponent(os.hostname())}`;
+  process.env['OTEL_RESOURCE_ATTRIBUTES'] = given.trim() ? `${given},${instance}` : instance;
+}
+
+/** Whether the span is kept and sent (not only recorded for the distro's metrics, nor dropped). */
+function isSampled(span: Span): boolean {
+  return (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0 && span.isRecording();
 }
 
 function failSpan(span: Span, error: unknown, secrets: readonly string[]): void {

@@ -67,8 +67,12 @@ export type GaugeName = 'ingest.lag.events' | 'ingest.catch_up' | 'freshness.clu
 export interface TelemetryBackend {
   requestSpan(start: RequestStart): RequestSpan;
   jobSpan(name: string, attributes: Attributes): JobSpan;
-  /** A client span for one PostgreSQL statement or transaction, parented on the active operation. */
-  databaseSpan(name: string, attributes: Attributes): ChildSpan;
+  /**
+   * A client span for one PostgreSQL statement or transaction, parented on the active operation.
+   * `attributes` describe the statement, not its run: the caller hands the same (unchanged)
+   * object for every run of a statement, and it is redacted once.
+   */
+  databaseSpan(name: string, attributes: Readonly<Attributes>): ChildSpan;
   log(level: LogLevel, event: string, fields: LogFields): void;
   count(name: CounterName, value: number, attributes: Attributes): void;
   gauge(name: GaugeName, value: number, attributes: Attributes): void;
