@@ -111,7 +111,7 @@ const boundaries = [
     ['edge/**/*.ts'],
     [
       {
-        regex: `^\\.\\./(?!shared/${either(['boxConnector', 'clubMaster', 'config', 'freshness', 'log', 'process', 'time', 'validation'])})`,
+        regex: `^\\.\\./(?!shared/${either(['boxConnector', 'clubMaster', 'config', 'freshness', 'log', 'process', 'telemetry', 'time', 'validation'])})`,
         message: 'The box agent bundle (edge/) imports only the shared modules it runs: no functions/, no database, no HTTP layer.',
       },
     ],

@@ -54,7 +54,14 @@ const entries = [
     banner: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
   },
   // The box agent on each club's on-site box: boxes run the Node.js their Debian offers (20 or newer).
-  { in: 'edge/main.ts', out: 'edge-agent', target: 'node20' },
+  // It carries its own telemetry backend, loaded only with APPLICATIONINSIGHTS_CONNECTION_STRING.
+  {
+    in: 'edge/main.ts',
+    out: 'edge-agent',
+    target: 'node20',
+    define: { 'import.meta.url': '__importMetaUrl' },
+    banner: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+  },
   // The staging ingest worker (workers/README.md).
   // It carries its own telemetry backend (the image holds this one file): see telemetrySdk below.
   {
@@ -64,7 +71,13 @@ const entries = [
     banner: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
   },
   // The production commands an operator or a workflow runs (docs/decisions/007-production-commands.md).
-  { in: 'ops/main.ts', out: 'ops' },
+  // It carries its own telemetry backend, loaded only with APPLICATIONINSIGHTS_CONNECTION_STRING.
+  {
+    in: 'ops/main.ts',
+    out: 'ops',
+    define: { 'import.meta.url': '__importMetaUrl' },
+    banner: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+  },
 ];
 
 // The cloud's bundles are built for the Node.js of .nvmrc, the one version tests, CI and Azure run.

@@ -33,6 +33,8 @@ async function main(): Promise<void> {
   const config = parseEdgeConfig(env);
   const freshness = parseEdgeFreshnessConfig(env);
   const connectorConfig = parseEdgeConnectorConfig(env);
+  // From the environment only (`npm run telemetry:local -- --only` prints it): never the app's local settings.
+  const telemetryConnectionString = process.env['APPLICATIONINSIGHTS_CONNECTION_STRING']?.trim() || undefined;
   const useFake = process.argv.slice(2).includes('--fake-kafka-connect');
   const fake = useFake ? await startKafkaConnectFake() : undefined;
   if (fake) console.log(`Kafka Connect fake: ${fake.url} (nothing leaves this machine)`);
@@ -45,7 +47,13 @@ async function main(): Promise<void> {
   if (config.mirrorDatabaseUrl) {
     await runBoxAgent(
       { ...config, mirrorDatabaseUrl: config.mirrorDatabaseUrl },
-      { mirrorDescription: 'SVC_MIRROR_DATABASE_URL', freshness, connector, release: () => fake?.close() ?? Promise.resolve() },
+      {
+        mirrorDescription: 'SVC_MIRROR_DATABASE_URL',
+        freshness,
+        connector,
+        release: () => fake?.close() ?? Promise.resolve(),
+        telemetryConnectionString,
+      },
     );
     return;
   }
@@ -69,6 +77,7 @@ async function main(): Promise<void> {
         },
         freshness,
         connector,
+        telemetryConnectionString,
       },
     );
   } catch (error) {

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { BoxConsentReport } from '../shared/boxConnector/consentReport';
 import { SyncResultSchema, type ReportedClub, type SyncResult } from '../shared/clubMaster/schemas';
+import { tracedFetch } from '../shared/telemetry/tracedFetch';
 
 export const SYNC_PATH = '/api/edge/clubs/sync';
 
@@ -43,7 +44,7 @@ export async function pushKnownClubs(
 ): Promise<SyncResult> {
   let response: Response;
   try {
-    response = await fetch(options.baseUrl + SYNC_PATH, {
+    response = await tracedFetch(options.baseUrl + SYNC_PATH, {
       method: 'POST',
       headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({ clubs, ...(consent ? { consent } : {}) }),

@@ -1,4 +1,5 @@
 import type { ConnectorState } from '../shared/boxConnector/consentGate';
+import { tracedFetch } from '../shared/telemetry/tracedFetch';
 
 /**
  * A small client of the Kafka Connect REST API on the box (default http://127.0.0.1:8083), for the
@@ -84,7 +85,7 @@ export function createKafkaConnectClient(options: KafkaConnectOptions): KafkaCon
   async function once(method: string, target: string, body?: unknown): Promise<Answer> {
     let response: Response;
     try {
-      response = await fetch(base + target, {
+      response = await tracedFetch(base + target, {
         method,
         headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),

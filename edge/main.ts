@@ -33,6 +33,7 @@ async function main(): Promise<void> {
         configFile: path.join(__dirname, 'debezium-club-data.json'),
         stateFile: path.join(__dirname, 'connector-state.json'),
       }),
+      telemetryConnectionString: env['APPLICATIONINSIGHTS_CONNECTION_STRING']?.trim() || undefined,
     },
   );
 }

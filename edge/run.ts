@@ -1,5 +1,6 @@
 import { stopOnSignals } from '../shared/process/signals';
 import { createLogger } from '../shared/log/logger';
+import { startTelemetry, stopTelemetry } from '../shared/telemetry/startup';
 import type { EdgeConfig } from './config';
 import type { ConnectorSetup } from './connectorSetup';
 import type { EdgeFreshnessConfig } from './freshnessConfig';
@@ -11,9 +12,25 @@ import { startAgent } from './startAgent';
  */
 export async function runBoxAgent(
   config: EdgeConfig & { mirrorDatabaseUrl: string },
-  options: { mirrorDescription: string; release?: () => Promise<void>; freshness?: EdgeFreshnessConfig; connector?: ConnectorSetup },
+  options: {
+    mirrorDescription: string;
+    release?: () => Promise<void>;
+    freshness?: EdgeFreshnessConfig;
+    connector?: ConnectorSetup;
+    /** APPLICATIONINSIGHTS_CONNECTION_STRING of the box's settings; unset: no telemetry, nothing loaded or sent. */
+    telemetryConnectionString?: string;
+  },
 ): Promise<void> {
   const log = createLogger({ minLevel: 'info', fields: { component: 'club-master-agent' } });
+  // Before the agent starts, so its first push is traced; a long-running process pays the load once.
+  const telemetry = await startTelemetry({
+    connectionString: options.telemetryConnectionString,
+    secrets: [config.edgeApiToken, config.mirrorDatabaseUrl, options.telemetryConnectionString].filter(
+      (secret): secret is string => secret !== undefined && secret !== '',
+    ),
+    serviceName: 'shooting-club-box-agent',
+    onError: (error) => log.warn('telemetry_start_failed', { error }),
+  });
   const agent = await startAgent(config, log, undefined, options.freshness, options.connector).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     throw new Error(`${config.host}:${config.port} is already in use (EADDRINUSE); set SVC_EDGE_PORT to a free port`);
@@ -26,6 +43,9 @@ export async function runBoxAgent(
   );
   console.log(`Cloud:     ${config.cloudBaseUrl}`);
   console.log(`Mirror:    ${options.mirrorDescription}`);
+  console.log(
+    `Telemetry: ${telemetry ? 'the calls of the cloud and of Kafka Connect to Application Insights' : 'off (no APPLICATIONINSIGHTS_CONNECTION_STRING)'}`,
+  );
   console.log(
     `Push:      ${config.syncEnabled ? `enabled, every ${config.syncIntervalSeconds} s` : 'disabled (SVC_CLUB_MASTER_SYNC_ENABLED=false)'}`,
   );
@@ -40,6 +60,7 @@ export async function runBoxAgent(
   );
   stopOnSignals(async () => {
     await agent.close();
+    await stopTelemetry();
     await options.release?.();
   });
 }

@@ -11,6 +11,7 @@ import type { Logger } from '../shared/log/logger';
 import { wallClock } from '../shared/time/timeZone';
 import type { BoxCheckResult } from './boxFreshness';
 import { createPushLoop, type PushLoopStatus, type PushRunError, type PushRunOutcome } from './pushLoop';
+import { tracedFetch } from '../shared/telemetry/tracedFetch';
 
 /**
  * The starter-list push of one box: reads the evening's starter lists from the mirror database
@@ -117,7 +118,7 @@ async function push(
 ): Promise<StarterlistPushResult> {
   let response: Response;
   try {
-    response = await fetch(config.cloudBaseUrl + STARTERLISTS_PATH, {
+    response = await tracedFetch(config.cloudBaseUrl + STARTERLISTS_PATH, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({

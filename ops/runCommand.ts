@@ -1,7 +1,8 @@
 import { SettingsError } from '../shared/config/settings';
 import { EventHubNotConfiguredError } from '../shared/ingest/eventHubConnection';
 import { StorageNotConfiguredError } from '../shared/storage/tables';
-import { COMMAND_EXIT, type CommandEnv } from './command';
+import { COMMAND_EXIT, type Command, type CommandEnv } from './command';
+import { traceCommand } from './commandTelemetry';
 import { COMMANDS, findCommand } from './commands';
 import { MissingSettingError } from './settings';
 
@@ -23,6 +24,11 @@ export async function runCommand(argv: readonly string[], env: CommandEnv): Prom
     console.error(`${name === undefined ? 'No command given' : `Unknown command "${name}"`}\n${usage()}`);
     return COMMAND_EXIT.usage;
   }
+  return traceCommand(command.name, env, () => runOne(command, args, env));
+}
+
+/** The command's exit code, with every failure mapped to one (settings 2, anything else 1). */
+async function runOne(command: Command, args: string[], env: CommandEnv): Promise<number> {
   try {
     return await command.run(args, env);
   } catch (error) {

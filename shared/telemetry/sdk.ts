@@ -22,6 +22,7 @@ import type {
   Attributes,
   AzureCoreTracing,
   ChildSpan,
+  ClientSpan,
   CounterName,
   GaugeName,
   JobSpan,
@@ -220,6 +221,25 @@ export function startTelemetrySdk(options: TelemetrySdkOptions): TelemetryBacken
       const span = tracer.startSpan(name, { kind: SpanKind.CLIENT });
       if (isSampled(span)) span.setAttributes(cleanStatic(attributes));
       return {
+        end(error, more) {
+          if (!span.isRecording()) return;
+          if (more) span.setAttributes(clean(more));
+          if (error !== undefined) failSpan(span, error, secrets);
+          span.end();
+        },
+      };
+    },
+
+    clientSpan(name, attributes): ClientSpan {
+      const parent = context.active();
+      const span = tracer.startSpan(name, { kind: SpanKind.CLIENT }, parent);
+      if (isSampled(span)) span.setAttributes(clean(attributes));
+      // The callee continues this trace (the dispatcher honours traceparent); an unsampled span's
+      // context goes along too, so the callee drops the trace as well.
+      const headers: Record<string, string> = {};
+      propagation.inject(trace.setSpan(parent, span), headers);
+      return {
+        headers,
         end(error, more) {
           if (!span.isRecording()) return;
           if (more) span.setAttributes(clean(more));

@@ -53,6 +53,12 @@ export interface ChildSpan {
   end(error?: unknown, attributes?: Attributes): void;
 }
 
+/** A call to another service: its trace context goes along in the request's headers. */
+export interface ClientSpan extends ChildSpan {
+  /** W3C `traceparent` (and `tracestate`) naming this span, for the outgoing request. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
 /** The metrics an operator alerts on (docs/observability.md): counters add, gauges record a level. */
 export type CounterName =
   | 'ingest.events.applied'
@@ -73,6 +79,8 @@ export interface TelemetryBackend {
    * object for every run of a statement, and it is redacted once.
    */
   databaseSpan(name: string, attributes: Readonly<Attributes>): ChildSpan;
+  /** A client span for one outgoing HTTP call (the box agent's pushes), parented on the active span if any. */
+  clientSpan(name: string, attributes: Attributes): ClientSpan;
   log(level: LogLevel, event: string, fields: LogFields): void;
   count(name: CounterName, value: number, attributes: Attributes): void;
   gauge(name: GaugeName, value: number, attributes: Attributes): void;

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { startFakeAppInsights, type FakeAppInsights, type TelemetryEnvelope } from '../../development/appInsightsFake/server';
+import { readFakeTls } from '../../development/costsFake/certificate';
 import { buildBundles, type BuiltBundles } from '../support/bundles';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -80,6 +82,60 @@ describe('the production commands bundle (dist/ops.js)', () => {
     expect(result.code).toBe(0);
     expect(result.output).toContain('CHALLENGE_SERVICE_TOKEN_HASH value:');
   }, 30_000);
+
+  describe('telemetry', () => {
+    let ingestion: FakeAppInsights;
+    const caFile = process.env['NODE_EXTRA_CA_CERTS'] ?? '';
+    beforeAll(async () => {
+      ingestion = await startFakeAppInsights({ tls: readFakeTls(caFile) });
+    });
+    afterAll(() => ingestion.close());
+    const requests = () => ingestion.envelopes.filter((envelope) => envelope.data?.baseType === 'RequestData');
+    const propertiesOf = (envelope: TelemetryEnvelope | undefined) => envelope?.data?.baseData?.['properties'] as Record<string, string>;
+
+    it('with APPLICATIONINSIGHTS_CONNECTION_STRING, a command is one request span with its queries inside, sent before exit', async () => {
+      const result = await ops(['migrate'], {
+        DATABASE_URL: process.env['DATABASE_URL'] ?? '',
+        APPLICATIONINSIGHTS_CONNECTION_STRING: ingestion.connectionString,
+        NODE_EXTRA_CA_CERTS: caFile,
+      });
+      expect(result.code).toBe(0);
+      // Sent before the process exited: nothing is waited for after it.
+      const [command, ...others] = requests().filter((envelope) => envelope.data?.baseData?.['name'] === 'ops migrate');
+      expect(others).toEqual([]);
+      expect(command?.data?.baseData).toMatchObject({ success: true });
+      expect(propertiesOf(command)).toMatchObject({ 'app.trigger': 'command', 'app.exit_code': '0' });
+      expect(command?.tags?.['ai.cloud.role']).toBe('shooting-club-ops');
+      const operation = command?.tags?.['ai.operation.id'];
+      const queries = ingestion.envelopes.filter(
+        (envelope) => envelope.data?.baseType === 'RemoteDependencyData' && envelope.tags?.['ai.operation.id'] === operation,
+      );
+      expect(queries.length).toBeGreaterThan(0);
+      expect(queries.map((query) => query.data?.baseData?.['type'])).toEqual(queries.map(() => 'postgresql'));
+    }, 60_000);
+
+    it('a command that fails is a failed request with its exit code', async () => {
+      const result = await ops(['migrate'], {
+        DATABASE_URL: process.env['DATABASE_URL'] ?? '',
+        DATABASE_POOL_MAX: 'lots',
+        APPLICATIONINSIGHTS_CONNECTION_STRING: ingestion.connectionString,
+        NODE_EXTRA_CA_CERTS: caFile,
+      });
+      expect(result.code).toBe(2);
+      const failed = requests().find(
+        (envelope) => envelope.data?.baseData?.['name'] === 'ops migrate' && propertiesOf(envelope)['app.exit_code'] === '2',
+      );
+      expect(failed?.data?.baseData).toMatchObject({ success: false });
+    }, 60_000);
+
+    it('without the connection string runs as before and sends nothing', async () => {
+      const before = ingestion.bodies.length;
+      const result = await ops(['challenges:service-token'], { NODE_EXTRA_CA_CERTS: caFile });
+      expect(result.code).toBe(0);
+      expect(result.output).not.toMatch(/telemetry/i);
+      expect(ingestion.bodies.length).toBe(before);
+    }, 30_000);
+  });
 
   it('names the commands on no or an unknown command, with exit 64', async () => {
     for (const args of [[], ['migrations']]) {
