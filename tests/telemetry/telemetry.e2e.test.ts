@@ -10,6 +10,8 @@ import { appLogger } from '../../shared/log/appLogger';
 import { notify } from '../../shared/notifications/notify';
 import { secretValues, startTelemetry, stopTelemetry } from '../../shared/telemetry/startup';
 import { telemetry } from '../../shared/telemetry/telemetry';
+import { pushKnownClubs, SYNC_PATH } from '../../edge/cloudClient';
+import { createBox } from '../support/fixtures';
 import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 
@@ -158,6 +160,40 @@ describe('telemetry of an ingest batch', () => {
     expect(warning?.severityText).toBe('WARN');
     expect(warning?.attributes).toMatchObject({ rejected: 2, function: 'ingest' });
     expect(warning?.spanContext?.traceId).toBe(batch?.spanContext().traceId);
+  });
+});
+
+describe('telemetry of the box agent', () => {
+  it("a push to the cloud is a client span whose trace the cloud's operation continues, without the edge token anywhere", async () => {
+    const box = await createBox(getSql());
+    spans.reset();
+    const result = await pushKnownClubs({ baseUrl: host.url, token: box.token, timeoutSeconds: 10 }, []);
+    expect(result).toBeDefined();
+
+    const [push, ...others] = finished().filter((span) => span.kind === SpanKind.CLIENT && span.name === `POST ${SYNC_PATH}`);
+    expect(others).toEqual([]);
+    expect(push?.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'url.path': SYNC_PATH,
+      'http.response.status_code': 200,
+      'server.address': '127.0.0.1',
+    });
+    // The cloud's operation is the push's child: it honoured the traceparent the agent sent.
+    const [operation] = finished().filter((span) => span.kind === SpanKind.SERVER && span.name === `POST ${SYNC_PATH}`);
+    expect(operation?.spanContext().traceId).toBe(push?.spanContext().traceId);
+    expect(operation?.parentSpanContext?.spanId).toBe(push?.spanContext().spanId);
+    expect(operation?.attributes['app.caller.kind']).toBe('box');
+    expect(JSON.stringify(finished().map((span) => [span.name, span.attributes, span.events]))).not.toContain(box.token);
+  });
+
+  it('a push the cloud refuses is a failed client span with the status, the token still nowhere', async () => {
+    const token = `edge_${randomUUID().replace(/-/g, '')}`;
+    spans.reset();
+    await expect(pushKnownClubs({ baseUrl: host.url, token, timeoutSeconds: 10 }, [])).rejects.toMatchObject({ reason: 'token_rejected' });
+    const [push] = finished().filter((span) => span.kind === SpanKind.CLIENT && span.name === `POST ${SYNC_PATH}`);
+    expect(push?.attributes['http.response.status_code']).toBe(401);
+    expect(push?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(JSON.stringify(finished().map((span) => [span.name, span.attributes, span.events]))).not.toContain(token);
   });
 });
 
