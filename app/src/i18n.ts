@@ -229,8 +229,9 @@ const en = {
   'settings.updates.edits': 'Changes',
   'settings.updates.cancel': 'Cancellations',
   'push.device.title': 'Push on this device',
-  'push.device.hint': 'Notifications appear on this device while "Push notifications" is on above. Your browser asks for permission the first time.',
-  'push.device.switch': 'Push on this device',
+  'push.device.hint':
+    'Notifications appear on this device while "Push notifications" is on above. Your browser asks for permission the first time.',
+  'push.device.switch': 'Push notifications on this device',
   'push.device.state.on': 'On: this device receives push notifications.',
   'push.device.state.off': 'Off: this device receives no push notifications.',
   'push.device.state.blocked': 'Blocked by the browser: allow notifications for this site in its settings, then reload.',
@@ -492,8 +493,9 @@ const de: Record<TextKey, string> = {
   'settings.updates.edits': 'Änderungen',
   'settings.updates.cancel': 'Ausfälle',
   'push.device.title': 'Push auf diesem Gerät',
-  'push.device.hint': 'Benachrichtigungen erscheinen auf diesem Gerät, solange oben „Push-Benachrichtigungen“ an ist. Beim ersten Mal fragt der Browser um Erlaubnis.',
-  'push.device.switch': 'Push auf diesem Gerät',
+  'push.device.hint':
+    'Benachrichtigungen erscheinen auf diesem Gerät, solange oben „Push-Benachrichtigungen“ an ist. Beim ersten Mal fragt der Browser um Erlaubnis.',
+  'push.device.switch': 'Push-Benachrichtigungen auf diesem Gerät',
   'push.device.state.on': 'An: dieses Gerät erhält Push-Benachrichtigungen.',
   'push.device.state.off': 'Aus: dieses Gerät erhält keine Push-Benachrichtigungen.',
   'push.device.state.blocked': 'Vom Browser blockiert: erlaube Benachrichtigungen für diese Seite in seinen Einstellungen und lade neu.',

@@ -7,7 +7,13 @@ const SCOPE = 'https://clubs.example.org/app/';
 
 describe('the service worker: the notification a push shows', () => {
   it('shows exactly what the delivery worker sends: title and body as written, sound, the inbox ids and the inbox link', () => {
-    const sent = webPushPayload({ title: 'Training verlegt', body: 'Jetzt um 19:00.', sound: true, notificationIds: [ID], collapseKey: 'k' });
+    const sent = webPushPayload({
+      title: 'Training verlegt',
+      body: 'Jetzt um 19:00.',
+      sound: true,
+      notificationIds: [ID],
+      collapseKey: 'k',
+    });
     expect(notificationFromPush(JSON.stringify(sent))).toEqual({
       title: 'Training verlegt',
       options: {
@@ -20,7 +26,13 @@ describe('the service worker: the notification a push shows', () => {
   });
 
   it('is silent when the member turned push sound off, and a summary of several entries keeps them all', () => {
-    const sent = webPushPayload({ title: '5 new notifications', body: 'A · B', sound: false, notificationIds: [ID, OTHER], collapseKey: 'k' });
+    const sent = webPushPayload({
+      title: '5 new notifications',
+      body: 'A · B',
+      sound: false,
+      notificationIds: [ID, OTHER],
+      collapseKey: 'k',
+    });
     const shown = notificationFromPush(JSON.stringify(sent));
     expect(shown?.options).toMatchObject({ silent: true, tag: `inbox:${ID},${OTHER}`, data: { notificationIds: [ID, OTHER] } });
   });

@@ -12,6 +12,8 @@ export function PushDevice() {
   const { api } = useApp();
   const [state, setState] = useState<PushState | undefined>(undefined);
   const [round, setRound] = useState(0);
+  /** Where the member just moved the switch: it stays there while the browser asks and the service answers. */
+  const [pending, setPending] = useState<boolean | undefined>(undefined);
   const action = useAction();
   useEffect(() => {
     void action.run(async () => setState(await pushState(api)));
@@ -26,10 +28,13 @@ export function PushDevice() {
         <>
           <Toggle
             label={t('push.device.switch')}
-            checked={state === 'on'}
+            checked={pending ?? state === 'on'}
             disabled={!switchable || action.busy}
             testId="push-device-switch"
-            onChange={(on) => void action.run(async () => setState(await (on ? enablePush(api) : disablePush(api))))}
+            onChange={(on) => {
+              setPending(on);
+              void action.run(async () => setState(await (on ? enablePush(api) : disablePush(api)))).finally(() => setPending(undefined));
+            }}
           />
           <p role="status" class="small" data-testid="push-device-state">
             {t(`push.device.state.${state}` as TextKey)}
@@ -37,7 +42,11 @@ export function PushDevice() {
         </>
       ) : null}
       {action.error ? (
-        <ErrorBox error={action.error} title={t('state.actionFailed')} onRetry={state === undefined ? () => setRound(round + 1) : undefined} />
+        <ErrorBox
+          error={action.error}
+          title={t('state.actionFailed')}
+          onRetry={state === undefined ? () => setRound(round + 1) : undefined}
+        />
       ) : null}
     </fieldset>
   );
