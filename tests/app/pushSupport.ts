@@ -1,4 +1,4 @@
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
 
 // The browser-side code below is JavaScript in strings: the tests compile for Node, without the DOM's types.
 
@@ -111,15 +111,9 @@ export function shownNotifications(page: Page): Promise<ShownNotification[]> {
   return page.evaluate<ShownNotification[]>(SHOWN);
 }
 
-/**
- * Waits until the app's service worker shows exactly the notifications titled `titles`, nothing
- * more: a notification that should not be there fails the test by its timeout.
- */
-export async function waitForTitles(page: Page, titles: readonly string[]): Promise<void> {
-  const wanted = JSON.stringify([...titles].sort());
-  await page.waitForFunction(
-    `${SHOWN}.then((items) => JSON.stringify(items.map((item) => item.title).sort()) === ${JSON.stringify(wanted)})`,
-  );
+/** Waits until the app's service worker shows a notification titled `title`. */
+export async function waitForTitle(page: Page, title: string): Promise<void> {
+  await page.waitForFunction(`${SHOWN}.then((items) => items.some((item) => item.title === ${JSON.stringify(title)}))`);
 }
 
 /** The scope of the service worker that controls the app's pages. */
@@ -130,4 +124,27 @@ export function workerScope(page: Page): Promise<string> {
 /** The page's notification permission: granted, denied or default. */
 export function notificationPermission(page: Page): Promise<string> {
   return page.evaluate<string>('Notification.permission');
+}
+
+/**
+ * What the app's service worker asks the browser to show, in order, from now on: its
+ * `registration.showNotification` is wrapped in the running worker (through Playwright's handle on
+ * it) to record each call before passing it on. The browser's own list (`getNotifications`) is
+ * what the member sees, but headless Chromium's notification display may drop entries, so exact
+ * assertions ("nothing for a malformed push", "a repeat replaces") read this record.
+ */
+export async function recordShown(context: BrowserContext, scriptUrl: string): Promise<{ calls(): Promise<ShownNotification[]> }> {
+  const worker: Worker =
+    context.serviceWorkers().find((candidate) => candidate.url() === scriptUrl) ??
+    (await context.waitForEvent('serviceworker', { predicate: (candidate) => candidate.url() === scriptUrl }));
+  await worker.evaluate(`(() => {
+    if (self.__shown) return;
+    self.__shown = [];
+    const show = self.registration.showNotification.bind(self.registration);
+    self.registration.showNotification = (title, options = {}) => {
+      self.__shown.push({ title, body: options.body, tag: options.tag, data: options.data });
+      return show(title, options);
+    };
+  })()`);
+  return { calls: () => worker.evaluate<ShownNotification[]>('self.__shown.splice(0)') };
 }

@@ -10,7 +10,8 @@ import {
   shownNotifications,
   storedSubscription,
   stubPushManager,
-  waitForTitles,
+  recordShown,
+  waitForTitle,
   workerScope,
 } from './pushSupport';
 import { screenshot, signIn, useAppRig } from './support';
@@ -89,29 +90,41 @@ describe('member app: Web Push on this device', () => {
 
   it('shows a push the service sends, as sent, and the same push twice only once', async () => {
     const delivery = await pushDelivery(page, `${rig.host.url}/app/`);
+    const shown = await recordShown(page.context(), `${rig.host.url}/app/sw.js`);
     const id = randomUUID();
     const payload = JSON.stringify(
       webPushPayload({ title: 'Training moved', body: 'Now at 19:00.', sound: true, notificationIds: [id], collapseKey: 'x' }),
     );
     await delivery.deliver(payload);
-    await delivery.deliver(payload);
-    // The worker handles pushes in order: once the next one shows, the repeat has been handled.
-    await delivery.deliver(JSON.stringify({ title: 'Next', notificationIds: [randomUUID()] }));
-    await waitForTitles(page, ['Next', 'Training moved']);
+    await waitForTitle(page, 'Training moved');
     expect((await shownNotifications(page)).find((item) => item.title === 'Training moved')).toEqual({
       title: 'Training moved',
       body: 'Now at 19:00.',
       tag: `inbox:${id}`,
       data: { notificationIds: [id], url: '/app/#/inbox' },
     });
+    await delivery.deliver(payload);
+    // The worker handles pushes in order: once the next one shows, the repeat has been handled.
+    await delivery.deliver(JSON.stringify({ title: 'Next', notificationIds: [randomUUID()] }));
+    await waitForTitle(page, 'Next');
+    const calls = await shown.calls();
+    expect(calls.map((call) => [call.title, call.tag])).toEqual([
+      ['Training moved', `inbox:${id}`],
+      ['Training moved', `inbox:${id}`],
+      ['Next', expect.stringMatching(/^inbox:/)],
+    ]);
+    // The repeat carries the same tag, so it replaced the first: the member sees it once.
+    expect((await shownNotifications(page)).filter((item) => item.title === 'Training moved')).toHaveLength(1);
     await delivery.close();
   });
 
   it('shows nothing for a malformed push, and the worker goes on showing the next one', async () => {
     const delivery = await pushDelivery(page, `${rig.host.url}/app/`);
+    const shown = await recordShown(page.context(), `${rig.host.url}/app/sw.js`);
     for (const malformed of ['not json', '{"title":5}', '{"body":"no title"}', '[]', '']) await delivery.deliver(malformed);
     await delivery.deliver(JSON.stringify({ title: 'After the bad ones', body: '', silent: false, notificationIds: [randomUUID()] }));
-    await waitForTitles(page, ['After the bad ones', 'Next', 'Training moved']);
+    await waitForTitle(page, 'After the bad ones');
+    expect((await shown.calls()).map((call) => call.title)).toEqual(['After the bad ones']);
     await delivery.close();
   });
 
