@@ -106,14 +106,22 @@ const SHOWN = `navigator.serviceWorker.ready
   .then((registration) => registration.getNotifications())
   .then((items) => items.map((item) => ({ title: item.title, body: item.body, tag: item.tag, data: item.data })))`;
 
-/** The notifications the app's service worker shows now: title, body, tag and data. */
-export function shownNotifications(page: Page): Promise<ShownNotification[]> {
-  return page.evaluate<ShownNotification[]>(SHOWN);
+/**
+ * Waits until the app's service worker shows `count` notifications titled `title`. Polled, not read
+ * once: headless Chromium's list of shown notifications now and then misses an entry for a moment.
+ */
+export async function waitForTitle(page: Page, title: string, count = 1): Promise<void> {
+  await page.waitForFunction(
+    `${SHOWN}.then((items) => items.filter((item) => item.title === ${JSON.stringify(title)}).length === ${count})`,
+  );
 }
 
-/** Waits until the app's service worker shows a notification titled `title`. */
-export async function waitForTitle(page: Page, title: string): Promise<void> {
-  await page.waitForFunction(`${SHOWN}.then((items) => items.some((item) => item.title === ${JSON.stringify(title)}))`);
+/** Waits until the app's service worker shows exactly this notification (title, body, tag and data). */
+export async function waitForNotification(page: Page, expected: ShownNotification): Promise<void> {
+  const wanted = JSON.stringify(expected);
+  await page.waitForFunction(
+    `${SHOWN}.then((items) => items.some((item) => JSON.stringify({ title: item.title, body: item.body, tag: item.tag, data: item.data }) === ${JSON.stringify(wanted)}))`,
+  );
 }
 
 /** The scope of the service worker that controls the app's pages. */
@@ -138,8 +146,9 @@ export async function recordShown(context: BrowserContext, scriptUrl: string): P
     context.serviceWorkers().find((candidate) => candidate.url() === scriptUrl) ??
     (await context.waitForEvent('serviceworker', { predicate: (candidate) => candidate.url() === scriptUrl }));
   await worker.evaluate(`(() => {
-    if (self.__shown) return;
     self.__shown = [];
+    if (self.__recording) return;
+    self.__recording = true;
     const show = self.registration.showNotification.bind(self.registration);
     self.registration.showNotification = (title, options = {}) => {
       self.__shown.push({ title, body: options.body, tag: options.tag, data: options.data });

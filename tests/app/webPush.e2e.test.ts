@@ -7,10 +7,10 @@ import { bearer, tokenFor } from '../support/tokens';
 import {
   notificationPermission,
   pushDelivery,
-  shownNotifications,
   storedSubscription,
   stubPushManager,
   recordShown,
+  waitForNotification,
   waitForTitle,
   workerScope,
 } from './pushSupport';
@@ -96,8 +96,7 @@ describe('member app: Web Push on this device', () => {
       webPushPayload({ title: 'Training moved', body: 'Now at 19:00.', sound: true, notificationIds: [id], collapseKey: 'x' }),
     );
     await delivery.deliver(payload);
-    await waitForTitle(page, 'Training moved');
-    expect((await shownNotifications(page)).find((item) => item.title === 'Training moved')).toEqual({
+    await waitForNotification(page, {
       title: 'Training moved',
       body: 'Now at 19:00.',
       tag: `inbox:${id}`,
@@ -113,8 +112,8 @@ describe('member app: Web Push on this device', () => {
       ['Training moved', `inbox:${id}`],
       ['Next', expect.stringMatching(/^inbox:/)],
     ]);
-    // The repeat carries the same tag, so it replaced the first: the member sees it once.
-    expect((await shownNotifications(page)).filter((item) => item.title === 'Training moved')).toHaveLength(1);
+    // The repeat carries the same tag, so the browser replaced the first with it: the member sees it once.
+    await waitForTitle(page, 'Training moved', 1);
     await delivery.close();
   });
 
