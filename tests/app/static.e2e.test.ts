@@ -32,6 +32,17 @@ describe('GET /app/', () => {
     ]);
   });
 
+  it('serves the service worker at a fixed name as JavaScript, revalidated, so a new version reaches browsers at once', async () => {
+    const worker = await host.request('GET', '/app/sw.js');
+    expect([worker.status, worker.headers.get('content-type'), worker.headers.get('cache-control')]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+      'no-cache',
+    ]);
+    // Its default scope is its folder, /app/: the app's pages and nothing else of the origin.
+    expect(await worker.text()).toContain('notificationclick');
+  });
+
   it.each(['/app/..%2fpackage.json', '/app/%2e%2e/host.json', '/app/nothing.js', '/app/portal'])(
     'answers %s with 404',
     async (requestPath) => {

@@ -3,12 +3,14 @@ import { t, type TextKey } from '../i18n';
 import { settingsSections, withValue, type SettingsField } from '../settingsModel';
 import type { NotificationPreferences, SharingPreferences, UserSettings } from '../types';
 import { ErrorBox, Loading, Toggle, useAction, useApp, useLoad } from '../ui';
+import { PushDevice } from './PushDevice';
 
 const SUMMARY_MODES = ['off', 'daily', 'weekly', 'monthly'] as const;
 
 /**
  * Notification settings: every key of the v1 `notifications` block, saved as the whole block
- * (PUT /api/user/settings, the canonical form); and the sharing defaults new participations take.
+ * (PUT /api/user/settings, the canonical form); push on this device (its browser subscription);
+ * and the sharing defaults new participations take.
  */
 export function Settings() {
   const { api } = useApp();
@@ -21,6 +23,7 @@ export function Settings() {
       {loaded.state === 'loading' ? <Loading /> : null}
       {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
       {loaded.state === 'ready' ? <NotificationForm settings={loaded.data} onSaved={set} /> : null}
+      <PushDevice />
       <SharingDefaults />
     </section>
   );
