@@ -10,6 +10,7 @@ import { Club, Clubs } from './screens/Club';
 import { Inbox } from './screens/Inbox';
 import { Join } from './screens/Join';
 import { Leaderboard } from './screens/Leaderboard';
+import { Member } from './screens/Member';
 import { Profile } from './screens/Profile';
 import { Settings } from './screens/Settings';
 import { ShooterLinkScreen } from './screens/ShooterLink';
@@ -166,6 +167,8 @@ function Screen(props: { route: Route }) {
       return <Clubs />;
     case 'club':
       return <Club clubId={route.clubId} key={route.clubId} />;
+    case 'member':
+      return <Member userId={route.userId} key={route.userId} />;
   }
 }
 

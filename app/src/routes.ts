@@ -15,7 +15,8 @@ export type Route =
   | { screen: 'shooter' }
   | { screen: 'join'; code: string }
   | { screen: 'clubs' }
-  | { screen: 'club'; clubId: string };
+  | { screen: 'club'; clubId: string }
+  | { screen: 'member'; userId: string };
 
 export const NAV_SCREENS = ['challenges', 'profile', 'clubs', 'inbox', 'settings', 'shooter'] as const;
 
@@ -45,6 +46,9 @@ export function parseRoute(hash: string): Route {
       return { screen: 'clubs' };
     case 'club':
       return parts[1] ? { screen: 'club', clubId: decodeURIComponent(parts[1]) } : { screen: 'clubs' };
+    case 'member':
+      if (parts[1]) return { screen: 'member', userId: decodeURIComponent(parts[1]) };
+      break;
   }
   const tab = query.get('tab');
   return { screen: 'challenges', tab: (TABS as readonly string[]).includes(tab ?? '') ? (tab as Tab) : 'global' };
@@ -61,6 +65,8 @@ export function hashOf(route: Route): string {
       return `#/join?code=${encodeURIComponent(route.code)}`;
     case 'club':
       return `#/club/${encodeURIComponent(route.clubId)}`;
+    case 'member':
+      return `#/member/${encodeURIComponent(route.userId)}`;
     default:
       return `#/${route.screen}`;
   }

@@ -20,6 +20,8 @@ describe('routes', () => {
     ['#/leaderboard/', { screen: 'challenges', tab: 'global' }],
     ['#/profile', { screen: 'profile' }],
     ['#/join?code=ABCD-EFGH', { screen: 'join', code: 'ABCD-EFGH' }],
+    ['#/member/demo%2Dmember-1', { screen: 'member', userId: 'demo-member-1' }],
+    ['#/member/', { screen: 'challenges', tab: 'global' }],
     ['#/unknown', { screen: 'challenges', tab: 'global' }],
   ])('%s → %j', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
@@ -33,6 +35,7 @@ describe('routes', () => {
       { screen: 'settings' },
       { screen: 'shooter' },
       { screen: 'join', code: 'A&B=C' },
+      { screen: 'member', userId: 'user/with?odd#chars' },
     ];
     for (const route of routes) expect(parseRoute(hashOf(route))).toEqual(route);
   });

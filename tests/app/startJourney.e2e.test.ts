@@ -177,6 +177,15 @@ describe('member journey against npm start', () => {
     await screenshot(page, 'start-08-inbox');
   });
 
+  it('lets the other member open the member’s page from the club board: XP, tier and the badge they share with the club', async () => {
+    await other.goto(app(`#/leaderboard/${challengeId}?board=club`));
+    await other.getByTestId('leaderboard').getByRole('link', { name: MEMBER }).click();
+    await other.getByRole('heading', { level: 1, name: MEMBER }).waitFor();
+    await other.locator('[data-testid="badge"][data-key="nine-club"]').waitFor();
+    expect(await other.getByTestId('member-standing').innerText()).toContain('XP');
+    await screenshot(other, 'start-09-member-page');
+  });
+
   it('lets the leader invite on the club screen; the other member accepts the link and sees the club’s challenges', async () => {
     // A second club (its master data as a box would sync it) with a club challenge; a platform
     // admin makes demo-leader its first leader.
@@ -213,14 +222,14 @@ describe('member journey against npm start', () => {
     await leader.getByRole('button', { name: 'Invite', exact: true }).click();
     const link = await leader.getByTestId('invitation-link').inputValue();
     expect(link.startsWith(app('#/join?code='))).toBe(true);
-    await screenshot(leader, 'start-09-leader-invites');
+    await screenshot(leader, 'start-10-leader-invites');
 
     await other.goto(link);
     await other.getByRole('button', { name: 'Einladung annehmen' }).click();
     await other.getByText('Du bist jetzt Mitglied des Vereins.', { exact: false }).waitFor();
     await other.goto(app('#/challenges?tab=club'));
     await card(other, clubChallenge.id).waitFor();
-    await screenshot(other, 'start-10-club-tab');
+    await screenshot(other, 'start-11-club-tab');
 
     await leader.reload();
     await leader.getByTestId('members').getByTestId('member').filter({ hasText: OTHER }).waitFor();
@@ -233,7 +242,7 @@ describe('member journey against npm start', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You are signed out.').waitFor();
     expect(await page.evaluate("sessionStorage.getItem('signin.app.tokens')")).toBeNull();
-    await screenshot(page, 'start-11-signed-out');
+    await screenshot(page, 'start-12-signed-out');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByLabel('Username').waitFor();
     expect(new URL(page.url()).origin).toBe(started.issuer);
