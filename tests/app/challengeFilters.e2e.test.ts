@@ -27,7 +27,7 @@ describe('member app: search and filters in the address', () => {
       })
       .then((response) => Object.fromEntries(new URL(response.url()).searchParams));
   const shown = async (tab: Page) =>
-    (await tab.getByTestId('challenge-card').evaluateAll((els) => els.map((el) => el.getAttribute('data-challenge-id')))).sort();
+    (await Promise.all((await tab.getByTestId('challenge-card').all()).map((el) => el.getAttribute('data-challenge-id')))).sort();
 
   beforeAll(async () => {
     easy = (await makeChallenge({ title: `Easy ${tag}`, difficulty: 'easy' })).id;

@@ -32,7 +32,7 @@ describe('member app: another member’s page', () => {
   }
 
   const keysOn = async (page: Page) =>
-    page.locator('[data-testid="member-page"] [data-testid="badge"]').evaluateAll((els) => els.map((el) => el.getAttribute('data-key')));
+    Promise.all((await page.locator('[data-testid="member-page"] [data-testid="badge"]').all()).map((el) => el.getAttribute('data-key')));
   const share = async (shareWithinClub: boolean, shareGlobally: boolean) => {
     const response = await rig.host.request('PUT', '/api/challenges/sharing-preferences', {
       headers: await bearer(owner),
