@@ -93,7 +93,7 @@ export const memberChallengeRoutes: Route[] = [
     method: 'GET',
     path: '/api/challenges/members/{userId}/badges',
     summary:
-      'A user’s badges as you may see them: shared globally to everyone, shared within the club to its members, private ones only if they show them (to fellow club members); all for themself and platform admins',
+      'A user’s public profile as you may see it: badges shared globally to everyone, shared within the club to its members, private ones only if they show them (to fellow club members); lifetime XP and tier (`standing`) under the XP ladders’ opt-in, else null; all for themself and platform admins',
     guard: authenticatedUser,
     params: UserParamsSchema,
     response: MemberBadgesSchema,

@@ -10,6 +10,7 @@ import { Club, Clubs } from './screens/Club';
 import { Inbox } from './screens/Inbox';
 import { Join } from './screens/Join';
 import { Leaderboard } from './screens/Leaderboard';
+import { Member } from './screens/Member';
 import { Profile } from './screens/Profile';
 import { Settings } from './screens/Settings';
 import { ShooterLinkScreen } from './screens/ShooterLink';
@@ -51,7 +52,8 @@ export function App(props: { session: AuthSession; initialLanguage: Language; si
 
   // After navigating, focus moves to the new screen's heading, so keyboard and screen-reader users start there.
   const firstRender = useRef(true);
-  const routeKey = hashOf(route);
+  // A filter of the challenges is part of the hash too, but the member stays in the control they changed.
+  const routeKey = route.screen === 'challenges' ? hashOf({ screen: 'challenges', tab: route.tab }) : hashOf(route);
   useEffect(() => {
     if (firstRender.current) {
       firstRender.current = false;
@@ -149,7 +151,7 @@ function Screen(props: { route: Route }) {
   const { route } = props;
   switch (route.screen) {
     case 'challenges':
-      return <Challenges tab={route.tab} key={route.tab} />;
+      return <Challenges route={route} key={route.tab} />;
     case 'leaderboard':
       return <Leaderboard challengeId={route.challengeId} board={route.board} />;
     case 'profile':
@@ -166,6 +168,8 @@ function Screen(props: { route: Route }) {
       return <Clubs />;
     case 'club':
       return <Club clubId={route.clubId} key={route.clubId} />;
+    case 'member':
+      return <Member userId={route.userId} key={route.userId} />;
   }
 }
 

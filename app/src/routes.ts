@@ -5,9 +5,25 @@
  */
 export const TABS = ['global', 'club', 'personal'] as const;
 export type Tab = (typeof TABS)[number];
+/** The list's filters, as the API takes them (`status`, `difficulty`); `q` is its `search`. */
+export const STATUSES = ['available', 'active', 'completed', 'failed', 'cancelled'] as const;
+export type Status = (typeof STATUSES)[number];
+export const DIFFICULTIES = ['easy', 'medium', 'hard', 'expert'] as const;
+export type Difficulty = (typeof DIFFICULTIES)[number];
+/** As long as the API's search may be. */
+export const SEARCH_MAX = 100;
+
+/** The challenges screen with its tab and filters, all in the hash, so a reload and "back" keep them. */
+export interface ChallengesRoute {
+  screen: 'challenges';
+  tab: Tab;
+  status?: Status;
+  difficulty?: Difficulty;
+  q?: string;
+}
 
 export type Route =
-  | { screen: 'challenges'; tab: Tab }
+  | ChallengesRoute
   | { screen: 'leaderboard'; challengeId: string; board: 'global' | 'club' }
   | { screen: 'profile' }
   | { screen: 'inbox' }
@@ -15,7 +31,8 @@ export type Route =
   | { screen: 'shooter' }
   | { screen: 'join'; code: string }
   | { screen: 'clubs' }
-  | { screen: 'club'; clubId: string };
+  | { screen: 'club'; clubId: string }
+  | { screen: 'member'; userId: string };
 
 export const NAV_SCREENS = ['challenges', 'profile', 'clubs', 'inbox', 'settings', 'shooter'] as const;
 
@@ -45,22 +62,45 @@ export function parseRoute(hash: string): Route {
       return { screen: 'clubs' };
     case 'club':
       return parts[1] ? { screen: 'club', clubId: decodeURIComponent(parts[1]) } : { screen: 'clubs' };
+    case 'member':
+      if (parts[1]) return { screen: 'member', userId: decodeURIComponent(parts[1]) };
+      break;
   }
-  const tab = query.get('tab');
-  return { screen: 'challenges', tab: (TABS as readonly string[]).includes(tab ?? '') ? (tab as Tab) : 'global' };
+  return challengesRoute(query);
+}
+
+/** The tab and filters of a query; a value the list does not know is left out, as if not given. */
+function challengesRoute(query: URLSearchParams): ChallengesRoute {
+  const pick = <T extends string>(values: readonly T[], value: string | null): T | undefined =>
+    (values as readonly string[]).includes(value ?? '') ? (value as T) : undefined;
+  const route: ChallengesRoute = { screen: 'challenges', tab: pick(TABS, query.get('tab')) ?? 'global' };
+  const status = pick(STATUSES, query.get('status'));
+  const difficulty = pick(DIFFICULTIES, query.get('difficulty'));
+  const q = (query.get('q') ?? '').trim().slice(0, SEARCH_MAX);
+  if (status) route.status = status;
+  if (difficulty) route.difficulty = difficulty;
+  if (q) route.q = q;
+  return route;
 }
 
 /** The hash of a route (the inverse of parseRoute). */
 export function hashOf(route: Route): string {
   switch (route.screen) {
-    case 'challenges':
-      return `#/challenges?tab=${route.tab}`;
+    case 'challenges': {
+      const query = new URLSearchParams({ tab: route.tab });
+      if (route.status) query.set('status', route.status);
+      if (route.difficulty) query.set('difficulty', route.difficulty);
+      if (route.q) query.set('q', route.q);
+      return `#/challenges?${query.toString()}`;
+    }
     case 'leaderboard':
       return `#/leaderboard/${encodeURIComponent(route.challengeId)}?board=${route.board}`;
     case 'join':
       return `#/join?code=${encodeURIComponent(route.code)}`;
     case 'club':
       return `#/club/${encodeURIComponent(route.clubId)}`;
+    case 'member':
+      return `#/member/${encodeURIComponent(route.userId)}`;
     default:
       return `#/${route.screen}`;
   }

@@ -15,6 +15,7 @@ import type {
   PersonalizeResponseSchema,
   LadderPage,
   BadgePreferences,
+  MemberBadges,
 } from '../../shared/challenges/responses';
 import type { Tier } from '../../shared/challenges/tiers';
 import type { InboxPage, NotificationRecord, UserSettings } from '../../shared/notifications/responses';
@@ -30,6 +31,7 @@ export type {
   InboxPage,
   LeaderboardPage,
   LeaderboardRow,
+  MemberBadges,
   NotificationPreferences,
   NotificationRecord,
   ParticipationView,

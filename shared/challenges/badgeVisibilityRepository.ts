@@ -45,3 +45,11 @@ export function listBadgesVisibleTo(sql: Queryable, ownerId: string, viewerId: s
                       where mine.user_id = ${ownerId} and theirs.user_id = ${viewerId})))
     order by ub.earned_at, ub.badge_key`;
 }
+
+/** Whether two users are members of one club (any role). */
+export async function sharesAClub(sql: Queryable, a: string, b: string): Promise<boolean> {
+  const [row]: [{ shared: boolean }?] = await sql`
+    select exists (select 1 from club_membership mine join club_membership theirs on theirs.club_id = mine.club_id
+                   where mine.user_id = ${a} and theirs.user_id = ${b}) as shared`;
+  return row?.shared ?? false;
+}

@@ -2,8 +2,7 @@ import * as v from 'valibot';
 import { cursorParameter } from '../paging/cursor';
 import { pageLimit } from '../paging/limit';
 import { ladderCursor } from './cursors';
-import { ClubIdSchema, EarnedBadgeSchema, PersonalizeBodySchema } from './schemas';
-import { TIERS } from './tiers';
+import { ClubIdSchema, PersonalizeBodySchema } from './schemas';
 
 /**
  * The schemas of the member's own challenge routes: personalize for oneself, the XP ladders and
@@ -38,7 +37,5 @@ export type { LadderPage, LadderRow } from './responses';
 export { BadgePreferencesSchema } from './responses';
 export type { BadgePreferences } from './responses';
 
-export const BadgeGroupsSchema = v.array(v.object({ quality: v.picklist(TIERS), badges: v.array(EarnedBadgeSchema) }));
-
-export const MemberBadgesSchema = v.pipe(v.object({ userId: v.string(), badgeGroups: BadgeGroupsSchema }), v.title('MemberBadges'));
-export type MemberBadges = v.InferOutput<typeof MemberBadgesSchema>;
+export { MemberBadgesSchema } from './responses';
+export type { MemberBadges } from './responses';

@@ -172,3 +172,23 @@ export const BadgePreferencesSchema = v.pipe(
   v.title('BadgePreferences'),
 );
 export type BadgePreferences = v.InferOutput<typeof BadgePreferencesSchema>;
+
+/**
+ * Another member's public profile (GET /api/challenges/members/{userId}/badges): the badges the
+ * viewer may see and, when the member shares it with the viewer, their XP and tier.
+ */
+export const MemberBadgesSchema = v.pipe(
+  v.object({
+    userId: v.string(),
+    /**
+     * Lifetime XP and tier, under the XP ladders' opt-in: shown when the member shares globally, or
+     * within the club and the viewer is in one of their clubs; always to themself and platform
+     * admins; null otherwise.
+     */
+    standing: v.nullable(v.object({ xp: v.number(), tier: v.picklist(TIERS) })),
+    /** Highest quality first; within a quality, oldest first. */
+    badgeGroups: v.array(v.object({ quality: v.picklist(TIERS), badges: v.array(EarnedBadgeSchema) })),
+  }),
+  v.title('MemberBadges'),
+);
+export type MemberBadges = v.InferOutput<typeof MemberBadgesSchema>;

@@ -15,11 +15,20 @@ describe('routes', () => {
     ['', { screen: 'challenges', tab: 'global' }],
     ['#/challenges?tab=club', { screen: 'challenges', tab: 'club' }],
     ['#/challenges?tab=nonsense', { screen: 'challenges', tab: 'global' }],
+    [
+      '#/challenges?tab=club&status=active&difficulty=hard&q=Ten+shots',
+      { screen: 'challenges', tab: 'club', status: 'active', difficulty: 'hard', q: 'Ten shots' },
+    ],
+    // Values the list does not know are left out, as if not given; the search is trimmed.
+    ['#/challenges?tab=club&status=won&difficulty=&q=%20%20', { screen: 'challenges', tab: 'club' }],
+    ['#/challenges?q=x&difficulty=EASY', { screen: 'challenges', tab: 'global', q: 'x' }],
     ['#/leaderboard/abc%2Fdef?board=club', { screen: 'leaderboard', challengeId: 'abc/def', board: 'club' }],
     ['#/leaderboard/abc', { screen: 'leaderboard', challengeId: 'abc', board: 'global' }],
     ['#/leaderboard/', { screen: 'challenges', tab: 'global' }],
     ['#/profile', { screen: 'profile' }],
     ['#/join?code=ABCD-EFGH', { screen: 'join', code: 'ABCD-EFGH' }],
+    ['#/member/demo%2Dmember-1', { screen: 'member', userId: 'demo-member-1' }],
+    ['#/member/', { screen: 'challenges', tab: 'global' }],
     ['#/unknown', { screen: 'challenges', tab: 'global' }],
   ])('%s → %j', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
@@ -28,13 +37,21 @@ describe('routes', () => {
   it('reads back every hash it writes', () => {
     const routes: Route[] = [
       { screen: 'challenges', tab: 'personal' },
+      { screen: 'challenges', tab: 'global', status: 'cancelled', difficulty: 'expert', q: 'a&b=c #1 ü' },
       { screen: 'leaderboard', challengeId: 'id with spaces/and?marks', board: 'club' },
       { screen: 'inbox' },
       { screen: 'settings' },
       { screen: 'shooter' },
       { screen: 'join', code: 'A&B=C' },
+      { screen: 'member', userId: 'user/with?odd#chars' },
     ];
     for (const route of routes) expect(parseRoute(hashOf(route))).toEqual(route);
+  });
+
+  it('writes only the filters that are set, and cuts a search to the API’s 100 characters', () => {
+    expect(hashOf({ screen: 'challenges', tab: 'club' })).toBe('#/challenges?tab=club');
+    expect(hashOf({ screen: 'challenges', tab: 'club', difficulty: 'easy' })).toBe('#/challenges?tab=club&difficulty=easy');
+    expect(parseRoute(`#/challenges?q=${'x'.repeat(150)}`)).toEqual({ screen: 'challenges', tab: 'global', q: 'x'.repeat(100) });
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { DEMO_CLUB } from '../../development/demo/seed';
-import { changeEvent, type HitRow } from '../../development/ingest/debeziumEvents';
+import { changeEvent, type ChangeEvent, type HitRow } from '../../development/ingest/debeziumEvents';
 import { evaluateProgressForClubs } from '../../shared/challenges/progress';
 import { getSettings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
@@ -30,14 +30,13 @@ let nextHitId = 3_000_000;
 let lsn = 90_000_000;
 
 /**
- * Shots of one shooter of the demo club, as the box's Debezium connector publishes them, through
- * the ingest core (the path an Event Hubs batch takes), spread evenly between `from` and now;
- * then the progress evaluation ingest triggers for the club.
+ * Shots of one shooter of the demo club as the box's Debezium connector publishes them, spread
+ * evenly between `from` and now (hit ids and log positions clear of the seed's and the simulator's).
  */
-export async function ingestShots(options: { shooterId: number; from: Date; values: readonly number[]; series: number }): Promise<void> {
+export function shotEvents(options: { shooterId: number; from: Date; values: readonly number[]; series: number }): ChangeEvent[] {
   const now = Date.now();
   const step = Math.max(1, Math.floor((now - options.from.getTime()) / (options.values.length + 1)));
-  const messages: IncomingMessage[] = options.values.map((value, index) => {
+  return options.values.map((value, index) => {
     const atMs = options.from.getTime() + step * (index + 1);
     nextHitId += 1;
     lsn += 128;
@@ -51,15 +50,22 @@ export async function ingestShots(options: { shooterId: number; from: Date; valu
       value,
       shot_at: atMs * 1000,
     };
-    const event = changeEvent('hits', DEMO_CLUB.vereinsId, 'c', { after: row }, { lsn, txId: lsn, committedAtMs: atMs + 100 });
-    return {
-      body: event.body,
-      properties: { sourceTopic: event.topic, sourceClubId: event.clubId },
-      sequenceNumber: index,
-      enqueuedAt: null,
-      partitionId: null,
-    };
+    return changeEvent('hits', DEMO_CLUB.vereinsId, 'c', { after: row }, { lsn, txId: lsn, committedAtMs: atMs + 100 });
   });
+}
+
+/**
+ * Those shots through the ingest core (the path an Event Hubs batch takes), then the progress
+ * evaluation for the club.
+ */
+export async function ingestShots(options: { shooterId: number; from: Date; values: readonly number[]; series: number }): Promise<void> {
+  const messages: IncomingMessage[] = shotEvents(options).map((event, index) => ({
+    body: event.body,
+    properties: { sourceTopic: event.topic, sourceClubId: event.clubId },
+    sequenceNumber: index,
+    enqueuedAt: null,
+    partitionId: null,
+  }));
   const settings = getSettings();
   await applyIngestBatch(getSql(), messages, {
     runner: { id: 'member-journey', kind: 'event' },

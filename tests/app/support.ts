@@ -73,10 +73,35 @@ export function useAppRig(extra: readonly FunctionDefinition[] = []): AppRig {
     return build.dir;
   };
   const host = useTestHost([...APP_API, ...extra, memberAppFunction(dir), httpGroup('notFound', '', [])]);
+  const browsers = openBrowsers();
+  beforeAll(() => {
+    dir();
+  }, 60_000);
+  afterAll(async () => {
+    await browsers.close();
+    build?.remove();
+  });
+  return {
+    host,
+    newPage: (options = {}) => browsers.newPage(options.locale ?? 'en-GB', options),
+  };
+}
+
+export interface Browsers {
+  /**
+   * A new tab in the browser named `profile` (one headless Chromium each, with a profile of its
+   * own: its own cookies, so its own sign-in at the provider), in the given language.
+   */
+  newPage(profile: string, options?: { locale?: 'en-GB' | 'de-DE'; width?: number; height?: number }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** Headless Chromium with fresh profiles, UTC, started on first use; `close` ends them and removes the profiles. */
+export function openBrowsers(): Browsers {
   const contexts = new Map<string, BrowserContext>();
   const profiles: string[] = [];
-  const contextFor = async (locale: string) => {
-    const existing = contexts.get(locale);
+  const contextFor = async (name: string, locale: string) => {
+    const existing = contexts.get(name);
     if (existing) return existing;
     const profile = mkdtempSync(path.join(os.tmpdir(), 'app-chromium-'));
     profiles.push(profile);
@@ -89,24 +114,20 @@ export function useAppRig(extra: readonly FunctionDefinition[] = []): AppRig {
       viewport: { width: 1280, height: 900 },
     });
     context.setDefaultTimeout(15_000);
-    contexts.set(locale, context);
+    contexts.set(name, context);
     return context;
   };
-  beforeAll(() => {
-    dir();
-  }, 60_000);
-  afterAll(async () => {
-    for (const context of contexts.values()) await context.close();
-    for (const profile of profiles) rmSync(profile, { recursive: true, force: true });
-    build?.remove();
-  });
   return {
-    host,
-    async newPage(options = {}) {
-      const context = await contextFor(options.locale ?? 'en-GB');
+    async newPage(profile, options = {}) {
+      const context = await contextFor(profile, options.locale ?? 'en-GB');
       const page = await context.newPage();
       if (options.width) await page.setViewportSize({ width: options.width, height: options.height ?? 844 });
       return page;
+    },
+    async close() {
+      for (const context of contexts.values()) await context.close().catch(() => undefined);
+      contexts.clear();
+      for (const profile of profiles.splice(0)) rmSync(profile, { recursive: true, force: true });
     },
   };
 }

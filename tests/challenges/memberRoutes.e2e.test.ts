@@ -1,9 +1,11 @@
+import { awardBadge } from '../../shared/challenges/badgeRepository';
+import { joinChallenge } from '../../shared/challenges/participationRepository';
 import { getSql } from '../../shared/db/client';
 import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
-import { addMember, createClub, hitsOn, insertHits, linkShooter, makeChallenge, unique } from './support';
+import { addMember, createClub, ensureBadge, hitsOn, insertHits, linkShooter, makeChallenge, unique } from './support';
 
-/** The member's own challenge routes over HTTP: personalize for oneself, leave, ladders, badge preferences. */
+/** The member's own challenge routes over HTTP: personalize for oneself, leave, ladders, badge preferences, another member's profile. */
 
 interface Problem {
   status: number;
@@ -161,10 +163,61 @@ describe('member challenge routes', () => {
       expect(achievements.showPrivateBadges).toBe(true);
     });
 
-    it('serves another member’s visible badges', async () => {
+    it('answers an unknown user like one who shares nothing: no XP, no badges', async () => {
       const response = await call(unique('viewer'), 'GET', `/api/challenges/members/${encodeURIComponent(unique('someone'))}/badges`);
       expect(response.status).toBe(200);
-      expect(await response.json()).toMatchObject({ badgeGroups: [] });
+      expect(await response.json()).toMatchObject({ standing: null, badgeGroups: [] });
+    });
+
+    it('shows another member’s XP, tier and badges as far as they share them: hiding and sharing change what a club mate and an outsider see', async () => {
+      const club = await createClub();
+      const [owner, mate, outsider] = ['owner', 'mate', 'outsider'].map(unique) as [string, string, string];
+      await addMember(club.clubId, owner);
+      await addMember(club.clubId, mate);
+      await addMember((await createClub()).clubId, outsider);
+      const sql = getSql();
+      await sql`insert into xp_total (user_id, lifetime_xp) values (${owner}, 1600)`;
+      const badgeKey = unique('badge-private');
+      await ensureBadge(badgeKey);
+      // A badge earned in a challenge the owner shared with nobody.
+      const challenge = await makeChallenge({ title: badgeKey });
+      const participation = await joinChallenge(sql, owner, challenge.id, { clubId: club.clubId });
+      await sql`update challenge_participation set status = 'completed', finished_at = now() where id = ${participation.id}`;
+      await awardBadge(sql, { userId: owner, badgeKey, challengeId: challenge.id, participationId: participation.id });
+
+      const seen = async (viewer: string) => {
+        const response = await call(viewer, 'GET', `/api/challenges/members/${encodeURIComponent(owner)}/badges`);
+        expect(response.status).toBe(200);
+        const body = (await response.json()) as { standing: unknown; badgeGroups: { badges: { key: string }[] }[] };
+        return { standing: body.standing, badges: body.badgeGroups.flatMap((group) => group.badges.map((badge) => badge.key)) };
+      };
+      const share = async (shareWithinClub: boolean, shareGlobally: boolean) =>
+        expect((await call(owner, 'PUT', '/api/challenges/sharing-preferences', { shareWithinClub, shareGlobally })).status).toBe(200);
+      const showPrivate = async (showPrivateBadges: boolean) =>
+        expect((await call(owner, 'PUT', '/api/challenges/badge-preferences', { showPrivateBadges })).status).toBe(200);
+
+      // Shares nothing: others see neither the XP nor the private badge; the owner sees all.
+      expect(await seen(mate)).toEqual({ standing: null, badges: [] });
+      expect(await seen(outsider)).toEqual({ standing: null, badges: [] });
+      expect(await seen(owner)).toEqual({ standing: { xp: 1600, tier: 'silver' }, badges: [badgeKey] });
+
+      // Within the club: the club mate sees XP and tier, the outsider still nothing.
+      await share(true, false);
+      expect((await seen(mate)).standing).toEqual({ xp: 1600, tier: 'silver' });
+      expect((await seen(outsider)).standing).toBeNull();
+      // Badges from private challenges shown: to club mates only.
+      await showPrivate(true);
+      expect((await seen(mate)).badges).toEqual([badgeKey]);
+      expect((await seen(outsider)).badges).toEqual([]);
+      await showPrivate(false);
+      expect((await seen(mate)).badges).toEqual([]);
+
+      // Globally: the outsider sees XP and tier too, but never the private badge.
+      await share(false, true);
+      expect(await seen(outsider)).toEqual({ standing: { xp: 1600, tier: 'silver' }, badges: [] });
+      await share(false, false);
+      expect((await seen(outsider)).standing).toBeNull();
+      expect((await seen(mate)).standing).toBeNull();
     });
   });
 });

@@ -248,7 +248,7 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   },
   'GET /api/challenges/badge-preferences': { expect: ANY_USER },
   'PUT /api/challenges/badge-preferences': { expect: ANY_USER, request: { body: { showPrivateBadges: true } } },
-  // Anyone may ask; the answer holds only the badges the caller may see.
+  // Anyone may ask; the answer holds only the badges, XP and tier the caller may see (tests/challenges/memberRoutes.e2e.test.ts).
   'GET /api/challenges/members/{userId}/badges': { expect: ANY_USER, request: { params: { userId: 'owner' } } },
   'GET /api/challenges/clubs/{clubId}/shooter-links': { expect: CLUB_LEADER_OR_MANAGER },
   // Club B's leader naming club B cannot decide club A's claim: 404.

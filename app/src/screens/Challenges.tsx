@@ -1,14 +1,12 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { withQuery } from '../api';
 import { t, type TextKey } from '../i18n';
-import { hashOf, TABS, type Tab } from '../routes';
+import { DIFFICULTIES, hashOf, SEARCH_MAX, STATUSES, TABS, type ChallengesRoute } from '../routes';
 import type { ChallengeListItem, ChallengePage } from '../types';
 import { Empty, ErrorBox, Loading, useApp, useLoad } from '../ui';
 import { ChallengeCard } from './ChallengeCard';
 import { PersonalGoal } from './PersonalGoal';
 
-const STATUSES = ['available', 'active', 'completed', 'failed', 'cancelled'] as const;
-const DIFFICULTIES = ['easy', 'medium', 'hard', 'expert'] as const;
 const PAGE = 20;
 
 /** Pages after the first, loaded with "Show more". */
@@ -19,24 +17,31 @@ interface MorePages {
   error?: unknown;
 }
 
-interface Filters {
-  search: string;
-  status: string;
-  difficulty: string;
-}
-
 /**
  * The challenges in three tabs (global, club, personal) with search and the status and difficulty
  * filters. One list call per page of 20 carries each card's participation and team progress.
+ * Tab and filters live in the hash (`#/challenges?tab=club&status=active&difficulty=hard&q=…`):
+ * a change is a new history entry, so a reload, a shared link and "back" show the same list.
  */
-export function Challenges(props: { tab: Tab }) {
+export function Challenges(props: { route: ChallengesRoute }) {
   const { api } = useApp();
-  const [filters, setFilters] = useState<Filters>({ search: '', status: '', difficulty: '' });
-  const [searchDraft, setSearchDraft] = useState('');
+  const { route } = props;
+  const filters = { search: route.q ?? '', status: route.status ?? '', difficulty: route.difficulty ?? '' };
+  const navigate = (change: Partial<ChallengesRoute>) => {
+    const next: ChallengesRoute = { ...route, ...change };
+    for (const key of ['status', 'difficulty', 'q'] as const) if (!next[key]) delete next[key];
+    const hash = hashOf(next);
+    // The same search again (or on another tab, where it came along): the member asks for a fresh list.
+    if (hash === location.hash) reload();
+    else location.hash = hash;
+  };
+  const [searchDraft, setSearchDraft] = useState(filters.search);
+  // "Back" to another search: the box shows the search of the list it shows.
+  useEffect(() => setSearchDraft(filters.search), [filters.search]);
   const [more, setMore] = useState<MorePages>({ items: [], loading: false });
   const listPath = (cursor?: string) =>
     withQuery('/api/challenges', {
-      scope: props.tab,
+      scope: route.tab,
       search: filters.search.trim(),
       status: filters.status,
       difficulty: filters.difficulty,
@@ -46,7 +51,7 @@ export function Challenges(props: { tab: Tab }) {
   const { loaded, reload, set } = useLoad(() => {
     setMore({ items: [], loading: false });
     return api.get<ChallengePage>(listPath());
-  }, [props.tab, filters.search, filters.status, filters.difficulty]);
+  }, [route.tab, filters.search, filters.status, filters.difficulty]);
 
   const page = loaded.state === 'ready' ? loaded.data : undefined;
   const items = page ? [...page.items, ...more.items] : [];
@@ -76,7 +81,7 @@ export function Challenges(props: { tab: Tab }) {
       </h1>
       <nav class="tabs" aria-label={t('tabs.label')}>
         {TABS.map((tab) => (
-          <a class="tab" href={hashOf({ screen: 'challenges', tab })} aria-current={tab === props.tab ? 'page' : undefined} key={tab}>
+          <a class="tab" href={hashOf({ ...route, tab })} aria-current={tab === route.tab ? 'page' : undefined} key={tab}>
             {t(`tab.${tab}`)}
           </a>
         ))}
@@ -87,16 +92,19 @@ export function Challenges(props: { tab: Tab }) {
         aria-label={t('filter.label')}
         onSubmit={(event) => {
           event.preventDefault();
-          setFilters({ ...filters, search: searchDraft });
+          navigate({ q: searchDraft.trim() || undefined });
         }}
       >
         <label class="field field-grow">
           <span>{t('filter.search')}</span>
-          <input type="search" value={searchDraft} maxLength={100} onInput={(event) => setSearchDraft(event.currentTarget.value)} />
+          <input type="search" value={searchDraft} maxLength={SEARCH_MAX} onInput={(event) => setSearchDraft(event.currentTarget.value)} />
         </label>
         <label class="field">
           <span>{t('filter.status')}</span>
-          <select value={filters.status} onChange={(event) => setFilters({ ...filters, status: event.currentTarget.value })}>
+          <select
+            value={filters.status}
+            onChange={(event) => navigate({ status: (event.currentTarget.value || undefined) as ChallengesRoute['status'] })}
+          >
             <option value="">{t('filter.any')}</option>
             {STATUSES.map((status) => (
               <option value={status} key={status}>
@@ -107,7 +115,10 @@ export function Challenges(props: { tab: Tab }) {
         </label>
         <label class="field">
           <span>{t('filter.difficulty')}</span>
-          <select value={filters.difficulty} onChange={(event) => setFilters({ ...filters, difficulty: event.currentTarget.value })}>
+          <select
+            value={filters.difficulty}
+            onChange={(event) => navigate({ difficulty: (event.currentTarget.value || undefined) as ChallengesRoute['difficulty'] })}
+          >
             <option value="">{t('filter.any')}</option>
             {DIFFICULTIES.map((difficulty) => (
               <option value={difficulty} key={difficulty}>
@@ -120,12 +131,12 @@ export function Challenges(props: { tab: Tab }) {
           {t('filter.apply')}
         </button>
       </form>
-      {props.tab === 'personal' ? <PersonalGoal onCreated={reload} /> : null}
+      {route.tab === 'personal' ? <PersonalGoal onCreated={reload} /> : null}
       {loaded.state === 'loading' ? <Loading /> : null}
       {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
       {page && items.length === 0 ? (
         <Empty>
-          <p>{filtered ? t('challenges.emptyFiltered') : props.tab === 'club' ? t('challenges.emptyClub') : t('challenges.empty')}</p>
+          <p>{filtered ? t('challenges.emptyFiltered') : route.tab === 'club' ? t('challenges.emptyClub') : t('challenges.empty')}</p>
         </Empty>
       ) : null}
       {items.length > 0 ? (

@@ -271,7 +271,8 @@ function Members(props: { clubId: string }) {
             <li key={member.userId} data-testid="member" data-user={member.userId}>
               <div class="row">
                 <span class="field-grow">
-                  {member.userId} {member.userId === userId ? t('club.you') : null}{' '}
+                  <a href={hashOf({ screen: 'member', userId: member.userId })}>{member.userId}</a>{' '}
+                  {member.userId === userId ? t('club.you') : null}{' '}
                   <span class="small muted">
                     {t(`club.role.${member.role}`)} · {t('club.since', { date: formatDate(member.since) })}
                   </span>

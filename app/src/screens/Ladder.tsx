@@ -1,5 +1,6 @@
 import { withQuery } from '../api';
 import { formatNumber, t } from '../i18n';
+import { hashOf } from '../routes';
 import type { LadderPage } from '../types';
 import { Empty, ErrorBox, Loading, useApp, useLoad } from '../ui';
 import { useState } from 'preact/hooks';
@@ -96,7 +97,11 @@ function LadderRows(props: { page: LadderPage }) {
             <tr key={row.userId} class={row.isOwn ? 'own' : undefined} data-testid="ladder-row">
               <td>{row.rank}</td>
               <td>
-                {row.isOwn ? <strong>{t('leaderboard.you')}</strong> : row.userId}
+                {row.isOwn ? (
+                  <strong>{t('leaderboard.you')}</strong>
+                ) : (
+                  <a href={hashOf({ screen: 'member', userId: row.userId })}>{row.userId}</a>
+                )}
                 {row.isOwn && row.hiddenFromOthers ? <span class="small muted"> ({t('leaderboard.hidden')})</span> : null}
               </td>
               <td class="number">{formatNumber(row.xp)}</td>

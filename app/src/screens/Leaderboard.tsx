@@ -91,7 +91,11 @@ function Rows(props: { rows: LeaderboardRow[]; caption: string }) {
             <tr key={row.participationId} class={row.isOwn ? 'own' : undefined} data-testid="board-row" data-user={row.userId}>
               <td>{row.rank}</td>
               <td>
-                {row.isOwn ? <strong>{t('leaderboard.you')}</strong> : row.userId}
+                {row.isOwn ? (
+                  <strong>{t('leaderboard.you')}</strong>
+                ) : (
+                  <a href={hashOf({ screen: 'member', userId: row.userId })}>{row.userId}</a>
+                )}
                 {row.isOwn && row.hiddenFromOthers ? <span class="small muted"> ({t('leaderboard.hidden')})</span> : null}
               </td>
               <td class="number">{formatNumber(row.score)}</td>

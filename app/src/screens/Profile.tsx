@@ -1,12 +1,12 @@
 import { formatDate, formatNumber, t } from '../i18n';
 import { hashOf } from '../routes';
-import type { Achievements, EarnedBadge } from '../types';
+import type { Achievements } from '../types';
 import { useState } from 'preact/hooks';
 import { Empty, ErrorBox, Loading, ProgressBar, Toggle, useAction, useApp, useLoad } from '../ui';
 import { Ladder } from './Ladder';
 import type { BadgePreferences } from '../types';
 import { percent } from '../cards';
-import { badgeGlyph, readableOn } from '../badges';
+import { BadgeGroups } from './BadgeGroups';
 
 /**
  * Achievements and badges: XP, tier and the way to the next tier; earned badges grouped by
@@ -58,18 +58,7 @@ function ProfileBody(props: { achievements: Achievements }) {
           </a>
         </Empty>
       ) : (
-        a.badgeGroups.map((group) => (
-          <section class="badge-group" aria-labelledby={`quality-${group.quality}`} key={group.quality} data-testid="badge-group">
-            <h3 id={`quality-${group.quality}`}>{t(`tier.${group.quality}`)}</h3>
-            <ul class="badges">
-              {[...group.badges]
-                .sort((x, y) => Date.parse(x.earnedAt) - Date.parse(y.earnedAt))
-                .map((badge) => (
-                  <Badge badge={badge} key={`${badge.key}-${badge.earnedAt}`} />
-                ))}
-            </ul>
-          </section>
-        ))
+        <BadgeGroups groups={a.badgeGroups} />
       )}
 
       <PrivateBadges initial={a.showPrivateBadges} />
@@ -105,25 +94,6 @@ function ProfileBody(props: { achievements: Achievements }) {
         <a href={hashOf({ screen: 'challenges', tab: 'global' })}>{t('profile.toChallenges')}</a>
       </p>
     </>
-  );
-}
-
-function Badge(props: { badge: EarnedBadge }) {
-  const { badge } = props;
-  return (
-    <li class="badge-item" data-testid="badge" data-key={badge.key}>
-      <span class="badge-icon" style={{ backgroundColor: badge.colour, color: readableOn(badge.colour) }} aria-hidden="true">
-        {badgeGlyph(badge.icon)}
-      </span>
-      <span>
-        <strong>{badge.name}</strong>
-        <span class="small"> {badge.description}</span>
-        <span class="small muted block">
-          {t('profile.earned', { date: formatDate(badge.earnedAt), challenge: badge.challengeTitle })}
-          {badge.fromPrivateChallenge ? ` · ${t('profile.private')}` : ''}
-        </span>
-      </span>
-    </li>
   );
 }
 
