@@ -16,6 +16,7 @@ import { Settings } from './screens/Settings';
 import { ShooterLinkScreen } from './screens/ShooterLink';
 import { SignIn } from './screens/SignIn';
 import { AppContext } from './ui';
+import { releasePushOnSignOut } from './webPush';
 
 const LANGUAGE_KEY = 'app.language';
 
@@ -103,7 +104,11 @@ export function App(props: { session: AuthSession; initialLanguage: Language; si
             </label>
             {state.kind === 'signed-in' ? <Bell api={api} round={bellRound} /> : null}
             {state.kind === 'signed-in' ? (
-              <button type="button" class="button button-small button-secondary" onClick={() => void session.signOut()}>
+              <button
+                type="button"
+                class="button button-small button-secondary"
+                onClick={() => void releasePushOnSignOut(api).finally(() => session.signOut())}
+              >
                 {t('session.signOut')}
               </button>
             ) : null}

@@ -18,6 +18,8 @@ const WORKER_URL = '/app/sw.js';
 const SCOPE = '/app/';
 /** The registration id this browser's subscription has at the service, to find and remove it. */
 const REGISTRATION_KEY = 'app.pushRegistration';
+/** How long signing out waits for the registration's removal. */
+const SIGN_OUT_WAIT_MS = 3000;
 
 interface Registration {
   id: string;
@@ -93,6 +95,22 @@ export async function disablePush(api: Api): Promise<PushState> {
   }
   await (await currentSubscription())?.unsubscribe();
   return Notification.permission === 'denied' ? 'blocked' : 'off';
+}
+
+/**
+ * Signing out takes this browser's push registration with it: on a shared device the next person
+ * must not see the member's notifications. Best effort, and it never holds the sign-out up for
+ * more than a few seconds.
+ */
+export async function releasePushOnSignOut(api: Api): Promise<void> {
+  if (!pushSupported() || localStorage.getItem(REGISTRATION_KEY) === null) return;
+  const release = disablePush(api).catch(async () => {
+    // The service could not be told: once the browser unsubscribes, the push service answers 410
+    // and the delivery removes the stale registration then.
+    localStorage.removeItem(REGISTRATION_KEY);
+    await (await currentSubscription())?.unsubscribe();
+  });
+  await Promise.race([release.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, SIGN_OUT_WAIT_MS))]);
 }
 
 function base64UrlBytes(value: string): Uint8Array<ArrayBuffer> {

@@ -74,18 +74,27 @@ describe('member app: Web Push on this device', () => {
     await screenshot(page, 'push-device-on-en');
   });
 
-  it('is still on after a reload, and not for another member signing in on the same browser', async () => {
+  it('is still on after a reload, not for another member on the same browser, and signing out takes it away', async () => {
     await page.reload();
     await state().filter({ hasText: 'On:' }).waitFor();
 
-    const other = `push-other-${randomUUID()}`;
+    // On a shared device the next person must not get the member's notifications.
     await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Bearer token').waitFor();
+    expect(await registrations(member)).toEqual([]);
+    expect(await storedSubscription(page)).toBeNull();
+
+    const other = `push-other-${randomUUID()}`;
     await signIn(page, rig.host.url, await tokenFor(other), '#/settings');
     await state().filter({ hasText: 'Off:' }).waitFor();
     expect(await registrations(other)).toEqual([]);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await signIn(page, rig.host.url, await tokenFor(member), '#/settings');
+    await state().filter({ hasText: 'Off:' }).waitFor();
+    await pushSwitch().focus();
+    await page.keyboard.press('Space');
     await state().filter({ hasText: 'On:' }).waitFor();
+    expect(await registrations(member)).toHaveLength(1);
   });
 
   it('shows a push the service sends, as sent, and the same push twice only once', async () => {
