@@ -187,8 +187,11 @@ export function decodePropertyText(value: unknown, expected: RegExp | string): s
   }
   if (typeof value === 'number') return String(value);
   const bytes = asBytes(value);
-  return bytes ? new TextDecoder('utf-8', { fatal: false }).decode(bytes) : null;
+  return bytes ? UTF8.decode(bytes) : null;
 }
+
+/** One decoder for every event: without `stream` a decode keeps no state between calls. */
+const UTF8 = new TextDecoder('utf-8', { fatal: false });
 
 /** Longer property values never fit the topic or a club id; they are not decoded, only refused. */
 const MAX_PROPERTY_LENGTH = 1024;
@@ -218,9 +221,10 @@ function decodeBase64Text(value: string): string | null {
 function decodeBody(body: unknown): { kind: 'tombstone' } | { kind: 'json'; value: unknown } | { kind: 'invalid'; detail: string } {
   if (body === null || body === undefined) return { kind: 'tombstone' };
   const bytes = typeof body === 'object' ? asBytes(body) : null;
-  const textBody = typeof body === 'string' ? body : bytes ? new TextDecoder().decode(bytes) : null;
+  const textBody = typeof body === 'string' ? body : bytes ? UTF8.decode(bytes) : null;
   if (textBody === null) return { kind: 'json', value: body };
-  if (textBody.trim() === '' || textBody.trim() === 'null') return { kind: 'tombstone' };
+  const trimmed = textBody.trim();
+  if (trimmed === '' || trimmed === 'null') return { kind: 'tombstone' };
   try {
     return { kind: 'json', value: JSON.parse(textBody) as unknown };
   } catch {

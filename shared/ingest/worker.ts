@@ -102,15 +102,30 @@ export async function startIngestWorker(options: IngestWorkerOptions): Promise<I
   let stopping = false;
   let applied = 0;
 
+  /**
+   * Per partition, the checkpoint write of the last applied batch: it runs while the next batch
+   * applies (the receive and the apply do not wait for the table), and resolves to its error, if
+   * any. Writes of one partition never overlap, so they land in order.
+   */
+  const checkpointWrites = new Map<string, Promise<Error | undefined>>();
+
   async function processBatch(events: ReceivedEventData[], context: PartitionContext): Promise<void> {
     const messages = messagesFromEvents(events, context.partitionId);
     const last = events.at(-1);
     if (!last) return;
+    const previousWrite = checkpointWrites.get(context.partitionId);
     try {
-      await applyBatch(sql, messages, options.apply, log);
-      // Only after the core committed: a crash in between redelivers, and the core is idempotent.
-      await context.updateCheckpoint(last);
+      const [, previousFailure] = await Promise.all([applyBatch(sql, messages, options.apply, log), previousWrite]);
+      // The previous batch is applied but its position did not reach the table: this batch is not
+      // checkpointed either, and the partition starts again from the last position that did.
+      if (previousFailure !== undefined) throw previousFailure;
     } catch (error) {
+      // The partition starts again from the table; a write still in flight only keeps its place in line.
+      if (previousWrite)
+        checkpointWrites.set(
+          context.partitionId,
+          previousWrite.then(() => undefined),
+        );
       log.warn('ingest_worker_batch_failed', {
         partitionId: context.partitionId,
         firstSequenceNumber: events[0]?.sequenceNumber,
@@ -119,13 +134,44 @@ export async function startIngestWorker(options: IngestWorkerOptions): Promise<I
       });
       throw new BatchFailedError(error);
     }
-    applied += events.length;
+    // Only after the core committed: a crash in between redelivers, and the core is idempotent.
+    const write = context.updateCheckpoint(last).then(
+      (): undefined => {
+        applied += events.length;
+        return undefined;
+      },
+      (error: unknown): Error => {
+        log.warn('ingest_worker_checkpoint_failed', { partitionId: context.partitionId, sequenceNumber: last.sequenceNumber, error });
+        return error instanceof Error ? error : new Error(`checkpoint write failed: ${String(error)}`);
+      },
+    );
+    checkpointWrites.set(context.partitionId, write);
+  }
+
+  /**
+   * The SDK hands an idle partition empty batches (every maxWaitTimeInSeconds). When the last
+   * write of its checkpoint failed, no later batch will replace it: the partition starts again
+   * from the table, as after a failed batch, and the events are delivered and checkpointed again.
+   */
+  async function failIfLastWriteFailed(partitionId: string): Promise<void> {
+    const failure = await checkpointWrites.get(partitionId);
+    if (!failure) return;
+    checkpointWrites.delete(partitionId);
+    throw new BatchFailedError(failure);
   }
 
   const subscription: Subscription = client.subscribe(
     {
       processInitialize: async (context) => {
         owned.add(context.partitionId);
+        // A write left from an earlier claim of this partition: the new pump reads from the table,
+        // so only its order matters, not whether it failed.
+        const earlier = checkpointWrites.get(context.partitionId);
+        if (earlier)
+          checkpointWrites.set(
+            context.partitionId,
+            earlier.then(() => undefined),
+          );
         await Promise.resolve();
       },
       processClose: async (_reason, context) => {
@@ -134,7 +180,8 @@ export async function startIngestWorker(options: IngestWorkerOptions): Promise<I
       },
       processEvents: async (events, context) => {
         // After a stop began nothing new starts; unapplied events stay behind the checkpoint.
-        if (events.length === 0 || stopping) return;
+        if (stopping) return;
+        if (events.length === 0) return failIfLastWriteFailed(context.partitionId);
         const batch = processBatch(events, context);
         inFlight.add(batch);
         try {
@@ -202,6 +249,8 @@ export async function startIngestWorker(options: IngestWorkerOptions): Promise<I
       const batches = [...inFlight];
       await subscription.close();
       await Promise.allSettled(batches);
+      // The last applied batch of each partition reaches the table before the connection closes.
+      await Promise.all(checkpointWrites.values());
       await tick.catch(() => undefined);
       await client.close();
       await recordWorkerStopped(sql, runner, now());

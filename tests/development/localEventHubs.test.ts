@@ -1,4 +1,5 @@
 import { EventHubConsumerClient, EventHubProducerClient, earliestEventPosition, latestEventPosition } from '@azure/event-hubs';
+import { connect, type EventContext } from 'rhea';
 import { startLocalEventHubs, type LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
 import { receive, watch } from './eventHubSupport';
 
@@ -173,6 +174,36 @@ describe('local Event Hubs endpoint', () => {
       }),
     );
     await expect(wrong.getEventHubProperties()).rejects.toThrow(/signature does not match/);
+  });
+
+  it('sends a consumer group the events settled, as the service does, so a reader settles nothing back', async () => {
+    await hub.close();
+    hub = await startLocalEventHubs({ port: 0, eventHubs: { [hubName]: { partitionCount: 1 } } });
+    await producer().sendBatch([0, 1, 2].map((n) => ({ body: { n } })));
+    const connection = connect({ host: hub.host, port: hub.port, reconnect: false });
+    try {
+      const seen: { settled: boolean; body: unknown }[] = [];
+      let senderSettleMode: unknown;
+      await new Promise<void>((resolve, reject) => {
+        connection.on('connection_error', (context: EventContext) => reject(context.error ?? new Error('connection error')));
+        const receiver = connection.open_receiver({
+          source: {
+            address: `${hubName}/ConsumerGroups/$default/Partitions/0`,
+            filter: { 'apache.org:selector-filter:string': "amqp.annotation.x-opt-offset > '-1'" },
+          },
+          credit_window: 10,
+        });
+        receiver.on('receiver_open', () => (senderSettleMode = receiver.snd_settle_mode));
+        receiver.on('message', (context: EventContext) => {
+          seen.push({ settled: context.delivery?.remote_settled === true, body: context.message?.body });
+          if (seen.length === 3) resolve();
+        });
+      });
+      expect(senderSettleMode).toBe(1);
+      expect(seen.map((event) => event.settled)).toEqual([true, true, true]);
+    } finally {
+      connection.close();
+    }
   });
 
   it('drops the oldest events beyond its retention and moves the beginning sequence number', async () => {

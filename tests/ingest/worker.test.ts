@@ -92,6 +92,60 @@ describe('staging ingest worker', () => {
     expect(row?.lastErrorMessage ?? null).toBeNull();
   });
 
+  it('checkpoints a position only once the core committed it, and after a failed checkpoint write delivers again from the last one written', async () => {
+    const club = uniqueClub();
+    const seen: number[][] = [];
+    const applyBatch: IngestWorkerOptions['applyBatch'] = (db, messages, options, log) => {
+      seen.push(messages.map((message) => message.sequenceNumber ?? -1));
+      return runEventBatch(db, messages, options, log);
+    };
+    // Each write is checked against the table of hits when it starts; the second one fails.
+    const writes: { sequenceNumber: number; committed: boolean }[] = [];
+    const write = store.updateCheckpoint.bind(store);
+    store.updateCheckpoint = async (checkpoint) => {
+      const values = await hitValues(sql(), club);
+      // Record i is the event with sequence number i - 1: every event up to this one is in.
+      const committed = Array.from({ length: checkpoint.sequenceNumber + 1 }, (_, index) => values.has(String(index + 1))).every(Boolean);
+      writes.push({ sequenceNumber: checkpoint.sequenceNumber, committed });
+      if (writes.length === 2) throw new Error('storage unavailable');
+      await write(checkpoint);
+    };
+    await publish(hub, hitEvents(club, 40));
+    await start({ applyBatch });
+
+    await eventually(async () => [...(await checkpointed()).values()].includes(39));
+    expect(writes.length).toBeGreaterThan(2);
+    expect(writes.filter((entry) => !entry.committed)).toEqual([]);
+    // The events of the batch whose position never reached the table are delivered again.
+    const lost = writes[1]!.sequenceNumber;
+    expect(seen.filter((batch) => batch.includes(lost)).length).toBeGreaterThanOrEqual(2);
+    expect((await hitValues(sql(), club)).size).toBe(40);
+  });
+
+  it('writes the checkpoint again when the write of the last batch failed and nothing else arrives', async () => {
+    const club = uniqueClub();
+    const seen: number[][] = [];
+    const applyBatch: IngestWorkerOptions['applyBatch'] = (db, messages, options, log) => {
+      seen.push(messages.map((message) => message.sequenceNumber ?? -1));
+      return runEventBatch(db, messages, options, log);
+    };
+    let failed = false;
+    const write = store.updateCheckpoint.bind(store);
+    store.updateCheckpoint = async (checkpoint) => {
+      if (checkpoint.sequenceNumber === 9 && !failed) {
+        failed = true;
+        throw new Error('storage unavailable');
+      }
+      await write(checkpoint);
+    };
+    await publish(hub, hitEvents(club, 10));
+    await start({ applyBatch });
+
+    await eventually(async () => [...(await checkpointed()).values()].includes(9));
+    expect(failed).toBe(true);
+    expect(seen.filter((batch) => batch.includes(9)).length).toBe(2);
+  });
+
   it('sets an event the database refuses aside as a dead letter and applies and checkpoints the rest', async () => {
     const club = uniqueClub();
     const events = hitEvents(club, 20);

@@ -69,6 +69,8 @@ export const DEFAULT_LOCAL_EVENT_HUBS_PORT = 5673;
 export const DEFAULT_SHARED_ACCESS_KEY: SharedAccessKey = { name: 'RootManageSharedAccessKey', key: 'SAS_KEY_VALUE' };
 
 const BATCH_FORMAT = 0x80013700;
+/** AMQP sender-settle-mode `settled`. */
+const SETTLED = 1;
 const MAX_READERS_PER_PARTITION = 5;
 const SELECTOR_FILTER = 'apache.org:selector-filter:string';
 const EPOCH_PROPERTY = 'com.microsoft:epoch';
@@ -295,7 +297,23 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     return message;
   }
 
+  /**
+   * rhea writes every frame to the socket on its own; a reader's burst of transfers is held and
+   * written together once the tick's frames are out (one writev instead of one write each).
+   */
+  const corked = new Set<Socket>();
+  function coalesceWrites(socket: Socket | undefined): void {
+    if (!socket || corked.has(socket)) return;
+    corked.add(socket);
+    socket.cork();
+    setImmediate(() => {
+      corked.delete(socket);
+      socket.uncork();
+    });
+  }
+
   function pump(reader: Reader): void {
+    if (reader.sender.sendable()) coalesceWrites((reader.sender.connection as unknown as { socket?: Socket }).socket);
     while (reader.sender.sendable()) {
       const event = reader.log.eventFrom(reader.nextSequenceNumber);
       if (!event) return;
@@ -373,6 +391,9 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     }
 
     sender.set_source({ address });
+    // As the service does on a consumer group's links (snd-settle-mode settled): the events go out
+    // settled, so the client sends no disposition per event and the hub tracks none.
+    (sender as unknown as { local: { attach: { snd_settle_mode: number } } }).local.attach.snd_settle_mode = SETTLED;
     const reader: Reader = {
       sender,
       ownerLevel,
