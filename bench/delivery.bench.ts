@@ -135,7 +135,8 @@ interface Fakes {
 
 /** Starts bench/delivery/fakes.ts; resolves once its fakes listen. */
 async function startFakes(): Promise<Fakes> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'delivery', 'fakes.ts')], {
+  const profiling = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(PROFILE_DIR, 'fakes')}`] : [];
+  const child = spawn(process.execPath, [...profiling, '--import', 'tsx', path.join(__dirname, 'delivery', 'fakes.ts')], {
     env: process.env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
