@@ -45,7 +45,8 @@ const CONCURRENCY = 32;
  * reported beside it; on two shared cores it still competes with the worker for time.
  */
 export default async function delivery({ sql }: BenchContext): Promise<Comparison> {
-  if (!process.env['NODE_EXTRA_CA_CERTS']) throw new Error('the delivery bench needs the local certificate trusted (bench/run.ts sets it up)');
+  if (!process.env['NODE_EXTRA_CA_CERTS'])
+    throw new Error('the delivery bench needs the local certificate trusted (bench/run.ts sets it up)');
   const fakes = await startFakes();
   try {
     const vapid = { subject: 'mailto:bench@example.org', ...webPush.generateVAPIDKeys() };

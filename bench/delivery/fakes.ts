@@ -37,7 +37,11 @@ async function main(): Promise<void> {
       process.send?.({ subscriptions: Array.from({ length: count }, () => browsers.subscribe(key)) });
     }
   });
-  const ready: FakeAddresses = { emailConnectionString: email.connectionString, hubConnectionString: hub.connectionString, hubName: hub.hubName };
+  const ready: FakeAddresses = {
+    emailConnectionString: email.connectionString,
+    hubConnectionString: hub.connectionString,
+    hubName: hub.hubName,
+  };
   process.send?.({ ready });
 }
 

@@ -233,12 +233,7 @@ function deliveryBlock(block: DiagnosticsSummary['delivery']): HTMLElement {
             h('th', { scope: 'row' }, t('diag.delivery.pending')),
             h('td', { class: 'num' }, String(block.pending)),
           ),
-          h(
-            'tr',
-            { 'data-field': 'due' },
-            h('th', { scope: 'row' }, t('diag.delivery.due')),
-            h('td', { class: 'num' }, String(block.due)),
-          ),
+          h('tr', { 'data-field': 'due' }, h('th', { scope: 'row' }, t('diag.delivery.due')), h('td', { class: 'num' }, String(block.due))),
           h(
             'tr',
             { 'data-field': 'oldestDueAt', class: stuck ? 'highlight' : '' },

@@ -59,9 +59,9 @@ export async function deliverDuePushes(sql: Sql, options: PushDeliveryOptions): 
       else byUser.set(row.userId, [row]);
     }
     const accepted: string[] = [];
-    const perUser = await inParallel([...byUser.entries()], options.concurrency ?? 8, async ([userId, userRows]) => {
+    const perUser = await inParallel([...byUser.entries()], options.concurrency ?? 8, async ([userId, userRows]): Promise<Attempt[]> => {
       const preferences = settings.get(userId)?.preferences;
-      if (!preferences?.push.enabled) return [{ rows: userRows, outcome: { kind: 'skipped', reason: 'push_disabled' } } as Attempt];
+      if (!preferences?.push.enabled) return [{ rows: userRows, outcome: { kind: 'skipped', reason: 'push_disabled' } }];
       const language = contacts.get(userId)?.language ?? 'de';
       const userTargets = targets.get(userId) ?? [];
       const attempts: Attempt[] = [];
@@ -125,8 +125,7 @@ async function sendToAll(
       if (result === 'accepted') {
         accepted.push(target.id);
         took++;
-      }
-      else if (await removeStaleRegistration(sql, target)) {
+      } else if (await removeStaleRegistration(sql, target)) {
         gone++;
         run.removed++;
         // The hub keeps an expired installation until it ages out; it is of no use any more.
