@@ -68,7 +68,11 @@ export async function deliverDuePushes(sql: Sql, options: PushDeliveryOptions): 
       for (const push of renderPushes(language, userRows)) {
         const pushRows = push.items.map((index) => userRows[index] as ClaimedRow);
         const message = messageOf({ ...push, rows: pushRows }, preferences.push.sound);
-        const outcome = await sendToAll(sql, options, run, userTargets, message, pushRows, now, accepted);
+        // The batch's outcomes are written together: an unexpected error (a failed query removing a
+        // stale registration) is this push's transient failure, never the lost outcomes of the others.
+        const outcome = await sendToAll(sql, options, run, userTargets, message, pushRows, now, accepted).catch((error: unknown) =>
+          failureOutcome([new DeliveryFailure('transient', `internal_error: ${(error as Error).name}`)], pushRows, now),
+        );
         attempts.push({ rows: pushRows, outcome });
       }
       return attempts;
@@ -141,6 +145,11 @@ async function sendToAll(
   // Sent once any device took it: retrying for the others would show it twice on the ones that did.
   if (took > 0) return { kind: 'sent', providerId: `push:${took}/${targets.length}` };
   if (failures.length === 0) return { kind: 'skipped', reason: gone ? 'push_registrations_gone' : 'no_push_registration' };
+  return failureOutcome(failures, rows, now);
+}
+
+/** Retry while any failure may pass (with backoff, up to MAX_ATTEMPTS), else `failed` with the reason. */
+function failureOutcome(failures: readonly DeliveryFailure[], rows: readonly ClaimedRow[], now: () => Date): Outcome {
   const transient = failures.find((failure) => failure.kind === 'transient');
   const reason = boundedReason((transient ?? failures[0] ?? new DeliveryFailure('transient', 'unknown')).reason);
   const attempts = Math.max(...rows.map((row) => row.attempts));
