@@ -56,7 +56,7 @@ export const diagnosticsFunctions = [
       method: 'GET',
       path: '/api/admin/diagnostics/summary',
       summary:
-        'Diagnostics summary (platform_admin): the ingest block with every field, dataFreshness per club, worst first, with the rule-6 hint, the ingest dead letters (pending count, newest 20), the notification delivery queue (depth, oldest due row, failures by reason in 24 h) and the clubs whose box pushes fail; status filters, limit/offset page the clubs',
+        'Diagnostics summary (platform_admin): the ingest block with every field, dataFreshness per club, worst first, with the rule-6 hint, the ingest dead letters (pending count, newest 20), the notification delivery queue (depth and due rows in total and per channel, oldest due row, failures by reason in 24 h) and the clubs whose box pushes fail; status filters, limit/offset page the clubs',
       guard: platformAdmin,
       query: SummaryQuerySchema,
       response: DiagnosticsSummarySchema,

@@ -75,6 +75,9 @@ export async function startFakeWebPush(options: {
   const pushes: ReceivedWebPush[] = [];
   const refused: Record<number, number> = {};
   const keep = options.keep ?? 1000;
+  // Tokens already verified, by key and token: senders reuse one token per push service for hours
+  // (RFC 8292 §2), and a push service need not check the same signature again. The expiry is.
+  const verified = new Map<string, ReceivedWebPush['vapid']>();
   let origin = '';
 
   const server = https.createServer({ cert: options.tls.cert, key: options.tls.key }, (request, response) => {
@@ -134,6 +137,8 @@ export async function startFakeWebPush(options: {
     if (!match?.[1] || !match[2]) return 401;
     const [, token, key] = match;
     if (key !== subscription.applicationServerKey) return 403;
+    const known = verified.get(`${key} ${token}`);
+    if (known) return known.exp > Date.now() / 1000 ? known : 401;
     try {
       if (decodeProtectedHeader(token).alg !== 'ES256') return 401;
       const point = Buffer.from(key, 'base64url');
@@ -145,6 +150,8 @@ export async function startFakeWebPush(options: {
       const exp = payload.exp ?? 0;
       const sub = typeof payload.sub === 'string' ? payload.sub : '';
       if (exp > Date.now() / 1000 + 24 * 3600 || !/^(mailto:|https:)/.test(sub)) return 401;
+      if (verified.size >= 1000) verified.clear();
+      verified.set(`${key} ${token}`, { aud: origin, sub, exp });
       return { aud: origin, sub, exp };
     } catch {
       return 401;

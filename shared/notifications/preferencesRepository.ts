@@ -26,6 +26,14 @@ export async function loadSettings(sql: Queryable, userId: string): Promise<Stor
   return fromRow(row);
 }
 
+/** loadSettings for many users in one query (the delivery worker's batch); every given user is in the map. */
+export async function loadSettingsOf(sql: Queryable, userIds: readonly string[]): Promise<Map<string, StoredSettings>> {
+  const rows: (SettingsRow & { userId: string })[] = await sql`
+    select user_id as "userId", notifications, time_zone as "timeZone" from user_settings where user_id = any(${[...userIds]}::text[])`;
+  const byUser = new Map(rows.map((row) => [row.userId, row]));
+  return new Map(userIds.map((userId) => [userId, fromRow(byUser.get(userId))]));
+}
+
 /**
  * As loadSettings, holding the row lock until the transaction ends, so concurrent partial
  * updates of one user apply one after the other instead of losing each other's keys.

@@ -330,6 +330,44 @@ describe('one-click unsubscribe', () => {
   });
 });
 
+describe('the delivery queue summary (diagnostics)', () => {
+  it('counts the pending and due rows of every channel, not only email, and the oldest due row of all', async () => {
+    const now = new Date('1999-06-01T12:00:00.000Z');
+    // One snapshot for before and after, so rows other test files queue meanwhile do not count.
+    await getSql()
+      .begin('isolation level repeatable read', async (tx) => {
+        const before = await deliveryQueueSummary(tx, now);
+        const user = `queue-${randomUUID()}`;
+        await tx`
+          insert into notification_outbox (user_id, channel, deliver_after, title, tone, status)
+          values (${user}, 'email', '1999-06-01T11:00:00Z', 't', 'info', 'pending'),
+                 (${user}, 'email', '1999-06-01T11:30:00Z', 't', 'info', 'pending'),
+                 (${user}, 'email', '1999-06-02T07:30:00Z', 't', 'info', 'pending'),
+                 (${user}, 'push', '1971-01-01T00:00:00Z', 't', 'info', 'pending'),
+                 (${user}, 'push', '1999-06-01T11:59:00Z', 't', 'info', 'pending'),
+                 (${user}, 'push', '1999-06-01T11:00:00Z', 't', 'info', 'sent'),
+                 (${user}, 'push', '1999-06-03T00:00:00Z', 't', 'info', 'pending')`;
+        const after = await deliveryQueueSummary(tx, now);
+        const channel = (summary: typeof after, name: string) =>
+          summary.byChannel.find((row) => row.channel === name) ?? { pending: 0, due: 0, oldestDueAt: null };
+        expect(channel(after, 'email').pending - channel(before, 'email').pending).toBe(3);
+        expect(channel(after, 'email').due - channel(before, 'email').due).toBe(2);
+        expect(channel(after, 'push').pending - channel(before, 'push').pending).toBe(3);
+        expect(channel(after, 'push').due - channel(before, 'push').due).toBe(2);
+        expect(after.due - before.due).toBe(4);
+        expect(after.pending - before.pending).toBe(6);
+        expect(after.due).toBe(after.byChannel.reduce((sum, row) => sum + row.due, 0));
+        // The push due since 1971 is older than anything another test queues.
+        expect(channel(after, 'push').oldestDueAt).toBe('1971-01-01T00:00:00.000Z');
+        expect(after.oldestDueAt).toBe('1971-01-01T00:00:00.000Z');
+        throw new RollbackForTest();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof RollbackForTest)) throw error;
+      });
+  });
+});
+
 describe('the claim query', () => {
   it('stays an index scan on the due index as the outbox grows, for email and push', async () => {
     await getSql()

@@ -151,16 +151,30 @@ describe('GET /api/admin/diagnostics/summary: delivery queue and box pushes', ()
     await sql()`
       insert into notification_delivery_log (outbox_id, user_id, channel, attempt, outcome, reason)
       values (${outbox?.id ?? ''}, ${`user-${tag}`}, 'email', 1, 'failed', ${reason})`;
+    // A push held until 2100 (no worker's clock reaches it) is counted under its channel.
+    await sql()`
+      insert into notification_outbox (user_id, channel, deliver_after, title, tone)
+      values (${`user-${tag}`}, 'push', '2100-01-01T00:00:00Z', 'Training', 'info')`;
     const response = await host.request('GET', '/api/admin/diagnostics/summary?limit=1', {
       headers: await bearer('admin-summary', { roles: ['platform_admin'] }),
     });
     expect(response.status).toBe(200);
     const body = (await response.json()) as {
-      delivery: { pending: number; dueEmails: number; oldestDueAt: string | null; failuresByReason: { reason: string; count: number }[] };
+      delivery: {
+        pending: number;
+        due: number;
+        oldestDueAt: string | null;
+        byChannel: { channel: string; pending: number; due: number; oldestDueAt: string | null }[];
+        failuresByReason: { reason: string; count: number }[];
+      };
       boxPushes: { staleAfterHours: number; failing: number; clubs: { clubId: string; clubMaster: string; starterlists: string }[] };
     };
     expect(body.delivery.failuresByReason).toEqual(expect.arrayContaining([{ reason, count: 1 }]));
     expect(typeof body.delivery.pending).toBe('number');
+    const push = body.delivery.byChannel.find((row) => row.channel === 'push');
+    expect(push?.pending).toBeGreaterThanOrEqual(1);
+    expect(body.delivery.pending).toBe(body.delivery.byChannel.reduce((sum, row) => sum + row.pending, 0));
+    expect(body.delivery.due).toBe(body.delivery.byChannel.reduce((sum, row) => sum + row.due, 0));
     expect(body.boxPushes.staleAfterHours).toBe(24);
     expect(body.boxPushes.failing).toBeGreaterThanOrEqual(1);
     // Among the first listed (other tests' clubs may share the year 2000).

@@ -39,6 +39,10 @@ describe('portal: the club page', () => {
     await sql()`
       insert into notification_delivery_log (outbox_id, user_id, channel, attempt, outcome, reason)
       values (${outbox?.id ?? ''}, ${`user-${tag}`}, 'email', 1, 'failed', ${reason})`;
+    // A push held until 2100 (no worker's clock reaches it): the queue per channel lists push.
+    await sql()`
+      insert into notification_outbox (user_id, channel, deliver_after, title, tone)
+      values (${`user-${tag}`}, 'push', '2100-01-01T00:00:00Z', 'Training', 'info')`;
     page = await rig.newPage();
     await signIn(page, rig.host, await tokenFor(`club-page-admin-${tag}`, { roles: ['platform_admin'] }));
   }, 60_000);
@@ -133,6 +137,7 @@ describe('portal: the club page', () => {
     await failures.waitFor();
     expect(await failures.innerText()).toContain(reason);
     expect(await page.getByTestId('delivery-queue').innerText()).toContain('Queue depth');
+    expect(await page.getByTestId('delivery-channels').locator('tr[data-channel="push"] th').innerText()).toBe('Push (apps and browsers)');
     const row = page.getByTestId('box-pushes').locator(`tr[data-club="${club.clubId}"]`);
     expect(await row.locator('[data-push]').first().getAttribute('data-push')).toBe('refused');
     // Club numbers in the ingest records link to the club's page.

@@ -233,12 +233,7 @@ function deliveryBlock(block: DiagnosticsSummary['delivery']): HTMLElement {
             h('th', { scope: 'row' }, t('diag.delivery.pending')),
             h('td', { class: 'num' }, String(block.pending)),
           ),
-          h(
-            'tr',
-            { 'data-field': 'dueEmails' },
-            h('th', { scope: 'row' }, t('diag.delivery.due')),
-            h('td', { class: 'num' }, String(block.dueEmails)),
-          ),
+          h('tr', { 'data-field': 'due' }, h('th', { scope: 'row' }, t('diag.delivery.due')), h('td', { class: 'num' }, String(block.due))),
           h(
             'tr',
             { 'data-field': 'oldestDueAt', class: stuck ? 'highlight' : '' },
@@ -249,6 +244,8 @@ function deliveryBlock(block: DiagnosticsSummary['delivery']): HTMLElement {
       ),
       title,
     ),
+    block.byChannel.length ? h('h3', {}, t('diag.delivery.byChannel')) : null,
+    block.byChannel.length ? channelTable(block.byChannel) : null,
     h('h3', {}, t('diag.delivery.failures')),
     block.failuresByReason.length
       ? tableWrap(
@@ -271,6 +268,50 @@ function deliveryBlock(block: DiagnosticsSummary['delivery']): HTMLElement {
           t('diag.delivery.failures'),
         )
       : h('p', { class: 'muted' }, t('diag.delivery.noFailures')),
+  );
+}
+
+const CHANNEL_LABELS: Record<string, Key> = { email: 'diag.delivery.channel.email', push: 'diag.delivery.channel.push' };
+
+/** The queue per outbox channel: a channel the page has no label for shows its name. */
+function channelTable(channels: DiagnosticsSummary['delivery']['byChannel']): HTMLElement {
+  const caption = t('diag.delivery.byChannel');
+  const label = (channel: string) => {
+    const key = CHANNEL_LABELS[channel];
+    return key ? t(key) : channel;
+  };
+  return tableWrap(
+    h(
+      'table',
+      { 'data-testid': 'delivery-channels' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, t('diag.delivery.channel')),
+          h('th', { scope: 'col' }, t('diag.delivery.channelPending')),
+          h('th', { scope: 'col' }, t('diag.delivery.channelDue')),
+          h('th', { scope: 'col' }, t('diag.delivery.oldest')),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        channels.map((row) =>
+          h(
+            'tr',
+            { 'data-channel': row.channel },
+            h('th', { scope: 'row' }, label(row.channel)),
+            h('td', { class: 'num' }, String(row.pending)),
+            h('td', { class: 'num' }, String(row.due)),
+            h('td', {}, dateTime(row.oldestDueAt)),
+          ),
+        ),
+      ),
+    ),
+    caption,
   );
 }
 

@@ -129,7 +129,7 @@ function boxPushLine(block: DiagnosticsSummary['boxPushes']): HTMLElement {
 /** Notification delivery from the delivery queue: failures of the last 24 hours lead, linking to diagnostics. */
 function deliveryLine(block: DiagnosticsSummary['delivery']): HTMLElement {
   const failed = block.failuresByReason.reduce((sum, failure) => sum + failure.count, 0);
-  const queue = t('overview.delivery', { pending: block.pending, due: block.dueEmails, oldest: dateTime(block.oldestDueAt) });
+  const queue = t('overview.delivery', { pending: block.pending, due: block.due, oldest: dateTime(block.oldestDueAt) });
   const link = h('a', { href: '#/diagnostics' }, t('overview.toDiagnostics'));
   if (failed === 0) return h('p', { 'data-testid': 'overview-delivery' }, queue, ' ', t('overview.deliveryOk'), ' — ', link);
   return h(

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Sql } from '../../db/client';
 import type { Logger } from '../../log/logger';
-import { loadSettings } from '../preferencesRepository';
+import { loadSettingsOf, type StoredSettings } from '../preferencesRepository';
 import { loadContacts, type Contact } from './contactRepository';
-import { recordOutcome, type Outcome } from './deliveryOutcomes';
+import { recordOutcomes, type Outcome } from './deliveryOutcomes';
 import type { EmailSender } from './emailSender';
 import { renderEmail } from './emailTemplates';
 import { claimDueEmails, summaryKey, type ClaimedRow } from './outboxClaims';
 import { afterFailure, boundedReason, CLAIM_LEASE_MS, DeliveryFailure } from './retryPolicy';
+import { inParallel } from './inParallel';
 import { unsubscribeUrl } from './unsubscribe';
 
 export interface DeliveryOptions {
@@ -36,10 +37,12 @@ export type DeliveryRun = {
 
 /**
  * Sends the due email rows of the outbox: claims a batch, sends each message (a summary's rows as
- * one email), records every outcome, and repeats until nothing is due or maxRounds is reached.
- * Several instances may run at once: a row is claimed by one of them only. A failing message
- * (a provider refusal, a row that cannot be rendered) is recorded for its own rows and never
- * holds back the others.
+ * one email, up to `concurrency` in flight), records every outcome of the batch in one statement,
+ * and repeats until nothing is due or maxRounds is reached. Several instances may run at once: a
+ * row is claimed by one of them only. A failing message (a provider refusal, a row that cannot be
+ * rendered) is recorded for its own rows and never holds back the others. A crash after sending
+ * and before the batch is recorded leaves the batch's rows claimed until the lease ends; they are
+ * then sent again under the same Operation-Ids, which the provider answers without a second email.
  */
 export async function deliverDueEmails(sql: Sql, options: DeliveryOptions): Promise<DeliveryRun> {
   const now = options.now ?? (() => new Date());
@@ -47,24 +50,32 @@ export async function deliverDueEmails(sql: Sql, options: DeliveryOptions): Prom
   for (let round = 0; round < (options.maxRounds ?? 20); round++) {
     const rows = await claimDueEmails(sql, now(), options.batch ?? 200, CLAIM_LEASE_MS);
     if (rows.length === 0) break;
-    const contacts = await loadContacts(sql, unique(rows.map((row) => row.userId)));
+    const userIds = unique(rows.map((row) => row.userId));
+    // The global email switch is read at send time, once per batch: one-click unsubscribe and a
+    // member who turned email off stop what is still queued, summaries included.
+    const [contacts, settings] = await Promise.all([loadContacts(sql, userIds), loadSettingsOf(sql, userIds)]);
     const messages = [...groupMessages(rows).values()];
-    await inParallel(messages, options.concurrency ?? 8, async (message) => {
-      const outcome = await deliverOne(sql, message, contacts, options, now);
-      const recorded = await recordOutcome(sql, message, outcome);
+    const outcomes = await inParallel(messages, options.concurrency ?? 8, (message) =>
+      deliverOne(message, contacts, settings, options, now),
+    );
+    const recorded = await recordOutcomes(
+      sql,
+      messages.map((message, index) => ({ rows: message, outcome: outcomes[index] as Outcome })),
+    );
+    for (const [index, outcome] of outcomes.entries()) {
       run.emails++;
-      run[outcome.kind] += recorded;
+      run[outcome.kind] += recorded[index] ?? 0;
       if (outcome.kind !== 'sent')
-        options.log?.warn('notification_email_not_sent', { outcome: outcome.kind, reason: outcome.reason, rows: message.length });
-    });
+        options.log?.warn('notification_email_not_sent', { outcome: outcome.kind, reason: outcome.reason, rows: messages[index]?.length });
+    }
   }
   return run;
 }
 
 async function deliverOne(
-  sql: Sql,
   message: [ClaimedRow, ...ClaimedRow[]],
   contacts: Map<string, Contact>,
+  settings: Map<string, StoredSettings>,
   options: DeliveryOptions,
   now: () => Date,
 ): Promise<Outcome> {
@@ -72,10 +83,7 @@ async function deliverOne(
   const contact = contacts.get(first.userId);
   const attempts = Math.max(...message.map((row) => row.attempts));
   try {
-    // The global email switch is read again at send time: one-click unsubscribe and a member who
-    // turned email off stop what is still queued, summaries included.
-    const { preferences } = await loadSettings(sql, first.userId);
-    if (!preferences.email.enabled) return { kind: 'skipped', reason: 'email_disabled' };
+    if (!settings.get(first.userId)?.preferences.email.enabled) return { kind: 'skipped', reason: 'email_disabled' };
     if (!contact?.email) return { kind: 'skipped', reason: 'no_email_address' };
     const unsubscribeCategory = first.digest ? null : first.category;
     const link = unsubscribeUrl(options.publicBaseUrl, { userId: first.userId, category: unsubscribeCategory });
@@ -131,12 +139,4 @@ function errorName(error: unknown): string {
 
 function unique<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
-}
-
-async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    for (let index = next++; index < items.length; index = next++) await work(items[index] as T);
-  });
-  await Promise.all(lanes);
 }

@@ -38,32 +38,46 @@ export async function deliveriesOf(sql: Queryable, userId: string, notificationI
   return { items: rows.map((row) => ({ ...row, at: row.at.toISOString() })), pending: entry.pending };
 }
 
+export interface ChannelQueue {
+  /** The outbox channel: `email`, or `push` (one row per member; apps and browsers are told apart when it is sent). */
+  channel: string;
+  /** Pending rows of the channel, due or held (summaries, quiet hours, retries). */
+  pending: number;
+  /** Pending rows due now. */
+  due: number;
+  oldestDueAt: string | null;
+}
+
 export interface DeliveryQueueSummary {
-  /** Email rows pending and due now. */
-  dueEmails: number;
+  /** Pending rows due now, every channel. */
+  due: number;
   /** Every pending row, due or held (summaries, quiet hours, retries). */
   pending: number;
   oldestDueAt: string | null;
+  /** The same per channel the outbox has rows pending in, by channel name. */
+  byChannel: ChannelQueue[];
   /** Failed deliveries of the last 24 hours by reason, most frequent first. */
   failuresByReason: { reason: string; count: number }[];
 }
 
-/** For the diagnostics page: how full the outbox is and why deliveries failed lately. */
+/** For the diagnostics page: how full the outbox is, per channel, and why deliveries failed lately. */
 export async function deliveryQueueSummary(sql: Queryable, now: Date): Promise<DeliveryQueueSummary> {
-  const [queue]: [{ dueEmails: number; pending: number; oldestDueAt: Date | null }] = await sql`
-    select
-      count(*) filter (where channel = 'email' and deliver_after <= ${now})::int as "dueEmails",
-      count(*)::int as pending,
-      min(deliver_after) filter (where deliver_after <= ${now}) as "oldestDueAt"
-    from notification_outbox where status = 'pending'`;
+  // Grouped by whatever channels the outbox holds, so a channel added later is counted without a change here.
+  const channels: { channel: string; pending: number; due: number; oldestDueAt: Date | null }[] = await sql`
+    select channel, count(*)::int as pending, count(*) filter (where deliver_after <= ${now})::int as due,
+           min(deliver_after) filter (where deliver_after <= ${now}) as "oldestDueAt"
+    from notification_outbox where status = 'pending'
+    group by channel order by channel`;
   const failures: { reason: string; count: number }[] = await sql`
     select coalesce(reason, 'unknown') as reason, count(*)::int as count from notification_delivery_log
     where outcome = 'failed' and at > ${new Date(now.getTime() - 24 * 3_600_000)}
     group by 1 order by 2 desc, 1 limit 20`;
+  const oldest = channels.flatMap((row) => (row.oldestDueAt ? [row.oldestDueAt.getTime()] : []));
   return {
-    dueEmails: queue.dueEmails,
-    pending: queue.pending,
-    oldestDueAt: queue.oldestDueAt?.toISOString() ?? null,
+    due: channels.reduce((sum, row) => sum + row.due, 0),
+    pending: channels.reduce((sum, row) => sum + row.pending, 0),
+    oldestDueAt: oldest.length ? new Date(Math.min(...oldest)).toISOString() : null,
+    byChannel: channels.map((row) => ({ ...row, oldestDueAt: row.oldestDueAt?.toISOString() ?? null })),
     failuresByReason: failures,
   };
 }

@@ -7,55 +7,53 @@ export type Outcome =
   | { kind: 'failed'; reason: string }
   | { kind: 'skipped'; reason: string };
 
-const STATUS_AFTER = { sent: 'sent', failed: 'failed', skipped: 'cancelled' } as const;
+/** The outcome of one attempt for rows sent together (one email, one push). */
+export interface Attempt {
+  rows: readonly ClaimedRow[];
+  outcome: Outcome;
+}
+
+const STATUS_AFTER = { sent: 'sent', retrying: 'pending', failed: 'failed', skipped: 'cancelled' } as const;
 
 /**
- * Records the outcome of one attempt for rows sent together (one email), in one transaction:
- * the outbox rows move on, and the delivery log gains one line per row. Only rows still holding
- * this attempt's claim are touched, so an instance whose lease ran out cannot overwrite the
- * outcome of the instance that claimed the rows after it.
+ * Records the outcomes of a batch's attempts in one statement: the outbox rows move on, and the
+ * delivery log gains one line per row. One UPDATE … FROM unnest and its INSERT per batch rather
+ * than two statements per message: the per-message round trips were most of what the worker's
+ * database side cost. Only rows still holding this attempt's claim are touched (same id, same
+ * attempt number, still pending), so an instance whose lease ran out cannot overwrite the outcome
+ * of the instance that claimed the rows after it. Answers, per attempt, how many rows it recorded.
  */
-export async function recordOutcome(sql: Queryable, rows: readonly ClaimedRow[], outcome: Outcome): Promise<number> {
-  if (rows.length === 0) return 0;
-  const ids = rows.map((row) => row.id);
-  const attempts = rows.map((row) => row.attempts);
-  const reason = outcome.kind === 'sent' ? null : outcome.reason;
-  const providerId = outcome.kind === 'sent' ? outcome.providerId : null;
-  const moved: { id: string }[] =
-    outcome.kind === 'retrying'
-      ? await sql`
-          update notification_outbox as o set deliver_after = ${outcome.retryAt}, last_error = ${reason}, updated_at = now()
-          from unnest(${ids}::bigint[], ${attempts}::int[]) as held(id, attempts)
-          where o.id = held.id and o.attempts = held.attempts and o.status = 'pending'
-          returning o.id::text as id`
-      : await sql`
-          update notification_outbox as o
-          set status = ${STATUS_AFTER[outcome.kind]}, last_error = ${reason},
-              sent_at = ${outcome.kind === 'sent' ? sql`now()` : null}, updated_at = now()
-          from unnest(${ids}::bigint[], ${attempts}::int[]) as held(id, attempts)
-          where o.id = held.id and o.attempts = held.attempts and o.status = 'pending'
-          returning o.id::text as id`;
-  const recorded = new Set(moved.map((row) => row.id));
-  const lines = rows
-    .filter((row) => recorded.has(row.id))
-    .map((row) => ({
-      outbox_id: row.id,
-      notification_id: row.notificationId,
-      user_id: row.userId,
-      channel: row.channel,
-      attempt: row.attempts,
-      outcome: outcome.kind,
-      reason,
-      provider_id: providerId,
-    }));
-  if (lines.length > 0) {
-    // The inbox entry may have been deleted since the claim; the log line then keeps no link to it.
-    await sql`
-      insert into notification_delivery_log (outbox_id, notification_id, user_id, channel, attempt, outcome, reason, provider_id)
-      select l.outbox_id::bigint, n.id, l.user_id, l.channel, l.attempt, l.outcome, l.reason, l.provider_id
-      from jsonb_to_recordset(${sql.json(lines)}) as l(outbox_id text, notification_id text, user_id text, channel text, attempt int,
-                                                       outcome text, reason text, provider_id text)
-      left join notification n on n.id = l.notification_id`;
-  }
-  return lines.length;
+export async function recordOutcomes(sql: Queryable, attempts: readonly Attempt[]): Promise<number[]> {
+  const rows = attempts.flatMap(({ rows, outcome }) => rows.map((row) => ({ row, outcome })));
+  if (rows.length === 0) return attempts.map(() => 0);
+  const column = <T>(pick: (entry: (typeof rows)[number]) => T) => rows.map(pick);
+  const recorded: { id: string }[] = await sql`
+    with held as (
+      select * from unnest(
+        ${column(({ row }) => row.id)}::bigint[],
+        ${column(({ row }) => row.attempts)}::int[],
+        ${column(({ outcome }) => outcome.kind)}::text[],
+        ${column(({ outcome }) => STATUS_AFTER[outcome.kind])}::text[],
+        ${column(({ outcome }) => (outcome.kind === 'sent' ? null : outcome.reason))}::text[],
+        ${column(({ outcome }) => (outcome.kind === 'sent' ? outcome.providerId : null))}::text[],
+        ${column(({ outcome }) => (outcome.kind === 'retrying' ? outcome.retryAt.toISOString() : null))}::timestamptz[]
+      ) as h(id, attempts, outcome, status, reason, provider_id, retry_at)
+    ),
+    moved as (
+      update notification_outbox as o
+      set status = h.status, last_error = h.reason,
+          deliver_after = coalesce(h.retry_at, o.deliver_after),
+          sent_at = case h.status when 'sent' then now() when 'pending' then o.sent_at end,
+          updated_at = now()
+      from held h
+      where o.id = h.id and o.attempts = h.attempts and o.status = 'pending'
+      returning o.id, o.notification_id, o.user_id, o.channel, h.attempts, h.outcome, h.reason, h.provider_id
+    )
+    -- The inbox entry may have been deleted since the claim; the log line then keeps no link to it.
+    insert into notification_delivery_log (outbox_id, notification_id, user_id, channel, attempt, outcome, reason, provider_id)
+    select m.id, n.id, m.user_id, m.channel, m.attempts, m.outcome, m.reason, m.provider_id
+    from moved m left join notification n on n.id = m.notification_id
+    returning outbox_id::text as id`;
+  const done = new Set(recorded.map((row) => row.id));
+  return attempts.map(({ rows }) => rows.filter((row) => done.has(row.id)).length);
 }

@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import type { Sql } from '../../db/client';
 import type { Logger } from '../../log/logger';
 import { loadContacts } from '../delivery/contactRepository';
-import { recordOutcome, type Outcome } from '../delivery/deliveryOutcomes';
+import { recordOutcomes, type Attempt, type Outcome } from '../delivery/deliveryOutcomes';
+import { inParallel } from '../delivery/inParallel';
 import { claimDue, type ClaimedRow } from '../delivery/outboxClaims';
 import { afterFailure, boundedReason, CLAIM_LEASE_MS, DeliveryFailure } from '../delivery/retryPolicy';
-import { loadSettings } from '../preferencesRepository';
+import { loadSettingsOf } from '../preferencesRepository';
 import type { PushChannels } from './pushChannels';
 import type { PushChannel, PushMessage, PushTarget } from './pushSender';
 import { renderPushes } from './pushTexts';
@@ -45,26 +46,45 @@ export async function deliverDuePushes(sql: Sql, options: PushDeliveryOptions): 
     const rows = await claimDue(sql, 'push', now(), options.batch ?? 200, CLAIM_LEASE_MS);
     if (rows.length === 0) break;
     const userIds = [...new Set(rows.map((row) => row.userId))];
-    const [contacts, targets] = await Promise.all([loadContacts(sql, userIds), targetsOf(sql, userIds)]);
+    // The push switch is read at send time, once per batch, like the contacts and registrations.
+    const [contacts, targets, settings] = await Promise.all([
+      loadContacts(sql, userIds),
+      targetsOf(sql, userIds),
+      loadSettingsOf(sql, userIds),
+    ]);
     const byUser = new Map<string, ClaimedRow[]>();
-    for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row]);
-    await inParallel([...byUser.entries()], options.concurrency ?? 8, async ([userId, userRows]) => {
-      const { preferences } = await loadSettings(sql, userId);
+    for (const row of rows) {
+      const userRows = byUser.get(row.userId);
+      if (userRows) userRows.push(row);
+      else byUser.set(row.userId, [row]);
+    }
+    const accepted: string[] = [];
+    const perUser = await inParallel([...byUser.entries()], options.concurrency ?? 8, async ([userId, userRows]): Promise<Attempt[]> => {
+      const preferences = settings.get(userId)?.preferences;
+      if (!preferences?.push.enabled) return [{ rows: userRows, outcome: { kind: 'skipped', reason: 'push_disabled' } }];
       const language = contacts.get(userId)?.language ?? 'de';
       const userTargets = targets.get(userId) ?? [];
-      const pushes = preferences.push.enabled
-        ? renderPushes(language, userRows).map((push) => ({ ...push, rows: push.items.map((index) => userRows[index] as ClaimedRow) }))
-        : [{ title: '', body: '', rows: userRows }];
-      for (const push of pushes) {
-        const outcome: Outcome = !preferences.push.enabled
-          ? { kind: 'skipped', reason: 'push_disabled' }
-          : await sendToAll(sql, options, run, userTargets, messageOf(push, preferences.push.sound), push.rows, now);
-        const recorded = await recordOutcome(sql, push.rows, outcome);
-        run.pushes++;
-        run[outcome.kind] += recorded;
-        if (outcome.kind !== 'sent') options.log?.warn('notification_push_not_sent', { outcome: outcome.kind, reason: outcome.reason });
+      const attempts: Attempt[] = [];
+      for (const push of renderPushes(language, userRows)) {
+        const pushRows = push.items.map((index) => userRows[index] as ClaimedRow);
+        const message = messageOf({ ...push, rows: pushRows }, preferences.push.sound);
+        // The batch's outcomes are written together: an unexpected error (a failed query removing a
+        // stale registration) is this push's transient failure, never the lost outcomes of the others.
+        const outcome = await sendToAll(sql, options, run, userTargets, message, pushRows, now, accepted).catch((error: unknown) =>
+          failureOutcome([new DeliveryFailure('transient', `internal_error: ${(error as Error).name}`)], pushRows, now),
+        );
+        attempts.push({ rows: pushRows, outcome });
       }
+      return attempts;
     });
+    const attempts = perUser.flat();
+    await markSent(sql, accepted);
+    const recorded = await recordOutcomes(sql, attempts);
+    for (const [index, { outcome }] of attempts.entries()) {
+      run.pushes++;
+      run[outcome.kind] += recorded[index] ?? 0;
+      if (outcome.kind !== 'sent') options.log?.warn('notification_push_not_sent', { outcome: outcome.kind, reason: outcome.reason });
+    }
   }
   return run;
 }
@@ -91,9 +111,11 @@ async function sendToAll(
   message: PushMessage,
   rows: readonly ClaimedRow[],
   now: () => Date,
+  /** Collects the registrations that took the push, for one last_sent_at update per batch. */
+  accepted: string[],
 ): Promise<Outcome> {
   if (targets.length === 0) return { kind: 'skipped', reason: 'no_push_registration' };
-  const accepted: string[] = [];
+  let took = 0;
   const failures: DeliveryFailure[] = [];
   let gone = 0;
   for (const target of targets) {
@@ -104,8 +126,10 @@ async function sendToAll(
     }
     try {
       const result = await channel.send(target, message);
-      if (result === 'accepted') accepted.push(target.id);
-      else if (await removeStaleRegistration(sql, target)) {
+      if (result === 'accepted') {
+        accepted.push(target.id);
+        took++;
+      } else if (await removeStaleRegistration(sql, target)) {
         gone++;
         run.removed++;
         // The hub keeps an expired installation until it ages out; it is of no use any more.
@@ -118,21 +142,17 @@ async function sendToAll(
       );
     }
   }
-  await markSent(sql, accepted);
   // Sent once any device took it: retrying for the others would show it twice on the ones that did.
-  if (accepted.length > 0) return { kind: 'sent', providerId: `push:${accepted.length}/${targets.length}` };
+  if (took > 0) return { kind: 'sent', providerId: `push:${took}/${targets.length}` };
   if (failures.length === 0) return { kind: 'skipped', reason: gone ? 'push_registrations_gone' : 'no_push_registration' };
+  return failureOutcome(failures, rows, now);
+}
+
+/** Retry while any failure may pass (with backoff, up to MAX_ATTEMPTS), else `failed` with the reason. */
+function failureOutcome(failures: readonly DeliveryFailure[], rows: readonly ClaimedRow[], now: () => Date): Outcome {
   const transient = failures.find((failure) => failure.kind === 'transient');
   const reason = boundedReason((transient ?? failures[0] ?? new DeliveryFailure('transient', 'unknown')).reason);
   const attempts = Math.max(...rows.map((row) => row.attempts));
   const next = afterFailure(transient ? 'transient' : 'permanent', attempts, now());
   return next.outcome === 'retrying' ? { kind: 'retrying', reason, retryAt: next.retryAt } : { kind: 'failed', reason };
-}
-
-async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    for (let index = next++; index < items.length; index = next++) await work(items[index] as T);
-  });
-  await Promise.all(lanes);
 }

@@ -1,6 +1,8 @@
+import { Agent } from 'node:https';
 import { DeliveryFailure } from '../delivery/retryPolicy';
 import { loadPushSdk } from './loadPushSdk';
 import type { PushChannel, PushMessage, PushTarget } from './pushSender';
+import { vapidHeaderCache } from './vapidHeaders';
 
 export interface VapidKeys {
   /** `mailto:` or `https:` contact the push services may reach the sender at (RFC 8292). */
@@ -19,16 +21,26 @@ const TTL_SECONDS = 24 * 3600;
  * with the first push (loadPushSdk.ts), not when the app starts.
  */
 export function webPushChannel(vapid: VapidKeys): PushChannel {
+  // Connections to a push service stay open between pushes (TLS set-up once per connection).
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  let authorization: ((endpoint: string) => string) | undefined;
   return {
     async send(target: PushTarget, message: PushMessage) {
       if (!target.p256dh || !target.auth) throw new DeliveryFailure('permanent', 'webpush_subscription_without_keys');
       const { webPush, WebPushError } = await loadPushSdk();
+      authorization ??= vapidHeaderCache(
+        vapid,
+        (audience, keys, expiration) =>
+          webPush.getVapidHeaders(audience, keys.subject, keys.publicKey, keys.privateKey, 'aes128gcm', expiration).Authorization,
+      );
       try {
         await webPush.sendNotification(
           { endpoint: target.address, keys: { p256dh: target.p256dh, auth: target.auth } },
           JSON.stringify(webPushPayload(message)),
           {
-            vapidDetails: vapid,
+            // No vapidDetails: the token is signed once per push service origin (vapidHeaders.ts), not by web-push per call.
+            headers: { Authorization: authorization(target.address) },
+            agent,
             TTL: TTL_SECONDS,
             urgency: 'normal',
             topic: message.collapseKey,
