@@ -50,6 +50,9 @@ const probe = `
     const { HttpRequest, InvocationContext } = require('@azure/functions');
     const response = await handlers.get('authConfig')(new HttpRequest({ method: 'GET', url: 'http://localhost/api/auth/config' }), new InvocationContext({ logHandler: () => {} }));
     const firstRequest = { status: response.status, loaded: loaded.slice(atLoad.length).filter((file) => !/^functions[\\/]shared-/.test(file)) };
+    // The OpenAPI document reads every group's routes: every area links against the entry's exports.
+    const openapi = await handlers.get('openapi')(new HttpRequest({ method: 'GET', url: 'http://localhost/api/openapi.json' }), new InvocationContext({ logHandler: () => {} }));
+    firstRequest.openapi = openapi.status;
     const driver = require(path.join(dir, 'postgresDriver.js')).default;
     const sql = driver(process.env.DATABASE_URL, { max: 1 });
     const [{ one }] = await sql\`select 1 as one\`;
@@ -117,7 +120,9 @@ describe('dist/main.js keeps the large SDKs and the areas out of a cold start', 
     expect(holders.get('shared/db/client.ts')).toHaveLength(1);
     expect(holders.get('shared/config/settings.ts')).toHaveLength(1);
     expect(holders.get('shared/telemetry/telemetry.ts')).toHaveLength(1);
-    expect([...holders].filter(([, files]) => files.length > 1)).toEqual([]);
+    // valibot twice: the entry holds the part the settings check uses, the areas the rest. The app
+    // sets none of valibot's global configuration, and its schemas are plain objects either copy runs.
+    expect([...holders].filter(([input, files]) => files.length > 1 && input !== 'node_modules/valibot/dist/index.mjs')).toEqual([]);
   });
 
   it('keeps every area out of what main.js evaluates: the entry and the chunks it imports hold only the registrations', () => {
@@ -156,13 +161,10 @@ describe('dist/main.js keeps the large SDKs and the areas out of a cold start', 
       },
     });
     const { atLoad, ...rest } = JSON.parse(stdout) as { atLoad: string[] };
-    // The entry and the chunks it imports: no SDK file and no area module.
-    expect(atLoad.filter((file) => !/^functions[\\/]shared-[A-Z0-9]+\.mjs$/.test(file))).toEqual([
-      'main.js',
-      path.join('functions', 'main.mjs'),
-    ]);
+    // The entry alone: no SDK file, no area module, no chunk the areas share.
+    expect(atLoad).toEqual(['main.js', path.join('functions', 'main.mjs')]);
     expect(rest).toEqual({
-      firstRequest: { status: 200, loaded: [path.join('functions', 'authConfig.mjs')] },
+      firstRequest: { status: 200, loaded: [path.join('functions', 'authConfig.mjs')], openapi: 200 },
       database: 1,
       storage: 'up',
       jose: 'function',
