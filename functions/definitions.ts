@@ -1,6 +1,5 @@
 import type { FunctionDefinition } from '../shared/host/definition';
 import { authConfigFunctions } from './authConfig';
-import { httpGroup } from '../shared/host/definition';
 import { challengeFunctions } from './challenges';
 import { clubMasterFunctions } from './clubMaster';
 import { clubOverviewFunctions } from './clubOverview';
@@ -15,10 +14,13 @@ import { meFunctions } from './me';
 import { openApiFunction } from './openapi';
 import { portalFunction } from './portal';
 import { memberAppFunction } from './app';
+import { notFoundFunction } from './notFound';
 
 /**
- * Every function of the app, in one list. The Azure host gets it through functions/index.ts;
- * the local host (development/devhost) serves the same list. Importing this registers nothing.
+ * Every function of the app, in one list, every area loaded. The local host (development/devhost)
+ * serves it and the tests read it; the Azure host gets the same functions through
+ * functions/registrations.ts, declared up front with each area loaded on its first use.
+ * Importing this registers nothing.
  */
 const areaFunctions: FunctionDefinition[] = [
   ...healthFunctions,
@@ -43,5 +45,5 @@ export const functionDefinitions: readonly FunctionDefinition[] = [
   // The member app's static files (no API routes; docs/member-app.md).
   memberAppFunction(),
   // Lowest precedence: any path no group claims answers 404 in problem+json.
-  httpGroup('notFound', '', []),
+  notFoundFunction,
 ];

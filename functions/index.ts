@@ -2,12 +2,13 @@ import { app } from '@azure/functions';
 import { getSettings } from '../shared/config/settings';
 import { appLogger } from '../shared/log/appLogger';
 import { secretValues, startTelemetryAfterLoad } from '../shared/telemetry/startup';
-import { functionDefinitions } from './definitions';
+import { registrations } from './registrations';
 
 /**
- * Entry point of the deployed bundle: validates the app settings, then hands every definition to
- * the Azure Functions host. An invalid setting fails the load with a SettingsError naming it
- * (never its value), so the host reports the broken deployment instead of answering 500s.
+ * Entry point of the deployed bundle: validates the app settings, then hands every function to
+ * the Azure Functions host (functions/registrations.ts: each area's code loads on first use). An
+ * invalid setting fails the load with a SettingsError naming it (never its value), so the host
+ * reports the broken deployment instead of answering 500s.
  */
 const settings = getSettings();
 const telemetryOn = settings.APPLICATIONINSIGHTS_CONNECTION_STRING !== undefined;
@@ -16,7 +17,7 @@ const telemetryOn = settings.APPLICATIONINSIGHTS_CONNECTION_STRING !== undefined
 // setup can only change while the app loads, before the telemetry backend is there.
 app.setup({ enableHttpStream: false, ...(telemetryOn ? { capabilities: { WorkerOpenTelemetryEnabled: true } } : {}) });
 
-for (const definition of functionDefinitions) {
+for (const definition of registrations) {
   switch (definition.kind) {
     case 'http':
       app.http(definition.name, definition.options);

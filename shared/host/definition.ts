@@ -12,6 +12,7 @@ import type { Route } from '../http/route';
 import { BusyError, DomainError } from '../errors/domainErrors';
 import { createLogger, invocationSink, type Logger } from '../log/logger';
 import { telemetry, within, type Attributes } from '../telemetry/telemetry';
+import { groupBinding, RETRY_POLICIES } from './bindings';
 
 /**
  * One function of the app, as data. functions/index.ts hands each to `app.http` / `app.timer` /
@@ -22,22 +23,13 @@ export type FunctionDefinition =
   | { kind: 'timer'; name: string; options: TimerFunctionOptions }
   | { kind: 'eventHub'; name: string; options: EventHubFunctionOptions };
 
-// Not TRACE or CONNECT: the worker cannot even build a request object for them (fetch forbids
-// them), so the host must answer them; the local host does so with the resource's Allow.
-const ALL_METHODS: HttpFunctionOptions['methods'] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
-
 /**
  * One HTTP function for an endpoint group. The function accepts every method on `prefix` and
  * below so that the group itself answers 404 and 405 in problem+json.
  */
 export function httpGroup(name: string, prefix: string, routes: readonly Route[]): FunctionDefinition {
-  const route = prefix ? `${prefix}/{*rest}` : '{*rest}';
-  return {
-    kind: 'http',
-    name,
-    routes,
-    options: { route, methods: ALL_METHODS, authLevel: 'anonymous', handler: createDispatcher(routes, `/${route}`) },
-  };
+  const binding = groupBinding(prefix);
+  return { kind: 'http', name, routes, options: { ...binding, handler: createDispatcher(routes, `/${binding.route}`) } };
 }
 
 export interface JobContext {
@@ -52,18 +44,7 @@ function jobLogger(context: InvocationContext, functionName: string): Logger {
   });
 }
 
-/**
- * The retry policies the app uses. Event Hubs needs one: without a policy the Azure host
- * checkpoints a batch after the function returns even when it threw, and the batch is lost.
- * With one, the host re-runs the same batch (and holds the checkpoint) until a run succeeds or
- * the retries run out. See docs/architecture.md, "Timers and events".
- */
-export const RETRY_POLICIES = {
-  /** Infrastructure failures of an event batch: 1 s doubling up to 5 min, then again without end. */
-  eventBatch: { strategy: 'exponentialBackoff', maxRetryCount: -1, minimumInterval: { seconds: 1 }, maximumInterval: { minutes: 5 } },
-  /** A timer run that failed on infrastructure: three more tries a minute apart. */
-  timer: { strategy: 'fixedDelay', maxRetryCount: 3, delayInterval: { minutes: 1 } },
-} satisfies Record<string, RetryOptions>;
+export { RETRY_POLICIES };
 
 /**
  * Whether a failed job should run again. A domain error (bad data, a broken rule) fails the same

@@ -26,15 +26,33 @@ const APART = {
 const probe = `
   const Module = require('node:module');
   const path = require('node:path');
+  const { fileURLToPath } = require('node:url');
+  const dir = path.dirname(process.argv[1]);
+  // Every file of the build that loads, CommonJS or ES module, as a path relative to the build.
+  const loaded = [];
+  Module.registerHooks({
+    load(url, context, nextLoad) {
+      const file = url.startsWith('file:') ? path.relative(dir, fileURLToPath(url)) : '..';
+      if (!file.startsWith('..')) loaded.push(file);
+      return nextLoad(url, context);
+    },
+  });
+  const handlers = new Map();
   const load = Module._load;
   Module._load = function (request, ...rest) {
-    if (request === '@azure/functions-core') return { setProgrammingModel() {}, registerHook: () => ({ dispose() {} }), log() {}, registerFunction: () => ({ dispose() {} }) };
+    if (request === '@azure/functions-core') return { setProgrammingModel() {}, registerHook: () => ({ dispose() {} }), log() {}, registerFunction: (metadata, handler) => (handlers.set(metadata.name, handler), { dispose() {} }) };
     return load.call(this, request, ...rest);
   };
-  const dir = path.dirname(process.argv[1]);
   require(process.argv[1]);
-  const atLoad = Object.keys(require.cache).map((file) => path.basename(file)).filter((file) => file !== 'main.js');
+  const atLoad = [...loaded];
   (async () => {
+    // The first request of a group loads its area module (and what it shares with others), nothing else.
+    const { HttpRequest, InvocationContext } = require('@azure/functions');
+    const response = await handlers.get('authConfig')(new HttpRequest({ method: 'GET', url: 'http://localhost/api/auth/config' }), new InvocationContext({ logHandler: () => {} }));
+    const firstRequest = { status: response.status, loaded: loaded.slice(atLoad.length).filter((file) => !/^functions[\\/]shared-/.test(file)) };
+    // The OpenAPI document reads every group's routes: every area links against the entry's exports.
+    const openapi = await handlers.get('openapi')(new HttpRequest({ method: 'GET', url: 'http://localhost/api/openapi.json' }), new InvocationContext({ logHandler: () => {} }));
+    firstRequest.openapi = openapi.status;
     const driver = require(path.join(dir, 'postgresDriver.js')).default;
     const sql = driver(process.env.DATABASE_URL, { max: 1 });
     const [{ one }] = await sql\`select 1 as one\`;
@@ -44,7 +62,7 @@ const probe = `
     const jose = await import(path.join(dir, 'joseSdk.js'));
     const email = await import(path.join(dir, 'emailSdk.js'));
     const push = await import(path.join(dir, 'pushSdk.js'));
-    process.stdout.write(JSON.stringify({ atLoad, database: one, storage: 'up', jose: typeof jose.jwtVerify, email: typeof email.EmailClient, push: [typeof push.NotificationHubsClient, typeof push.webPush.sendNotification] }));
+    process.stdout.write(JSON.stringify({ atLoad, firstRequest, database: one, storage: 'up', jose: typeof jose.jwtVerify, email: typeof email.EmailClient, push: [typeof push.NotificationHubsClient, typeof push.webPush.sendNotification] }));
   })().catch((error) => { process.stderr.write(String(error && error.stack)); process.exit(1); });`;
 
 // Loads the bundle, then waits (up to 5 s) for the telemetry backend to arrive once the load is done.
@@ -68,7 +86,11 @@ const telemetryProbe = `
     process.exit(0);
   }, 20);`;
 
-describe('dist/main.js keeps the large SDKs out of a cold start', () => {
+interface Metafile {
+  outputs: Record<string, { inputs: Record<string, unknown>; imports: { path: string; kind: string; external?: boolean }[] }>;
+}
+
+describe('dist/main.js keeps the large SDKs and the areas out of a cold start', () => {
   let outdir: string;
 
   beforeAll(async () => {
@@ -89,6 +111,43 @@ describe('dist/main.js keeps the large SDKs out of a cold start', () => {
     }
   });
 
+  it('puts every module of the app in one file only, so the pool, the settings and the telemetry seam exist once', () => {
+    const { outputs } = JSON.parse(readFileSync(path.join(outdir, 'main.meta.json'), 'utf8')) as Metafile;
+    const holders = new Map<string, string[]>();
+    for (const [output, { inputs }] of Object.entries(outputs)) {
+      for (const input of Object.keys(inputs)) holders.set(input, [...(holders.get(input) ?? []), output]);
+    }
+    expect(holders.get('shared/db/client.ts')).toHaveLength(1);
+    expect(holders.get('shared/config/settings.ts')).toHaveLength(1);
+    expect(holders.get('shared/telemetry/telemetry.ts')).toHaveLength(1);
+    // valibot twice: the entry holds the part the settings check uses, the areas the rest. The app
+    // sets none of valibot's global configuration, and its schemas are plain objects either copy runs.
+    expect([...holders].filter(([input, files]) => files.length > 1 && input !== 'node_modules/valibot/dist/index.mjs')).toEqual([]);
+  });
+
+  it('keeps every area out of what main.js evaluates: the entry and the chunks it imports hold only the registrations', () => {
+    const { outputs } = JSON.parse(readFileSync(path.join(outdir, 'main.meta.json'), 'utf8')) as Metafile;
+    const atStart = new Set<string>();
+    const visit = (output: string) => {
+      if (atStart.has(output)) return;
+      atStart.add(output);
+      for (const imported of outputs[output]?.imports ?? [])
+        if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+    };
+    const entry = Object.keys(outputs).find(
+      (output) => output.endsWith(`functions${path.sep}main.mjs`) || output.endsWith('functions/main.mjs'),
+    );
+    visit(entry ?? 'missing entry');
+    const inputs = [...atStart].flatMap((output) => Object.keys(outputs[output]?.inputs ?? {}));
+    expect(inputs).toEqual(expect.arrayContaining(['functions/index.ts', 'functions/registrations.ts', 'shared/config/settings.ts']));
+    const areaCode = inputs.filter((input) =>
+      /^functions\/(?!index|registrations)|^shared\/(http|challenges|notifications|ingest|clubMaster|clubs|costs|freshness|portal|health)\//.test(
+        input,
+      ),
+    );
+    expect(areaCode).toEqual([]);
+  });
+
   it('loads none of them with the bundle, and the separate files reach PostgreSQL and the storage account', async () => {
     const { stdout } = await run(process.execPath, ['-e', probe, path.join(outdir, 'main.js')], {
       cwd: root,
@@ -101,8 +160,11 @@ describe('dist/main.js keeps the large SDKs out of a cold start', () => {
         AzureWebJobsStorage: process.env['AzureWebJobsStorage'] ?? '',
       },
     });
-    expect(JSON.parse(stdout)).toEqual({
-      atLoad: [],
+    const { atLoad, ...rest } = JSON.parse(stdout) as { atLoad: string[] };
+    // The entry alone: no SDK file, no area module, no chunk the areas share.
+    expect(atLoad).toEqual(['main.js', path.join('functions', 'main.mjs')]);
+    expect(rest).toEqual({
+      firstRequest: { status: 200, loaded: [path.join('functions', 'authConfig.mjs')], openapi: 200 },
       database: 1,
       storage: 'up',
       jose: 'function',

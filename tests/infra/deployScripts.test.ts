@@ -66,7 +66,16 @@ describe('deploy scripts', () => {
       const { stdout } = await run('unzip', ['-Z1', path.join(checkout, 'app.zip')]);
       const entries = stdout.split('\n').filter(Boolean);
       expect(entries).toEqual(
-        expect.arrayContaining(['host.json', 'package.json', 'dist/main.js', 'dist/identitySdk.js', 'dist/costSdk.js']),
+        expect.arrayContaining([
+          'host.json',
+          'package.json',
+          'dist/main.js',
+          // The app's entry and an area module it loads on first use (development/build.mjs).
+          'dist/functions/main.mjs',
+          'dist/functions/challenges.mjs',
+          'dist/identitySdk.js',
+          'dist/costSdk.js',
+        ]),
       );
       expect(entries.some((entry) => entry.startsWith('dist/portal/'))).toBe(true);
       // Not the box agent, the worker or the commands.
