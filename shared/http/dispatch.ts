@@ -134,6 +134,26 @@ async function handle(
   }
   const caller = await route.guard.authorize(request, matched);
   facts.caller = callerKindOf(caller);
+  // The caller's turn comes before the body is read: a request queued behind others of the same
+  // caller holds only its bytes, not their parse and validation.
+  if (route.body && route.admit) checkBodyHeaders(request, route);
+  const release = route.admit ? await route.admit(caller) : undefined;
+  try {
+    return await validateAndHandle(route, request, method, requestId, log, caller, matched);
+  } finally {
+    release?.();
+  }
+}
+
+async function validateAndHandle(
+  route: Route,
+  request: HttpRequest,
+  method: string,
+  requestId: string,
+  log: Logger,
+  caller: unknown,
+  matched: Record<string, string>,
+): Promise<HttpResponseInit> {
   // Every invalid field of params, query and body is reported at once.
   const errors: FieldError[] = [];
   const params = route.params ? validate(route.params, matched, 'params', errors) : matched;
@@ -314,7 +334,8 @@ function boundedMessage(message: string): string {
   return message.slice(0, MAX_ISSUE_MESSAGE_CHARS).replace(/[\uD800-\uDBFF]$/, '') + '…';
 }
 
-async function readBody(request: HttpRequest, route: Route): Promise<{ value: unknown; bytes: number }> {
+/** What the headers say about the body, refused (413, 415) before any turn is taken or byte read. */
+function checkBodyHeaders(request: HttpRequest, route: Route): { limit: number; rawContentType: string; form: boolean } {
   const limit = route.maxBodyBytes ?? getSettings().HTTP_MAX_BODY_BYTES;
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(`The body may be at most ${limit} bytes.`);
@@ -328,6 +349,11 @@ async function readBody(request: HttpRequest, route: Route): Promise<{ value: un
   if (form && !(FORM_MEDIA_TYPES as readonly string[]).includes(contentType)) {
     throw new HttpProblem(415, 'Unsupported Media Type', `The body must be sent as ${FORM_MEDIA_TYPES.join(' or ')}.`);
   }
+  return { limit, rawContentType, form };
+}
+
+async function readBody(request: HttpRequest, route: Route): Promise<{ value: unknown; bytes: number }> {
+  const { limit, rawContentType, form } = checkBodyHeaders(request, route);
   const bytes = new Uint8Array(await request.arrayBuffer());
   if (bytes.byteLength > limit) throw payloadTooLarge(`The body may be at most ${limit} bytes.`);
   if (bytes.byteLength === 0) throw badRequest('A request body is required.', [{ path: 'body', message: 'is empty' }]);
