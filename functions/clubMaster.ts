@@ -72,7 +72,7 @@ export const clubMasterFunctions = [
       // The box's turn is taken before its body is read: reports queued behind it are not parsed yet.
       admit: (caller) => boxReportLimit().admit(caller.clubId),
       async handle({ caller, body, log }) {
-        const clubs = parseReportedClubs(body.clubs);
+        const clubs = await parseReportedClubs(body.clubs);
         const result = await syncKnownClubs(getBulkSql(), caller.clubId, clubs, {
           ...(body.consent ? { consent: { clubId: caller.clubId, tokenId: caller.tokenId, report: body.consent } } : {}),
         }).catch((error: unknown) => {

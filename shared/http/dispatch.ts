@@ -15,6 +15,7 @@ import {
   UpstreamError,
 } from '../errors/domainErrors';
 import { isWellFormed } from '../validation/humanText';
+import { nextEventLoopTurn } from '../process/eventLoopTurn';
 import { FORM_MEDIA_TYPES, parseFormBody } from './formBody';
 import { telemetry, within, type CallerKind } from '../telemetry/telemetry';
 import { compileTemplate, type CompiledTemplate } from './pathTemplate';
@@ -164,9 +165,8 @@ async function validateAndHandle(
     body = validate(route.body, value, 'body', errors, bytes > FULL_REPORT_MAX_BYTES);
     // A field the schema refused already is not named twice.
     const named = new Set(errors.map((error) => error.path));
-    errors.push(
-      ...unstorableValues(value, bytes > FULL_REPORT_MAX_BYTES ? 1 : MAX_ILL_FORMED_REPORTED).filter((error) => !named.has(error.path)),
-    );
+    const unstorable = await unstorableValues(value, bytes > FULL_REPORT_MAX_BYTES ? 1 : MAX_ILL_FORMED_REPORTED);
+    errors.push(...unstorable.filter((error) => !named.has(error.path)));
   }
   if (errors.length) throw invalidInput('The request did not pass validation.', errors);
   let response: HttpResponseInit;
@@ -299,29 +299,51 @@ const MAX_ILL_FORMED_REPORTED = 20;
  * Infinity, which passes `v.number()` and is stored in JSON as null. Walked without recursion: a
  * body may nest thousands of levels deep.
  */
-function unstorableValues(value: unknown, limit: number): FieldError[] {
+async function unstorableValues(value: unknown, limit: number): Promise<FieldError[]> {
   const found: FieldError[] = [];
-  const pending: { value: unknown; path: string }[] = [{ value, path: 'body' }];
-  const check = (text: string, path: string) => {
-    if (!isWellFormed(text)) found.push({ path, message: 'must be well-formed Unicode (no lone surrogates)' });
-    else if (text.includes('\u0000')) found.push({ path, message: 'must not contain NUL characters' });
+  // A node's path is spelt out only when it holds a problem: a 10,000-entry report has ~100,000
+  // values, and building each one's path string cost more than checking it.
+  const pending: WalkNode[] = [{ value, parent: undefined, key: undefined }];
+  const check = (text: string, node: WalkNode) => {
+    if (!isWellFormed(text)) found.push({ path: walkPath(node), message: 'must be well-formed Unicode (no lone surrogates)' });
+    else if (text.includes('\u0000')) found.push({ path: walkPath(node), message: 'must not contain NUL characters' });
   };
+  let walked = 0;
   for (let next = pending.pop(); next && found.length < limit; next = pending.pop()) {
-    const { value: current, path } = next;
+    // A large body is walked in slices, so that other requests run between them.
+    walked += 1;
+    if (walked % VALUES_PER_SLICE === 0) await nextEventLoopTurn();
+    const current = next.value;
     if (typeof current === 'string') {
-      check(current, path);
+      check(current, next);
     } else if (typeof current === 'number') {
-      if (!Number.isFinite(current)) found.push({ path, message: 'must be a finite number' });
+      if (!Number.isFinite(current)) found.push({ path: walkPath(next), message: 'must be a finite number' });
     } else if (Array.isArray(current)) {
-      current.forEach((item, index) => pending.push({ value: item, path: `${path}.${index}` }));
+      for (let index = 0; index < current.length; index += 1) pending.push({ value: current[index], parent: next, key: index });
     } else if (current !== null && typeof current === 'object') {
-      for (const [key, item] of Object.entries(current)) {
-        check(key, path);
-        pending.push({ value: item, path: `${path}.${key}` });
+      for (const key of Object.keys(current)) {
+        check(key, next);
+        pending.push({ value: (current as Record<string, unknown>)[key], parent: next, key });
       }
     }
   }
   return found.slice(0, limit);
+}
+
+/** Values of a body checked between two turns of the event loop. */
+const VALUES_PER_SLICE = 20_000;
+
+/** A value of the body being walked, with where it sits (the body itself has no parent). */
+interface WalkNode {
+  value: unknown;
+  parent: WalkNode | undefined;
+  key: string | number | undefined;
+}
+
+function walkPath(node: WalkNode): string {
+  const keys: Array<string | number> = [];
+  for (let at: WalkNode | undefined = node; at?.key !== undefined; at = at.parent) keys.push(at.key);
+  return ['body', ...keys.reverse()].join('.');
 }
 
 // valibot's default messages quote the received value ("... but received \"<the input>\""): a
