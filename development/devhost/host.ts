@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { HttpRequest, HttpResponse, InvocationContext, type HttpResponseInit, type InvocationContextInit, type Timer } from '@azure/functions';
+import {
+  HttpRequest,
+  HttpResponse,
+  InvocationContext,
+  type HttpResponseInit,
+  type InvocationContextInit,
+  type Timer,
+} from '@azure/functions';
 import { Cron } from 'croner';
 import type { FunctionDefinition } from '../../shared/host/definition';
 import { allowedMethods, REQUEST_ID_HEADER } from '../../shared/http/dispatch';
@@ -292,7 +299,8 @@ const NULL_BODY_STATUSES = new Set([204, 205, 304]);
  */
 function writePlainResponse(res: http.ServerResponse, init: HttpResponseInit): boolean {
   const source = init.headers;
-  if (init.cookies?.length || (source !== undefined && (source === null || Object.getPrototypeOf(source) !== Object.prototype))) return false;
+  if (init.cookies?.length || (source !== undefined && (source === null || Object.getPrototypeOf(source) !== Object.prototype)))
+    return false;
   const status = init.status ?? 200;
   let body: string | Uint8Array | undefined;
   let type: string | undefined;

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { invalid, TooLargeError, type FieldError } from '../errors/domainErrors';
 import { MAX_CLUBS_PER_REPORT, ReportedClubSchema, type ReportedClub } from './schemas';
 import { duplicateVereinsIdErrors } from './syncRules';
-import { nextEventLoopTurn } from '../process/eventLoopTurn';
+import { nextEventLoopTurn } from '../validation/eventLoopTurn';
 
 /** Entries validated between two turns of the event loop. */
 const ENTRIES_PER_SLICE = 1_000;

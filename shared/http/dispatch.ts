@@ -15,7 +15,7 @@ import {
   UpstreamError,
 } from '../errors/domainErrors';
 import { isWellFormed } from '../validation/humanText';
-import { nextEventLoopTurn } from '../process/eventLoopTurn';
+import { nextEventLoopTurn } from '../validation/eventLoopTurn';
 import { FORM_MEDIA_TYPES, parseFormBody } from './formBody';
 import { telemetry, within, type CallerKind } from '../telemetry/telemetry';
 import { compileTemplate, type CompiledTemplate } from './pathTemplate';
@@ -206,7 +206,7 @@ function resourcesOf(routes: readonly Route[]): Resource[] {
 function headersWith(init: HttpResponseInit['headers'], name: string, value: string): Record<string, string> {
   if (init === undefined || init === null) return { [name]: value };
   if (init instanceof Headers || Array.isArray(init) || Object.getPrototypeOf(init) !== Object.prototype) {
-    const headers = new Headers(init as ConstructorParameters<typeof Headers>[0]);
+    const headers = new Headers(init);
     headers.set(name, value);
     return Object.fromEntries(headers);
   }

@@ -53,7 +53,7 @@ describe('POST /api/edge/clubs/sync: the reports one box may have in flight', ()
     expect(active.some((id) => id.startsWith(prefixes[refusedIndex] ?? 'none'))).toBe(false);
   });
 
-  it('takes the box\'s turn before reading the body: a report beyond the waiting places is refused unread, a waiting one is read on its turn', async () => {
+  it("takes the box's turn before reading the body: a report beyond the waiting places is refused unread, a waiting one is read on its turn", async () => {
     const box = await createBox(sql());
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
