@@ -131,6 +131,7 @@ export default async function challengesLeaderboard({ sql }: BenchContext): Prom
       },
       iterations: 50,
       warmup: 5,
+      target: 1.5,
     }),
   );
   return results;

@@ -69,15 +69,15 @@ export const clubMasterFunctions = [
         },
       },
       maxBodyBytes: MAX_REPORT_BYTES,
+      // The box's turn is taken before its body is read: reports queued behind it are not parsed yet.
+      admit: (caller) => boxReportLimit().admit(caller.clubId),
       async handle({ caller, body, log }) {
-        const clubs = parseReportedClubs(body.clubs);
-        const result = await boxReportLimit().run(caller.clubId, () =>
-          syncKnownClubs(getBulkSql(), caller.clubId, clubs, {
-            ...(body.consent ? { consent: { clubId: caller.clubId, tokenId: caller.tokenId, report: body.consent } } : {}),
-          }).catch((error: unknown) => {
-            throw isLockTimeout(error) ? syncBusy(error) : error;
-          }),
-        );
+        const clubs = await parseReportedClubs(body.clubs);
+        const result = await syncKnownClubs(getBulkSql(), caller.clubId, clubs, {
+          ...(body.consent ? { consent: { clubId: caller.clubId, tokenId: caller.tokenId, report: body.consent } } : {}),
+        }).catch((error: unknown) => {
+          throw isLockTimeout(error) ? syncBusy(error) : error;
+        });
         log.info('club_master_sync', { reportedByClubId: caller.clubId, ...result });
         return json(result);
       },

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { HttpRequest, HttpResponse, InvocationContext, type InvocationContextInit, type Timer } from '@azure/functions';
+import {
+  HttpRequest,
+  HttpResponse,
+  InvocationContext,
+  type HttpResponseInit,
+  type InvocationContextInit,
+  type Timer,
+} from '@azure/functions';
 import { Cron } from 'croner';
 import type { FunctionDefinition } from '../../shared/host/definition';
 import { allowedMethods, REQUEST_ID_HEADER } from '../../shared/http/dispatch';
@@ -118,9 +125,14 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
     const adminParams = ADMIN_ROUTE.match(url.pathname);
     if (adminParams?.['name']) return invokeNonHttp(adminParams['name'], req, res);
 
-    const target = httpFunctions
-      .map(({ definition, template }) => ({ definition, params: template.match(url.pathname) }))
-      .find((candidate) => candidate.params !== undefined);
+    let target: { definition: HttpDefinition; params: Record<string, string> } | undefined;
+    for (const { definition, template } of httpFunctions) {
+      const params = template.match(url.pathname);
+      if (params) {
+        target = { definition, params };
+        break;
+      }
+    }
     if (!target) return sendProblem(res, new HttpProblem(404, 'Not Found', `No function serves ${url.pathname}.`));
     const methods = target.definition.options.methods ?? ['GET', 'POST'];
     if (!methods.includes((req.method ?? 'GET').toUpperCase() as never)) {
@@ -130,11 +142,14 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
       return sendProblem(res, new HttpProblem(405, 'Method Not Allowed', 'The method is not supported.', undefined, { allow }));
     }
 
-    let body: Buffer;
-    try {
-      body = await readBody(req, maxBodyBytes);
-    } catch {
-      return refuseOversizedBody(req, res);
+    let body: Buffer = NO_BODY;
+    // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 6.3): nothing to wait for.
+    if (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0') {
+      try {
+        body = await readBody(req, maxBodyBytes);
+      } catch {
+        return refuseOversizedBody(req, res);
+      }
     }
     const request = new HttpRequest({
       method: req.method ?? 'GET',
@@ -144,7 +159,9 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
       ...(body.length ? { body: { bytes: body } } : {}),
     });
     const result = await target.definition.options.handler(request, invocationContext(target.definition.name));
-    await writeResponse(res, result instanceof HttpResponse ? result : new HttpResponse(result ?? {}));
+    if (result instanceof HttpResponse || !writePlainResponse(res, result ?? {})) {
+      await writeResponse(res, result instanceof HttpResponse ? result : new HttpResponse(result ?? {}));
+    }
   }
 
   async function invokeNonHttp(name: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -267,6 +284,46 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+const NO_BODY = Buffer.alloc(0);
+// The statuses whose answer has no body (the Functions library drops it for them too).
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+
+/**
+ * Writes the common answer, a plain object with a plain-object header record and a JSON or text
+ * body, as the Functions library's HttpResponse would render it (lower-case header names, JSON
+ * as application/json and text as text/plain;charset=UTF-8 unless the route set a type), without
+ * building that HttpResponse and reading its body back. Returns false, writing nothing, for any
+ * other answer (cookies, streams, a Headers object), which then takes the HttpResponse path.
+ */
+function writePlainResponse(res: http.ServerResponse, init: HttpResponseInit): boolean {
+  const source = init.headers;
+  if (init.cookies?.length || (source !== undefined && (source === null || Object.getPrototypeOf(source) !== Object.prototype)))
+    return false;
+  const status = init.status ?? 200;
+  let body: string | Uint8Array | undefined;
+  let type: string | undefined;
+  if (NULL_BODY_STATUSES.has(status)) body = undefined;
+  else if (init.jsonBody !== undefined && init.jsonBody !== null) {
+    body = JSON.stringify(init.jsonBody);
+    type = 'application/json';
+  } else if (typeof init.body === 'string') {
+    body = init.body;
+    type = 'text/plain;charset=UTF-8';
+  } else if (init.body instanceof Uint8Array) body = init.body;
+  else if (init.body !== undefined && init.body !== null) return false;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries((source ?? {}) as Record<string, unknown>)) {
+    const lower = name.toLowerCase();
+    const item = String(value).trim();
+    headers[lower] = lower in headers ? `${headers[lower]}, ${item}` : item;
+  }
+  if (type !== undefined && headers['content-type'] === undefined) headers['content-type'] = type;
+  if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  res.writeHead(status, headers);
+  res.end(body);
+  return true;
 }
 
 async function writeResponse(res: http.ServerResponse, response: HttpResponse): Promise<void> {

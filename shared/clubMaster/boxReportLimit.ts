@@ -43,6 +43,20 @@ export function createBoxReportLimit({ maxRunning, maxWaiting, retryAfterSeconds
   }
 
   return {
+    /**
+     * Waits for one of the box's turns (or throws the BusyError when its waiting places are
+     * full) and resolves to the turn's release; releasing twice hands on only one turn.
+     */
+    async admit(boxId: string): Promise<() => void> {
+      await acquire(boxId);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        release(boxId);
+      };
+    },
+    /** Runs `work` in one of the box's turns. */
     async run<T>(boxId: string, work: () => Promise<T>): Promise<T> {
       await acquire(boxId);
       try {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
 import * as v from 'valibot';
 import { configuredLogLevel, getSettings, SettingsError } from '../config/settings';
-import { createLogger, invocationSink, type Logger } from '../log/logger';
+import { createLogger, invocationSink, lazyLogger, type LogFields, type Logger } from '../log/logger';
 import { isDataException, isForeignKeyViolation, isTransient, isUniqueViolation, sqlState } from '../db/errors';
 import {
   BusyError,
@@ -15,6 +15,7 @@ import {
   UpstreamError,
 } from '../errors/domainErrors';
 import { isWellFormed } from '../validation/humanText';
+import { nextEventLoopTurn } from '../validation/eventLoopTurn';
 import { FORM_MEDIA_TYPES, parseFormBody } from './formBody';
 import { telemetry, within, type CallerKind } from '../telemetry/telemetry';
 import { compileTemplate, type CompiledTemplate } from './pathTemplate';
@@ -33,9 +34,13 @@ import type { Route, RouteInputName } from './route';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-interface CompiledRoute {
-  route: Route;
+/** The routes of one path template, matched once per request; precomputed when the group is built. */
+interface Resource {
   template: CompiledTemplate;
+  /** The resource's routes by method, the first route of a method winning. */
+  byMethod: Map<string, Route>;
+  /** The Allow header of a 405 on this resource, in the order the routes are declared. */
+  allow: string;
 }
 
 /** What the pipeline learnt about a request, for its operation's span. */
@@ -53,15 +58,14 @@ interface RequestFacts {
  * `fallbackRoute`, when none matched), and that span replaces the `http_request` log line.
  */
 export function createDispatcher(routes: readonly Route[], fallbackRoute = '/{*rest}'): HttpHandler {
-  const compiled: CompiledRoute[] = routes
-    .map((route) => ({ route, template: compileTemplate(route.path) }))
-    .sort((a, b) => b.template.specificity - a.template.specificity);
+  const resources = resourcesOf(routes);
 
   return async (request: HttpRequest, context: InvocationContext): Promise<HttpResponseInit> => {
     const started = performance.now();
     const requestId = incomingRequestId(request) ?? randomUUID();
     const path = pathOf(request.url);
-    const log = requestLogger(context).with({ requestId, method: request.method, path });
+    // Made on the first line logged: a request that logs nothing never builds its logger.
+    const log = lazyLogger(() => requestLogger(context, { requestId, method: request.method, path }));
     const span = telemetry()?.requestSpan({
       method: request.method.toUpperCase(),
       fallbackRoute,
@@ -76,18 +80,17 @@ export function createDispatcher(routes: readonly Route[], fallbackRoute = '/{*r
     // problem+json answer.
     let response: HttpResponseInit;
     try {
-      response = await within(span, () => handle(compiled, request, path, requestId, log, facts));
+      response = await within(span, () => handle(resources, request, path, requestId, log, facts));
     } catch (error) {
       const problem = toProblem(error, requestId, log);
       facts.problemCode = problem.code;
       response = problemResponse(problem, requestId, path);
     }
-    const headers = new Headers(response.headers);
-    headers.set(REQUEST_ID_HEADER, requestId);
+    const headers = headersWith(response.headers, REQUEST_ID_HEADER, requestId);
     const status = response.status ?? 200;
     if (span) span.end({ status, ...facts });
     else log.info('http_request', { status, durationMs: Math.round(performance.now() - started) });
-    return { ...response, headers: Object.fromEntries(headers) };
+    return { ...response, headers };
   };
 }
 
@@ -99,7 +102,7 @@ function callerKindOf(caller: unknown): CallerKind {
 }
 
 async function handle(
-  compiled: CompiledRoute[],
+  resources: readonly Resource[],
   request: HttpRequest,
   path: string,
   requestId: string,
@@ -109,32 +112,52 @@ async function handle(
   if (hasDotSegment(path) || endsInEmptySegment(path)) throw notFound(`No route matches ${path}.`);
   // The most specific template that matches decides the resource; methods are checked against it.
   // Routes of one resource share a template, so it is matched once, not once per route.
-  const resource = compiled.find(({ template }) => template.match(path) !== undefined);
-  if (!resource) throw notFound(`No route matches ${path}.`);
-  const matched = resource.template.match(path) ?? {};
-  const sameResource = compiled
-    .filter((candidate) => candidate.route.path === resource.route.path)
-    .map(({ route }) => ({ route, params: matched }));
+  let resource: Resource | undefined;
+  let matched: Record<string, string> | undefined;
+  for (const candidate of resources) {
+    matched = candidate.template.match(path);
+    if (matched) {
+      resource = candidate;
+      break;
+    }
+  }
+  if (!resource || !matched) throw notFound(`No route matches ${path}.`);
   const method = request.method.toUpperCase();
   // HEAD is GET without the body (uptime monitors probe HEAD /healthz).
-  const routeMethod = method === 'HEAD' ? 'GET' : method;
-  const chosen = sameResource.find((candidate) => candidate.route.method === routeMethod);
-  if (!chosen) {
-    const allow = sameResource.map((candidate) => candidate.route.method).join(', ');
-    throw new HttpProblem(405, 'Method Not Allowed', `${method} is not supported on ${path}.`, undefined, { allow });
+  const route = resource.byMethod.get(method === 'HEAD' ? 'GET' : method);
+  if (!route) {
+    throw new HttpProblem(405, 'Method Not Allowed', `${method} is not supported on ${path}.`, undefined, { allow: resource.allow });
   }
-
-  const { route } = chosen;
   facts.route = route.path;
   // A body on a route that takes none is refused before anything reads it or the guard spends work.
   if (!route.body && sendsBody(request)) {
     throw badRequest('This route takes no request body.', [{ path: 'body', message: 'must be empty' }]);
   }
-  const caller = await route.guard.authorize(request, chosen.params);
+  const caller = await route.guard.authorize(request, matched);
   facts.caller = callerKindOf(caller);
+  // The caller's turn comes before the body is read: a request queued behind others of the same
+  // caller holds only its bytes, not their parse and validation.
+  if (route.body && route.admit) checkBodyHeaders(request, route);
+  const release = route.admit ? await route.admit(caller) : undefined;
+  try {
+    return await validateAndHandle(route, request, method, requestId, log, caller, matched);
+  } finally {
+    release?.();
+  }
+}
+
+async function validateAndHandle(
+  route: Route,
+  request: HttpRequest,
+  method: string,
+  requestId: string,
+  log: Logger,
+  caller: unknown,
+  matched: Record<string, string>,
+): Promise<HttpResponseInit> {
   // Every invalid field of params, query and body is reported at once.
   const errors: FieldError[] = [];
-  const params = route.params ? validate(route.params, chosen.params, 'params', errors) : chosen.params;
+  const params = route.params ? validate(route.params, matched, 'params', errors) : matched;
   const query = route.query ? validate(route.query, Object.fromEntries(request.query), 'query', errors) : undefined;
   let body: unknown;
   if (route.body) {
@@ -142,9 +165,8 @@ async function handle(
     body = validate(route.body, value, 'body', errors, bytes > FULL_REPORT_MAX_BYTES);
     // A field the schema refused already is not named twice.
     const named = new Set(errors.map((error) => error.path));
-    errors.push(
-      ...unstorableValues(value, bytes > FULL_REPORT_MAX_BYTES ? 1 : MAX_ILL_FORMED_REPORTED).filter((error) => !named.has(error.path)),
-    );
+    const unstorable = await unstorableValues(value, bytes > FULL_REPORT_MAX_BYTES ? 1 : MAX_ILL_FORMED_REPORTED);
+    errors.push(...unstorable.filter((error) => !named.has(error.path)));
   }
   if (errors.length) throw invalidInput('The request did not pass validation.', errors);
   let response: HttpResponseInit;
@@ -156,6 +178,46 @@ async function handle(
     throw error;
   }
   return method === 'HEAD' ? withoutBody(response) : response;
+}
+
+/**
+ * The group's resources, most specific template first. Routes sharing a path are one resource, in
+ * the order of their first route (so among equally specific templates the first declared wins).
+ */
+function resourcesOf(routes: readonly Route[]): Resource[] {
+  const byPath = new Map<string, Resource>();
+  for (const route of routes) {
+    let resource = byPath.get(route.path);
+    if (!resource) {
+      resource = { template: compileTemplate(route.path), byMethod: new Map(), allow: '' };
+      byPath.set(route.path, resource);
+    }
+    if (!resource.byMethod.has(route.method)) resource.byMethod.set(route.method, route);
+    resource.allow = resource.allow ? `${resource.allow}, ${route.method}` : route.method;
+  }
+  return [...byPath.values()].sort((a, b) => b.template.specificity - a.template.specificity);
+}
+
+/**
+ * The answer's headers with one more, names in lower case as a `Headers` round trip would give
+ * them. A plain object (what routes return) is copied without building a `Headers`; the other
+ * forms of HeadersInit go through one.
+ */
+function headersWith(init: HttpResponseInit['headers'], name: string, value: string): Record<string, string> {
+  if (init === undefined || init === null) return { [name]: value };
+  if (init instanceof Headers || Array.isArray(init) || Object.getPrototypeOf(init) !== Object.prototype) {
+    const headers = new Headers(init);
+    headers.set(name, value);
+    return Object.fromEntries(headers);
+  }
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(init)) {
+    const lower = key.toLowerCase();
+    const item = String((init as Record<string, unknown>)[key]).trim();
+    out[lower] = lower in out ? `${out[lower]}, ${item}` : item;
+  }
+  out[name] = value;
+  return out;
 }
 
 function fieldErrorsIn(route: Route): RouteInputName {
@@ -203,8 +265,9 @@ function endsInEmptySegment(path: string): boolean {
 
 /** `.` or `..` as a segment, however it is percent-encoded: never part of a resource's path. */
 function hasDotSegment(path: string): boolean {
-  return path.split('/').some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
+  return DOT_SEGMENT.test(path);
 }
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
 
 // A large invalid body could yield an issue per byte or two; beyond this size validation stops
 // at the first issue so that a small request cannot make a huge error report.
@@ -236,29 +299,51 @@ const MAX_ILL_FORMED_REPORTED = 20;
  * Infinity, which passes `v.number()` and is stored in JSON as null. Walked without recursion: a
  * body may nest thousands of levels deep.
  */
-function unstorableValues(value: unknown, limit: number): FieldError[] {
+async function unstorableValues(value: unknown, limit: number): Promise<FieldError[]> {
   const found: FieldError[] = [];
-  const pending: { value: unknown; path: string }[] = [{ value, path: 'body' }];
-  const check = (text: string, path: string) => {
-    if (!isWellFormed(text)) found.push({ path, message: 'must be well-formed Unicode (no lone surrogates)' });
-    else if (text.includes('\u0000')) found.push({ path, message: 'must not contain NUL characters' });
+  // A node's path is spelt out only when it holds a problem: a 10,000-entry report has ~100,000
+  // values, and building each one's path string cost more than checking it.
+  const pending: WalkNode[] = [{ value, parent: undefined, key: undefined }];
+  const check = (text: string, node: WalkNode) => {
+    if (!isWellFormed(text)) found.push({ path: walkPath(node), message: 'must be well-formed Unicode (no lone surrogates)' });
+    else if (text.includes('\u0000')) found.push({ path: walkPath(node), message: 'must not contain NUL characters' });
   };
+  let walked = 0;
   for (let next = pending.pop(); next && found.length < limit; next = pending.pop()) {
-    const { value: current, path } = next;
+    // A large body is walked in slices, so that other requests run between them.
+    walked += 1;
+    if (walked % VALUES_PER_SLICE === 0) await nextEventLoopTurn();
+    const current = next.value;
     if (typeof current === 'string') {
-      check(current, path);
+      check(current, next);
     } else if (typeof current === 'number') {
-      if (!Number.isFinite(current)) found.push({ path, message: 'must be a finite number' });
+      if (!Number.isFinite(current)) found.push({ path: walkPath(next), message: 'must be a finite number' });
     } else if (Array.isArray(current)) {
-      current.forEach((item, index) => pending.push({ value: item, path: `${path}.${index}` }));
+      for (let index = 0; index < current.length; index += 1) pending.push({ value: current[index], parent: next, key: index });
     } else if (current !== null && typeof current === 'object') {
-      for (const [key, item] of Object.entries(current)) {
-        check(key, path);
-        pending.push({ value: item, path: `${path}.${key}` });
+      for (const key of Object.keys(current)) {
+        check(key, next);
+        pending.push({ value: (current as Record<string, unknown>)[key], parent: next, key });
       }
     }
   }
   return found.slice(0, limit);
+}
+
+/** Values of a body checked between two turns of the event loop. */
+const VALUES_PER_SLICE = 20_000;
+
+/** A value of the body being walked, with where it sits (the body itself has no parent). */
+interface WalkNode {
+  value: unknown;
+  parent: WalkNode | undefined;
+  key: string | number | undefined;
+}
+
+function walkPath(node: WalkNode): string {
+  const keys: Array<string | number> = [];
+  for (let at: WalkNode | undefined = node; at?.key !== undefined; at = at.parent) keys.push(at.key);
+  return ['body', ...keys.reverse()].join('.');
 }
 
 // valibot's default messages quote the received value ("... but received \"<the input>\""): a
@@ -271,7 +356,8 @@ function boundedMessage(message: string): string {
   return message.slice(0, MAX_ISSUE_MESSAGE_CHARS).replace(/[\uD800-\uDBFF]$/, '') + '…';
 }
 
-async function readBody(request: HttpRequest, route: Route): Promise<{ value: unknown; bytes: number }> {
+/** What the headers say about the body, refused (413, 415) before any turn is taken or byte read. */
+function checkBodyHeaders(request: HttpRequest, route: Route): { limit: number; rawContentType: string; form: boolean } {
   const limit = route.maxBodyBytes ?? getSettings().HTTP_MAX_BODY_BYTES;
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(`The body may be at most ${limit} bytes.`);
@@ -285,6 +371,11 @@ async function readBody(request: HttpRequest, route: Route): Promise<{ value: un
   if (form && !(FORM_MEDIA_TYPES as readonly string[]).includes(contentType)) {
     throw new HttpProblem(415, 'Unsupported Media Type', `The body must be sent as ${FORM_MEDIA_TYPES.join(' or ')}.`);
   }
+  return { limit, rawContentType, form };
+}
+
+async function readBody(request: HttpRequest, route: Route): Promise<{ value: unknown; bytes: number }> {
+  const { limit, rawContentType, form } = checkBodyHeaders(request, route);
   const bytes = new Uint8Array(await request.arrayBuffer());
   if (bytes.byteLength > limit) throw payloadTooLarge(`The body may be at most ${limit} bytes.`);
   if (bytes.byteLength === 0) throw badRequest('A request body is required.', [{ path: 'body', message: 'is empty' }]);
@@ -383,6 +474,6 @@ export function pathOf(url: string): string {
 }
 
 /** The invocation's logger; LOG_LEVEL even when the settings are broken (the error path then reports why). */
-function requestLogger(context: InvocationContext): Logger {
-  return createLogger({ sink: invocationSink(context), minLevel: configuredLogLevel() });
+function requestLogger(context: InvocationContext, fields: LogFields): Logger {
+  return createLogger({ sink: invocationSink(context), minLevel: configuredLogLevel(), fields });
 }

@@ -72,6 +72,13 @@ export interface RouteDefinition<P, Q, B, C> {
    * dispatcher prefixes it. Default: the body when the route takes one, else the query, else params.
    */
   fieldErrorsIn?: RouteInputName;
+  /**
+   * A turn the caller must take before anything reads the body (a per-box limit on concurrent
+   * reports): called once the guard has named the caller, it resolves to the release of the turn,
+   * which the dispatcher calls once the handler is done, or throws (a BusyError: 503 with
+   * Retry-After). A request waiting for its turn has cost no body parsing and no validation.
+   */
+  admit?(caller: C): Promise<() => void>;
   handle(input: RouteInput<ParamsOut<P>, Out<Q>, Out<B>, C>): Promise<HttpResponseInit>;
 }
 
@@ -91,6 +98,7 @@ export interface Route {
   bodyType?: BodyType;
   maxBodyBytes?: number;
   fieldErrorsIn?: RouteInputName;
+  admit?(caller: unknown): Promise<() => void>;
   handle(input: RouteInput<unknown, unknown, unknown, unknown>): Promise<HttpResponseInit>;
 }
 

@@ -77,3 +77,35 @@ export function invocationSink(context: {
   sink.replacedByTelemetry = true;
   return sink;
 }
+
+/**
+ * A logger built by `make` on its first line (or first `with`): a request that logs nothing,
+ * the common case with telemetry on, never pays for building one. A class, so that the lazy
+ * logger itself is one small object and no closures.
+ */
+export function lazyLogger(make: () => Logger): Logger {
+  return new LazyLogger(make);
+}
+
+class LazyLogger implements Logger {
+  private made: Logger | undefined;
+  constructor(private readonly make: () => Logger) {}
+  private real(): Logger {
+    return (this.made ??= this.make());
+  }
+  debug(event: string, fields?: LogFields): void {
+    this.real().debug(event, fields);
+  }
+  info(event: string, fields?: LogFields): void {
+    this.real().info(event, fields);
+  }
+  warn(event: string, fields?: LogFields): void {
+    this.real().warn(event, fields);
+  }
+  error(event: string, fields?: LogFields): void {
+    this.real().error(event, fields);
+  }
+  with(fields: LogFields): Logger {
+    return this.real().with(fields);
+  }
+}

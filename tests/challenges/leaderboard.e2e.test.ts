@@ -163,6 +163,16 @@ describe('challenge leaderboards over HTTP', () => {
     expect(third.nextCursor).toBeNull();
     expect(third.around).toEqual([]);
 
+    // A leader paging on sees their row from an earlier page with its rank and neighbours.
+    const leaderSecond = await board(users[1]!, challenge.id, `scope=global&limit=4&cursor=${first.nextCursor}`);
+    expect(leaderSecond.items.map((row) => row.rank)).toEqual([5, 6, 7, 8]);
+    expect(leaderSecond.me).toMatchObject({ userId: users[1], rank: 1 });
+    expect(leaderSecond.around.map((row) => [row.rank, row.userId])).toEqual([
+      [1, users[1]],
+      [2, users[0]],
+      [3, users[3]],
+    ]);
+
     // The hidden participant sees themselves last, with a rank that counts only what they can see.
     const hiddenView = await board(hiddenLate, challenge.id, 'scope=global&limit=2');
     expect(hiddenView.me).toMatchObject({ userId: hiddenLate, rank: 13, hiddenFromOthers: true });

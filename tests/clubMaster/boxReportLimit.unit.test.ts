@@ -43,4 +43,30 @@ describe('createBoxReportLimit', () => {
     await expect(limit.run('box', () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
     await expect(limit.run('box', () => Promise.resolve('ok'))).resolves.toBe('ok');
   });
+
+  it('admit hands out turns whose release, however often called, frees one turn', async () => {
+    const limit = createBoxReportLimit({ maxRunning: 1, maxWaiting: 1, retryAfterSeconds: 3 });
+    const first = await limit.admit('box');
+    let secondAdmitted = false;
+    const second = limit.admit('box').then((done) => {
+      secondAdmitted = true;
+      return done;
+    });
+    await expect(limit.admit('box')).rejects.toMatchObject({ retryAfterSeconds: 3, code: 'box_report_limit' });
+    expect(secondAdmitted).toBe(false);
+    first();
+    const secondDone = await second;
+    // A second call of the first release must not hand out a further turn while the second runs.
+    first();
+    let thirdAdmitted = false;
+    const third = limit.admit('box').then((done) => {
+      thirdAdmitted = true;
+      return done;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(thirdAdmitted).toBe(false);
+    secondDone();
+    (await third)();
+    expect(thirdAdmitted).toBe(true);
+  });
 });

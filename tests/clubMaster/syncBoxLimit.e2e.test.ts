@@ -52,4 +52,49 @@ describe('POST /api/edge/clubs/sync: the reports one box may have in flight', ()
     expect(active).toHaveLength(3);
     expect(active.some((id) => id.startsWith(prefixes[refusedIndex] ?? 'none'))).toBe(false);
   });
+
+  it("takes the box's turn before reading the body: a report beyond the waiting places is refused unread, a waiting one is read on its turn", async () => {
+    const box = await createBox(sql());
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = sql().begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(${KNOWN_CLUB_LOCK_CLASS}, hashtext(${box.clubId}))`;
+      locked();
+      await released;
+    });
+    await isLocked;
+    const malformed = (index: number) =>
+      host
+        .request('POST', '/api/edge/clubs/sync', {
+          headers: { authorization: `Bearer ${box.token}`, 'content-type': 'application/json' },
+          body: '{"clubs": [',
+        })
+        .then((response) => ({ response, index }));
+    const running = sync(box.token, { clubs: clubList('r', 2) });
+    let late: Array<Promise<{ response: Response; index: number }>> = [];
+    try {
+      // The first report holds the box's one turn once it waits for the sync lock.
+      while ((await sql()`select 1 from pg_locks where locktype = 'advisory' and not granted`).length === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      // Two malformed reports: one takes the waiting place with its body unread, the other finds
+      // the places full and is refused with 503 unread (were bodies read first, both were 400s).
+      late = [malformed(0), malformed(1)];
+      const first = await Promise.race(late);
+      expect(first.response.status).toBe(503);
+      expect(first.response.headers.get('retry-after')).toBe('60');
+      expect((await readJson<ProblemJson>(first.response)).code).toBe('box_report_limit');
+      const stillWaiting = late[1 - first.index]!;
+      expect(await Promise.race([stillWaiting.then(() => 'answered'), Promise.resolve('waiting')])).toBe('waiting');
+    } finally {
+      release();
+      await holder;
+    }
+    expect((await running).status).toBe(200);
+    // On its turn the waiting report's body is read, and refused as any malformed body is.
+    const statuses = await Promise.all(late.map(async (pending) => (await pending).response.status));
+    expect(statuses.sort()).toEqual([400, 503]);
+  });
 });
