@@ -1,4 +1,4 @@
-import type { BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 
 // The browser-side code below is JavaScript in strings: the tests compile for Node, without the DOM's types.
 
@@ -134,6 +134,17 @@ export function notificationPermission(page: Page): Promise<string> {
   return page.evaluate<string>('Notification.permission');
 }
 
+const RECORDER = `(() => {
+  self.__shown = [];
+  if (self.__recording) return;
+  self.__recording = true;
+  const show = self.registration.showNotification.bind(self.registration);
+  self.registration.showNotification = (title, options = {}) => {
+    self.__shown.push({ title, body: options.body, tag: options.tag, data: options.data });
+    return show(title, options);
+  };
+})()`;
+
 /**
  * What the app's service worker asks the browser to show, in order, from now on: its
  * `registration.showNotification` is wrapped in the running worker (through Playwright's handle on
@@ -142,18 +153,18 @@ export function notificationPermission(page: Page): Promise<string> {
  * assertions ("nothing for a malformed push", "a repeat replaces") read this record.
  */
 export async function recordShown(context: BrowserContext, scriptUrl: string): Promise<{ calls(): Promise<ShownNotification[]> }> {
-  const worker: Worker =
-    context.serviceWorkers().find((candidate) => candidate.url() === scriptUrl) ??
-    (await context.waitForEvent('serviceworker', { predicate: (candidate) => candidate.url() === scriptUrl }));
-  await worker.evaluate(`(() => {
-    self.__shown = [];
-    if (self.__recording) return;
-    self.__recording = true;
-    const show = self.registration.showNotification.bind(self.registration);
-    self.registration.showNotification = (title, options = {}) => {
-      self.__shown.push({ title, body: options.body, tag: options.tag, data: options.data });
-      return show(title, options);
-    };
-  })()`);
-  return { calls: () => worker.evaluate<ShownNotification[]>('self.__shown.splice(0)') };
+  const instances = () => context.serviceWorkers().filter((candidate) => candidate.url() === scriptUrl);
+  if (instances().length === 0) await context.waitForEvent('serviceworker', { predicate: (candidate) => candidate.url() === scriptUrl });
+  // Every listed instance gets the recorder: one the browser stopped may still be listed for a
+  // moment beside the one that handles the next push.
+  for (const worker of instances()) await worker.evaluate(RECORDER).catch(() => undefined);
+  return {
+    calls: async () => {
+      const calls: ShownNotification[] = [];
+      for (const worker of instances()) {
+        calls.push(...(await worker.evaluate<ShownNotification[]>('self.__shown ? self.__shown.splice(0) : []').catch(() => [])));
+      }
+      return calls;
+    },
+  };
 }
