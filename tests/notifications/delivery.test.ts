@@ -263,7 +263,12 @@ describe('throttling by Communication Services (429 with Retry-After, through th
   });
 
   it.each([
-    { name: 'an absurd number of seconds is clamped to the longest backoff', retryAfter: () => '999999999', min: MAX_BACKOFF_MS, max: MAX_BACKOFF_MS },
+    {
+      name: 'an absurd number of seconds is clamped to the longest backoff',
+      retryAfter: () => '999999999',
+      min: MAX_BACKOFF_MS,
+      max: MAX_BACKOFF_MS,
+    },
     { name: '0 waits the backoff, not at once', retryAfter: () => '0', min: backoffMs(1), max: backoffMs(1) },
     { name: 'an HTTP-date two minutes ahead', retryAfter: () => new Date(Date.now() + 120_000).toUTCString(), min: 118_000, max: 120_000 },
   ])('Retry-After: $name', async ({ retryAfter, min, max }) => {

@@ -45,7 +45,8 @@ function describe(body: string | null | undefined): { code?: string; message: st
   const text = body ?? '';
   try {
     const { error } = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
-    if (error && typeof error.code === 'string') return { code: error.code, message: String(error.message ?? '') };
+    if (error && typeof error.code === 'string')
+      return { code: error.code, message: typeof error.message === 'string' ? error.message : '' };
   } catch {
     // Not JSON: the hub's XML, or nothing.
   }

@@ -154,7 +154,9 @@ function failureOutcome(failures: readonly DeliveryFailure[], rows: readonly Cla
   const reason = boundedReason((transient ?? failures[0] ?? new DeliveryFailure('transient', 'unknown')).reason);
   const attempts = Math.max(...rows.map((row) => row.attempts));
   // Several devices throttled: the row waits for the one that asked for the longest.
-  const hints = failures.flatMap((failure) => (failure.kind === 'transient' && failure.retryAfterMs !== undefined ? [failure.retryAfterMs] : []));
+  const hints = failures.flatMap((failure) =>
+    failure.kind === 'transient' && failure.retryAfterMs !== undefined ? [failure.retryAfterMs] : [],
+  );
   const retryAfterMs = hints.length > 0 ? Math.max(...hints) : undefined;
   const next = afterFailure(transient ? 'transient' : 'permanent', attempts, now(), retryAfterMs);
   return next.outcome === 'retrying' ? { kind: 'retrying', reason, retryAt: next.retryAt } : { kind: 'failed', reason };

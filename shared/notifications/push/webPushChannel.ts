@@ -56,9 +56,7 @@ export function webPushChannel(vapid: VapidKeys): PushChannel {
           if (error.statusCode === 404 || error.statusCode === 410) return 'gone';
           const permanent = error.statusCode === 400 || error.statusCode === 413;
           // A push service that throttles (429, RFC 8030 §8.4; or 503) may say when to come back.
-          const wait = THROTTLING_STATUSES.includes(error.statusCode)
-            ? retryAfterMs(headerLookup(error.headers), new Date())
-            : undefined;
+          const wait = THROTTLING_STATUSES.includes(error.statusCode) ? retryAfterMs(headerLookup(error.headers), new Date()) : undefined;
           throw new DeliveryFailure(
             permanent ? 'permanent' : 'transient',
             `webpush_${error.statusCode}: ${String(error.body ?? '').slice(0, 200)}`,

@@ -224,7 +224,11 @@ describe('throttling by the push services (429/503 with Retry-After)', () => {
     const now = at(1);
     expect(await deliverDuePushes(getSql(), options(now, { concurrency: 1 }))).toMatchObject({ sent: 1, retrying: 1 });
     expect(webPushesOf(otherBrowser.subscription.endpoint)).toHaveLength(1);
-    expect(await parkedFor(throttled, now)).toMatchObject({ status: 'pending', waitMs: 600_000, lastError: 'webpush_429: Too Many Requests' });
+    expect(await parkedFor(throttled, now)).toMatchObject({
+      status: 'pending',
+      waitMs: 600_000,
+      lastError: 'webpush_429: Too Many Requests',
+    });
     expect(await deliverDuePushes(getSql(), options(new Date(now.getTime() + 599_000)))).toMatchObject({ pushes: 0 });
     expect(await deliverDuePushes(getSql(), options(new Date(now.getTime() + 600_000)))).toMatchObject({ sent: 1 });
     expect(webPushesOf(throttledBrowser.subscription.endpoint)).toHaveLength(1);
