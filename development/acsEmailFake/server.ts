@@ -18,7 +18,10 @@ import type { AddressInfo } from 'node:net';
  * Not part of the API, for people and tests: `GET /emails` lists the emails "sent", newest last,
  * and `DELETE /emails` forgets them. A recipient address starting with `drop.` makes the
  * operation end `Failed` (EmailDropped), one starting with `reject.` gets a 400
- * InvalidEmailAddress, as the service does for addresses it refuses.
+ * InvalidEmailAddress, as the service does for addresses it refuses. `throttleNextSends(n,
+ * retryAfter)`, or `POST /emails:throttle?count=n&retryAfter=s` (no signature), answers the next n
+ * sends 429 TooManyRequests with that `Retry-After` (seconds or an HTTP-date), as the service does
+ * past the sending tier's per-minute or per-hour limit; nothing is sent for them.
  */
 
 export const ACS_EMAIL_API_VERSION = '2025-09-01';
@@ -40,7 +43,9 @@ export interface FakeAcsEmail {
   connectionString: string;
   emails: SentEmail[];
   /** Requests of each kind received, for assertions on retries and polling. */
-  requests: { sends: number; polls: number; unauthorized: number };
+  requests: { sends: number; polls: number; unauthorized: number; throttled: number };
+  /** Answer the next `count` sends 429 TooManyRequests with this Retry-After (default 60 seconds). */
+  throttleNextSends(count: number, retryAfter?: string): void;
   close(): Promise<void>;
 }
 
@@ -64,7 +69,8 @@ export async function startFakeAcsEmail(options: FakeAcsEmailOptions = {}): Prom
   const accessKey = options.accessKey ?? Buffer.from(randomUUID()).toString('base64');
   const operations = new Map<string, Operation>();
   const emails: SentEmail[] = [];
-  const requests = { sends: 0, polls: 0, unauthorized: 0 };
+  const requests = { sends: 0, polls: 0, unauthorized: 0, throttled: 0 };
+  const throttles: string[] = [];
   const keep = options.keep ?? 1000;
   let base = '';
 
@@ -74,6 +80,12 @@ export async function startFakeAcsEmail(options: FakeAcsEmailOptions = {}): Prom
         if (request.method === 'GET' && request.url === '/emails') return send(response, 200, { value: emails });
         if (request.method === 'DELETE' && request.url === '/emails') {
           emails.length = 0;
+          return send(response, 204);
+        }
+        const throttle = /^\/emails:throttle\?(.*)$/.exec(request.url ?? '');
+        if (request.method === 'POST' && throttle) {
+          const query = new URLSearchParams(throttle[1]);
+          throttleNextSends(Number(query.get('count') ?? '1'), query.get('retryAfter') ?? undefined);
           return send(response, 204);
         }
         if (!signatureValid(request, body, accessKey)) {
@@ -99,6 +111,12 @@ export async function startFakeAcsEmail(options: FakeAcsEmailOptions = {}): Prom
 
   function accept(request: IncomingMessage, response: ServerResponse, body: string): void {
     requests.sends++;
+    const retryAfter = throttles.shift();
+    if (retryAfter !== undefined) {
+      requests.throttled++;
+      response.setHeader('Retry-After', retryAfter);
+      return fail(response, 429, 'TooManyRequests', 'The request was throttled: too many emails for the sending tier. Retry later.');
+    }
     const message = parseMessage(body);
     if (typeof message === 'string') return fail(response, 400, 'BadRequest', `Request body validation error. See property '${message}'.`);
     const headerId = request.headers['operation-id'];
@@ -133,6 +151,10 @@ export async function startFakeAcsEmail(options: FakeAcsEmailOptions = {}): Prom
     send(response, 200, { id: operation.id, status: operation.status, error: operation.status === 'Failed' ? operation.error : null });
   }
 
+  function throttleNextSends(count: number, retryAfter = '60'): void {
+    for (let index = 0; index < Math.min(count, 10_000); index++) throttles.push(retryAfter);
+  }
+
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -140,6 +162,7 @@ export async function startFakeAcsEmail(options: FakeAcsEmailOptions = {}): Prom
     connectionString: `endpoint=${base}/;accesskey=${accessKey}`,
     emails,
     requests,
+    throttleNextSends,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -27,7 +27,9 @@ import { readBody, sendJson } from './fakeHttp';
  * Not part of the API, for people and tests (no SAS): `GET /_fake/pushes` lists what devices
  * "received", `DELETE /_fake/pushes` forgets it, `GET /_fake/installations` lists installations,
  * `POST /_fake/installations/{id}/expire` marks one's channel expired (APNs or FCM said the app
- * is gone), as the service reports it on later reads (`pushChannelExpired`).
+ * is gone), as the service reports it on later reads (`pushChannelExpired`);
+ * `POST /_fake/fail-sends?count=n&status=429&retryAfter=s` (or `failNextSends`) answers the next n
+ * sends with that status and, when given, that `Retry-After` (throttling).
  */
 export const NOTIFICATION_HUBS_API_VERSION = '2020-06';
 
@@ -63,8 +65,12 @@ export interface FakeNotificationHubs {
   installations: Map<string, HubInstallation>;
   pushes: HubPush[];
   requests: { sends: number; installationWrites: number; installationReads: number; unauthorized: number };
-  /** Answer the next `count` sends with this status (429, 500, 403 quota), as a failing hub would. */
-  failNextSends(count: number, status: number): void;
+  /**
+   * Answer the next `count` sends with this status (429, 500, 403 quota), as a failing hub would;
+   * with `retryAfter` (seconds or an HTTP-date) the answer carries that `Retry-After`, as the hub's
+   * throttling does.
+   */
+  failNextSends(count: number, status: number, retryAfter?: string): void;
   close(): Promise<void>;
 }
 
@@ -88,7 +94,7 @@ export async function startFakeNotificationHubs(options: FakeNotificationHubsOpt
   const installations = new Map<string, HubInstallation>();
   const pushes: HubPush[] = [];
   const requests = { sends: 0, installationWrites: 0, installationReads: 0, unauthorized: 0 };
-  const scripted: number[] = [];
+  const scripted: { status: number; retryAfter?: string }[] = [];
   let base = '';
 
   const server = https.createServer({ cert: options.tls.cert, key: options.tls.key }, (request, response) => {
@@ -151,7 +157,10 @@ export async function startFakeNotificationHubs(options: FakeNotificationHubsOpt
   function sendRequest(request: IncomingMessage, response: ServerResponse, body: string): void {
     requests.sends++;
     const failure = scripted.shift();
-    if (failure) return fail(response, failure, failure === 403 ? 'The notification quota was exceeded.' : 'The hub is unavailable.');
+    if (failure) {
+      if (failure.retryAfter !== undefined) response.setHeader('Retry-After', failure.retryAfter);
+      return fail(response, failure.status, FAILURE_DETAIL[failure.status] ?? 'The hub is unavailable.');
+    }
     const format = String(request.headers['servicebusnotification-format'] ?? '');
     if (!['template', 'apple', 'fcmv1', 'gcm', 'windows', 'adm', 'baidu', 'browser', 'xiaomi'].includes(format)) {
       return fail(response, 400, 'The ServiceBusNotification-Format header is missing or not supported.');
@@ -215,6 +224,11 @@ export async function startFakeNotificationHubs(options: FakeNotificationHubsOpt
     }
     if (request.method === 'GET' && url.pathname === '/_fake/installations')
       return sendJson(response, 200, { value: [...installations.values()] });
+    if (request.method === 'POST' && url.pathname === '/_fake/fail-sends') {
+      const query = url.searchParams;
+      failNextSends(Number(query.get('count') ?? '1'), Number(query.get('status') ?? '429'), query.get('retryAfter') ?? undefined);
+      return sendJson(response, 204);
+    }
     const expire = /^\/_fake\/installations\/([^/]+)\/expire$/.exec(url.pathname);
     const found = expire?.[1] ? installations.get(decodeURIComponent(expire[1])) : undefined;
     if (request.method === 'POST' && found) {
@@ -222,6 +236,10 @@ export async function startFakeNotificationHubs(options: FakeNotificationHubsOpt
       return sendJson(response, 204);
     }
     return sendJson(response, 404, { error: 'unknown fake control' });
+  }
+
+  function failNextSends(count: number, status: number, retryAfter?: string): void {
+    for (let index = 0; index < Math.min(count, 10_000); index++) scripted.push({ status, retryAfter });
   }
 
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -234,9 +252,7 @@ export async function startFakeNotificationHubs(options: FakeNotificationHubsOpt
     installations,
     pushes,
     requests,
-    failNextSends(count, status) {
-      for (let index = 0; index < count; index++) scripted.push(status);
-    },
+    failNextSends,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -320,6 +336,11 @@ function propertyText(value: unknown): string {
   if (value === undefined || value === null) return '';
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
+
+const FAILURE_DETAIL: Record<number, string> = {
+  403: 'The notification quota was exceeded.',
+  429: 'The request was throttled: too many requests for the namespace tier. Retry later.',
+};
 
 function fail(response: ServerResponse, status: number, detail: string): void {
   response.statusCode = status;

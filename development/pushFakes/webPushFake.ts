@@ -25,7 +25,9 @@ import { readBody, sendJson } from './fakeHttp';
  * Over HTTPS (web-push always uses https), with a local certificate the sender trusts through
  * NODE_EXTRA_CA_CERTS. Not part of the protocol: `POST /_fake/subscriptions` (body
  * `{ "applicationServerKey": … }`) subscribes, `GET /_fake/pushes` lists the decrypted pushes,
- * `DELETE /_fake/pushes` forgets them, `POST /_fake/subscriptions/{id}/gone|expired` withdraws one.
+ * `DELETE /_fake/pushes` forgets them, `POST /_fake/subscriptions/{id}/gone|expired` withdraws one,
+ * `POST /_fake/throttle?count=n&retryAfter=s` (or `throttleNext`) answers the next n pushes 429
+ * Too Many Requests with that `Retry-After` (RFC 8030 §8.4: a push service may throttle a sender).
  */
 export interface BrowserSubscription {
   endpoint: string;
@@ -53,6 +55,8 @@ export interface FakeWebPush {
   pushes: ReceivedWebPush[];
   /** Requests refused, by status. */
   refused: Record<number, number>;
+  /** Answer the next `count` pushes 429 with this Retry-After (seconds or an HTTP-date; default 60). */
+  throttleNext(count: number, retryAfter?: string): void;
   close(): Promise<void>;
 }
 
@@ -74,6 +78,7 @@ export async function startFakeWebPush(options: {
   const subscriptions = new Map<string, Subscription>();
   const pushes: ReceivedWebPush[] = [];
   const refused: Record<number, number> = {};
+  const throttles: string[] = [];
   const keep = options.keep ?? 1000;
   // Tokens already verified, by key and token: senders reuse one token per push service for hours
   // (RFC 8292 §2), and a push service need not check the same signature again. The expiry is.
@@ -92,6 +97,8 @@ export async function startFakeWebPush(options: {
     const id = /^\/push\/([A-Za-z0-9-]+)$/.exec(url.pathname)?.[1];
     const subscription = id ? subscriptions.get(id) : undefined;
     if (request.method !== 'POST' || !subscription) return refuse(response, 404, 'no such subscription');
+    const retryAfter = throttles.shift();
+    if (retryAfter !== undefined) return refuse(response, 429, 'Too Many Requests', { 'Retry-After': retryAfter });
     const ttl = request.headers['ttl'];
     if (typeof ttl !== 'string' || !/^\d+$/.test(ttl)) return refuse(response, 400, 'TTL header missing or invalid');
     const urgency = request.headers['urgency'] ?? 'normal';
@@ -181,6 +188,10 @@ export async function startFakeWebPush(options: {
       if (typeof key !== 'string') return sendJson(response, 400, { error: 'applicationServerKey is required' });
       return sendJson(response, 201, subscribe(key));
     }
+    if (request.method === 'POST' && url.pathname === '/_fake/throttle') {
+      throttleNext(Number(url.searchParams.get('count') ?? '1'), url.searchParams.get('retryAfter') ?? undefined);
+      return sendJson(response, 204);
+    }
     const withdraw = /^\/_fake\/subscriptions\/([A-Za-z0-9-]+)\/(gone|expired)$/.exec(url.pathname);
     const subscription = withdraw?.[1] ? subscriptions.get(withdraw[1]) : undefined;
     if (request.method === 'POST' && subscription) {
@@ -190,9 +201,14 @@ export async function startFakeWebPush(options: {
     return sendJson(response, 404, { error: 'unknown fake control' });
   }
 
-  function refuse(response: ServerResponse, status: number, message: string): void {
+  function throttleNext(count: number, retryAfter = '60'): void {
+    for (let index = 0; index < Math.min(count, 10_000); index++) throttles.push(retryAfter);
+  }
+
+  function refuse(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
     refused[status] = (refused[status] ?? 0) + 1;
     response.statusCode = status;
+    for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
     response.setHeader('content-type', 'text/plain');
     response.end(message);
   }
@@ -210,6 +226,7 @@ export async function startFakeWebPush(options: {
     },
     pushes,
     refused,
+    throttleNext,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { EmailClient } from '@azure/communication-email';
 import { startFakeAcsEmail, type FakeAcsEmail } from '../../development/acsEmailFake/server';
+import { parseSomeSettings, type Settings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
-import { acsEmailSender } from '../../shared/notifications/delivery/acsEmailSender';
+import { acsEmailSender, emailSenderFromSettings } from '../../shared/notifications/delivery/acsEmailSender';
 import { saveContact } from '../../shared/notifications/delivery/contactRepository';
 import { deliverDueEmails, operationIdOf, type DeliveryOptions } from '../../shared/notifications/delivery/deliverEmails';
 import { deliveriesOf, deliveryQueueSummary } from '../../shared/notifications/delivery/deliveryLog';
 import type { EmailSender } from '../../shared/notifications/delivery/emailSender';
 import { claimDueEmails } from '../../shared/notifications/delivery/outboxClaims';
-import { backoffMs, DeliveryFailure, MAX_ATTEMPTS } from '../../shared/notifications/delivery/retryPolicy';
+import { backoffMs, DeliveryFailure, MAX_ATTEMPTS, MAX_BACKOFF_MS } from '../../shared/notifications/delivery/retryPolicy';
 import { applyUnsubscribe, unsubscribeTokenParameter } from '../../shared/notifications/delivery/unsubscribe';
 import { notify, type NotifyInput } from '../../shared/notifications/notify';
 import { defaultPreferences, mergePreferences, type NotificationPreferencesPatch } from '../../shared/notifications/preferences';
@@ -220,6 +221,66 @@ describe('sending due emails through Communication Services (the SDK against the
     expect(mailsTo(switchedOff.email)).toHaveLength(0);
     expect((await deliveriesOf(getSql(), switchedOff.userId, id)).items[0]).toMatchObject({ outcome: 'skipped', reason: 'email_disabled' });
     expect((await outboxRows(noAddress.userId))[0]).toMatchObject({ status: 'cancelled', lastError: 'no_email_address' });
+  });
+});
+
+describe('throttling by Communication Services (429 with Retry-After, through the sender the settings build)', () => {
+  // The production sender (its client carries the policy that keeps the SDK from waiting a
+  // Retry-After out): without it a throttled send would hold the batch for the whole Retry-After.
+  const throttledSender = () =>
+    emailSenderFromSettings(
+      parseSomeSettings(['NOTIFY_EMAIL_SENDER_ADDRESS', 'NOTIFY_EMAIL_CONNECTION', 'NOTIFY_EMAIL_ENDPOINT'], {
+        NOTIFY_EMAIL_SENDER_ADDRESS: 'DoNotReply@mail.example.org',
+        NOTIFY_EMAIL_CONNECTION: fake.connectionString,
+      }) as Settings,
+    ) as EmailSender;
+
+  it('parks only the throttled email until its Retry-After, sends the rest of the batch, then sends it once', async () => {
+    const production = throttledSender();
+    const [first, second, third] = [await member(), await member(), await member()];
+    for (const { userId } of [first, second, third]) await send(userId);
+    fake.throttleNextSends(1, '300');
+    const sendsBefore = fake.requests.sends;
+    const now = at(1);
+    // One at a time, so the first email (the oldest row) is the one the provider throttles.
+    const run = await deliverDueEmails(getSql(), options(now, { sender: production, concurrency: 1 }));
+    expect(run).toMatchObject({ emails: 3, sent: 2, retrying: 1 });
+    // One request for the throttled email: the SDK did not try it again by itself.
+    expect(fake.requests.sends - sendsBefore).toBe(3);
+    expect(mailsTo(second.email)).toHaveLength(1);
+    expect(mailsTo(third.email)).toHaveLength(1);
+    const [row] = await outboxRows(first.userId);
+    expect(row).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(row?.lastError).toMatch(/^TooManyRequests: /);
+    expect(row?.deliverAfter.getTime()).toBe(now.getTime() + 300_000);
+
+    const justBefore = new Date(now.getTime() + 299_000);
+    expect((await deliverDueEmails(getSql(), options(justBefore, { sender: production }))).emails).toBe(0);
+    const then = new Date(now.getTime() + 300_000);
+    expect(await deliverDueEmails(getSql(), options(then, { sender: production }))).toMatchObject({ emails: 1, sent: 1 });
+    expect(mailsTo(first.email)).toHaveLength(1);
+    expect((await outboxRows(first.userId))[0]).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  it.each([
+    {
+      name: 'an absurd number of seconds is clamped to the longest backoff',
+      retryAfter: () => '999999999',
+      min: MAX_BACKOFF_MS,
+      max: MAX_BACKOFF_MS,
+    },
+    { name: '0 waits the backoff, not at once', retryAfter: () => '0', min: backoffMs(1), max: backoffMs(1) },
+    { name: 'an HTTP-date two minutes ahead', retryAfter: () => new Date(Date.now() + 120_000).toUTCString(), min: 118_000, max: 120_000 },
+  ])('Retry-After: $name', async ({ retryAfter, min, max }) => {
+    const { userId, email } = await member();
+    await send(userId);
+    fake.throttleNextSends(1, retryAfter());
+    const now = at(1);
+    expect(await deliverDueEmails(getSql(), options(now, { sender: throttledSender() }))).toMatchObject({ retrying: 1 });
+    expect(mailsTo(email)).toHaveLength(0);
+    const wait = ((await outboxRows(userId))[0]?.deliverAfter.getTime() ?? 0) - now.getTime();
+    expect(wait).toBeGreaterThanOrEqual(min);
+    expect(wait).toBeLessThanOrEqual(max);
   });
 });
 

@@ -3,12 +3,14 @@ import type { Settings } from '../../config/settings';
 import { registerAzureSdk } from '../../telemetry/telemetry';
 import type { EmailSender, OutgoingEmail } from './emailSender';
 import { DeliveryFailure } from './retryPolicy';
+import { deliveryClientPolicies, throttleHintOf } from './throttlingPolicy';
 
 /**
  * Email through Azure Communication Services with its SDK. The client authenticates with the
  * connection string when one is set, otherwise with the app's managed identity at the endpoint.
  * `beginSend` carries the message's Operation-Id, and `pollUntilDone` waits for the service's
- * verdict; the SDK retries throttling and 5xx answers itself before an error reaches here.
+ * verdict; the SDK retries 5xx answers and network errors itself before an error reaches here,
+ * but not throttling with a Retry-After (throttlingPolicy.ts): that parks the row until then.
  */
 export function acsEmailSender(client: EmailClient, senderAddress: string): EmailSender {
   return {
@@ -46,7 +48,7 @@ function asFailure(error: unknown): DeliveryFailure {
   const reason = `${code ?? (statusCode ? `http_${statusCode}` : 'send_error')}: ${message ?? ''}`;
   if (statusCode !== undefined) {
     const permanent = statusCode >= 400 && statusCode < 500 && ![401, 403, 408, 429].includes(statusCode);
-    return new DeliveryFailure(permanent ? 'permanent' : 'transient', reason);
+    return new DeliveryFailure(permanent ? 'permanent' : 'transient', reason, throttleHintOf(error));
   }
   // The poller throws plain errors for an operation that ended Failed or Canceled.
   if (message?.startsWith('The long-running operation has failed') || message === 'Operation was canceled') {
@@ -70,7 +72,7 @@ export function emailSenderFromSettings(settings: Settings): EmailSender | undef
       const sdk = await import('./emailSdk');
       registerAzureSdk(sdk);
       const { EmailClient } = sdk;
-      return acsEmailSender(new EmailClient(connection, { allowInsecureConnection: local }), senderAddress);
+      return acsEmailSender(new EmailClient(connection, { allowInsecureConnection: local, ...deliveryClientPolicies() }), senderAddress);
     });
   }
   const endpoint = settings.NOTIFY_EMAIL_ENDPOINT;
@@ -79,7 +81,7 @@ export function emailSenderFromSettings(settings: Settings): EmailSender | undef
       const sdk = await import('./emailSdk');
       registerAzureSdk(sdk);
       const { EmailClient, ManagedIdentityCredential } = sdk;
-      return acsEmailSender(new EmailClient(endpoint, new ManagedIdentityCredential()), senderAddress);
+      return acsEmailSender(new EmailClient(endpoint, new ManagedIdentityCredential(), deliveryClientPolicies()), senderAddress);
     });
   }
   return undefined;

@@ -105,7 +105,7 @@ async function deliverOne(
   } catch (error) {
     const failure = error instanceof DeliveryFailure ? error : new DeliveryFailure('transient', `internal_error: ${errorName(error)}`);
     const reason = boundedReason(failure.reason);
-    const next = afterFailure(failure.kind, attempts, now());
+    const next = afterFailure(failure.kind, attempts, now(), failure.retryAfterMs);
     return next.outcome === 'retrying' ? { kind: 'retrying', reason, retryAt: next.retryAt } : { kind: 'failed', reason };
   }
 }

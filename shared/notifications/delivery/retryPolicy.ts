@@ -1,7 +1,8 @@
 /**
  * How often and when a delivery is tried again. Pure. A transient failure (throttling, a 5xx, a
- * network error, the provider unreachable) is retried with exponential backoff; a permanent one
- * (the provider refused the message itself) fails the row at once.
+ * network error, the provider unreachable) is retried with exponential backoff, or later when the
+ * provider said when (Retry-After); a permanent one (the provider refused the message itself)
+ * fails the row at once.
  */
 
 /** Attempts before a row is given up as `failed` with the provider's last reason. */
@@ -21,6 +22,8 @@ export class DeliveryFailure extends Error {
   constructor(
     readonly kind: FailureKind,
     readonly reason: string,
+    /** The provider's own wait before the next try (a throttling answer's Retry-After), unclamped. */
+    readonly retryAfterMs?: number,
   ) {
     super(reason);
     this.name = 'DeliveryFailure';
@@ -35,10 +38,22 @@ export function backoffMs(attempts: number): number {
 
 export type RetryDecision = { outcome: 'retrying'; retryAt: Date } | { outcome: 'failed' };
 
-/** What becomes of a row whose attempt number `attempts` failed. */
-export function afterFailure(kind: FailureKind, attempts: number, now: Date): RetryDecision {
+/**
+ * The wait before the next attempt: the backoff, or the provider's Retry-After when that is
+ * longer. Clamped both ways, because the value comes from outside: never shorter than the backoff
+ * (a `0`, a past date or a negative number would retry at once and keep a throttled provider
+ * busy) and never longer than MAX_BACKOFF_MS (a year-long Retry-After would park the row for good).
+ */
+export function retryWaitMs(attempts: number, retryAfterMs?: number): number {
+  const backoff = backoffMs(attempts);
+  if (retryAfterMs === undefined || Number.isNaN(retryAfterMs)) return backoff;
+  return Math.min(MAX_BACKOFF_MS, Math.max(backoff, Math.ceil(retryAfterMs)));
+}
+
+/** What becomes of a row whose attempt number `attempts` failed; `retryAfterMs` is the provider's hint. */
+export function afterFailure(kind: FailureKind, attempts: number, now: Date, retryAfterMs?: number): RetryDecision {
   if (kind === 'permanent' || attempts >= MAX_ATTEMPTS) return { outcome: 'failed' };
-  return { outcome: 'retrying', retryAt: new Date(now.getTime() + backoffMs(attempts)) };
+  return { outcome: 'retrying', retryAt: new Date(now.getTime() + retryWaitMs(attempts, retryAfterMs)) };
 }
 
 /** A reason short enough for the log and the user's delivery list. */

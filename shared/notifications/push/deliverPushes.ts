@@ -148,11 +148,16 @@ async function sendToAll(
   return failureOutcome(failures, rows, now);
 }
 
-/** Retry while any failure may pass (with backoff, up to MAX_ATTEMPTS), else `failed` with the reason. */
+/** Retry while any failure may pass (with backoff or the provider's Retry-After, up to MAX_ATTEMPTS), else `failed` with the reason. */
 function failureOutcome(failures: readonly DeliveryFailure[], rows: readonly ClaimedRow[], now: () => Date): Outcome {
   const transient = failures.find((failure) => failure.kind === 'transient');
   const reason = boundedReason((transient ?? failures[0] ?? new DeliveryFailure('transient', 'unknown')).reason);
   const attempts = Math.max(...rows.map((row) => row.attempts));
-  const next = afterFailure(transient ? 'transient' : 'permanent', attempts, now());
+  // Several devices throttled: the row waits for the one that asked for the longest.
+  const hints = failures.flatMap((failure) =>
+    failure.kind === 'transient' && failure.retryAfterMs !== undefined ? [failure.retryAfterMs] : [],
+  );
+  const retryAfterMs = hints.length > 0 ? Math.max(...hints) : undefined;
+  const next = afterFailure(transient ? 'transient' : 'permanent', attempts, now(), retryAfterMs);
   return next.outcome === 'retrying' ? { kind: 'retrying', reason, retryAt: next.retryAt } : { kind: 'failed', reason };
 }

@@ -1,5 +1,6 @@
 import type { Installation, InstallationTemplate, NotificationHubsClient } from '@azure/notification-hubs';
 import { DeliveryFailure } from '../delivery/retryPolicy';
+import { deliveryClientPolicies, throttleHintOf } from '../delivery/throttlingPolicy';
 import { loadPushSdk, type PushSdk } from './loadPushSdk';
 import type { MobilePushChannel, PushMessage, PushTarget } from './pushSender';
 
@@ -15,7 +16,8 @@ export function notificationHubChannel(hub: { connectionString: string; hubName:
   let client: NotificationHubsClient | undefined;
   const connect = async () => {
     const sdk = await loadPushSdk();
-    client ??= new sdk.NotificationHubsClient(hub.connectionString, hub.hubName);
+    // A throttled send parks its row rather than waiting in the SDK (throttlingPolicy.ts).
+    client ??= new sdk.NotificationHubsClient(hub.connectionString, hub.hubName, deliveryClientPolicies());
     return { sdk, client };
   };
   return {
@@ -105,11 +107,12 @@ function statusOf(error: unknown): number | undefined {
 
 /**
  * The hub's answer as a failure kind: a malformed request or one too large (400, 413) fails for
- * good; a rejected key (401, during rotation), an exceeded quota (403), throttling and 5xx may pass later.
+ * good; a rejected key (401, during rotation), an exceeded quota (403), throttling and 5xx may pass later,
+ * throttling (429, 503) not before the hub's Retry-After.
  */
 function asFailure(error: unknown): DeliveryFailure {
   const status = statusOf(error);
   const code = (error as { code?: string }).code;
   const reason = `${status ? `notification_hub_${status}` : (code ?? 'notification_hub_error')}: ${(error as Error).message ?? ''}`;
-  return new DeliveryFailure(status === 400 || status === 413 ? 'permanent' : 'transient', reason);
+  return new DeliveryFailure(status === 400 || status === 413 ? 'permanent' : 'transient', reason, throttleHintOf(error));
 }

@@ -1,4 +1,5 @@
 import { Agent } from 'node:https';
+import { headerLookup, retryAfterMs, THROTTLING_STATUSES } from '../delivery/retryAfter';
 import { DeliveryFailure } from '../delivery/retryPolicy';
 import { loadPushSdk } from './loadPushSdk';
 import type { PushChannel, PushMessage, PushTarget } from './pushSender';
@@ -54,9 +55,12 @@ export function webPushChannel(vapid: VapidKeys): PushChannel {
           // RFC 8030 §7.3: 404 for an expired subscription; push services answer 410 for one the user withdrew.
           if (error.statusCode === 404 || error.statusCode === 410) return 'gone';
           const permanent = error.statusCode === 400 || error.statusCode === 413;
+          // A push service that throttles (429, RFC 8030 §8.4; or 503) may say when to come back.
+          const wait = THROTTLING_STATUSES.includes(error.statusCode) ? retryAfterMs(headerLookup(error.headers), new Date()) : undefined;
           throw new DeliveryFailure(
             permanent ? 'permanent' : 'transient',
             `webpush_${error.statusCode}: ${String(error.body ?? '').slice(0, 200)}`,
+            wait,
           );
         }
         throw new DeliveryFailure('transient', `webpush_error: ${(error as { code?: string }).code ?? (error as Error).name}`);

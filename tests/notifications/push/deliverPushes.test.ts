@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getSql } from '../../../shared/db/client';
 import { saveContact } from '../../../shared/notifications/delivery/contactRepository';
 import { deliveriesOf } from '../../../shared/notifications/delivery/deliveryLog';
-import { MAX_ATTEMPTS } from '../../../shared/notifications/delivery/retryPolicy';
+import { MAX_ATTEMPTS, MAX_BACKOFF_MS } from '../../../shared/notifications/delivery/retryPolicy';
 import { notify, type NotifyInput } from '../../../shared/notifications/notify';
 import { defaultPreferences, mergePreferences, type NotificationPreferencesPatch } from '../../../shared/notifications/preferences';
 import { savePreferences } from '../../../shared/notifications/preferencesRepository';
@@ -175,6 +175,81 @@ describe('Notification Hubs to the apps (the SDK against the hub fake)', () => {
     const [row] = await pushRows(userId);
     expect(row).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS });
     expect(row?.lastError).toMatch(/^notification_hub_403/);
+  });
+});
+
+describe('throttling by the push services (429/503 with Retry-After)', () => {
+  async function parkedFor(userId: string, now: Date) {
+    const [row] = await getSql()<{ status: string; lastError: string | null; deliverAfter: Date }[]>`
+      select status, last_error as "lastError", deliver_after as "deliverAfter"
+      from notification_outbox where user_id = ${userId} and channel = 'push'`;
+    return { ...row, waitMs: (row?.deliverAfter.getTime() ?? 0) - now.getTime() };
+  }
+
+  it.each([
+    { status: 429, retryAfter: '240', waitMs: 240_000 },
+    { status: 503, retryAfter: '90', waitMs: 90_000 },
+  ])(
+    'the hub answering $status with Retry-After $retryAfter parks only that push until then; the others of the batch go out',
+    async ({ status, retryAfter, waitMs }) => {
+      const [throttled, other] = [await member(), await member()];
+      await registerPush(getSql(), world.channels, throttled, { platform: 'fcmv1', deviceToken: fcmToken(200 + status) });
+      await registerPush(getSql(), world.channels, other, { platform: 'apns', deviceToken: apnsToken(200 + status) });
+      await send(throttled);
+      await send(other);
+      world.hub.failNextSends(1, status, retryAfter);
+      const sendsBefore = world.hub.requests.sends;
+      const now = at(1);
+      // One member at a time, so the first send (the older row's) is the throttled one.
+      expect(await deliverDuePushes(getSql(), options(now, { concurrency: 1 }))).toMatchObject({ pushes: 2, sent: 1, retrying: 1 });
+      // One request each: the SDK did not wait the Retry-After out and try again by itself.
+      expect(world.hub.requests.sends - sendsBefore).toBe(2);
+      expect(hubPushesOf(other)).toHaveLength(1);
+      expect(await parkedFor(throttled, now)).toMatchObject({ status: 'pending', waitMs });
+      expect((await parkedFor(throttled, now)).lastError).toMatch(new RegExp(`^notification_hub_${status}: `));
+
+      expect(await deliverDuePushes(getSql(), options(new Date(now.getTime() + waitMs - 1000)))).toMatchObject({ pushes: 0 });
+      expect(await deliverDuePushes(getSql(), options(new Date(now.getTime() + waitMs)))).toMatchObject({ pushes: 1, sent: 1 });
+      expect(hubPushesOf(throttled)).toHaveLength(1);
+    },
+  );
+
+  it('a browser push service answering 429 parks that push until its Retry-After; the other browser still gets its own', async () => {
+    const [throttled, other] = [await member(), await member()];
+    const throttledBrowser = await browserOf(throttled);
+    const otherBrowser = await browserOf(other);
+    await send(throttled);
+    await send(other);
+    world.browsers.throttleNext(1, '600');
+    const now = at(1);
+    expect(await deliverDuePushes(getSql(), options(now, { concurrency: 1 }))).toMatchObject({ sent: 1, retrying: 1 });
+    expect(webPushesOf(otherBrowser.subscription.endpoint)).toHaveLength(1);
+    expect(await parkedFor(throttled, now)).toMatchObject({
+      status: 'pending',
+      waitMs: 600_000,
+      lastError: 'webpush_429: Too Many Requests',
+    });
+    expect(await deliverDuePushes(getSql(), options(new Date(now.getTime() + 599_000)))).toMatchObject({ pushes: 0 });
+    expect(await deliverDuePushes(getSql(), options(new Date(now.getTime() + 600_000)))).toMatchObject({ sent: 1 });
+    expect(webPushesOf(throttledBrowser.subscription.endpoint)).toHaveLength(1);
+  });
+
+  it.each([
+    { channel: 'web push', retryAfter: '31536000' },
+    { channel: 'hub', retryAfter: 'Fri, 31 Dec 9999 23:59:59 GMT' },
+  ])('an absurd Retry-After ($channel: $retryAfter) parks the push no longer than the longest backoff', async ({ channel, retryAfter }) => {
+    const userId = await member();
+    if (channel === 'hub') {
+      await registerPush(getSql(), world.channels, userId, { platform: 'fcmv1', deviceToken: fcmToken(300) });
+      world.hub.failNextSends(1, 429, retryAfter);
+    } else {
+      await browserOf(userId);
+      world.browsers.throttleNext(1, retryAfter);
+    }
+    await send(userId);
+    const now = at(1);
+    expect(await deliverDuePushes(getSql(), options(now))).toMatchObject({ retrying: 1 });
+    expect(await parkedFor(userId, now)).toMatchObject({ status: 'pending', waitMs: MAX_BACKOFF_MS });
   });
 });
 
