@@ -463,6 +463,17 @@ export function defaultEnvironment(values: Record<string, string>): void {
   for (const [name, value] of Object.entries(values)) process.env[name] ??= value;
 }
 
+/**
+ * Adds a resource attribute for the OpenTelemetry SDK, which reads them from
+ * OTEL_RESOURCE_ATTRIBUTES in the environment; one of that name given there already wins.
+ */
+export function defaultResourceAttribute(name: string, value: string): void {
+  const given = process.env['OTEL_RESOURCE_ATTRIBUTES'] ?? '';
+  if (given.split(',').some((entry) => entry.split('=')[0]?.trim() === name)) return;
+  const attribute = `${name}=${encodeURIComponent(value)}`;
+  process.env['OTEL_RESOURCE_ATTRIBUTES'] = given.trim() ? `${given},${attribute}` : attribute;
+}
+
 /** Forgets the parsed settings, so the next getSettings() reads the environment again. */
 export function resetSettings(): void {
   cached = undefined;

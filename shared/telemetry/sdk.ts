@@ -15,7 +15,7 @@ import { shutdownAzureMonitor, useAzureMonitor, type AzureMonitorOpenTelemetryOp
 import { AzureFunctionsInstrumentation } from '@azure/functions-opentelemetry-instrumentation';
 import { createAzureSdkInstrumentation } from '@azure/opentelemetry-instrumentation-azure-sdk';
 import os from 'node:os';
-import { defaultEnvironment } from '../config/settings';
+import { defaultEnvironment, defaultResourceAttribute } from '../config/settings';
 import type { LogFields, LogLevel } from '../log/logger';
 import { redact } from '../log/redact';
 import type {
@@ -343,10 +343,7 @@ function requestParent(start: RequestStart): Context {
  * detector (WEBSITE_INSTANCE_ID), still wins.
  */
 function nameThisInstance(): void {
-  const given = process.env['OTEL_RESOURCE_ATTRIBUTES'] ?? '';
-  if (/(^|,)\s*service\.instance\.id\s*=/.test(given)) return;
-  const instance = `service.instance.id=${encodeURIComponent(os.hostname())}`;
-  process.env['OTEL_RESOURCE_ATTRIBUTES'] = given.trim() ? `${given},${instance}` : instance;
+  defaultResourceAttribute('service.instance.id', os.hostname());
 }
 
 /** Whether the span is kept and sent (not only recorded for the distro's metrics, nor dropped). */
