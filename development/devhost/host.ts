@@ -77,8 +77,7 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
       logHandler: (level, ...args) => {
         // Our loggers hand over one finished line; anything else is joined as the host would.
         const only = args.length === 1 ? args[0] : undefined;
-        const line =
-          typeof only === 'string' ? only : args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ');
+        const line = typeof only === 'string' ? only : args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ');
         functionLog(level, line);
       },
     });
