@@ -75,7 +75,9 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
       functionName,
       ...extra,
       logHandler: (level, ...args) => {
-        const line = args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ');
+        // Our loggers hand over one finished line; anything else is joined as the host would.
+        const only = args.length === 1 ? args[0] : undefined;
+        const line = typeof only === 'string' ? only : args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ');
         functionLog(level, line);
       },
     });

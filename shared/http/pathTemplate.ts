@@ -37,20 +37,24 @@ export function compileTemplate(template: string): CompiledTemplate {
   return {
     template,
     specificity,
+    // Tried against every template of a host and a group on each request: no arrays built.
     match(path) {
-      const result = regex.exec(path.split('?')[0] ?? '');
+      const query = path.indexOf('?');
+      const result = regex.exec(query === -1 ? path : path.slice(0, query));
       if (!result) return undefined;
       const params: Record<string, string> = {};
-      names.forEach((name, i) => {
+      for (let i = 0; i < names.length; i += 1) {
         const raw = result[i + 1];
-        if (raw !== undefined) params[name] = safeDecode(raw);
-      });
+        if (raw !== undefined) params[names[i] as string] = safeDecode(raw);
+      }
       return params;
     },
   };
 }
 
 function safeDecode(raw: string): string {
+  // Without a percent sign there is nothing to decode.
+  if (!raw.includes('%')) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {

@@ -42,28 +42,48 @@ function serialise(value: unknown): unknown {
 }
 
 export function createLogger(options: { sink?: LogSink; minLevel?: LogLevel; fields?: LogFields } = {}): Logger {
-  const sink = options.sink ?? consoleSink;
-  const minLevel = options.minLevel ?? 'info';
-  const base = options.fields ?? {};
-  const write = (level: LogLevel, event: string, fields?: LogFields) => {
-    if (rank[level] < rank[minLevel]) return;
-    const line: LogFields = { level, event, time: new Date().toISOString(), ...base };
-    for (const [key, value] of Object.entries(fields ?? {})) line[key] = serialise(value);
+  return new LineLogger(options.sink ?? consoleSink, rank[options.minLevel ?? 'info'], options.fields ?? {});
+}
+
+/**
+ * A class rather than an object of closures: one is made per request that logs (the access line),
+ * and its methods are shared on the prototype instead of made anew each time.
+ */
+class LineLogger implements Logger {
+  constructor(
+    private readonly sink: LogSink,
+    private readonly minRank: number,
+    private readonly base: LogFields,
+  ) {}
+
+  private write(level: LogLevel, event: string, fields: LogFields | undefined): void {
+    if (rank[level] < this.minRank) return;
+    const line: LogFields = { level, event, time: new Date().toISOString(), ...this.base };
+    if (fields) for (const key of Object.keys(fields)) line[key] = serialise(fields[key]);
     const backend = telemetry();
     if (backend) {
       const { level: _level, event: _event, time: _time, ...attributes } = line;
       backend.log(level, event, attributes);
-      if (sink.replacedByTelemetry) return;
+      if (this.sink.replacedByTelemetry) return;
     }
-    sink(level, JSON.stringify(line));
-  };
-  return {
-    debug: (event, fields) => write('debug', event, fields),
-    info: (event, fields) => write('info', event, fields),
-    warn: (event, fields) => write('warn', event, fields),
-    error: (event, fields) => write('error', event, fields),
-    with: (fields) => createLogger({ sink, minLevel, fields: { ...base, ...fields } }),
-  };
+    this.sink(level, JSON.stringify(line));
+  }
+
+  debug(event: string, fields?: LogFields): void {
+    this.write('debug', event, fields);
+  }
+  info(event: string, fields?: LogFields): void {
+    this.write('info', event, fields);
+  }
+  warn(event: string, fields?: LogFields): void {
+    this.write('warn', event, fields);
+  }
+  error(event: string, fields?: LogFields): void {
+    this.write('error', event, fields);
+  }
+  with(fields: LogFields): Logger {
+    return new LineLogger(this.sink, this.minRank, { ...this.base, ...fields });
+  }
 }
 
 /** A sink writing through an Azure Functions InvocationContext. */

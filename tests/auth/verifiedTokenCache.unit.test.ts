@@ -81,6 +81,26 @@ describe('the verified token cache', () => {
     expect(cache.get('token-c')).toBe('c');
   });
 
+  it('keeps the recency order through runs of calls with one token and switches between tokens', () => {
+    const cache = new VerifiedTokenCache<string>(2);
+    const later = Date.now() + 60_000;
+    cache.set('token-a', 'a', later);
+    cache.set('token-b', 'b', later);
+    expect(cache.get('token-b')).toBe('b');
+    expect(cache.get('token-b')).toBe('b');
+    expect(cache.get('token-a')).toBe('a');
+    expect(cache.get('token-a')).toBe('a');
+    // b is now the least recently used.
+    cache.set('token-c', 'c', later);
+    expect(cache.get('token-b')).toBeUndefined();
+    expect(cache.get('token-a')).toBe('a');
+    expect(cache.get('token-c')).toBe('c');
+    // a is now the least recently used.
+    cache.set('token-d', 'd', later);
+    expect(cache.get('token-a')).toBeUndefined();
+    expect([cache.get('token-c'), cache.get('token-d')]).toEqual(['c', 'd']);
+  });
+
   it('forgets an entry at its expiry and never stores one already expired', () => {
     jest.useFakeTimers({ now: START });
     const cache = new VerifiedTokenCache<string>(10);

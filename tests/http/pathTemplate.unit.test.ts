@@ -7,6 +7,10 @@ describe('route templates', () => {
     ['api/notifications/{*rest}', '/api/notifications/abc/read', { rest: 'abc/read' }],
     ['/api/notifications/{id}/read', '/api/notifications/a%20b/read', { id: 'a b' }],
     ['/healthz', '/HEALTHZ/', {}],
+    // The query is not part of the path; a malformed escape is kept as sent.
+    ['/api/notifications/{id}', '/api/notifications/abc?x=/y', { id: 'abc' }],
+    ['/api/notifications/{id}', '/api/notifications/100%zz', { id: '100%zz' }],
+    ['/api/challenges/{id}/leaderboard', '/api/challenges/C-1/leaderboard?scope=global', { id: 'C-1' }],
   ])('%s matches %s', (template, path, params) => {
     expect(compileTemplate(template).match(path)).toEqual(params);
   });
