@@ -81,8 +81,15 @@ export async function leaderboard(sql: Queryable, query: LeaderboardQuery): Prom
         ownRow?.ahead !== null && ownRow?.ahead !== undefined
           ? {
               ahead: ownRow.ahead,
-              previous: rows.filter((entry) => entry.part === 'previous'),
-              next: rows.filter((entry) => entry.part === 'next'),
+              // Nearest first: the latest rows ahead in board order, the earliest rows behind.
+              previous: rows
+                .filter((entry) => entry.part === 'previous')
+                .sort((a, b) => (before(a, b) ? 1 : -1))
+                .slice(0, 2),
+              next: rows
+                .filter((entry) => entry.part === 'next')
+                .sort((a, b) => (before(a, b) ? -1 : 1))
+                .slice(0, 2),
             }
           : await neighbourhoodOf(sql, { challengeId, board, own });
       const rank = neighbourhood.ahead + 1;

@@ -48,7 +48,11 @@ function behind(sql: Queryable, score: string, reachedAt: string, id: string) {
 // The columns of ENTRY_COLUMNS by their names, for selecting them again from a CTE.
 const ENTRY_NAMES = `id, "userId", score, "reachedAt", status, "sharedGlobally", "sharedWithinClub", "clubId"`;
 
-/** A row of boardPage: which part of the answer it is, and for the own row off the page its rank's count. */
+/**
+ * A row of boardPage: which part of the answer it is, and for the own row off the page its rank's
+ * count. 'previous' and 'next' rows come in no set order and may be up to four a side: the nearest
+ * two a side are the neighbours.
+ */
 export interface BoardPageRow extends Entry {
   part: 'own' | 'page' | 'previous' | 'next';
   /** On the own row when it is not on the page: the visible rows ahead of it; null otherwise. */
@@ -72,8 +76,8 @@ function pageRows(limit: number): string {
 /**
  * One round trip for a whole board view: the viewer's own row (whatever its sharing), the next
  * `limit + 1` visible rows of others after the cursor in board order, and, only when the own row
- * will not be on this page, its rank's count (as neighbourhoodOf counts it) and two visible
- * neighbours each side, nearest first. Whether the own row is on the page is decided here as
+ * will not be on this page, its rank's count (as neighbourhoodOf counts it) and the visible rows
+ * that hold its two nearest neighbours each side (see neighbours()). Whether the own row is on the page is decided here as
  * leaderboard() merges it: after the cursor and fewer than `limit` page rows ahead of it. When it
  * is, `off_page` is empty and the neighbourhood's parts, joined to it, never run.
  */
@@ -118,17 +122,36 @@ export function boardPage(
     union all
     (select 'page', ${sql.unsafe(ENTRY_NAMES)}, null from page)
     union all
-    (select 'previous', n.*, null from off_page o cross join lateral (
-       select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
-       where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> o.id
-         and score >= o.own_score and (score > o.own_score or (score_reached_at, id) < (o.own_at, o.id))
-       order by challenge_participation.score, score_reached_at desc, id desc limit 2) n)
+    ${neighbours(sql, challengeId, board, 'previous')}
     union all
-    (select 'next', n.*, null from off_page o cross join lateral (
+    ${neighbours(sql, challengeId, board, 'next')}`;
+}
+
+/**
+ * The visible rows nearest the off-page own row `o` on one side: up to two ties on the own score
+ * past the own row and up to two rows on the scores beyond, as two index ranges whose bounds are
+ * exact (the ties' row comparison on (score_reached_at, id) is an index bound). The caller keeps
+ * the nearest two. As one range (`score >= own and (score > own or (reached, id) < own)`) the scan
+ * started at the far end of the own score's ties and read every tie on the wrong side of the own
+ * row from the heap only to drop it (132 rows at the bench's tie density, most of the mid-board
+ * view's cost). Picking the nearest two here would need a sort over both ranges in the statement,
+ * whose extra plan nodes every viewer's call pays at executor start, on the page or not.
+ */
+function neighbours(sql: Queryable, challengeId: string, board: Board, side: 'previous' | 'next') {
+  const previous = side === 'previous';
+  const nearestFirst = previous
+    ? sql`order by challenge_participation.score, score_reached_at desc, id desc`
+    : sql`order by challenge_participation.score desc, score_reached_at, id`;
+  const range = (bound: ReturnType<Queryable>) => sql`(select ${sql.unsafe(`'${side}'`)}, n.*, null from off_page o cross join lateral (
        select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
-       where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> o.id
-         and score <= o.own_score and (score < o.own_score or (score_reached_at, id) > (o.own_at, o.id))
-       order by challenge_participation.score desc, score_reached_at, id limit 2) n)`;
+       where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and ${bound} ${nearestFirst} limit 2) n)`;
+  const ties = range(
+    previous
+      ? sql`score = o.own_score and (score_reached_at, id) < (o.own_at, o.id)`
+      : sql`score = o.own_score and (score_reached_at, id) > (o.own_at, o.id)`,
+  );
+  const beyond = range(previous ? sql`score > o.own_score` : sql`score < o.own_score`);
+  return sql`${ties} union all ${beyond}`;
 }
 
 export interface Neighbourhood {
