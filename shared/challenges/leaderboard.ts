@@ -48,9 +48,11 @@ export interface LeaderboardQuery {
 export async function leaderboard(sql: Queryable, query: LeaderboardQuery): Promise<LeaderboardPage> {
   const { challengeId, viewerId, board, limit } = query;
   const after = query.after;
-  // One round trip: the viewer's own row (whatever its sharing) and the page of visible others.
+  // One round trip: the viewer's own row (whatever its sharing), the page of visible others and,
+  // when the own row is not on the page, its rank and neighbours.
   const rows = await boardPage(sql, { challengeId, viewerId, board, limit, after });
-  const own: Entry | undefined = rows.find((entry) => entry.part === 'own');
+  const ownRow = rows.find((entry) => entry.part === 'own');
+  const own: Entry | undefined = ownRow;
   const visible = rows.filter((entry) => entry.part === 'page');
   const merged: Entry[] = [...visible];
   if (own && (!after || before({ id: after[2], score: after[0], reachedAt: after[1] }, own))) {
@@ -73,8 +75,16 @@ export async function leaderboard(sql: Queryable, query: LeaderboardQuery): Prom
     if (onPage) {
       me = onPage;
     } else {
-      // Beyond the page: its rank and neighbours in a second statement, paid only by these viewers.
-      const neighbourhood: Neighbourhood = await neighbourhoodOf(sql, { challengeId, board, own });
+      // The statement judged the own row's place as this merge did, so it brought the neighbourhood;
+      // should the two ever disagree, the neighbourhood is read on its own rather than shown wrong.
+      const neighbourhood: Neighbourhood =
+        ownRow?.ahead !== null && ownRow?.ahead !== undefined
+          ? {
+              ahead: ownRow.ahead,
+              previous: rows.filter((entry) => entry.part === 'previous'),
+              next: rows.filter((entry) => entry.part === 'next'),
+            }
+          : await neighbourhoodOf(sql, { challengeId, board, own });
       const rank = neighbourhood.ahead + 1;
       me = toRow(own, rank, viewerId, board);
       const previous = neighbourhood.previous;

@@ -36,6 +36,10 @@ function boardFilter(sql: Queryable, board: Board) {
 // next page start at the last row again (tests/challenges/cursorPrecision.test.ts).
 // The leading `score >=` / `score <=` repeats what the OR implies so that it becomes the index
 // range: without it a scan towards the position would walk the board from its far end.
+/** Rows strictly before the position in board order. */
+function ahead(sql: Queryable, score: string, reachedAt: string, id: string) {
+  return sql`score >= ${score}::numeric and (score > ${score}::numeric or (score_reached_at, id) < (${reachedAt}::text::timestamptz, ${id}))`;
+}
 /** Rows strictly after the position in board order. */
 function behind(sql: Queryable, score: string, reachedAt: string, id: string) {
   return sql`score <= ${score}::numeric and (score < ${score}::numeric or (score_reached_at, id) > (${reachedAt}::text::timestamptz, ${id}))`;
@@ -44,9 +48,11 @@ function behind(sql: Queryable, score: string, reachedAt: string, id: string) {
 // The columns of ENTRY_COLUMNS by their names, for selecting them again from a CTE.
 const ENTRY_NAMES = `id, "userId", score, "reachedAt", status, "sharedGlobally", "sharedWithinClub", "clubId"`;
 
-/** A row of boardPage: which part of the answer it is. */
+/** A row of boardPage: which part of the answer it is, and for the own row off the page its rank's count. */
 export interface BoardPageRow extends Entry {
-  part: 'own' | 'page';
+  part: 'own' | 'page' | 'previous' | 'next';
+  /** On the own row when it is not on the page: the visible rows ahead of it; null otherwise. */
+  ahead: number | null;
 }
 
 /**
@@ -64,31 +70,65 @@ function pageRows(limit: number): string {
 }
 
 /**
- * One round trip for the page: the viewer's own row (whatever its sharing) and the next
- * `limit + 1` visible rows of others after the cursor in board order. A viewer whose row is not on
- * the page gets its rank and neighbours from neighbourhoodOf, a second statement. Folded into this
- * one (as parts computed only when the own row is off the page) they cost every call, on the page
- * or not: PostgreSQL starts every node of a plan, run or not, and the rank's and neighbours' six
- * index scans and aggregates made this statement take 0.24 ms against 0.19 ms without them for a
- * viewer on the page, while the second round trip is paid only by viewers off the page.
+ * One round trip for a whole board view: the viewer's own row (whatever its sharing), the next
+ * `limit + 1` visible rows of others after the cursor in board order, and, only when the own row
+ * will not be on this page, its rank's count (as neighbourhoodOf counts it) and two visible
+ * neighbours each side, nearest first. Whether the own row is on the page is decided here as
+ * leaderboard() merges it: after the cursor and fewer than `limit` page rows ahead of it. When it
+ * is, `off_page` is empty and the neighbourhood's parts, joined to it, never run.
  */
 export function boardPage(
   sql: Queryable,
   query: { challengeId: string; viewerId: string; board: Board; limit: number; after: LeaderboardCursor | undefined },
 ): Promise<BoardPageRow[]> {
   const { challengeId, viewerId, board, limit, after } = query;
+  const ownAfterCursor = after
+    ? sql`(o.own_score < ${after[0]}::numeric or (o.own_score = ${after[0]}::numeric
+           and (o.own_at, o.id) > (${after[1]}::text::timestamptz, ${after[2]})))`
+    : sql`true`;
   return sql<BoardPageRow[]>`
-    (select 'own' as part, ${sql.unsafe(ENTRY_COLUMNS)}
-     from challenge_participation
-     where challenge_id = ${challengeId} and user_id = ${viewerId} and status <> 'cancelled'
-       ${board.kind === 'club' ? sql`and club_id = ${board.clubId}` : sql``})
+    with own as (
+      select ${sql.unsafe(ENTRY_COLUMNS)}, challenge_participation.score as own_score, score_reached_at as own_at
+      from challenge_participation
+      where challenge_id = ${challengeId} and user_id = ${viewerId} and status <> 'cancelled'
+        ${board.kind === 'club' ? sql`and club_id = ${board.clubId}` : sql``}
+    ), page as (
+      select ${sql.unsafe(ENTRY_COLUMNS)}, challenge_participation.score as page_score, score_reached_at as page_at
+      from challenge_participation
+      where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and user_id <> ${viewerId}
+        ${after ? sql`and ${behind(sql, after[0], after[1], after[2])}` : sql``}
+      order by challenge_participation.score desc, score_reached_at, id
+      limit ${sql.unsafe(pageRows(limit))}
+    ), off_page as (
+      select o.own_score, o.own_at, o.id from own o
+      where not (${ownAfterCursor} and (
+        select count(*) from page p
+        where p.page_score > o.own_score or (p.page_score = o.own_score and (p.page_at, p.id) < (o.own_at, o.id))
+      ) < ${limit})
+    )
+    select 'own' as part, ${sql.unsafe(ENTRY_NAMES)},
+      (select
+         (select coalesce(sum(participants), 0)::int from challenge_board_score
+          where challenge_id = ${challengeId} and board = ${boardKey(board)} and score > o.own_score)
+         + (select count(*)::int from challenge_participation
+            where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> o.id
+              and score = o.own_score and (score_reached_at, id) < (o.own_at, o.id))
+       from off_page o) as ahead
+    from own
     union all
-    (select 'page', ${sql.unsafe(ENTRY_COLUMNS)}
-     from challenge_participation
-     where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and user_id <> ${viewerId}
-       ${after ? sql`and ${behind(sql, after[0], after[1], after[2])}` : sql``}
-     order by challenge_participation.score desc, score_reached_at, id
-     limit ${sql.unsafe(pageRows(limit))})`;
+    (select 'page', ${sql.unsafe(ENTRY_NAMES)}, null from page)
+    union all
+    (select 'previous', n.*, null from off_page o cross join lateral (
+       select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
+       where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> o.id
+         and score >= o.own_score and (score > o.own_score or (score_reached_at, id) < (o.own_at, o.id))
+       order by challenge_participation.score, score_reached_at desc, id desc limit 2) n)
+    union all
+    (select 'next', n.*, null from off_page o cross join lateral (
+       select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
+       where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> o.id
+         and score <= o.own_score and (score < o.own_score or (score_reached_at, id) > (o.own_at, o.id))
+       order by challenge_participation.score desc, score_reached_at, id limit 2) n)`;
 }
 
 export interface Neighbourhood {
@@ -101,39 +141,9 @@ export interface Neighbourhood {
 }
 
 /**
- * The visible rows nearest the own row on one side, nearest first, at most two, as JSON. Each side
- * is two index ranges whose bounds are exact: the ties on the own score past the own row (the row
- * comparison on (score_reached_at, id) is an index bound there) and the scores beyond. As one range
- * (`score >= own and (score > own or (reached, id) < own)`) the scan started at the far end of the
- * own score's ties and read every tie on the wrong side of the own row from the heap only to drop
- * it (132 rows at the bench's tie density, most of the mid-board view's cost).
- */
-function nearest(sql: Queryable, challengeId: string, board: Board, own: Entry, side: 'previous' | 'next') {
-  const previous = side === 'previous';
-  const at = sql`(${own.reachedAt}::text::timestamptz, ${own.id})`;
-  const ties = previous
-    ? sql`score = ${own.score}::numeric and (score_reached_at, id) < ${at}`
-    : sql`score = ${own.score}::numeric and (score_reached_at, id) > ${at}`;
-  const beyond = previous ? sql`score > ${own.score}::numeric` : sql`score < ${own.score}::numeric`;
-  // Board order is score desc, reached, id; the side ahead is read against it, nearest first.
-  const boardOrder = previous
-    ? 'challenge_participation.score, score_reached_at desc, id desc'
-    : 'challenge_participation.score desc, score_reached_at, id';
-  const range = (bound: typeof ties) => sql`(
-    select ${sql.unsafe(ENTRY_COLUMNS)}, challenge_participation.score as board_score, score_reached_at as board_at
-    from challenge_participation
-    where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and ${bound}
-    order by ${sql.unsafe(boardOrder)} limit 2)`;
-  const unionOrder = previous ? 'u.board_score, u.board_at desc, u.id desc' : 'u.board_score desc, u.board_at, u.id';
-  return sql`coalesce((select json_agg(t) from (
-    select ${sql.unsafe(ENTRY_NAMES)} from (${range(ties)} union all ${range(beyond)}) u
-    order by ${sql.unsafe(unionOrder)} limit 2) as t), '[]')`;
-}
-
-/**
- * The own row's neighbourhood, for a viewer whose row is not on the page. One round trip: the
- * rank (visible rows on higher scores from the per-score counts of challenge_board_score, plus the
- * ties reached earlier) and two visible neighbours each side.
+ * The own row's neighbourhood on its own, for a caller that decided differently from boardPage
+ * whether the own row is on the page. One round trip: the rank (visible rows on higher scores from the per-score counts of
+ * challenge_board_score, plus the ties reached earlier) and two visible neighbours each side.
  */
 export async function neighbourhoodOf(sql: Queryable, query: { challengeId: string; board: Board; own: Entry }): Promise<Neighbourhood> {
   const { challengeId, board, own } = query;
@@ -144,7 +154,15 @@ export async function neighbourhoodOf(sql: Queryable, query: { challengeId: stri
       + (select count(*)::int from challenge_participation
          where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
            and score = ${own.score}::numeric and (score_reached_at, id) < (${own.reachedAt}::text::timestamptz, ${own.id})) as ahead,
-      ${nearest(sql, challengeId, board, own, 'previous')} as previous,
-      ${nearest(sql, challengeId, board, own, 'next')} as next`;
+      coalesce((select json_agg(t) from (
+        select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
+        where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
+          and ${ahead(sql, own.score, own.reachedAt, own.id)}
+        order by challenge_participation.score, score_reached_at desc, id desc limit 2) as t), '[]') as previous,
+      coalesce((select json_agg(t) from (
+        select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
+        where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> ${own.id}
+          and ${behind(sql, own.score, own.reachedAt, own.id)}
+        order by challenge_participation.score desc, score_reached_at, id limit 2) as t), '[]') as next`;
   return row ?? { ahead: 0, previous: [], next: [] };
 }
