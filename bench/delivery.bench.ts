@@ -8,6 +8,7 @@ import webPush from 'web-push';
 import type { BrowserSubscription } from '../development/pushFakes/webPushFake';
 import type { Sql } from '../shared/db/client';
 import { acsEmailSender } from '../shared/notifications/delivery/acsEmailSender';
+import { deliveryClientPolicies } from '../shared/notifications/delivery/throttlingPolicy';
 import { saveContact } from '../shared/notifications/delivery/contactRepository';
 import { deliverDueEmails } from '../shared/notifications/delivery/deliverEmails';
 import { claimDue } from '../shared/notifications/delivery/outboxClaims';
@@ -55,7 +56,8 @@ export default async function delivery({ sql }: BenchContext): Promise<Compariso
       mobile: notificationHubChannel({ connectionString: fakes.addresses.hubConnectionString, hubName: fakes.addresses.hubName }),
     };
     const sender = acsEmailSender(
-      new EmailClient(fakes.addresses.emailConnectionString, { allowInsecureConnection: true }),
+      // The pipeline production gives the client (emailSenderFromSettings), throttling step included.
+      new EmailClient(fakes.addresses.emailConnectionString, { allowInsecureConnection: true, ...deliveryClientPolicies() }),
       'DoNotReply@bench.example.org',
     );
     const emailUsers = Array.from({ length: EMAIL_USERS }, (_, index) => `bench-email-${index}`);
