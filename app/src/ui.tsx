@@ -2,6 +2,7 @@ import { createContext, type ComponentChildren } from 'preact';
 import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api } from './api';
 import { t } from './i18n';
+import { hashOf } from './routes';
 
 export interface AppContextValue {
   api: Api;
@@ -143,4 +144,18 @@ export function useAction() {
     }
   }, []);
   return { busy, error, run, clearError: () => setError(undefined) };
+}
+
+/**
+ * A board's or ladder's name cell: "you" for the member's own row (saying when others do not see
+ * it), else the other member's id linking to their page.
+ */
+export function BoardNameCell(props: { row: { isOwn: boolean; userId: string; hiddenFromOthers?: boolean } }) {
+  const { row } = props;
+  return (
+    <td>
+      {row.isOwn ? <strong>{t('leaderboard.you')}</strong> : <a href={hashOf({ screen: 'member', userId: row.userId })}>{row.userId}</a>}
+      {row.isOwn && row.hiddenFromOthers ? <span class="small muted"> ({t('leaderboard.hidden')})</span> : null}
+    </td>
+  );
 }

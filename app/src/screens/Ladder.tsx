@@ -1,8 +1,7 @@
 import { withQuery } from '../api';
 import { formatNumber, t } from '../i18n';
-import { hashOf } from '../routes';
 import type { LadderPage } from '../types';
-import { Empty, ErrorBox, Loading, useApp, useLoad } from '../ui';
+import { BoardNameCell, Empty, ErrorBox, Loading, useApp, useLoad } from '../ui';
 import { useState } from 'preact/hooks';
 
 type Period = 'lifetime' | 'season';
@@ -96,14 +95,7 @@ function LadderRows(props: { page: LadderPage }) {
           {unique.map((row) => (
             <tr key={row.userId} class={row.isOwn ? 'own' : undefined} data-testid="ladder-row">
               <td>{row.rank}</td>
-              <td>
-                {row.isOwn ? (
-                  <strong>{t('leaderboard.you')}</strong>
-                ) : (
-                  <a href={hashOf({ screen: 'member', userId: row.userId })}>{row.userId}</a>
-                )}
-                {row.isOwn && row.hiddenFromOthers ? <span class="small muted"> ({t('leaderboard.hidden')})</span> : null}
-              </td>
+              <BoardNameCell row={row} />
               <td class="number">{formatNumber(row.xp)}</td>
               <td>{t(`tier.${row.tier}`)}</td>
             </tr>

@@ -2,7 +2,7 @@ import { withQuery } from '../api';
 import { formatNumber, t } from '../i18n';
 import { hashOf } from '../routes';
 import type { LeaderboardPage, LeaderboardRow } from '../types';
-import { Empty, ErrorBox, Loading, useApp, useLoad } from '../ui';
+import { BoardNameCell, Empty, ErrorBox, Loading, useApp, useLoad } from '../ui';
 
 /**
  * A challenge's leaderboard, switching between the global board and the member's club board.
@@ -90,14 +90,7 @@ function Rows(props: { rows: LeaderboardRow[]; caption: string }) {
           {props.rows.map((row) => (
             <tr key={row.participationId} class={row.isOwn ? 'own' : undefined} data-testid="board-row" data-user={row.userId}>
               <td>{row.rank}</td>
-              <td>
-                {row.isOwn ? (
-                  <strong>{t('leaderboard.you')}</strong>
-                ) : (
-                  <a href={hashOf({ screen: 'member', userId: row.userId })}>{row.userId}</a>
-                )}
-                {row.isOwn && row.hiddenFromOthers ? <span class="small muted"> ({t('leaderboard.hidden')})</span> : null}
-              </td>
+              <BoardNameCell row={row} />
               <td class="number">{formatNumber(row.score)}</td>
               <td>{t(`status.${row.status}`)}</td>
             </tr>
