@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { SignJWT } from 'jose';
 import * as v from 'valibot';
+import { startChildServer, type ChildServer } from './childServer';
 import type { BenchContext } from './context';
 import type { Comparison, Measured } from './harness';
 import { upsertChallenge } from '../shared/challenges/challengeRepository';
@@ -29,47 +29,17 @@ interface Run {
   cpuMsPerRequest: number;
 }
 
-interface Server {
-  url: string;
-  /** The server process's CPU time so far (user + system), in µs. */
-  cpuMicros(): Promise<number>;
-  stop(): Promise<void>;
-}
+type Server = ChildServer;
 
 /** Starts bench/requestPath/server.ts as `side` on the bench database; resolves once it listens. */
 async function startServer(side: 'host' | 'bare', databaseUrl: string): Promise<Server> {
   const profile = process.env['BENCH_HOST_PROFILE'];
   const profiling = profile && side === 'host' ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
-  const child = spawn(process.execPath, [...profiling, '--import', 'tsx', path.join(__dirname, 'requestPath', 'server.ts'), side], {
+  return startChildServer(path.join(__dirname, 'requestPath', 'server.ts'), [side], {
     env: { ...process.env, DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    nodeArgs: profiling,
+    label: `${side} server`,
   });
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the ${side} server exited (${code})`))));
-  exited.catch(() => undefined);
-  const url = await Promise.race([
-    new Promise<string>((resolve) => child.on('message', (message: { url?: string }) => message.url && resolve(message.url))),
-    exited,
-  ]);
-  return {
-    url,
-    cpuMicros: () =>
-      new Promise<number>((resolve) => {
-        const onMessage = (message: { cpuMicros?: number }) => {
-          if (message.cpuMicros === undefined) return;
-          child.off('message', onMessage);
-          resolve(message.cpuMicros);
-        };
-        child.on('message', onMessage);
-        child.send('cpu');
-      }),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.send('stop');
-        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-      }),
-  };
 }
 
 /** Requests each side answers before the measured runs: the host's code is compiled and optimised on first use. */

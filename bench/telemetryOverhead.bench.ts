@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { SignJWT } from 'jose';
+import { startChildServer, type ChildServer } from './childServer';
 import type { BenchContext } from './context';
 import type { Comparison, Measured } from './harness';
 import { startFakeAppInsights } from '../development/appInsightsFake/server';
@@ -27,54 +27,19 @@ interface Run {
   cpuMicrosPerRequest: number;
 }
 
-interface Host {
-  url: string;
-  /** The host process's CPU time so far (user + system), in microseconds. */
-  cpu(): Promise<number>;
-  stop(): Promise<void>;
-}
+type Host = ChildServer;
 
 async function startHost(side: 'on' | 'sampled' | 'off', env: NodeJS.ProcessEnv): Promise<Host> {
-  // BENCH_CPU_PROF=<dir>: each host writes a V8 CPU profile there when it stops (where the time goes).
   const profile = process.env['BENCH_CPU_PROF']
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF']}`, `--cpu-prof-name=${side}.cpuprofile`]
     : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(__dirname, 'telemetryOverhead', 'host.ts'), side], {
-    env,
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the ${side} host exited (${code})`))));
-  exited.catch(() => undefined);
-  const url = await Promise.race([
-    new Promise<string>((resolve) => child.on('message', (message: { url?: string }) => message.url && resolve(message.url))),
-    exited,
-  ]);
-  return {
-    url,
-    cpu: () =>
-      new Promise<number>((resolve) => {
-        const answer = (message: { cpuMicros?: number }) => {
-          if (message.cpuMicros === undefined) return;
-          child.off('message', answer);
-          resolve(message.cpuMicros);
-        };
-        child.on('message', answer);
-        child.send('cpu');
-      }),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.send('stop');
-        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-      }),
-  };
+  return startChildServer(path.join(__dirname, 'telemetryOverhead', 'host.ts'), [side], { env, nodeArgs: profile, label: `${side} host` });
 }
 
 async function load(host: Host, path_: string, headers: Record<string, string>, seconds: number): Promise<Run> {
-  const cpuBefore = await host.cpu();
+  const cpuBefore = await host.cpuMicros();
   const result = await autocannon({ url: host.url + path_, connections: CONNECTIONS, duration: seconds, headers });
-  const cpuMicros = (await host.cpu()) - cpuBefore;
+  const cpuMicros = (await host.cpuMicros()) - cpuBefore;
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
