@@ -8,6 +8,7 @@ import { defaultPreferences, mergePreferences, type NotificationPreferencesPatch
 import { savePreferences } from '../../../shared/notifications/preferencesRepository';
 import { deliverDuePushes, type PushDeliveryOptions } from '../../../shared/notifications/push/deliverPushes';
 import { registerPush } from '../../../shared/notifications/push/pushRegistrations';
+import type { PushChannel } from '../../../shared/notifications/push/pushSender';
 import { apnsToken, fcmToken, startPushWorld, type PushWorld } from './support';
 
 // Other test files queue rows due around their own clocks; this file's rows are all due in 1995,
@@ -273,6 +274,24 @@ describe('what a member gets', () => {
     expect((await deliveriesOf(getSql(), userId, id)).items).toEqual([
       expect.objectContaining({ outcome: 'skipped', reason: 'no_push_registration' }),
     ]);
+  });
+
+  it("an unexpected error in one member's push is that push's transient failure; the other member still gets theirs", async () => {
+    const broken = await member();
+    const { registration } = await browserOf(broken);
+    const fine = await member();
+    const { subscription } = await browserOf(fine);
+    await send(broken);
+    await send(fine);
+    const web = world.channels.web!;
+    const failing: PushChannel = {
+      send: (target, message) =>
+        target.id === registration.id ? Promise.reject(new TypeError('not a push service answer')) : web.channel.send(target, message),
+    };
+    await deliverDuePushes(getSql(), options(at(1), { channels: { ...world.channels, web: { ...web, channel: failing } } }));
+    expect(await pushRows(broken)).toEqual([{ status: 'pending', attempts: 1, lastError: 'internal_error: TypeError' }]);
+    expect(await pushRows(fine)).toEqual([expect.objectContaining({ status: 'sent', attempts: 1 })]);
+    expect(webPushesOf(subscription.endpoint)).toHaveLength(1);
   });
 
   it.each([
