@@ -88,6 +88,16 @@ export function ErrorBox(props: { error: unknown; onRetry?: () => void; title?: 
   );
 }
 
+/** The "more" button under a paged list: shown only while the list has a next page. */
+export function MoreButton(props: { hasMore: boolean; busy: boolean; onClick: () => void; children: ComponentChildren }) {
+  if (!props.hasMore) return null;
+  return (
+    <button type="button" class="button button-secondary more" disabled={props.busy} onClick={props.onClick}>
+      {props.children}
+    </button>
+  );
+}
+
 export function Empty(props: { children: ComponentChildren }) {
   return (
     <div class="state state-empty" data-testid="empty">

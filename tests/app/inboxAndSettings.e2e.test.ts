@@ -75,6 +75,27 @@ describe('member app inbox and settings', () => {
     expect(inbox.items).toEqual([]);
   });
 
+  it('pages a long inbox: fifty entries first, the rest behind "Show more", which then goes away', async () => {
+    for (let n = 1; n <= 53; n += 1) await post(`Paged news ${n}`);
+    await page.goto(`${rig.host.url}/app/#/inbox`);
+    await page.reload();
+    const items = page.getByTestId('inbox-item');
+    await items.first().waitFor();
+    expect(await items.count()).toBe(50);
+    expect(await items.first().locator('.inbox-title').textContent()).toBe('Unread: Paged news 53');
+
+    const more = page.getByRole('button', { name: 'Show more' });
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await more.waitFor({ state: 'detached' });
+    expect(await items.count()).toBe(53);
+    expect(await items.last().locator('.inbox-title').textContent()).toBe('Unread: Paged news 1');
+    await screenshot(page, 'inbox-paged');
+
+    await page.getByRole('button', { name: 'Delete all' }).click();
+    await page.getByTestId('empty').waitFor();
+  });
+
   it('writes every changed key of the notifications block and reads it back after a reload', async () => {
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Settings' }).click();
     const form = page.getByTestId('settings-form');

@@ -3,7 +3,7 @@ import { withQuery } from '../api';
 import { t, type TextKey } from '../i18n';
 import { DIFFICULTIES, hashOf, SEARCH_MAX, STATUSES, TABS, type ChallengesRoute } from '../routes';
 import type { ChallengeListItem, ChallengePage } from '../types';
-import { Empty, ErrorBox, Loading, useApp, useLoad } from '../ui';
+import { Empty, ErrorBox, Loading, MoreButton, useApp, useLoad } from '../ui';
 import { ChallengeCard } from './ChallengeCard';
 import { PersonalGoal } from './PersonalGoal';
 
@@ -151,11 +151,9 @@ export function Challenges(props: { route: ChallengesRoute }) {
           </div>
         </>
       ) : null}
-      {nextCursor ? (
-        <button type="button" class="button button-secondary more" disabled={more.loading} onClick={() => void loadMore()}>
-          {t('challenges.more')}
-        </button>
-      ) : null}
+      <MoreButton hasMore={Boolean(nextCursor)} busy={more.loading} onClick={() => void loadMore()}>
+        {t('challenges.more')}
+      </MoreButton>
       {more.error ? <ErrorBox error={more.error} onRetry={() => void loadMore()} /> : null}
     </section>
   );

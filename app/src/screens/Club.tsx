@@ -3,7 +3,7 @@ import { ApiError, withQuery } from '../api';
 import { formatDate, formatDateTime, t } from '../i18n';
 import { hashOf } from '../routes';
 import type { InvitationPage, MemberPage, MyClubs, NewInvitation } from '../types';
-import { Empty, ErrorBox, Loading, useAction, useApp, useLoad } from '../ui';
+import { Empty, ErrorBox, Loading, MoreButton, useAction, useApp, useLoad } from '../ui';
 
 const PAGE = 20;
 const clubPath = (clubId: string) => `/api/clubs/${encodeURIComponent(clubId)}`;
@@ -224,11 +224,9 @@ function Invitations(props: { clubId: string; round: number }) {
           })}
         </ul>
       ) : null}
-      {paged.next ? (
-        <button type="button" class="button button-secondary more" disabled={action.busy} onClick={() => void action.run(paged.more)}>
-          {t('club.more')}
-        </button>
-      ) : null}
+      <MoreButton hasMore={Boolean(paged.next)} busy={action.busy} onClick={() => void action.run(paged.more)}>
+        {t('club.more')}
+      </MoreButton>
     </section>
   );
 }
@@ -310,11 +308,9 @@ function Members(props: { clubId: string }) {
           ))}
         </ul>
       ) : null}
-      {paged.next ? (
-        <button type="button" class="button button-secondary more" disabled={action.busy} onClick={() => void action.run(paged.more)}>
-          {t('club.more')}
-        </button>
-      ) : null}
+      <MoreButton hasMore={Boolean(paged.next)} busy={action.busy} onClick={() => void action.run(paged.more)}>
+        {t('club.more')}
+      </MoreButton>
     </section>
   );
 }

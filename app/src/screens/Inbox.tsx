@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, withQuery } from '../api';
 import { formatDateTime, t } from '../i18n';
 import type { InboxPage, NotificationRecord } from '../types';
-import { Empty, ErrorBox, Loading, useAction, useApp, useLoad } from '../ui';
+import { Empty, ErrorBox, Loading, MoreButton, useAction, useApp, useLoad } from '../ui';
 
 const INBOX = '/api/notifications';
 const PAGE = 50;
@@ -116,11 +116,9 @@ export function Inbox() {
           ))}
         </ul>
       ) : null}
-      {next ? (
-        <button type="button" class="button button-secondary more" disabled={action.busy} onClick={() => void loadMore()}>
-          {t('inbox.more')}
-        </button>
-      ) : null}
+      <MoreButton hasMore={Boolean(next)} busy={action.busy} onClick={() => void loadMore()}>
+        {t('inbox.more')}
+      </MoreButton>
     </section>
   );
 }
