@@ -53,8 +53,8 @@ type SliceRow = InboxRow & { unread: number };
  * one: an index range with a limit, the right plan whatever the user or page size.
  *
  * An empty page has no row to carry the counter. Without a cursor that means the user has no
- * entry (or, with the unread filter, no unread entry), and the counter, kept exact by the triggers
- * in the same transaction as the entries, is then 0. After a cursor the entries before it may
+ * entry (or, with the unread filter, no unread entry), and the counter, which the triggers keep
+ * exact in the same transaction as the entries, is 0 in the statement's snapshot. After a cursor the entries before it may
  * still be unread: the counter is read on its own (rare: a cursor is only handed out when a
  * further entry existed).
  */
