@@ -56,7 +56,7 @@ export default async function notificationsInbox({ sql }: BenchContext): Promise
     },
     iterations: ITERATIONS,
     warmup: WARMUP,
-    target: 2,
+    target: 1.3,
   });
 
   // Each run needs a fresh inbox of unread entries: one user per run and side.

@@ -37,34 +37,41 @@ export interface InboxSlice {
   unread: number;
 }
 
-type SliceRow = { [K in keyof InboxRow]: InboxRow[K] | null } & { unread: number };
+type SliceRow = InboxRow & { unread: number };
 
 /**
  * Newest first, strictly after `after` in (created_at, seq) order, together with the unread
- * counter in the same round trip: the counter row drives a lateral join, so an empty page still
- * answers the count. The position goes in as text: a timestamptz parameter would pass through a
- * JS Date and lose its microseconds.
+ * counter in the same round trip: every row carries it (a one-time subquery, not a per-row
+ * lookup). The position goes in as text: a timestamptz parameter would pass through a JS Date
+ * and lose its microseconds.
+ *
+ * One cached plan for every user and page size. With the user id and the row count as plain
+ * parameters PostgreSQL planned the statement afresh on every call (about as long as running it):
+ * a large inbox is a most-common value in the statistics, and its custom plan is priced below the
+ * generic one, which also takes `limit $n` for a tenth of the rows. As one-time subqueries
+ * `(select $n)` the two values are unknown to the planner in every plan, so it keeps the generic
+ * one: an index range with a limit, the right plan whatever the user or page size.
+ *
+ * An empty page has no row to carry the counter. Without a cursor that means the user has no
+ * entry (or, with the unread filter, no unread entry), and the counter, which the triggers keep
+ * exact in the same transaction as the entries, is 0 in the statement's snapshot. After a cursor the entries before it may
+ * still be unread: the counter is read on its own (rare: a cursor is only handed out when a
+ * further entry existed).
  */
 export async function selectInboxSlice(sql: Queryable, userId: string, page: PageRequest): Promise<InboxSlice> {
-  const result = await sql<SliceRow[]>`
-    select entry.id, entry.title, entry.body, entry.tone, entry.read, entry.seq, entry.position,
-           counter.unread
-    from (
-      select coalesce((select unread from notification_unread_count where user_id = ${userId}), 0) as unread
-    ) as counter
-    left join lateral (
-      select id, title, body, tone, read_at is not null as read, seq, created_at,
-             to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position
-      from notification
-      where user_id = ${userId}
-        ${page.unreadOnly ? sql`and read_at is null` : sql``}
-        ${page.after ? sql`and (created_at, seq) < (${page.after.createdAt}::text::timestamptz, ${page.after.seq})` : sql``}
-      order by created_at desc, seq desc
-      limit ${page.rows}
-    ) as entry on true
-    order by entry.created_at desc, entry.seq desc`;
-  const rows = result.filter((row): row is SliceRow & InboxRow => row.id !== null);
-  return { rows, unread: result[0]?.unread ?? 0 };
+  const rows = await sql<SliceRow[]>`
+    select id, title, body, tone, read_at is not null as read, seq,
+           to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position,
+           coalesce((select unread from notification_unread_count where user_id = ${userId}), 0) as unread
+    from notification
+    where user_id = (select ${userId}::text)
+      ${page.unreadOnly ? sql`and read_at is null` : sql``}
+      ${page.after ? sql`and (created_at, seq) < (${page.after.createdAt}::text::timestamptz, ${page.after.seq})` : sql``}
+    order by created_at desc, seq desc
+    limit (select ${page.rows}::int)`;
+  const first = rows[0];
+  if (first) return { rows, unread: first.unread };
+  return { rows: [], unread: page.after ? await countUnread(sql, userId) : 0 };
 }
 
 /** How many of the user's entries are unread (the trigger-maintained counter, not a row count). */

@@ -243,6 +243,23 @@ describe('notification inbox over HTTP', () => {
     expect((await list(user, '?unread=false')).items).toHaveLength(5);
   });
 
+  it('answers the unread count with an empty page: nothing unread under the filter, nothing left after a cursor', async () => {
+    const allRead = newUser();
+    await seed(allRead, 2);
+    await call(allRead, 'POST', '/api/notifications/read-all');
+    expect(await list(allRead, '?unread=true')).toEqual({ items: [], unreadCount: 0, nextCursor: null });
+
+    const user = newUser();
+    const ids = await seed(user, 4);
+    const first = await list(user, '?limit=2');
+    expect(first.nextCursor).toEqual(expect.any(String));
+    // The entries the cursor would lead to are gone before the client asks for them.
+    await call(user, 'DELETE', `/api/notifications/${ids[0]}`);
+    await call(user, 'DELETE', `/api/notifications/${ids[1]}`);
+    expect(await list(user, `?limit=2&cursor=${first.nextCursor}`)).toEqual({ items: [], unreadCount: 2, nextCursor: null });
+    expect(await list(user, `?unread=true&limit=2&cursor=${first.nextCursor}`)).toEqual({ items: [], unreadCount: 2, nextCursor: null });
+  });
+
   it('defaults the limit to 50 and accepts 200', async () => {
     const user = newUser();
     await getSql()`
