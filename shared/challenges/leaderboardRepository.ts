@@ -68,15 +68,27 @@ export interface BoardPageRow extends Omit<Entry, 'sharedGlobally' | 'sharedWith
  * `limit` page rows ahead of it. The parts are statements of the function, each planned once per
  * connection, and the off-page ones run only for an off-page viewer.
  */
-export function boardPage(
+export async function boardPage(
   sql: Queryable,
   query: { challengeId: string; viewerId: string; board: Board; limit: number; after: LeaderboardCursor | undefined },
 ): Promise<BoardPageRow[]> {
   const { challengeId, viewerId, board, limit, after } = query;
   const clubId = board.kind === 'club' ? board.clubId : null;
-  return sql<BoardPageRow[]>`
+  const rows = await sql<BoardPageRow[]>`
     select * from challenge_board_view(${challengeId}, ${clubId}, ${viewerId}, ${limit},
       ${after?.[0] ?? null}::numeric, ${after?.[1] ?? null}::text::timestamptz, ${after?.[2] ?? null})`;
+  for (const row of rows) row.reachedAt = microTimestampOf(row.reachedAt);
+  return rows;
+}
+
+/**
+ * A UTC timestamp's text in DateStyle ISO (`2026-01-01 00:00:31.5`, as challenge_board_view gives
+ * it) in the format of MICRO_FORMAT (`2026-01-01T00:00:31.500000Z`).
+ */
+export function microTimestampOf(text: string): string {
+  const space = text.indexOf(' ');
+  const clock = text.slice(space + 1);
+  return `${text.slice(0, space)}T${clock.slice(0, 8)}.${clock.slice(9).padEnd(6, '0')}Z`;
 }
 
 export interface Neighbourhood {

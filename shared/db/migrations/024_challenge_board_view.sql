@@ -40,6 +40,10 @@ language plpgsql stable
 -- every call: it prices a generic plan's unknown limit as a tenth of the board, far above any
 -- custom plan, so it never settles on it. The generic plans are the board indexes' ranges.
 set plan_cache_mode = force_generic_plan
+-- "reachedAt" is the UTC instant as a timestamp's text, `2026-01-01 00:00:31.5` in DateStyle ISO
+-- (fixed here, whatever the connection's): about three times cheaper per row than to_char in a
+-- format of its own; the caller writes it as `2026-01-01T00:00:31.500000Z`.
+set datestyle = 'ISO'
 as $$
 #variable_conflict use_column
 declare
@@ -58,9 +62,9 @@ declare
   from_score numeric := coalesce(after_score, 'Infinity');
   own_on_page boolean;
   own_ahead integer;
-  found_rows integer;
+  board_key text := case when board_club_id is null then 'global' else 'club:' || board_club_id end;
 begin
-  select p.id, p.user_id, p.score::text, to_char(p.score_reached_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+  select p.id, p.user_id, p.score::text, (p.score_reached_at at time zone 'UTC')::text,
     p.status, p.share_globally, p.share_within_club, p.club_id, p.score, p.score_reached_at
   into own_id, own_user_id, own_score_text, own_reached_text, own_status, own_shared_globally, own_shared_within_club,
     own_club_id, own_score, own_at
@@ -70,7 +74,7 @@ begin
 
   if board_club_id is null then
     return query
-      select 'page', p.id, p.user_id, p.score::text, to_char(p.score_reached_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+      select 'page', p.id, p.user_id, p.score::text, (p.score_reached_at at time zone 'UTC')::text,
         p.status, null::boolean, null::boolean, null::text, null::integer
       from challenge_participation p
       where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled' and p.user_id <> viewer_id
@@ -79,7 +83,7 @@ begin
       limit page_size + 1;
   else
     return query
-      select 'page', p.id, p.user_id, p.score::text, to_char(p.score_reached_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+      select 'page', p.id, p.user_id, p.score::text, (p.score_reached_at at time zone 'UTC')::text,
         p.status, null::boolean, null::boolean, null::text, null::integer
       from challenge_participation p
       where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
@@ -92,39 +96,83 @@ begin
     return;
   end if;
 
-  -- The own row is on the page, as the caller merges it, when it comes after the cursor and fewer
-  -- than page_size visible rows lie between the cursor and it: those are the page's rows ahead of
-  -- it. Looked for on the index as the ties reached earlier and the higher scores, two ranges with
-  -- exact bounds (as one range, `score >= own and (score > own or (reached, id) < own)`, the scan
-  -- would walk all of the own score's ties), and only as far as the page_size-th row.
-  own_on_page := false;
-  if after_score is null or own_score < after_score
-    or (own_score = after_score and (own_at, own_id) > (after_reached_at, after_id)) then
+  -- The rank's count: the visible rows on higher scores (per-score counts of migration 014) plus the
+  -- ties reached earlier, both bounded by the own score.
+  -- Whether the own row is on the page, as the caller merges it: it comes after the cursor and fewer
+  -- than page_size visible rows lie between the cursor and it. On a first page those are the rows
+  -- ahead of it, so the rank's count decides; an own row on a first page has few scores and ties
+  -- above it to count. After a cursor the rows between are looked for on the index, only as far
+  -- as the page_size-th.
+  if after_score is null then
     if board_club_id is null then
-      perform from (
-        (select from challenge_participation p
-          where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
-            and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id) and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
-        union all
-        (select from challenge_participation p
-          where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
-            and p.score > own_score and p.score <= from_score and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
-      ) as ahead_of_own offset page_size - 1 limit 1;
+      select
+        (select coalesce(sum(c.participants), 0)::integer from challenge_board_score c
+         where c.challenge_id = board_challenge_id and c.board = board_key and c.score > own_score)
+        + (select count(*)::integer from challenge_participation p
+           where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
+             and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id))
+      into own_ahead;
     else
-      perform from (
-        (select from challenge_participation p
-          where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
-            and p.status <> 'cancelled'
-            and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id) and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
-        union all
-        (select from challenge_participation p
-          where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
-            and p.status <> 'cancelled'
-            and p.score > own_score and p.score <= from_score and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
-      ) as ahead_of_own offset page_size - 1 limit 1;
+      select
+        (select coalesce(sum(c.participants), 0)::integer from challenge_board_score c
+         where c.challenge_id = board_challenge_id and c.board = board_key and c.score > own_score)
+        + (select count(*)::integer from challenge_participation p
+           where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+             and p.status <> 'cancelled'
+             and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id))
+      into own_ahead;
     end if;
-    own_on_page := not found;
+    own_on_page := own_ahead < page_size;
+  else
+    own_on_page := false;
+    if own_score < after_score or (own_score = after_score and (own_at, own_id) > (after_reached_at, after_id)) then
+      if board_club_id is null then
+        perform from (
+          (select from challenge_participation p
+            where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
+              and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id) and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
+          union all
+          (select from challenge_participation p
+            where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
+              and p.score > own_score and p.score <= from_score and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
+        ) as ahead_of_own offset page_size - 1 limit 1;
+      else
+        perform from (
+          (select from challenge_participation p
+            where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+            and p.status <> 'cancelled'
+              and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id) and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
+          union all
+          (select from challenge_participation p
+            where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+            and p.status <> 'cancelled'
+              and p.score > own_score and p.score <= from_score and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
+        ) as ahead_of_own offset page_size - 1 limit 1;
+      end if;
+      own_on_page := not found;
+    end if;
+    if not own_on_page then
+      if board_club_id is null then
+        select
+          (select coalesce(sum(c.participants), 0)::integer from challenge_board_score c
+           where c.challenge_id = board_challenge_id and c.board = board_key and c.score > own_score)
+          + (select count(*)::integer from challenge_participation p
+             where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
+               and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id))
+        into own_ahead;
+      else
+        select
+          (select coalesce(sum(c.participants), 0)::integer from challenge_board_score c
+           where c.challenge_id = board_challenge_id and c.board = board_key and c.score > own_score)
+          + (select count(*)::integer from challenge_participation p
+             where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+               and p.status <> 'cancelled'
+               and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id))
+        into own_ahead;
+      end if;
+    end if;
   end if;
+
   part := 'own';
   id := own_id;
   "userId" := own_user_id;
@@ -134,110 +182,90 @@ begin
   "sharedGlobally" := own_shared_globally;
   "sharedWithinClub" := own_shared_within_club;
   "clubId" := own_club_id;
+  ahead := case when own_on_page then null else own_ahead end;
+  return next;
   if own_on_page then
-    ahead := null;
-    return next;
     return;
   end if;
 
-  -- Off the page: the rank is the visible rows on higher scores (per-score counts of migration 014)
-  -- plus the ties reached earlier; each neighbour side is the ties past the own row, then the scores
-  -- beyond, both exact index ranges (the row comparison after the score is an index bound).
-  select coalesce(sum(c.participants), 0)::integer into own_ahead
-  from challenge_board_score c
-  where c.challenge_id = board_challenge_id
-    and c.board = case when board_club_id is null then 'global' else 'club:' || board_club_id end
-    and c.score > own_score;
+  -- Off the page: two visible neighbours each side, nearest first, in one statement. Each side is
+  -- the nearest two of two exact index ranges, the ties past the own row and the scores beyond
+  -- (the row comparison after the score equality is an index bound; as one range,
+  -- `score >= own and (score > own or (reached, id) < own)`, the scan would walk the own score's
+  -- ties on the wrong side of the own row from the heap).
   if board_club_id is null then
-    own_ahead := own_ahead + (select count(*)::integer from challenge_participation p
-      where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
-        and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id));
     return query
-      select 'previous', p.id, p.user_id, p.score::text, to_char(p.score_reached_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-        p.status, null::boolean, null::boolean, null::text, null::integer
-      from challenge_participation p
-      where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
-        and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id)
-      order by p.score, p.score_reached_at desc, p.id desc
-      limit 2;
-    get diagnostics found_rows = row_count;
-    if found_rows < 2 then
-      return query
-      select 'previous', p.id, p.user_id, p.score::text, to_char(p.score_reached_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-        p.status, null::boolean, null::boolean, null::text, null::integer
-      from challenge_participation p
-      where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
-        and p.score > own_score
-      order by p.score, p.score_reached_at desc, p.id desc
-      limit 2 - found_rows;
-    end if;
-    return query
-      select 'next', p.id, p.user_id, p.score::text, to_char(p.score_reached_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-        p.status, null::boolean, null::boolean, null::text, null::integer
-      from challenge_participation p
-      where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
-        and p.score = own_score and (p.score_reached_at, p.id) > (own_at, own_id)
-      order by p.score desc, p.score_reached_at, p.id
-      limit 2;
-    get diagnostics found_rows = row_count;
-    if found_rows < 2 then
-      return query
-      select 'next', p.id, p.user_id, p.score::text, to_char(p.score_reached_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-        p.status, null::boolean, null::boolean, null::text, null::integer
-      from challenge_participation p
-      where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
-        and p.score < own_score
-      order by p.score desc, p.score_reached_at, p.id
-      limit 2 - found_rows;
-    end if;
+      (select 'previous', n.id, n.user_id, n.score_text, n.reached_text, n.status, null::boolean, null::boolean, null::text, null::integer
+       from (
+        (select p.id, p.user_id, p.score::text as score_text, (p.score_reached_at at time zone 'UTC')::text as reached_text,
+          p.status, p.score, p.score_reached_at
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
+            and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id)
+          order by p.score, p.score_reached_at desc, p.id desc limit 2)
+        union all
+        (select p.id, p.user_id, p.score::text as score_text, (p.score_reached_at at time zone 'UTC')::text as reached_text,
+          p.status, p.score, p.score_reached_at
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
+            and p.score > own_score
+          order by p.score, p.score_reached_at desc, p.id desc limit 2)
+        order by score, score_reached_at desc, id desc limit 2) as n)
+      union all
+      (select 'next', n.id, n.user_id, n.score_text, n.reached_text, n.status, null::boolean, null::boolean, null::text, null::integer
+       from (
+        (select p.id, p.user_id, p.score::text as score_text, (p.score_reached_at at time zone 'UTC')::text as reached_text,
+          p.status, p.score, p.score_reached_at
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
+            and p.score = own_score and (p.score_reached_at, p.id) > (own_at, own_id)
+          order by p.score desc, p.score_reached_at, p.id limit 2)
+        union all
+        (select p.id, p.user_id, p.score::text as score_text, (p.score_reached_at at time zone 'UTC')::text as reached_text,
+          p.status, p.score, p.score_reached_at
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
+            and p.score < own_score
+          order by p.score desc, p.score_reached_at, p.id limit 2)
+        order by score desc, score_reached_at, id limit 2) as n);
   else
-    own_ahead := own_ahead + (select count(*)::integer from challenge_participation p
-      where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
-        and p.status <> 'cancelled'
-        and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id));
     return query
-      select 'previous', p.id, p.user_id, p.score::text, to_char(p.score_reached_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-        p.status, null::boolean, null::boolean, null::text, null::integer
-      from challenge_participation p
-      where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
-        and p.status <> 'cancelled'
-        and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id)
-      order by p.score, p.score_reached_at desc, p.id desc
-      limit 2;
-    get diagnostics found_rows = row_count;
-    if found_rows < 2 then
-      return query
-      select 'previous', p.id, p.user_id, p.score::text, to_char(p.score_reached_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-        p.status, null::boolean, null::boolean, null::text, null::integer
-      from challenge_participation p
-      where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
-        and p.status <> 'cancelled'
-        and p.score > own_score
-      order by p.score, p.score_reached_at desc, p.id desc
-      limit 2 - found_rows;
-    end if;
-    return query
-      select 'next', p.id, p.user_id, p.score::text, to_char(p.score_reached_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-        p.status, null::boolean, null::boolean, null::text, null::integer
-      from challenge_participation p
-      where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
-        and p.status <> 'cancelled'
-        and p.score = own_score and (p.score_reached_at, p.id) > (own_at, own_id)
-      order by p.score desc, p.score_reached_at, p.id
-      limit 2;
-    get diagnostics found_rows = row_count;
-    if found_rows < 2 then
-      return query
-      select 'next', p.id, p.user_id, p.score::text, to_char(p.score_reached_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-        p.status, null::boolean, null::boolean, null::text, null::integer
-      from challenge_participation p
-      where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
-        and p.status <> 'cancelled'
-        and p.score < own_score
-      order by p.score desc, p.score_reached_at, p.id
-      limit 2 - found_rows;
-    end if;
+      (select 'previous', n.id, n.user_id, n.score_text, n.reached_text, n.status, null::boolean, null::boolean, null::text, null::integer
+       from (
+        (select p.id, p.user_id, p.score::text as score_text, (p.score_reached_at at time zone 'UTC')::text as reached_text,
+          p.status, p.score, p.score_reached_at
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+              and p.status <> 'cancelled'
+            and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id)
+          order by p.score, p.score_reached_at desc, p.id desc limit 2)
+        union all
+        (select p.id, p.user_id, p.score::text as score_text, (p.score_reached_at at time zone 'UTC')::text as reached_text,
+          p.status, p.score, p.score_reached_at
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+              and p.status <> 'cancelled'
+            and p.score > own_score
+          order by p.score, p.score_reached_at desc, p.id desc limit 2)
+        order by score, score_reached_at desc, id desc limit 2) as n)
+      union all
+      (select 'next', n.id, n.user_id, n.score_text, n.reached_text, n.status, null::boolean, null::boolean, null::text, null::integer
+       from (
+        (select p.id, p.user_id, p.score::text as score_text, (p.score_reached_at at time zone 'UTC')::text as reached_text,
+          p.status, p.score, p.score_reached_at
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+              and p.status <> 'cancelled'
+            and p.score = own_score and (p.score_reached_at, p.id) > (own_at, own_id)
+          order by p.score desc, p.score_reached_at, p.id limit 2)
+        union all
+        (select p.id, p.user_id, p.score::text as score_text, (p.score_reached_at at time zone 'UTC')::text as reached_text,
+          p.status, p.score, p.score_reached_at
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+              and p.status <> 'cancelled'
+            and p.score < own_score
+          order by p.score desc, p.score_reached_at, p.id limit 2)
+        order by score desc, score_reached_at, id limit 2) as n);
   end if;
-  ahead := own_ahead;
-  return next;
 end $$;
