@@ -96,13 +96,13 @@ begin
     return;
   end if;
 
-  -- The rank's count: the visible rows on higher scores (per-score counts of migration 014) plus the
-  -- ties reached earlier, both bounded by the own score.
-  -- Whether the own row is on the page, as the caller merges it: it comes after the cursor and fewer
-  -- than page_size visible rows lie between the cursor and it. On a first page those are the rows
-  -- ahead of it, so the rank's count decides; an own row on a first page has few scores and ties
-  -- above it to count. After a cursor the rows between are looked for on the index, only as far
-  -- as the page_size-th.
+  -- The own row is on the page, as the caller merges it, when it comes after the cursor and fewer
+  -- than page_size visible rows lie between the cursor and it. On a first page those are all the
+  -- rows ahead of it, so the rank's count decides (for an own row on the page there are few scores
+  -- and ties above it to count): the visible rows on higher scores (per-score counts of migration
+  -- 014) plus the ties reached earlier. After a cursor the rows between are looked for on the
+  -- index, the ties reached earlier and the higher scores as two ranges with exact bounds, only as
+  -- far as the page_size-th; the rank is counted only for an own row off the page.
   if after_score is null then
     if board_club_id is null then
       select
