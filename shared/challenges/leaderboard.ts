@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/client';
 import { leaderboardCursor } from './cursors';
-import { boardPage, neighbourhoodOf, type Board, type Entry, type Neighbourhood } from './leaderboardRepository';
+import { boardPage, neighbourhoodOf, type Board, type BoardPageRow, type Entry } from './leaderboardRepository';
 import type { LeaderboardCursor, LeaderboardPage, LeaderboardRow } from './schemas';
 
 export type { Board } from './leaderboardRepository';
@@ -22,9 +22,12 @@ function before(a: Pick<Entry, 'score' | 'reachedAt' | 'id'>, b: Pick<Entry, 'sc
   return a.id < b.id;
 }
 
-function toRow(entry: Entry, rank: number, viewerId: string, board: Board): LeaderboardRow {
+/** A board row as the page statement and neighbourhoodOf give it: the sharing flags matter on the own row only. */
+type BoardEntry = Omit<BoardPageRow, 'part' | 'ahead'>;
+
+function toRow(entry: BoardEntry, rank: number, viewerId: string, board: Board): LeaderboardRow {
   const isOwn = entry.userId === viewerId;
-  const shared = board.kind === 'global' ? entry.sharedGlobally : entry.sharedGlobally || entry.sharedWithinClub;
+  const shared = board.kind === 'global' ? entry.sharedGlobally === true : entry.sharedGlobally === true || entry.sharedWithinClub === true;
   return {
     rank,
     participationId: entry.id,
@@ -52,9 +55,8 @@ export async function leaderboard(sql: Queryable, query: LeaderboardQuery): Prom
   // when the own row is not on the page, its rank and neighbours.
   const rows = await boardPage(sql, { challengeId, viewerId, board, limit, after });
   const ownRow = rows.find((entry) => entry.part === 'own');
-  const own: Entry | undefined = ownRow;
-  const visible = rows.filter((entry) => entry.part === 'page');
-  const merged: Entry[] = [...visible];
+  const own: BoardEntry | undefined = ownRow;
+  const merged: BoardEntry[] = rows.filter((entry) => entry.part === 'page');
   if (own && (!after || before({ id: after[2], score: after[0], reachedAt: after[1] }, own))) {
     const at = merged.findIndex((entry) => before(own, entry));
     merged.splice(at === -1 ? merged.length : at, 0, own);
@@ -77,7 +79,7 @@ export async function leaderboard(sql: Queryable, query: LeaderboardQuery): Prom
     } else {
       // The statement judged the own row's place as this merge did, so it brought the neighbourhood;
       // should the two ever disagree, the neighbourhood is read on its own rather than shown wrong.
-      const neighbourhood: Neighbourhood =
+      const neighbourhood: { ahead: number; previous: BoardEntry[]; next: BoardEntry[] } =
         ownRow?.ahead !== null && ownRow?.ahead !== undefined
           ? {
               ahead: ownRow.ahead,

@@ -45,90 +45,50 @@ function behind(sql: Queryable, score: string, reachedAt: string, id: string) {
   return sql`score <= ${score}::numeric and (score < ${score}::numeric or (score_reached_at, id) > (${reachedAt}::text::timestamptz, ${id}))`;
 }
 
-// The columns of ENTRY_COLUMNS by their names, for selecting them again from a CTE.
-const ENTRY_NAMES = `id, "userId", score, "reachedAt", status, "sharedGlobally", "sharedWithinClub", "clubId"`;
-
-/** A row of boardPage: which part of the answer it is, and for the own row off the page its rank's count. */
-export interface BoardPageRow extends Entry {
+/**
+ * A row of boardPage: which part of the answer it is, and for the own row off the page its rank's
+ * count. The sharing columns and the club are set on the own row only: others' rows on a board are
+ * visible by definition, and only the own row says whether others see it.
+ */
+export interface BoardPageRow extends Omit<Entry, 'sharedGlobally' | 'sharedWithinClub' | 'clubId'> {
   part: 'own' | 'page' | 'previous' | 'next';
+  sharedGlobally: boolean | null;
+  sharedWithinClub: boolean | null;
+  clubId: string | null;
   /** On the own row when it is not on the page: the visible rows ahead of it; null otherwise. */
   ahead: number | null;
 }
 
 /**
- * The page's row count as SQL text. The one value of the statement that is not a parameter: with
- * `limit $n` the planner prices the cached generic plan as if the page were a tenth of the board,
- * so PostgreSQL planned this statement afresh on every call (about 0.7 ms, more than it takes to
- * run); with the number in the text the cached plan is used. Only a whole number 1..101 (a page
- * of at most 100 rows and the one more that shows whether a next page exists) ever gets here,
- * checked again here since it is not a parameter; one statement per page size stays cached.
+ * One round trip for a whole board view, through challenge_board_view (migration 024): the
+ * viewer's own row (whatever its sharing), the next `limit + 1` visible rows of others after the
+ * cursor in board order, and, only when the own row will not be on this page, its rank's count (as
+ * neighbourhoodOf counts it) and two visible neighbours each side, nearest first. Whether the own
+ * row is on the page is decided there as leaderboard() merges it: after the cursor and fewer than
+ * `limit` page rows ahead of it. The parts are statements of the function, each planned once per
+ * connection, and the off-page ones run only for an off-page viewer.
  */
-function pageRows(limit: number): string {
-  const rows = limit + 1;
-  if (!Number.isSafeInteger(rows) || rows < 2 || rows > 101) throw new RangeError(`page limit out of range: ${limit}`);
-  return String(rows);
-}
-
-/**
- * One round trip for a whole board view: the viewer's own row (whatever its sharing), the next
- * `limit + 1` visible rows of others after the cursor in board order, and, only when the own row
- * will not be on this page, its rank's count (as neighbourhoodOf counts it) and two visible
- * neighbours each side, nearest first. Whether the own row is on the page is decided here as
- * leaderboard() merges it: after the cursor and fewer than `limit` page rows ahead of it. When it
- * is, `off_page` is empty and the neighbourhood's parts, joined to it, never run.
- */
-export function boardPage(
+export async function boardPage(
   sql: Queryable,
   query: { challengeId: string; viewerId: string; board: Board; limit: number; after: LeaderboardCursor | undefined },
 ): Promise<BoardPageRow[]> {
   const { challengeId, viewerId, board, limit, after } = query;
-  const ownAfterCursor = after
-    ? sql`(o.own_score < ${after[0]}::numeric or (o.own_score = ${after[0]}::numeric
-           and (o.own_at, o.id) > (${after[1]}::text::timestamptz, ${after[2]})))`
-    : sql`true`;
-  return sql<BoardPageRow[]>`
-    with own as (
-      select ${sql.unsafe(ENTRY_COLUMNS)}, challenge_participation.score as own_score, score_reached_at as own_at
-      from challenge_participation
-      where challenge_id = ${challengeId} and user_id = ${viewerId} and status <> 'cancelled'
-        ${board.kind === 'club' ? sql`and club_id = ${board.clubId}` : sql``}
-    ), page as (
-      select ${sql.unsafe(ENTRY_COLUMNS)}, challenge_participation.score as page_score, score_reached_at as page_at
-      from challenge_participation
-      where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and user_id <> ${viewerId}
-        ${after ? sql`and ${behind(sql, after[0], after[1], after[2])}` : sql``}
-      order by challenge_participation.score desc, score_reached_at, id
-      limit ${sql.unsafe(pageRows(limit))}
-    ), off_page as (
-      select o.own_score, o.own_at, o.id from own o
-      where not (${ownAfterCursor} and (
-        select count(*) from page p
-        where p.page_score > o.own_score or (p.page_score = o.own_score and (p.page_at, p.id) < (o.own_at, o.id))
-      ) < ${limit})
-    )
-    select 'own' as part, ${sql.unsafe(ENTRY_NAMES)},
-      (select
-         (select coalesce(sum(participants), 0)::int from challenge_board_score
-          where challenge_id = ${challengeId} and board = ${boardKey(board)} and score > o.own_score)
-         + (select count(*)::int from challenge_participation
-            where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> o.id
-              and score = o.own_score and (score_reached_at, id) < (o.own_at, o.id))
-       from off_page o) as ahead
-    from own
-    union all
-    (select 'page', ${sql.unsafe(ENTRY_NAMES)}, null from page)
-    union all
-    (select 'previous', n.*, null from off_page o cross join lateral (
-       select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
-       where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> o.id
-         and score >= o.own_score and (score > o.own_score or (score_reached_at, id) < (o.own_at, o.id))
-       order by challenge_participation.score, score_reached_at desc, id desc limit 2) n)
-    union all
-    (select 'next', n.*, null from off_page o cross join lateral (
-       select ${sql.unsafe(ENTRY_COLUMNS)} from challenge_participation
-       where challenge_id = ${challengeId} and ${boardFilter(sql, board)} and id <> o.id
-         and score <= o.own_score and (score < o.own_score or (score_reached_at, id) > (o.own_at, o.id))
-       order by challenge_participation.score desc, score_reached_at, id limit 2) n)`;
+  const clubId = board.kind === 'club' ? board.clubId : null;
+  const rows = await sql<BoardPageRow[]>`
+    select * from challenge_board_view(${challengeId}, ${clubId}, ${viewerId}, ${limit},
+      ${after?.[0] ?? null}::numeric, ${after?.[1] ?? null}::text::timestamptz, ${after?.[2] ?? null})`;
+  for (const row of rows) row.reachedAt = microTimestampOf(row.reachedAt);
+  return rows;
+}
+
+/**
+ * A UTC timestamp's text in DateStyle ISO (`2026-01-01 00:00:31.5`, as challenge_board_view gives
+ * it) in the format of MICRO_FORMAT (`2026-01-01T00:00:31.500000Z`).
+ */
+export function microTimestampOf(text: string): string {
+  const space = text.indexOf(' ');
+  const clock = text.slice(space + 1);
+  return `${text.slice(0, space)}T${clock.slice(0, 8)}.${clock.slice(9).padEnd(6, '0')}Z`;
 }
 
 export interface Neighbourhood {
@@ -145,7 +105,10 @@ export interface Neighbourhood {
  * whether the own row is on the page. One round trip: the rank (visible rows on higher scores from the per-score counts of
  * challenge_board_score, plus the ties reached earlier) and two visible neighbours each side.
  */
-export async function neighbourhoodOf(sql: Queryable, query: { challengeId: string; board: Board; own: Entry }): Promise<Neighbourhood> {
+export async function neighbourhoodOf(
+  sql: Queryable,
+  query: { challengeId: string; board: Board; own: Pick<Entry, 'id' | 'score' | 'reachedAt'> },
+): Promise<Neighbourhood> {
   const { challengeId, board, own } = query;
   const [row]: [Neighbourhood?] = await sql`
     select

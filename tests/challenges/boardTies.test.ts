@@ -1,0 +1,135 @@
+import { leaderboardCursor } from '../../shared/challenges/cursors';
+import { leaderboard, type Board } from '../../shared/challenges/leaderboard';
+import type { LeaderboardPage, LeaderboardRow } from '../../shared/challenges/schemas';
+import { getSql } from '../../shared/db/client';
+import { createClub, makeChallenge, unique } from './support';
+
+interface Participation {
+  id: string;
+  userId: string;
+  clubId: string | null;
+  score: number;
+  /** Microseconds after the base instant. */
+  micros: number;
+  shareWithinClub: boolean;
+  shareGlobally: boolean;
+  status: 'active' | 'completed' | 'failed' | 'cancelled';
+}
+
+const BASE = Date.parse('2026-09-01T10:00:00Z');
+const instant = (micros: number) => {
+  const text = new Date(BASE + Math.floor(micros / 1000)).toISOString();
+  return `${text.slice(0, 23)}${String(micros % 1000).padStart(3, '0')}Z`;
+};
+
+/** Board order: score, then who reached it first, then id. */
+const inOrder = (a: Participation, b: Participation) =>
+  b.score - a.score || a.micros - b.micros || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+type Shown = Pick<LeaderboardRow, 'rank' | 'userId' | 'score' | 'isOwn' | 'hiddenFromOthers'>;
+const shown = (row: LeaderboardRow): Shown => ({
+  rank: row.rank,
+  userId: row.userId,
+  score: row.score,
+  isOwn: row.isOwn,
+  hiddenFromOthers: row.hiddenFromOthers,
+});
+
+/**
+ * Every page of every viewer's view, from a model of the rules in shared/challenges/leaderboard.ts:
+ * others' visible rows and the viewer's own row in board order, ranked by position; the own row's
+ * rank and two rows each side whenever it is not on the page shown.
+ */
+function expectedPages(rows: Participation[], board: Board, viewerId: string, limit: number) {
+  const live = rows.filter((row) => row.status !== 'cancelled');
+  const visible = (row: Participation) =>
+    board.kind === 'global' ? row.shareGlobally : row.clubId === board.clubId && (row.shareWithinClub || row.shareGlobally);
+  const own = live.find((row) => row.userId === viewerId && (board.kind === 'global' || row.clubId === board.clubId));
+  const view = live.filter((row) => row === own || (row.userId !== viewerId && visible(row))).sort(inOrder);
+  const toShown = (row: Participation, index: number): Shown => ({
+    rank: index + 1,
+    userId: row.userId,
+    score: row.score,
+    isOwn: row === own,
+    hiddenFromOthers: row === own && !visible(row),
+  });
+  const pages: { items: Shown[]; me: Shown | null; around: Shown[]; last: boolean }[] = [];
+  for (let start = 0; start === 0 || start < view.length; start += limit) {
+    const items = view.slice(start, start + limit).map((row, index) => toShown(row, start + index));
+    const ownIndex = own ? view.indexOf(own) : -1;
+    const onPage = ownIndex >= start && ownIndex < start + limit;
+    const me = own ? toShown(own, ownIndex) : null;
+    const around =
+      own && !onPage
+        ? view.slice(Math.max(0, ownIndex - 2), ownIndex + 3).map((row, index) => toShown(row, Math.max(0, ownIndex - 2) + index))
+        : [];
+    pages.push({ items, me, around, last: start + limit >= view.length });
+  }
+  return pages;
+}
+
+/**
+ * Ties on score and on the instant, instants apart only in microseconds, every sharing choice,
+ * cancelled rows and rows of another club: each view of each board, page by page, as the model says.
+ * The rank and the neighbours of an own row off the page come from per-score counts and index
+ * ranges bounded at the own row, so ties on both sides of it are where they could go wrong.
+ */
+describe('leaderboard views on a board full of ties', () => {
+  it('matches the model for every viewer, board, page size and page', async () => {
+    const club = await createClub();
+    const otherClub = await createClub();
+    const challenge = await makeChallenge();
+    const statuses = ['active', 'completed', 'failed', 'cancelled', 'active', 'active'] as const;
+    const rows: Participation[] = [];
+    for (let n = 0; n < 30; n += 1) {
+      const row = {
+        userId: unique(`tie${n}`),
+        clubId: n % 5 === 4 ? otherClub.clubId : n % 7 === 6 ? null : club.clubId,
+        score: [40, 25.5, 25.5, 10, 10, 10][n % 6]!,
+        // Several rows share an instant (the id decides), others differ below the millisecond.
+        micros: [0, 0, 1, 999, 1000, 500_500][(n * 5) % 6]!,
+        shareWithinClub: n % 3 !== 0,
+        shareGlobally: n % 4 < 2,
+        status: statuses[(n * 7) % 6]!,
+      };
+      const [inserted] = await getSql()<{ id: string }[]>`
+        insert into challenge_participation (challenge_id, user_id, club_id, rules, reward_xp, deadline_at, score, score_reached_at,
+          share_within_club, share_globally, status)
+        values (${challenge.id}, ${row.userId}, ${row.clubId}, '{}', 10, now() + interval '30 days', ${row.score},
+          ${instant(row.micros)}::text::timestamptz, ${row.shareWithinClub}, ${row.shareGlobally}, ${row.status})
+        returning id`;
+      rows.push({ ...row, id: inserted!.id });
+    }
+    const viewers = [...rows.map((row) => row.userId), unique('outsider')];
+    const boards: Board[] = [{ kind: 'global' }, { kind: 'club', clubId: club.clubId }];
+    let offPageViews = 0;
+    for (const board of boards) {
+      for (const viewerId of viewers) {
+        for (const limit of [1, 2, 5]) {
+          const expected = expectedPages(rows, board, viewerId, limit);
+          let after: ReturnType<typeof leaderboardCursor.decode>;
+          for (const [index, page] of expected.entries()) {
+            const actual: LeaderboardPage = await leaderboard(getSql(), { challengeId: challenge.id, viewerId, board, limit, after });
+            const context = { board: board.kind, viewerId, limit, page: index };
+            expect({
+              ...context,
+              items: actual.items.map(shown),
+              me: actual.me && shown(actual.me),
+              around: actual.around.map(shown),
+            }).toEqual({
+              ...context,
+              items: page.items,
+              me: page.me,
+              around: page.around,
+            });
+            expect(actual.nextCursor === null).toBe(page.last);
+            if (page.around.length) offPageViews += 1;
+            if (!actual.nextCursor) break;
+            after = leaderboardCursor.decode(actual.nextCursor);
+          }
+        }
+      }
+    }
+    expect(offPageViews).toBeGreaterThan(100);
+  });
+});
