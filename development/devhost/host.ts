@@ -3,7 +3,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import {
-  HttpRequest,
   HttpResponse,
   InvocationContext,
   type HttpResponseInit,
@@ -17,6 +16,7 @@ import { HttpProblem, PROBLEM_CONTENT_TYPE, problemBody } from '../../shared/htt
 import { compileTemplate } from '../../shared/http/pathTemplate';
 import type { Logger } from '../../shared/log/logger';
 import { startEventHubTriggers, type EventHubTriggerSettings, type RunningEventHubTriggers } from './eventHubTriggers';
+import { LocalHttpRequest } from './localHttpRequest';
 import { requestUrl } from './requestTarget';
 import { resolveSchedule } from './schedule';
 
@@ -69,18 +69,15 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
     options.functionLog ??
     ((level: string, line: string) => (level === 'error' || level === 'warning' ? process.stderr : process.stdout).write(line + '\n'));
 
+  // One handler for every invocation: it needs nothing of the invocation it logs for.
+  const logHandler: InvocationContextInit['logHandler'] = (level, ...args) => {
+    // Our loggers hand over one finished line; anything else is joined as the host would.
+    const only = args.length === 1 ? args[0] : undefined;
+    const line = typeof only === 'string' ? only : args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ');
+    functionLog(level, line);
+  };
   const invocationContext = (functionName: string, extra: Pick<InvocationContextInit, 'triggerMetadata' | 'retryContext'> = {}) =>
-    new InvocationContext({
-      invocationId: randomUUID(),
-      functionName,
-      ...extra,
-      logHandler: (level, ...args) => {
-        // Our loggers hand over one finished line; anything else is joined as the host would.
-        const only = args.length === 1 ? args[0] : undefined;
-        const line = typeof only === 'string' ? only : args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ');
-        functionLog(level, line);
-      },
-    });
+    new InvocationContext({ invocationId: randomUUID(), functionName, ...extra, logHandler });
 
   const maxBodyBytes = options.maxBodyBytes ?? MAX_HTTP_BODY;
   const server = http.createServer((req, res) => {
@@ -153,12 +150,14 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
         return refuseOversizedBody(req, res);
       }
     }
-    const request = new HttpRequest({
+    // The Functions library's HttpRequest interface, made from the URL parsed above; its undici
+    // Request is built only if the function reads the body (localHttpRequest.ts).
+    const request = new LocalHttpRequest({
       method: req.method ?? 'GET',
-      url: url.href,
+      url,
       headers: flattenHeaders(req.headers),
       params: target.params,
-      ...(body.length ? { body: { bytes: body } } : {}),
+      body,
     });
     const result = await target.definition.options.handler(request, invocationContext(target.definition.name));
     if (result instanceof HttpResponse || !writePlainResponse(res, result ?? {})) {
