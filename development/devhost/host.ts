@@ -2,13 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import {
-  HttpResponse,
-  InvocationContext,
-  type HttpResponseInit,
-  type InvocationContextInit,
-  type Timer,
-} from '@azure/functions';
+import { HttpResponse, InvocationContext, type HttpResponseInit, type InvocationContextInit, type Timer } from '@azure/functions';
 import { Cron } from 'croner';
 import type { FunctionDefinition } from '../../shared/host/definition';
 import { allowedMethods, REQUEST_ID_HEADER } from '../../shared/http/dispatch';
@@ -67,7 +61,7 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
   const byName = new Map(definitions.map((definition) => [definition.name.toLowerCase(), definition]));
   const functionLog =
     options.functionLog ??
-    ((level: string, line: string) => (level === 'error' || level === 'warning' ? process.stderr : process.stdout).write(line + '\n'));
+    ((level: string, line: string) => (level === 'error' || level === 'warning' ? process.stderr.write(line + '\n') : stdoutLines(line)));
 
   // One handler for every invocation: it needs nothing of the invocation it logs for.
   const logHandler: InvocationContextInit['logHandler'] = (level, ...args) => {
@@ -239,6 +233,34 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The functions' stdout lines (an access line per request), written once per turn of the event
+ * loop instead of one write each: stdout to a terminal, file or pipe is written synchronously, a
+ * system call per write, and under load the lines of many requests now share one. Order is kept;
+ * what is pending when the process exits is written then. Warnings and errors (stderr) are
+ * written at once as before.
+ */
+let pendingStdout = '';
+let stdoutFlushScheduled = false;
+let stdoutFlushedOnExit = false;
+function stdoutLines(line: string): void {
+  pendingStdout += line + '\n';
+  if (stdoutFlushScheduled) return;
+  stdoutFlushScheduled = true;
+  setImmediate(flushStdout);
+  if (!stdoutFlushedOnExit) {
+    stdoutFlushedOnExit = true;
+    process.once('exit', flushStdout);
+  }
+}
+function flushStdout(): void {
+  stdoutFlushScheduled = false;
+  if (!pendingStdout) return;
+  const out = pendingStdout;
+  pendingStdout = '';
+  process.stdout.write(out);
 }
 
 /** Core Tools hand the `input` string to the trigger; a JSON array becomes a batch of events. */
