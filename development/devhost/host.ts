@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { HttpResponse, InvocationContext, type HttpResponseInit, type InvocationContextInit, type Timer } from '@azure/functions';
+import { HttpResponse, type HttpResponseInit, type InvocationContextInit, type Timer } from '@azure/functions';
 import { Cron } from 'croner';
 import type { FunctionDefinition } from '../../shared/host/definition';
 import { allowedMethods, REQUEST_ID_HEADER } from '../../shared/http/dispatch';
@@ -11,6 +11,7 @@ import { compileTemplate } from '../../shared/http/pathTemplate';
 import type { Logger } from '../../shared/log/logger';
 import { startEventHubTriggers, type EventHubTriggerSettings, type RunningEventHubTriggers } from './eventHubTriggers';
 import { LocalHttpRequest } from './localHttpRequest';
+import { LocalInvocationContext } from './localInvocationContext';
 import { requestUrl } from './requestTarget';
 import { resolveSchedule } from './schedule';
 
@@ -64,14 +65,14 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
     ((level: string, line: string) => (level === 'error' || level === 'warning' ? process.stderr.write(line + '\n') : stdoutLines(line)));
 
   // One handler for every invocation: it needs nothing of the invocation it logs for.
-  const logHandler: InvocationContextInit['logHandler'] = (level, ...args) => {
+  const logHandler: NonNullable<InvocationContextInit['logHandler']> = (level, ...args) => {
     // Our loggers hand over one finished line; anything else is joined as the host would.
     const only = args.length === 1 ? args[0] : undefined;
     const line = typeof only === 'string' ? only : args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ');
     functionLog(level, line);
   };
   const invocationContext = (functionName: string, extra: Pick<InvocationContextInit, 'triggerMetadata' | 'retryContext'> = {}) =>
-    new InvocationContext({ invocationId: randomUUID(), functionName, ...extra, logHandler });
+    new LocalInvocationContext({ invocationId: randomUUID(), functionName, ...extra, logHandler });
 
   const maxBodyBytes = options.maxBodyBytes ?? MAX_HTTP_BODY;
   const server = http.createServer((req, res) => {
@@ -149,7 +150,7 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
     const request = new LocalHttpRequest({
       method: req.method ?? 'GET',
       url,
-      headers: flattenHeaders(req.headers),
+      headers: req.headers,
       params: target.params,
       body,
     });
@@ -275,14 +276,6 @@ function eventHubMessages(input: unknown): unknown[] {
   }
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
-}
-
-function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
 }
 
 function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
