@@ -33,8 +33,15 @@ type Server = ChildServer;
 
 /** Starts bench/requestPath/server.ts as `side` on the bench database; resolves once it listens. */
 async function startServer(side: 'host' | 'bare', databaseUrl: string): Promise<Server> {
-  const profile = process.env['BENCH_HOST_PROFILE'];
-  const profiling = profile && side === 'host' ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  // BENCH_CPU_PROF=<dir>: both sides write a V8 CPU profile when they stop (host.cpuprofile,
+  // bare.cpuprofile), to compare where each spends its time; BENCH_HOST_PROFILE=<dir>: the host only.
+  const both = process.env['BENCH_CPU_PROF'];
+  const hostOnly = process.env['BENCH_HOST_PROFILE'];
+  const profiling = both
+    ? ['--cpu-prof', `--cpu-prof-dir=${both}`, `--cpu-prof-name=${side}.cpuprofile`]
+    : hostOnly && side === 'host'
+      ? ['--cpu-prof', `--cpu-prof-dir=${hostOnly}`]
+      : [];
   return startChildServer(path.join(__dirname, 'requestPath', 'server.ts'), [side], {
     env: { ...process.env, DATABASE_URL: databaseUrl },
     nodeArgs: profiling,
@@ -195,7 +202,8 @@ async function seedBoard(sql: Sql): Promise<string> {
  * first page (limit 50, 1,000 entries) and a leaderboard's first page (limit 20, 100,000
  * participations, the viewer on that page) through the local host against a bare server running
  * the same queries (bench/requestPath/server.ts). BENCH_REQUEST_SECONDS and BENCH_REQUEST_ROUNDS
- * lengthen the runs; BENCH_HOST_PROFILE=<dir> writes a CPU profile of the host there.
+ * lengthen the runs; BENCH_CPU_PROF=<dir> writes a CPU profile of each side there
+ * (BENCH_HOST_PROFILE=<dir> of the host only).
  */
 export default async function requestPath({ sql, url }: BenchContext): Promise<Comparison[]> {
   await seedInbox(sql);

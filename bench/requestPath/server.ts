@@ -22,7 +22,6 @@ async function main(): Promise<void> {
     const host = await startDevHost(functionDefinitions, {
       port: 0,
       log: createLogger({ minLevel: 'error' }),
-      functionLog: (level, line) => (level === 'error' || level === 'warning' ? process.stderr : process.stdout).write(line + '\n'),
       setting: (name) => process.env[name],
       runTimers: false,
     });

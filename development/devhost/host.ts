@@ -2,14 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import {
-  HttpRequest,
-  HttpResponse,
-  InvocationContext,
-  type HttpResponseInit,
-  type InvocationContextInit,
-  type Timer,
-} from '@azure/functions';
+import { HttpResponse, type HttpResponseInit, type InvocationContextInit, type Timer } from '@azure/functions';
 import { Cron } from 'croner';
 import type { FunctionDefinition } from '../../shared/host/definition';
 import { allowedMethods, REQUEST_ID_HEADER } from '../../shared/http/dispatch';
@@ -17,6 +10,8 @@ import { HttpProblem, PROBLEM_CONTENT_TYPE, problemBody } from '../../shared/htt
 import { compileTemplate } from '../../shared/http/pathTemplate';
 import type { Logger } from '../../shared/log/logger';
 import { startEventHubTriggers, type EventHubTriggerSettings, type RunningEventHubTriggers } from './eventHubTriggers';
+import { LocalHttpRequest } from './localHttpRequest';
+import { LocalInvocationContext } from './localInvocationContext';
 import { requestUrl } from './requestTarget';
 import { resolveSchedule } from './schedule';
 
@@ -67,20 +62,17 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
   const byName = new Map(definitions.map((definition) => [definition.name.toLowerCase(), definition]));
   const functionLog =
     options.functionLog ??
-    ((level: string, line: string) => (level === 'error' || level === 'warning' ? process.stderr : process.stdout).write(line + '\n'));
+    ((level: string, line: string) => (level === 'error' || level === 'warning' ? process.stderr.write(line + '\n') : stdoutLines(line)));
 
+  // One handler for every invocation: it needs nothing of the invocation it logs for.
+  const logHandler: NonNullable<InvocationContextInit['logHandler']> = (level, ...args) => {
+    // Our loggers hand over one finished line; anything else is joined as the host would.
+    const only = args.length === 1 ? args[0] : undefined;
+    const line = typeof only === 'string' ? only : args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ');
+    functionLog(level, line);
+  };
   const invocationContext = (functionName: string, extra: Pick<InvocationContextInit, 'triggerMetadata' | 'retryContext'> = {}) =>
-    new InvocationContext({
-      invocationId: randomUUID(),
-      functionName,
-      ...extra,
-      logHandler: (level, ...args) => {
-        // Our loggers hand over one finished line; anything else is joined as the host would.
-        const only = args.length === 1 ? args[0] : undefined;
-        const line = typeof only === 'string' ? only : args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ');
-        functionLog(level, line);
-      },
-    });
+    new LocalInvocationContext({ invocationId: randomUUID(), functionName, ...extra, logHandler });
 
   const maxBodyBytes = options.maxBodyBytes ?? MAX_HTTP_BODY;
   const server = http.createServer((req, res) => {
@@ -153,12 +145,14 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
         return refuseOversizedBody(req, res);
       }
     }
-    const request = new HttpRequest({
+    // The Functions library's HttpRequest interface, made from the URL parsed above; its undici
+    // Request is built only if the function reads the body (localHttpRequest.ts).
+    const request = new LocalHttpRequest({
       method: req.method ?? 'GET',
-      url: url.href,
-      headers: flattenHeaders(req.headers),
+      url,
+      headers: req.headers,
       params: target.params,
-      ...(body.length ? { body: { bytes: body } } : {}),
+      body,
     });
     const result = await target.definition.options.handler(request, invocationContext(target.definition.name));
     if (result instanceof HttpResponse || !writePlainResponse(res, result ?? {})) {
@@ -242,6 +236,34 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
   };
 }
 
+/**
+ * The functions' stdout lines (an access line per request), written once per turn of the event
+ * loop instead of one write each: stdout to a terminal, file or pipe is written synchronously, a
+ * system call per write, and under load the lines of many requests now share one. Order is kept;
+ * what is pending when the process exits is written then. Warnings and errors (stderr) are
+ * written at once as before.
+ */
+let pendingStdout = '';
+let stdoutFlushScheduled = false;
+let stdoutFlushedOnExit = false;
+function stdoutLines(line: string): void {
+  pendingStdout += line + '\n';
+  if (stdoutFlushScheduled) return;
+  stdoutFlushScheduled = true;
+  setImmediate(flushStdout);
+  if (!stdoutFlushedOnExit) {
+    stdoutFlushedOnExit = true;
+    process.once('exit', flushStdout);
+  }
+}
+function flushStdout(): void {
+  stdoutFlushScheduled = false;
+  if (!pendingStdout) return;
+  const out = pendingStdout;
+  pendingStdout = '';
+  process.stdout.write(out);
+}
+
 /** Core Tools hand the `input` string to the trigger; a JSON array becomes a batch of events. */
 function eventHubMessages(input: unknown): unknown[] {
   let value = input;
@@ -254,14 +276,6 @@ function eventHubMessages(input: unknown): unknown[] {
   }
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
-}
-
-function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
 }
 
 function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {

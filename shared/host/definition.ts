@@ -10,7 +10,7 @@ import { configuredLogLevel } from '../config/settings';
 import { createDispatcher } from '../http/dispatch';
 import type { Route } from '../http/route';
 import { BusyError, DomainError } from '../errors/domainErrors';
-import { createLogger, invocationSink, type Logger } from '../log/logger';
+import { createInvocationLogger, type Logger } from '../log/logger';
 import { telemetry, within, type Attributes } from '../telemetry/telemetry';
 import { groupBinding, RETRY_POLICIES } from './bindings';
 
@@ -38,7 +38,7 @@ export interface JobContext {
 }
 
 function jobLogger(context: InvocationContext, functionName: string): Logger {
-  return createLogger({ sink: invocationSink(context), minLevel: configuredLogLevel() }).with({
+  return createInvocationLogger(context, { minLevel: configuredLogLevel() }).with({
     function: functionName,
     invocationId: context.invocationId,
   });

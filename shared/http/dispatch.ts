@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
 import * as v from 'valibot';
 import { configuredLogLevel, getSettings, SettingsError } from '../config/settings';
-import { createLogger, invocationSink, lazyLogger, type LogFields, type Logger } from '../log/logger';
+import { createInvocationLogger, lazyLogger, type LogFields, type Logger } from '../log/logger';
 import { isDataException, isForeignKeyViolation, isTransient, isUniqueViolation, sqlState } from '../db/errors';
 import {
   BusyError,
@@ -475,5 +475,5 @@ export function pathOf(url: string): string {
 
 /** The invocation's logger; LOG_LEVEL even when the settings are broken (the error path then reports why). */
 function requestLogger(context: InvocationContext, fields: LogFields): Logger {
-  return createLogger({ sink: invocationSink(context), minLevel: configuredLogLevel(), fields });
+  return createInvocationLogger(context, { minLevel: configuredLogLevel(), fields });
 }

@@ -42,7 +42,25 @@ function serialise(value: unknown): unknown {
 }
 
 export function createLogger(options: { sink?: LogSink; minLevel?: LogLevel; fields?: LogFields } = {}): Logger {
-  return new LineLogger(options.sink ?? consoleSink, rank[options.minLevel ?? 'info'], options.fields ?? {});
+  return new LineLogger(options.sink ?? consoleSink, undefined, rank[options.minLevel ?? 'info'], options.fields ?? {});
+}
+
+/** What an Azure Functions InvocationContext offers to log through. */
+export interface InvocationLog {
+  debug(...args: unknown[]): void;
+  info(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+}
+
+/**
+ * A logger writing through an Azure Functions InvocationContext (with telemetry on, its lines are
+ * replaced by telemetry's records: the host no longer collects them). One is made per request:
+ * the context is kept as it is rather than wrapped in a sink function, a function object made
+ * per request (with a property of its own) having cost more than the rest of the logger.
+ */
+export function createInvocationLogger(context: InvocationLog, options: { minLevel?: LogLevel; fields?: LogFields } = {}): Logger {
+  return new LineLogger(undefined, context, rank[options.minLevel ?? 'info'], options.fields ?? {});
 }
 
 /**
@@ -51,7 +69,10 @@ export function createLogger(options: { sink?: LogSink; minLevel?: LogLevel; fie
  */
 class LineLogger implements Logger {
   constructor(
-    private readonly sink: LogSink,
+    /** Where lines go, unless `invocation` is set. */
+    private readonly sink: LogSink | undefined,
+    /** The invocation lines go through, if any. */
+    private readonly invocation: InvocationLog | undefined,
     private readonly minRank: number,
     private readonly base: LogFields,
   ) {}
@@ -64,9 +85,10 @@ class LineLogger implements Logger {
     if (backend) {
       const { level: _level, event: _event, time: _time, ...attributes } = line;
       backend.log(level, event, attributes);
-      if (this.sink.replacedByTelemetry) return;
+      if (this.invocation || this.sink?.replacedByTelemetry) return;
     }
-    this.sink(level, JSON.stringify(line));
+    if (this.invocation) this.invocation[level](JSON.stringify(line));
+    else this.sink?.(level, JSON.stringify(line));
   }
 
   debug(event: string, fields?: LogFields): void {
@@ -82,20 +104,8 @@ class LineLogger implements Logger {
     this.write('error', event, fields);
   }
   with(fields: LogFields): Logger {
-    return new LineLogger(this.sink, this.minRank, { ...this.base, ...fields });
+    return new LineLogger(this.sink, this.invocation, this.minRank, { ...this.base, ...fields });
   }
-}
-
-/** A sink writing through an Azure Functions InvocationContext. */
-export function invocationSink(context: {
-  debug(...args: unknown[]): void;
-  info(...args: unknown[]): void;
-  warn(...args: unknown[]): void;
-  error(...args: unknown[]): void;
-}): LogSink {
-  const sink: LogSink = (level, line) => context[level](line);
-  sink.replacedByTelemetry = true;
-  return sink;
 }
 
 /**
