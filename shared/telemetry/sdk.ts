@@ -51,10 +51,18 @@ export interface TelemetrySdkOptions {
   metricReaders?: AzureMonitorOpenTelemetryOptions['metricReaders'];
   /** Every trace kept (tests, bench); otherwise the distro's rate limit (5 traces per second) or OTEL_TRACES_SAMPLER. */
   sampleEverything?: boolean;
+  /**
+   * Where the Azure Monitor exporters send their requests instead of the network (the bench:
+   * envelopes are built and serialised as in production, then kept in memory). Unset: HTTPS to
+   * the connection string's ingestion endpoint.
+   */
+  exporterHttpClient?: ExporterHttpClient;
   /** Live metrics and offline retry storage: on in production, off in tests. */
   liveMetrics?: boolean;
   offlineStorage?: boolean;
 }
+
+export type ExporterHttpClient = NonNullable<NonNullable<AzureMonitorOpenTelemetryOptions['azureMonitorExporterOptions']>['httpClient']>;
 
 /** The part of @azure/functions' `app.hook` the Functions instrumentation uses. */
 export interface FunctionsHooks {
@@ -89,6 +97,7 @@ export function startTelemetrySdk(options: TelemetrySdkOptions): TelemetryBacken
     azureMonitorExporterOptions: {
       connectionString: options.connectionString,
       ...(options.offlineStorage === false ? { disableOfflineStorage: true } : {}),
+      ...(options.exporterHttpClient ? { httpClient: options.exporterHttpClient } : {}),
     },
     ...(options.sampleEverything ? { samplingRatio: 1, tracesPerSecond: 0 } : {}),
     enableLiveMetrics: options.liveMetrics ?? true,
