@@ -145,7 +145,7 @@ export default async function telemetryOverhead({ sql, url }: BenchContext): Pro
     const all = figure('on', onRuns, `telemetry on: every trace kept and exported ${overHttps ? 'over HTTPS' : 'to memory'}`);
     if (exported?.requests) {
       all.detail?.push(
-        `on side's exporters handed over ${exported.requests} requests, ${Math.round(exported.characters / 1e6)} M characters of envelopes (${exported.envelopes} in the last 20 requests)`,
+        `on side's exporters handed over ${exported.requests} requests, ${Math.round(exported.characters / 1e6)} M characters of envelopes (${exported.envelopes} in the last 4)`,
       );
     }
     const sampled = figure('sampled', sampledRuns, 'telemetry on: the production sampler (5 traces per second)');

@@ -16,7 +16,7 @@ export interface MemoryIngestion extends HttpClient {
 }
 
 export function createMemoryIngestion(options: { keep?: number } = {}): MemoryIngestion {
-  const keep = options.keep ?? 20;
+  const keep = options.keep ?? 4;
   const bodies: string[] = [];
   const sent = { requests: 0, characters: 0 };
   return {
