@@ -19,22 +19,15 @@ import { telemetry } from '../../shared/telemetry/telemetry';
  * SPAN_LOOP_REQUESTS requests (4,000), after a warm-up.
  */
 const INBOX_STATEMENT = `
-    select entry.id, entry.title, entry.body, entry.tone, entry.read, entry.seq, entry.position,
-           counter.unread
-    from (
-      select coalesce((select unread from notification_unread_count where user_id = \0), 0) as unread
-    ) as counter
-    left join lateral (
-      select id, title, body, tone, read_at is not null as read, seq, created_at,
-             to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position
-      from notification
-      where user_id = \0
-        \0
-        \0
-      order by created_at desc, seq desc
-      limit \0
-    ) as entry on true
-    order by entry.created_at desc, entry.seq desc`;
+    select id, title, body, tone, read_at is not null as read, seq,
+           to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position,
+           coalesce((select unread from notification_unread_count where user_id = \0), 0) as unread
+    from notification
+    where user_id = (select \0::text)
+      \0
+      \0
+    order by created_at desc, seq desc
+    limit (select \0::int)`;
 
 async function main(): Promise<void> {
   const on = process.argv[2] !== 'off';
