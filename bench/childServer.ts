@@ -5,6 +5,8 @@ export interface ChildServer {
   url: string;
   /** The process's CPU time so far (user + system), in µs. */
   cpuMicros(): Promise<number>;
+  /** Sends `message` and resolves with the `field` of the first answer that has one. */
+  ask<T>(message: string, field: string): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -29,18 +31,20 @@ export async function startChildServer(
     new Promise<string>((resolve) => child.on('message', (message: { url?: string }) => message.url && resolve(message.url))),
     exited,
   ]);
+  const ask = <T>(message: string, field: string) =>
+    new Promise<T>((resolve) => {
+      const onMessage = (answer: Record<string, unknown>) => {
+        if (answer[field] === undefined) return;
+        child.off('message', onMessage);
+        resolve(answer[field] as T);
+      };
+      child.on('message', onMessage);
+      child.send(message);
+    });
   return {
     url,
-    cpuMicros: () =>
-      new Promise<number>((resolve) => {
-        const onMessage = (message: { cpuMicros?: number }) => {
-          if (message.cpuMicros === undefined) return;
-          child.off('message', onMessage);
-          resolve(message.cpuMicros);
-        };
-        child.on('message', onMessage);
-        child.send('cpu');
-      }),
+    cpuMicros: () => ask<number>('cpu', 'cpuMicros'),
+    ask,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -1,52 +1,39 @@
-import { InMemoryLogRecordExporter, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
-import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { functionDefinitions } from '../../functions/definitions';
 import { getSettings } from '../../shared/config/settings';
 import { closeSql } from '../../shared/db/client';
 import { createLogger } from '../../shared/log/logger';
 import { secretValues, startTelemetry, stopTelemetry } from '../../shared/telemetry/startup';
 import { startDevHost } from '../../development/devhost/host';
+import { createMemoryIngestion } from '../../development/appInsightsFake/memoryIngestion';
 
 /**
  * One side of the telemetry overhead bench, as a child process: the local host as `npm start`
- * runs it, with telemetry `on` (every trace kept: the Azure Monitor distro exporting to the local
- * ingestion fake named by APPLICATIONINSIGHTS_CONNECTION_STRING, plus in-memory span and log
- * exporters emptied every second), `sampled` (the distro's production sampler, exporting to the
- * same fake) or `off`. Sends `{ url }` over IPC once listening, answers `cpu` with its CPU time
- * so far (`{ cpuMicros }`, user + system) and stops on `stop`.
+ * runs it, with telemetry `on` (every trace kept, the Azure Monitor distro's whole pipeline; its
+ * exporters build and serialise every envelope and hand it to an HTTP client in memory, or with
+ * BENCH_TELEMETRY_ON_EXPORT=https send it to the local ingestion fake named by
+ * APPLICATIONINSIGHTS_CONNECTION_STRING as production sends it), `sampled` (the distro's
+ * production sampler, at most 5 traces per second, sending to the fake) or `off`. Sends `{ url }`
+ * over IPC once listening, answers `cpu` with its CPU time so far (`{ cpuMicros }`, user +
+ * system), `exported` with what the `on` side's exporters handed over (`{ exported }`) and stops
+ * on `stop`.
  */
 async function main(): Promise<void> {
   const side = process.argv[2];
   if (side !== 'on' && side !== 'sampled' && side !== 'off') throw new Error('usage: host.ts on|sampled|off');
-  if (side === 'sampled') {
-    // What production runs: the distro's own sampler (at most 5 traces per second), no extra exporter.
+  const overHttps = process.env['BENCH_TELEMETRY_ON_EXPORT'] === 'https';
+  const memory = side === 'on' && !overHttps ? createMemoryIngestion() : undefined;
+  if (side !== 'off') {
     const backend = await startTelemetry({
       connectionString: process.env['APPLICATIONINSIGHTS_CONNECTION_STRING'],
       secrets: secretValues(getSettings()),
       serviceName: 'bench',
+      // `sampled` is what production runs: the distro's own sampler (at most 5 traces per second).
+      sampleEverything: side === 'on',
+      ...(memory ? { exporterHttpClient: memory } : {}),
       liveMetrics: false,
       offlineStorage: false,
     });
     if (!backend) throw new Error('telemetry did not start: is APPLICATIONINSIGHTS_CONNECTION_STRING set?');
-  }
-  if (side === 'on') {
-    const spans = new InMemorySpanExporter();
-    const logRecords = new InMemoryLogRecordExporter();
-    const backend = await startTelemetry({
-      connectionString: process.env['APPLICATIONINSIGHTS_CONNECTION_STRING'],
-      secrets: secretValues(getSettings()),
-      serviceName: 'bench',
-      spanProcessors: [new SimpleSpanProcessor(spans)],
-      logRecordProcessors: [new SimpleLogRecordProcessor(logRecords)],
-      sampleEverything: true,
-      liveMetrics: false,
-      offlineStorage: false,
-    });
-    if (!backend) throw new Error('telemetry did not start: is APPLICATIONINSIGHTS_CONNECTION_STRING set?');
-    setInterval(() => {
-      spans.reset();
-      logRecords.reset();
-    }, 1_000).unref();
   }
   const host = await startDevHost(functionDefinitions, {
     port: 0,
@@ -58,6 +45,8 @@ async function main(): Promise<void> {
   process.on('message', (message: unknown) => {
     // The bench reads this process's CPU time around each run: CPU per request, less noisy than req/s.
     if (message === 'cpu') process.send?.({ cpuMicros: cpuMicros() });
+    if (message === 'exported')
+      process.send?.({ exported: { ...(memory?.sent ?? { requests: 0, characters: 0 }), envelopes: memory?.envelopes().length ?? 0 } });
     if (message === 'stop')
       void Promise.all([host.close(), stopTelemetry()])
         .then(() => closeSql())

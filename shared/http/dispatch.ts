@@ -69,7 +69,7 @@ export function createDispatcher(routes: readonly Route[], fallbackRoute = '/{*r
     const span = telemetry()?.requestSpan({
       method: request.method.toUpperCase(),
       fallbackRoute,
-      url: request.url,
+      path,
       requestId,
       traceparent: request.headers.get('traceparent'),
       tracestate: request.headers.get('tracestate'),

@@ -26,6 +26,7 @@ import type {
   CounterName,
   GaugeName,
   JobSpan,
+  RequestEnd,
   RequestSpan,
   RequestStart,
   TelemetryBackend,
@@ -51,10 +52,18 @@ export interface TelemetrySdkOptions {
   metricReaders?: AzureMonitorOpenTelemetryOptions['metricReaders'];
   /** Every trace kept (tests, bench); otherwise the distro's rate limit (5 traces per second) or OTEL_TRACES_SAMPLER. */
   sampleEverything?: boolean;
+  /**
+   * Where the Azure Monitor exporters send their requests instead of the network (the bench:
+   * envelopes are built and serialised as in production, then kept in memory). Unset: HTTPS to
+   * the connection string's ingestion endpoint.
+   */
+  exporterHttpClient?: ExporterHttpClient;
   /** Live metrics and offline retry storage: on in production, off in tests. */
   liveMetrics?: boolean;
   offlineStorage?: boolean;
 }
+
+export type ExporterHttpClient = NonNullable<NonNullable<AzureMonitorOpenTelemetryOptions['azureMonitorExporterOptions']>['httpClient']>;
 
 /** The part of @azure/functions' `app.hook` the Functions instrumentation uses. */
 export interface FunctionsHooks {
@@ -89,6 +98,7 @@ export function startTelemetrySdk(options: TelemetrySdkOptions): TelemetryBacken
     azureMonitorExporterOptions: {
       connectionString: options.connectionString,
       ...(options.offlineStorage === false ? { disableOfflineStorage: true } : {}),
+      ...(options.exporterHttpClient ? { httpClient: options.exporterHttpClient } : {}),
     },
     ...(options.sampleEverything ? { samplingRatio: 1, tracesPerSecond: 0 } : {}),
     enableLiveMetrics: options.liveMetrics ?? true,
@@ -153,6 +163,12 @@ export function startTelemetrySdk(options: TelemetrySdkOptions): TelemetryBacken
   if (options.functionsHooks) disposables.push(...instrumentFunctions(options.functionsHooks));
   const azureSdk = createAzureSdkInstrumentation();
 
+  const operations: OperationRecorder = {
+    name: operationName,
+    count: (name, operation, status) => counter(name).add(1, { operation, status }),
+    secrets,
+  };
+
   const activeSpan = (span: Span, parent: Context) => {
     const scope = trace.setSpan(parent, span);
     return {
@@ -166,42 +182,14 @@ export function startTelemetrySdk(options: TelemetrySdkOptions): TelemetryBacken
       const parent = requestParent(start);
       // The samplers decide on the trace id alone: attributes are set after the decision, and
       // only on a span that records (a dropped trace builds and redacts none).
-      const span = tracer.startSpan(operationName(start.method, start.fallbackRoute), { kind: SpanKind.SERVER }, parent);
+      const span = tracer.startSpan(operationName(start.method, start.fallbackRoute), SERVER, parent);
       const detailed = isSampled(span);
       if (detailed) {
-        span.setAttributes(
-          clean({
-            'http.request.method': start.method,
-            'url.path': pathOf(start.url),
-            'app.request_id': start.requestId,
-          }),
-        );
+        span.setAttribute('http.request.method', redact(start.method, secrets));
+        span.setAttribute('url.path', redact(start.path, secrets));
+        span.setAttribute('app.request_id', redact(start.requestId, secrets));
       }
-      return {
-        ...activeSpan(span, parent),
-        end(outcome) {
-          const route = outcome.route ?? start.fallbackRoute;
-          const operation = operationName(start.method, route);
-          if (outcome.status >= 500) counter('http.server.errors').add(1, { operation, status: outcome.status });
-          // What a box sees of its pushes (accepted, refused, throttled), by operation and status.
-          if (outcome.caller === 'box') counter('box.pushes').add(1, { operation, status: outcome.status });
-          if (!span.isRecording()) return;
-          if (route !== start.fallbackRoute) span.updateName(operation);
-          if (outcome.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-          // Recorded but not sampled (a percentage sampler): the distro's request metrics read the
-          // status code only; nothing else is built for a span that is never sent.
-          if (!detailed) span.setAttribute('http.response.status_code', outcome.status);
-          else {
-            // The route template and the caller kind are the code's own words, never a caller's:
-            // they need no redaction. A problem code may come from elsewhere (an upstream's).
-            span.setAttribute('http.route', route);
-            span.setAttribute('http.response.status_code', outcome.status);
-            span.setAttribute('app.caller.kind', outcome.caller ?? 'anonymous');
-            if (outcome.problemCode !== undefined) span.setAttribute('app.problem.code', redact(outcome.problemCode, secrets));
-          }
-          span.end();
-        },
-      };
+      return new Operation(span, trace.setSpan(parent, span), start, detailed, operations);
     },
 
     jobSpan(name, attributes): JobSpan {
@@ -293,6 +281,62 @@ export function startTelemetrySdk(options: TelemetrySdkOptions): TelemetryBacken
   };
 }
 
+const SERVER = { kind: SpanKind.SERVER };
+
+/** What an operation's span uses of its backend when it ends: names, counters, the secrets. */
+interface OperationRecorder {
+  name(method: string, route: string): string;
+  count(name: 'http.server.errors' | 'box.pushes', operation: string, status: number): void;
+  secrets: readonly string[];
+}
+
+/**
+ * An HTTP operation's span in flight. A class, not closures: one object per request, its methods
+ * shared (every request of the service makes one).
+ */
+class Operation implements RequestSpan {
+  constructor(
+    private readonly span: Span,
+    private readonly scope: Context,
+    private readonly start: RequestStart,
+    /** Sampled: sent, so its attributes are worth building. */
+    private readonly detailed: boolean,
+    private readonly recorder: OperationRecorder,
+  ) {}
+
+  get traceId(): string {
+    return this.span.spanContext().traceId;
+  }
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return context.with(this.scope, work);
+  }
+
+  end(outcome: RequestEnd): void {
+    const { span, start, recorder } = this;
+    const route = outcome.route ?? start.fallbackRoute;
+    const operation = recorder.name(start.method, route);
+    if (outcome.status >= 500) recorder.count('http.server.errors', operation, outcome.status);
+    // What a box sees of its pushes (accepted, refused, throttled), by operation and status.
+    if (outcome.caller === 'box') recorder.count('box.pushes', operation, outcome.status);
+    if (!span.isRecording()) return;
+    if (route !== start.fallbackRoute) span.updateName(operation);
+    if (outcome.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    // Recorded but not sampled (a percentage sampler): the distro's request metrics read the
+    // status code only; nothing else is built for a span that is never sent.
+    if (!this.detailed) span.setAttribute('http.response.status_code', outcome.status);
+    else {
+      // The route template and the caller kind are the code's own words, never a caller's:
+      // they need no redaction. A problem code may come from elsewhere (an upstream's).
+      span.setAttribute('http.route', route);
+      span.setAttribute('http.response.status_code', outcome.status);
+      span.setAttribute('app.caller.kind', outcome.caller ?? 'anonymous');
+      if (outcome.problemCode !== undefined) span.setAttribute('app.problem.code', redact(outcome.problemCode, recorder.secrets));
+    }
+    span.end();
+  }
+}
+
 interface ModuleDefinition {
   patch?: (moduleExports: unknown) => unknown;
 }
@@ -377,12 +421,6 @@ function logAttributes(fields: LogFields, secrets: readonly string[]): Record<st
     else attributes[key] = redact(typeof value === 'string' ? value : JSON.stringify(value), secrets);
   }
   return attributes;
-}
-
-function pathOf(url: string): string {
-  const afterAuthority = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
-  const rest = afterAuthority ? url.slice(afterAuthority[0].length) : url;
-  return rest.split(/[?#]/, 1)[0] || '/';
 }
 
 async function forceFlush(provider: unknown): Promise<void> {

@@ -18,7 +18,8 @@ export interface RequestStart {
   method: string;
   /** The template the operation is named by when no route matched (the function's own route). */
   fallbackRoute: string;
-  url: string;
+  /** The request's path as received: never its query string (it may carry a token). */
+  path: string;
   requestId: string;
   /** W3C trace context sent by the caller, honoured as the parent. */
   traceparent: string | null;
