@@ -97,7 +97,30 @@ function operationOf(text: string): { operation: string; table?: string } {
   const operation =
     first === 'WITH' ? ([...text.matchAll(/\)\s*(select|insert|update|delete)\b/gi)].at(-1)?.[1]?.toUpperCase() ?? 'WITH') : first;
   const pattern = TABLE_OF[operation];
-  const searched = first === 'WITH' ? text.slice(text.search(new RegExp(`\\)\\s*${operation}\\b[^]*$`, 'i'))) : text;
-  const table = pattern?.exec(searched)?.[1]?.replace(/"/g, '');
+  // After the last CTE's closing parenthesis, which is left out so that the main statement is at depth 0.
+  const searched = first === 'WITH' ? text.slice(text.search(new RegExp(`\\)\\s*${operation}\\b[^]*$`, 'i')) + 1) : text;
+  // The table is the outer statement's: a subquery in the select list (a count beside the page,
+  // say) comes before the outer `from` in the text but does not name what the statement reads.
+  const table = pattern ? outermostMatch(pattern, searched)?.replace(/"/g, '') : undefined;
   return { operation, ...(table ? { table } : {}) };
+}
+
+/** The first match of `pattern` outside parentheses, else the first match anywhere. */
+function outermostMatch(pattern: RegExp, text: string): string | undefined {
+  const global = new RegExp(pattern.source, 'gi');
+  let first: string | undefined;
+  for (const match of text.matchAll(global)) {
+    first ??= match[1];
+    if (depthAt(text, match.index) === 0) return match[1];
+  }
+  return first;
+}
+
+function depthAt(text: string, end: number): number {
+  let depth = 0;
+  for (let i = 0; i < end; i += 1) {
+    if (text[i] === '(') depth += 1;
+    else if (text[i] === ')') depth -= 1;
+  }
+  return depth;
 }

@@ -93,6 +93,7 @@ describe('telemetry of an HTTP operation', () => {
     }
     // The inbox page is one round trip: page and unread count in one statement.
     expect(queries.map((query) => query.attributes['db.query.text'])).toEqual([expect.stringMatching(/from notification\b/)]);
+    expect(queries.map((query) => query.name)).toEqual(['SELECT notification']);
   });
 
   it('continues the trace of a caller that sends traceparent', async () => {
