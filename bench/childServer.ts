@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { startIpcChild } from '../development/local/ipcChild';
 
 /** A server a bench runs in a process of its own, so its CPU time is its own. */
 export interface ChildServer {
@@ -19,38 +19,11 @@ export async function startChildServer(
   args: string[],
   options: { env: NodeJS.ProcessEnv; nodeArgs?: string[]; label: string },
 ): Promise<ChildServer> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script, ...args], {
-    env: options.env,
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`the ${options.label} exited (${code})`))),
-  );
-  exited.catch(() => undefined);
-  const url = await Promise.race([
-    new Promise<string>((resolve) => child.on('message', (message: { url?: string }) => message.url && resolve(message.url))),
-    exited,
-  ]);
-  const ask = <T>(message: string, field: string) =>
-    new Promise<T>((resolve) => {
-      const onMessage = (answer: Record<string, unknown>) => {
-        if (answer[field] === undefined) return;
-        child.off('message', onMessage);
-        resolve(answer[field] as T);
-      };
-      child.on('message', onMessage);
-      child.send(message);
-    });
+  const child = await startIpcChild<string>(script, { ...options, args, readyField: 'url', stdout: 'ignore' });
   return {
-    url,
-    cpuMicros: () => ask<number>('cpu', 'cpuMicros'),
-    ask,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.send('stop');
-        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-      }),
+    url: child.ready,
+    cpuMicros: () => child.ask<number>('cpu', 'cpuMicros'),
+    ask: (message, field) => child.ask(message, field),
+    stop: child.stop,
   };
 }

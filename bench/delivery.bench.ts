@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EmailClient } from '@azure/communication-email';
 import webPush from 'web-push';
+import { startIpcChild } from '../development/local/ipcChild';
 import type { BrowserSubscription } from '../development/pushFakes/webPushFake';
 import type { Sql } from '../shared/db/client';
 import { acsEmailSender } from '../shared/notifications/delivery/acsEmailSender';
@@ -139,42 +139,17 @@ interface Fakes {
 /** Starts bench/delivery/fakes.ts; resolves once its fakes listen. */
 async function startFakes(): Promise<Fakes> {
   const profiling = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(PROFILE_DIR, 'fakes')}`] : [];
-  const child = spawn(process.execPath, [...profiling, '--import', 'tsx', path.join(__dirname, 'delivery', 'fakes.ts')], {
-    env: process.env,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  const child = await startIpcChild<FakeAddresses>(path.join(__dirname, 'delivery', 'fakes.ts'), {
+    readyField: 'ready',
+    label: 'delivery fakes',
+    nodeArgs: profiling,
   });
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the delivery fakes exited (${code})`))));
-  exited.catch(() => undefined);
-  const addresses = await Promise.race([reply<FakeAddresses>(child, 'ready'), exited]);
   return {
-    addresses,
-    subscribe: (key, count) => ask(child, { subscribe: { key, count } }, 'subscriptions'),
-    cpuMicros: () => ask(child, 'cpu', 'cpuMicros'),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.send('stop');
-        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-      }),
+    addresses: child.ready,
+    subscribe: (key, count) => child.ask({ subscribe: { key, count } }, 'subscriptions'),
+    cpuMicros: () => child.ask('cpu', 'cpuMicros'),
+    stop: child.stop,
   };
-}
-
-function ask<T>(child: ChildProcess, message: unknown, key: string): Promise<T> {
-  const answer = reply<T>(child, key);
-  child.send(message as string);
-  return answer;
-}
-
-function reply<T>(child: ChildProcess, key: string): Promise<T> {
-  return new Promise<T>((resolve) => {
-    const onMessage = (message: unknown) => {
-      if (typeof message !== 'object' || !message || !(key in message)) return;
-      child.off('message', onMessage);
-      resolve((message as Record<string, T>)[key] as T);
-    };
-    child.on('message', onMessage);
-  });
 }
 
 /** A CPU profile of this process (the worker's side) from now until stop. */

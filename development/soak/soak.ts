@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { startIpcChild } from '../local/ipcChild';
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { EventHubProducerClient } from '@azure/event-hubs';
@@ -73,45 +73,21 @@ interface SoakHost {
 async function startHost(env: NodeJS.ProcessEnv): Promise<SoakHost> {
   const profile = process.env['SOAK_HOST_PROFILE'];
   const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...profiling, '--expose-gc', '--import', 'tsx', path.join(repoRoot, 'development/soak/host.ts')],
-    {
-      cwd: repoRoot,
-      env,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    },
-  );
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the soak host exited (${code})`))));
-  const url = await Promise.race([
-    new Promise<string>((resolve) =>
-      child.on('message', (message: { url?: string }) => {
-        if (message.url) resolve(message.url);
-      }),
-    ),
-    exited,
-  ]);
-  exited.catch(() => undefined);
+  const child = await startIpcChild<string>(path.join(repoRoot, 'development/soak/host.ts'), {
+    readyField: 'url',
+    label: 'soak host',
+    nodeArgs: [...profiling, '--expose-gc'],
+    cwd: repoRoot,
+    env,
+  });
   const toMb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
   return {
-    url,
-    memory: () =>
-      new Promise<Memory>((resolve) => {
-        const listener = (message: { memory?: NodeJS.MemoryUsage }) => {
-          if (!message.memory) return;
-          child.off('message', listener);
-          resolve({ rssMb: toMb(message.memory.rss), heapUsedMb: toMb(message.memory.heapUsed) });
-        };
-        child.on('message', listener);
-        child.send('memory');
-      }),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.send('stop');
-        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-      }),
+    url: child.ready,
+    memory: async () => {
+      const memory = await child.ask<NodeJS.MemoryUsage>('memory', 'memory');
+      return { rssMb: toMb(memory.rss), heapUsedMb: toMb(memory.heapUsed) };
+    },
+    stop: child.stop,
   };
 }
 
