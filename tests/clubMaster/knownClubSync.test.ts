@@ -1,7 +1,7 @@
 import { getSql } from '../../shared/db/client';
-import { KNOWN_CLUB_LOCK_CLASS, syncKnownClubs } from '../../shared/clubMaster/knownClubSync';
+import { syncKnownClubs } from '../../shared/clubMaster/knownClubSync';
 import { isLockTimeout } from '../../shared/db/errors';
-import { activeVereinsIds, clubList, knownRows } from './fixtures';
+import { activeVereinsIds, clubList, holdBoxSyncLock, knownRows } from './fixtures';
 import { createServiceClub, uniqueTag } from '../support/fixtures';
 
 /** The sync service against real PostgreSQL: every row transition, decommission, atomicity. */
@@ -141,19 +141,9 @@ describe('syncKnownClubs', () => {
   it('gives up waiting for the box lock after lock_timeout with lock_not_available (55P03)', async () => {
     const box = await createServiceClub(sql());
     await syncKnownClubs(sql(), box, [{ vereinsId: '100', name: 'SV Eins' }]);
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holder = sql().begin(async (tx) => {
-      await tx`select pg_advisory_xact_lock(${KNOWN_CLUB_LOCK_CLASS}, hashtext(${box}))`;
-      locked();
-      await released;
-    });
-    await isLocked;
+    const lock = await holdBoxSyncLock(sql(), box);
     const error = await syncKnownClubs(sql(), box, [], { lockTimeoutMs: 150 }).catch((caught: unknown) => caught);
-    release();
-    await holder;
+    await lock.release();
     expect(error).toMatchObject({ name: 'PostgresError', code: '55P03' });
     expect(isLockTimeout(error)).toBe(true);
     expect(await activeVereinsIds(sql(), box)).toEqual(['100']);

@@ -1,9 +1,8 @@
 import { overrideSettings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
-import { KNOWN_CLUB_LOCK_CLASS } from '../../shared/clubMaster/knownClubSync';
 import { readJson, type ProblemJson } from '../support/http';
 import { useTestHost } from '../support/testHost';
-import { activeVereinsIds, clubList } from './fixtures';
+import { activeVereinsIds, clubList, holdBoxSyncLock } from './fixtures';
 import { createBox } from '../support/fixtures';
 
 // One report of a box written at a time and one waiting: the settings are read on the first request.
@@ -19,16 +18,7 @@ describe('POST /api/edge/clubs/sync: the reports one box may have in flight', ()
     const box = await createBox(sql());
     const other = await createBox(sql());
     // Holding the box's sync lock keeps its first report running until the others have arrived.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holder = sql().begin(async (tx) => {
-      await tx`select pg_advisory_xact_lock(${KNOWN_CLUB_LOCK_CLASS}, hashtext(${box.clubId}))`;
-      locked();
-      await released;
-    });
-    await isLocked;
+    const lock = await holdBoxSyncLock(sql(), box.clubId);
     const prefixes = ['a', 'b', 'c'];
     const reports = prefixes.map((prefix, index) =>
       sync(box.token, { clubs: clubList(prefix, 3) }).then((response) => ({ response, index })),
@@ -43,8 +33,7 @@ describe('POST /api/edge/clubs/sync: the reports one box may have in flight', ()
       expect((await readJson<ProblemJson>(first.response)).code).toBe('box_report_limit');
       expect((await sync(other.token, { clubs: clubList('x', 2) })).status).toBe(200);
     } finally {
-      release();
-      await holder;
+      await lock.release();
     }
     const statuses = (await Promise.all(reports)).map(({ response }) => response.status);
     expect(statuses.sort()).toEqual([200, 200, 503]);
@@ -55,16 +44,7 @@ describe('POST /api/edge/clubs/sync: the reports one box may have in flight', ()
 
   it("takes the box's turn before reading the body: a report beyond the waiting places is refused unread, a waiting one is read on its turn", async () => {
     const box = await createBox(sql());
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holder = sql().begin(async (tx) => {
-      await tx`select pg_advisory_xact_lock(${KNOWN_CLUB_LOCK_CLASS}, hashtext(${box.clubId}))`;
-      locked();
-      await released;
-    });
-    await isLocked;
+    const lock = await holdBoxSyncLock(sql(), box.clubId);
     const malformed = (index: number) =>
       host
         .request('POST', '/api/edge/clubs/sync', {
@@ -89,8 +69,7 @@ describe('POST /api/edge/clubs/sync: the reports one box may have in flight', ()
       const stillWaiting = late[1 - first.index]!;
       expect(await Promise.race([stillWaiting.then(() => 'answered'), Promise.resolve('waiting')])).toBe('waiting');
     } finally {
-      release();
-      await holder;
+      await lock.release();
     }
     expect((await running).status).toBe(200);
     // On its turn the waiting report's body is read, and refused as any malformed body is.

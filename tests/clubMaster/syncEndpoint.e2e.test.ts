@@ -1,14 +1,13 @@
 import { getSql } from '../../shared/db/client';
 import { createEdgeToken, generateEdgeToken } from '../../shared/clubMaster/edgeTokens';
 import * as knownClubSync from '../../shared/clubMaster/knownClubSync';
-import { KNOWN_CLUB_LOCK_CLASS } from '../../shared/clubMaster/knownClubSync';
 import { MAX_LISTED_ERRORS } from '../../shared/errors/domainErrors';
 import { MAX_CLUBS_PER_REPORT } from '../../shared/clubMaster/schemas';
 import type { SyncResult } from '../../shared/clubMaster/schemas';
 import { anyOf, readJson, type ProblemJson } from '../support/http';
 import { bearer } from '../support/tokens';
 import { useTestHost } from '../support/testHost';
-import { activeVereinsIds, clubList, knownRows } from './fixtures';
+import { activeVereinsIds, clubList, holdBoxSyncLock, knownRows } from './fixtures';
 import { createBox } from '../support/fixtures';
 
 const SYNC = '/api/edge/clubs/sync';
@@ -234,24 +233,14 @@ describe('POST /api/edge/clubs/sync through the local host', () => {
         .spyOn(knownClubSync, 'syncKnownClubs')
         .mockImplementation((db, clubId, clubs) => original(db, clubId, clubs, { lockTimeoutMs: 100 }));
 
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let locked!: () => void;
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
-      const holder = sql().begin(async (tx) => {
-        await tx`select pg_advisory_xact_lock(${KNOWN_CLUB_LOCK_CLASS}, hashtext(${box.clubId}))`;
-        locked();
-        await released;
-      });
-      await isLocked;
+      const lock = await holdBoxSyncLock(sql(), box.clubId);
       try {
         const response = await sync(box.token, { clubs: [] });
         expect(response.status).toBe(503);
         expect(response.headers.get('retry-after')).toBe('60');
         expect(response.headers.get('content-type')).toContain('application/problem+json');
       } finally {
-        release();
-        await holder;
+        await lock.release();
       }
       expect(await activeVereinsIds(sql(), box.clubId)).toEqual(['1']);
     });
