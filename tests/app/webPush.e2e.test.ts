@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { overrideSettings } from '../../shared/config/settings';
 import { webPushPayload } from '../../shared/notifications/push/webPushChannel';
-import { pushSettings, startPushWorld, type PushWorld } from '../notifications/push/support';
+import { usePushWorldSettings } from '../notifications/push/support';
 import { bearer, tokenFor } from '../support/tokens';
 import {
   notificationPermission,
@@ -25,16 +25,7 @@ const REGISTRATIONS = '/api/user/push-registrations';
  * the worker at /app/sw.js and the push event the DevTools protocol delivers to it.
  */
 describe('member app: Web Push on this device', () => {
-  let world: PushWorld;
-  let restore: () => void;
-  beforeAll(async () => {
-    world = await startPushWorld();
-    restore = overrideSettings(pushSettings(world));
-  });
-  afterAll(async () => {
-    restore();
-    await world.close();
-  });
+  const pushWorld = usePushWorldSettings();
   const rig = useAppRig();
   const member = `push-member-${randomUUID()}`;
   let page: Page;
@@ -48,7 +39,7 @@ describe('member app: Web Push on this device', () => {
 
   beforeAll(async () => {
     page = await rig.newPage({ width: 390, height: 844 });
-    await stubPushManager(page.context(), world.browsers.origin);
+    await stubPushManager(page.context(), pushWorld().browsers.origin);
     await page.context().grantPermissions(['notifications'], { origin: rig.host.url });
     await signIn(page, rig.host.url, await tokenFor(member), '#/settings');
   });
@@ -64,10 +55,10 @@ describe('member app: Web Push on this device', () => {
     expect(await pushSwitch().isChecked()).toBe(true);
 
     const subscription = await storedSubscription(page);
-    expect(subscription?.applicationServerKey).toBe(world.vapid.publicKey);
-    expect(subscription?.endpoint.startsWith(`${world.browsers.origin}/push/`)).toBe(true);
+    expect(subscription?.applicationServerKey).toBe(pushWorld().vapid.publicKey);
+    expect(subscription?.endpoint.startsWith(`${pushWorld().browsers.origin}/push/`)).toBe(true);
     expect(await registrations(member)).toEqual([
-      expect.objectContaining({ platform: 'webpush', label: new URL(world.browsers.origin).host }),
+      expect.objectContaining({ platform: 'webpush', label: new URL(pushWorld().browsers.origin).host }),
     ]);
     // The worker that shows the pushes runs for the app's pages, /app/, and nothing else.
     expect(await workerScope(page)).toBe(`${rig.host.url}/app/`);
@@ -175,7 +166,7 @@ describe('member app: Web Push on this device', () => {
 
   it('speaks German at phone width', async () => {
     const german = await rig.newPage({ locale: 'de-DE', width: 390, height: 844 });
-    await stubPushManager(german.context(), world.browsers.origin);
+    await stubPushManager(german.context(), pushWorld().browsers.origin);
     const userId = `push-de-${randomUUID()}`;
     await german.goto(`${rig.host.url}/app/#/settings`);
     await german.getByLabel('Bearer-Token').fill(await tokenFor(userId));

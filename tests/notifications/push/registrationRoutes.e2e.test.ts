@@ -4,28 +4,19 @@ import { getSql } from '../../../shared/db/client';
 import { MAX_REGISTRATIONS_PER_USER } from '../../../shared/notifications/push/registrationSchemas';
 import { useTestHost } from '../../support/testHost';
 import { bearer } from '../../support/tokens';
-import { apnsToken, fcmToken, pushSettings, startPushWorld, type PushWorld } from './support';
+import { apnsToken, fcmToken, usePushWorldSettings } from './support';
 
 const PATH = '/api/user/push-registrations';
 
 describe('push registrations over HTTP', () => {
-  let world: PushWorld;
-  let restore: () => void;
-  beforeAll(async () => {
-    world = await startPushWorld();
-    restore = overrideSettings(pushSettings(world));
-  });
-  afterAll(async () => {
-    restore();
-    await world.close();
-  });
+  const pushWorld = usePushWorldSettings();
   const host = useTestHost();
 
-  const subscription = () => world.browsers.subscribe(world.vapid.publicKey);
+  const subscription = () => pushWorld().browsers.subscribe(pushWorld().vapid.publicKey);
 
   it('answers the VAPID public key a browser subscribes with', async () => {
     const response = await host.request('GET', `${PATH}/web-push-key`, { headers: await bearer(`user-${randomUUID()}`) });
-    expect(await response.json()).toEqual({ publicKey: world.vapid.publicKey });
+    expect(await response.json()).toEqual({ publicKey: pushWorld().vapid.publicKey });
   });
 
   it('registers a browser with the PushSubscription it got, once however often it sends it', async () => {
@@ -34,7 +25,7 @@ describe('push registrations over HTTP', () => {
     const first = await host.request('POST', PATH, { headers, json: { platform: 'webpush', subscription: browser } });
     expect(first.status).toBe(201);
     const registration = (await first.json()) as { id: string; platform: string; label: string; createdAt: string; lastSentAt: null };
-    expect(registration).toMatchObject({ platform: 'webpush', label: new URL(world.browsers.origin).host, lastSentAt: null });
+    expect(registration).toMatchObject({ platform: 'webpush', label: new URL(pushWorld().browsers.origin).host, lastSentAt: null });
     // The endpoint and keys act as credentials: never shown back.
     expect(JSON.stringify(registration)).not.toContain(browser.endpoint);
     const again = await host.request('POST', PATH, { headers, json: { platform: 'webpush', subscription: browser } });
@@ -50,9 +41,9 @@ describe('push registrations over HTTP', () => {
     expect(created.status).toBe(201);
     const { id, label } = (await created.json()) as { id: string; label: string };
     expect(label).toBe(`iOS device …${apnsToken(77).slice(-6)}`);
-    expect(world.hub.installations.get(id)).toMatchObject({ platform: 'apns', userId });
+    expect(pushWorld().hub.installations.get(id)).toMatchObject({ platform: 'apns', userId });
     expect((await host.request('DELETE', `${PATH}/${id}`, { headers })).status).toBe(204);
-    expect(world.hub.installations.has(id)).toBe(false);
+    expect(pushWorld().hub.installations.has(id)).toBe(false);
     expect((await host.request('DELETE', `${PATH}/${id}`, { headers })).status).toBe(404);
   });
 
@@ -66,7 +57,7 @@ describe('push registrations over HTTP', () => {
     const after = await host.request('POST', PATH, { headers: await bearer(next), json: { platform: 'fcmv1', deviceToken: token } });
     const { id } = (await after.json()) as { id: string };
     expect(id).toBe(((await before.json()) as { id: string }).id);
-    expect(world.hub.installations.get(id)?.userId).toBe(next);
+    expect(pushWorld().hub.installations.get(id)?.userId).toBe(next);
   });
 
   it(`keeps at most ${MAX_REGISTRATIONS_PER_USER} per member (the oldest goes) and pages the list newest first`, async () => {

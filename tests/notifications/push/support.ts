@@ -1,4 +1,5 @@
 import webPush from 'web-push';
+import { overrideSettings } from '../../../shared/config/settings';
 import { readFakeTls } from '../../../development/costsFake/certificate';
 import { startFakeNotificationHubs, type FakeNotificationHubs } from '../../../development/pushFakes/notificationHubsFake';
 import { startFakeWebPush, type FakeWebPush } from '../../../development/pushFakes/webPushFake';
@@ -52,6 +53,28 @@ export function pushSettings(world: PushWorld): Record<string, string> {
     NOTIFY_WEBPUSH_PRIVATE_KEY: world.vapid.privateKey,
     NOTIFY_WEBPUSH_SUBJECT: world.vapid.subject,
     NOTIFY_WEBPUSH_ALLOWED_HOSTS: '127.0.0.1',
+  };
+}
+
+/**
+ * The push fakes for a describe block, with the service's settings pointed at them (a test host
+ * started after this call sees them): started before its tests, closed and the settings restored
+ * after. Call the returned function inside a test for the running world.
+ */
+export function usePushWorldSettings(): () => PushWorld {
+  let world: PushWorld | undefined;
+  let restore = () => {};
+  beforeAll(async () => {
+    world = await startPushWorld();
+    restore = overrideSettings(pushSettings(world));
+  });
+  afterAll(async () => {
+    restore();
+    await world?.close();
+  });
+  return () => {
+    if (!world) throw new Error('the push world is started in beforeAll: use it inside a test');
+    return world;
   };
 }
 
