@@ -5,6 +5,7 @@ import { listInbox } from '../../shared/notifications/inboxService';
 import { defaultPreferences, mergePreferences } from '../../shared/notifications/preferences';
 import { savePreferences } from '../../shared/notifications/preferencesRepository';
 import { createLogger } from '../../shared/log/logger';
+import { useFreshnessCheckExclusively } from './exclusive';
 import { addHit, createFreshnessClub } from './fixtures';
 import { addEdgeToken } from '../support/fixtures';
 
@@ -27,6 +28,9 @@ async function inboxOf(userId: string) {
   const page = await listInbox(sql(), userId, { limit: 50, unreadOnly: false });
   return page.items.map(({ title, body, tone }) => ({ title, body, tone }));
 }
+
+// The freshness check evaluates every club at its instant: files that run it take turns.
+useFreshnessCheckExclusively();
 
 describe('freshnessCheck timer', () => {
   it('records status changes only, with the evening evaluated, and since when a status holds', async () => {

@@ -3,6 +3,7 @@ import { runFreshnessCheck } from '../../shared/freshness/freshnessTimer';
 import { createLogger } from '../../shared/log/logger';
 import { bearer } from '../support/tokens';
 import { useTestHost } from '../support/testHost';
+import { useFreshnessCheckExclusively } from './exclusive';
 import { addHit, createFreshnessClub } from './fixtures';
 
 const sql = () => getSql();
@@ -14,6 +15,9 @@ const TWO_EVENINGS = {
     { weekday: 'friday', start: '20:00', end: '00:30', endsNextDay: true },
   ],
 };
+
+// The freshness check evaluates every club at its instant: files that run it take turns.
+useFreshnessCheckExclusively();
 
 describe('GET/PUT /api/admin/clubs/{clubId}/training-plan', () => {
   let club: Awaited<ReturnType<typeof createFreshnessClub>>;
