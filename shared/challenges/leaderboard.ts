@@ -22,6 +22,15 @@ function before(a: Pick<Entry, 'score' | 'reachedAt' | 'id'>, b: Pick<Entry, 'sc
   return a.id < b.id;
 }
 
+/**
+ * `2026-01-01T00:00:31.500000Z` (the rows' microsecond text, which cursors keep) as the API shows
+ * it, `2026-01-01T00:00:31.500Z`. Slicing, not a regular expression with a replacement pattern:
+ * that cost a third of a microsecond per row, more than the rest of the row's mapping.
+ */
+function millisecondTimestampOf(micro: string): string {
+  return micro.length === 27 && micro.endsWith('Z') ? `${micro.slice(0, 23)}Z` : micro;
+}
+
 /** A board row as the page statement and neighbourhoodOf give it: the sharing flags matter on the own row only. */
 type BoardEntry = Omit<BoardPageRow, 'part' | 'ahead'>;
 
@@ -33,7 +42,7 @@ function toRow(entry: BoardEntry, rank: number, viewerId: string, board: Board):
     participationId: entry.id,
     userId: entry.userId,
     score: Number(entry.score),
-    reachedAt: entry.reachedAt.replace(/(\.\d{3})\d{3}Z$/, '$1Z'),
+    reachedAt: millisecondTimestampOf(entry.reachedAt),
     status: entry.status,
     isOwn,
     hiddenFromOthers: isOwn && !shared,

@@ -37,6 +37,31 @@ describe('keyset paging at microsecond precision', () => {
     expect(seen).toEqual(users);
   });
 
+  it('shows each row instant to the millisecond, on the page, on the own row and its neighbours', async () => {
+    const challenge = await makeChallenge();
+    const instants = ['2026-09-01T10:00:00.123456Z', '2026-09-01T10:00:01Z', '2026-09-01T10:00:02.5Z', '2026-09-01T10:00:03.000999Z'];
+    const users = instants.map((_, index) => unique(`instant${index}`));
+    for (const [index, user] of users.entries()) {
+      const participation = await joinChallenge(getSql(), user, challenge.id, {});
+      await getSql()`
+        update challenge_participation set score = ${100 - index}, share_globally = true,
+          score_reached_at = ${instants[index]!}::text::timestamptz
+        where id = ${participation.id}`;
+    }
+    const shown = ['2026-09-01T10:00:00.123Z', '2026-09-01T10:00:01.000Z', '2026-09-01T10:00:02.500Z', '2026-09-01T10:00:03.000Z'];
+    const firstPage = await leaderboard(getSql(), {
+      challengeId: challenge.id,
+      viewerId: unique('viewer'),
+      board: { kind: 'global' },
+      limit: 4,
+    });
+    expect(firstPage.items.map((row) => row.reachedAt)).toEqual(shown);
+    // The last row's own view with a page of one: its own row and neighbours come off the page.
+    const ownView = await leaderboard(getSql(), { challengeId: challenge.id, viewerId: users[3]!, board: { kind: 'global' }, limit: 1 });
+    expect(ownView.me?.reachedAt).toBe(shown[3]);
+    expect(ownView.around.map((row) => row.reachedAt)).toEqual([shown[1], shown[2], shown[3]]);
+  });
+
   it('pages templates created within one millisecond without repeating or skipping one', async () => {
     const tag = unique('precision');
     const ids: string[] = [];
