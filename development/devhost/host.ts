@@ -237,27 +237,33 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
 }
 
 /**
- * The functions' stdout lines (an access line per request), written once per turn of the event
- * loop instead of one write each: stdout to a terminal, file or pipe is written synchronously, a
- * system call per write, and under load the lines of many requests now share one. Order is kept;
- * what is pending when the process exits is written then. Warnings and errors (stderr) are
- * written at once as before.
+ * The functions' stdout lines (an access line per request), written in batches instead of one
+ * write each: stdout to a terminal, file or pipe is written synchronously, a system call per
+ * write. A batch goes out STDOUT_BATCH_MS after its first line, or at once when it reaches
+ * STDOUT_BATCH_BYTES, so a line waits a few milliseconds at most and the batch stays small; under
+ * load the lines of many requests share one write (written once per turn of the event loop, a
+ * batch still held about one request's line). Order is kept; what is pending when the process
+ * exits is written then. Warnings and errors (stderr) are written at once.
  */
+const STDOUT_BATCH_MS = 10;
+const STDOUT_BATCH_BYTES = 64 * 1024;
 let pendingStdout = '';
-let stdoutFlushScheduled = false;
+let stdoutTimer: NodeJS.Timeout | undefined;
 let stdoutFlushedOnExit = false;
 function stdoutLines(line: string): void {
   pendingStdout += line + '\n';
-  if (stdoutFlushScheduled) return;
-  stdoutFlushScheduled = true;
-  setImmediate(flushStdout);
+  if (pendingStdout.length >= STDOUT_BATCH_BYTES) return flushStdout();
+  if (stdoutTimer) return;
+  // Unreferenced: a pending batch never keeps the process alive; the exit hook writes it.
+  stdoutTimer = setTimeout(flushStdout, STDOUT_BATCH_MS).unref();
   if (!stdoutFlushedOnExit) {
     stdoutFlushedOnExit = true;
     process.once('exit', flushStdout);
   }
 }
 function flushStdout(): void {
-  stdoutFlushScheduled = false;
+  if (stdoutTimer) clearTimeout(stdoutTimer);
+  stdoutTimer = undefined;
   if (!pendingStdout) return;
   const out = pendingStdout;
   pendingStdout = '';

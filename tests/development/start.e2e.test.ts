@@ -19,7 +19,8 @@ describe('npm start', () => {
     const port = await freePort();
     child = spawn(process.execPath, [require.resolve('tsx/cli'), 'development/start.ts'], {
       cwd: root,
-      env: { ...process.env, PORT: String(port) },
+      // At info, the start's default, so that each request's access line is written.
+      env: { ...process.env, PORT: String(port), LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -60,6 +61,13 @@ describe('npm start', () => {
     const token = await providerToken({ issuer }, `http://127.0.0.1:${port}`, 'demo-admin');
     const me = await fetch(`http://127.0.0.1:${port}/api/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(await me.json()).toMatchObject({ sub: 'demo-admin', roles: ['platform_admin'] });
+    // The host writes its functions' stdout lines in short batches: the access line arrives soon after the answer.
+    const requestId = me.headers.get('x-request-id') ?? '';
+    const accessLine = () =>
+      output.split('\n').find((line) => line.includes(`"requestId":"${requestId}"`) && line.includes('"event":"http_request"'));
+    const lineDeadline = Date.now() + 2_000;
+    while (!accessLine() && Date.now() < lineDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(accessLine()).toContain('"path":"/api/me"');
 
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
     child.kill('SIGINT');
