@@ -117,8 +117,8 @@ export default async function challengesLeaderboard({ sql }: BenchContext): Prom
           name: 'leaderboard() with 100,000 participations',
           run: () => leaderboard(sql, { challengeId: subjectId, viewerId: 'user-5777', board: { kind: 'global' }, limit: PAGE }),
         },
-        iterations: 50,
-        warmup: 5,
+        iterations: ITERATIONS,
+        warmup: WARMUP,
       }),
     );
   }
@@ -130,8 +130,8 @@ export default async function challengesLeaderboard({ sql }: BenchContext): Prom
         name: 'leaderboard() for a viewer ranked mid-board',
         run: () => leaderboard(sql, { challengeId: large, viewerId: 'user-5777', board: { kind: 'global' }, limit: PAGE }),
       },
-      iterations: 50,
-      warmup: 5,
+      iterations: ITERATIONS,
+      warmup: WARMUP,
       target: 1.5,
     }),
   );
