@@ -71,65 +71,75 @@ function expectedPages(rows: Participation[], board: Board, viewerId: string, li
 /**
  * Ties on score and on the instant, instants apart only in microseconds, every sharing choice,
  * cancelled rows and rows of another club: each view of each board, page by page, as the model says.
- * The rank and the neighbours of an own row off the page come from per-score counts and index
+ * The rank and the neighbours of an own row off the page come from per-score and per-band counts and index
  * ranges bounded at the own row, so ties on both sides of it are where they could go wrong.
  */
-describe('leaderboard views on a board full of ties', () => {
-  it('matches the model for every viewer, board, page size and page', async () => {
-    const club = await createClub();
-    const otherClub = await createClub();
-    const challenge = await makeChallenge();
-    const statuses = ['active', 'completed', 'failed', 'cancelled', 'active', 'active'] as const;
-    const rows: Participation[] = [];
-    for (let n = 0; n < 30; n += 1) {
-      const row = {
-        userId: unique(`tie${n}`),
-        clubId: n % 5 === 4 ? otherClub.clubId : n % 7 === 6 ? null : club.clubId,
-        score: [40, 25.5, 25.5, 10, 10, 10][n % 6]!,
-        // Several rows share an instant (the id decides), others differ below the millisecond.
-        micros: [0, 0, 1, 999, 1000, 500_500][(n * 5) % 6]!,
-        shareWithinClub: n % 3 !== 0,
-        shareGlobally: n % 4 < 2,
-        status: statuses[(n * 7) % 6]!,
-      };
-      const [inserted] = await getSql()<{ id: string }[]>`
+async function expectEveryViewAsModelled(scores: readonly number[], minimumOffPageViews: number): Promise<void> {
+  const club = await createClub();
+  const otherClub = await createClub();
+  const challenge = await makeChallenge();
+  const statuses = ['active', 'completed', 'failed', 'cancelled', 'active', 'active'] as const;
+  const rows: Participation[] = [];
+  for (let n = 0; n < 30; n += 1) {
+    const row = {
+      userId: unique(`tie${n}`),
+      clubId: n % 5 === 4 ? otherClub.clubId : n % 7 === 6 ? null : club.clubId,
+      score: scores[n % scores.length]!,
+      // Several rows share an instant (the id decides), others differ below the millisecond.
+      micros: [0, 0, 1, 999, 1000, 500_500][(n * 5) % 6]!,
+      shareWithinClub: n % 3 !== 0,
+      shareGlobally: n % 4 < 2,
+      status: statuses[(n * 7) % 6]!,
+    };
+    const [inserted] = await getSql()<{ id: string }[]>`
         insert into challenge_participation (challenge_id, user_id, club_id, rules, reward_xp, deadline_at, score, score_reached_at,
           share_within_club, share_globally, status)
         values (${challenge.id}, ${row.userId}, ${row.clubId}, '{}', 10, now() + interval '30 days', ${row.score},
           ${instant(row.micros)}::text::timestamptz, ${row.shareWithinClub}, ${row.shareGlobally}, ${row.status})
         returning id`;
-      rows.push({ ...row, id: inserted!.id });
-    }
-    const viewers = [...rows.map((row) => row.userId), unique('outsider')];
-    const boards: Board[] = [{ kind: 'global' }, { kind: 'club', clubId: club.clubId }];
-    let offPageViews = 0;
-    for (const board of boards) {
-      for (const viewerId of viewers) {
-        for (const limit of [1, 2, 5]) {
-          const expected = expectedPages(rows, board, viewerId, limit);
-          let after: ReturnType<typeof leaderboardCursor.decode>;
-          for (const [index, page] of expected.entries()) {
-            const actual: LeaderboardPage = await leaderboard(getSql(), { challengeId: challenge.id, viewerId, board, limit, after });
-            const context = { board: board.kind, viewerId, limit, page: index };
-            expect({
-              ...context,
-              items: actual.items.map(shown),
-              me: actual.me && shown(actual.me),
-              around: actual.around.map(shown),
-            }).toEqual({
-              ...context,
-              items: page.items,
-              me: page.me,
-              around: page.around,
-            });
-            expect(actual.nextCursor === null).toBe(page.last);
-            if (page.around.length) offPageViews += 1;
-            if (!actual.nextCursor) break;
-            after = leaderboardCursor.decode(actual.nextCursor);
-          }
+    rows.push({ ...row, id: inserted!.id });
+  }
+  const viewers = [...rows.map((row) => row.userId), unique('outsider')];
+  const boards: Board[] = [{ kind: 'global' }, { kind: 'club', clubId: club.clubId }];
+  let offPageViews = 0;
+  for (const board of boards) {
+    for (const viewerId of viewers) {
+      for (const limit of [1, 2, 5]) {
+        const expected = expectedPages(rows, board, viewerId, limit);
+        let after: ReturnType<typeof leaderboardCursor.decode>;
+        for (const [index, page] of expected.entries()) {
+          const actual: LeaderboardPage = await leaderboard(getSql(), { challengeId: challenge.id, viewerId, board, limit, after });
+          const context = { board: board.kind, viewerId, limit, page: index };
+          expect({
+            ...context,
+            items: actual.items.map(shown),
+            me: actual.me && shown(actual.me),
+            around: actual.around.map(shown),
+          }).toEqual({
+            ...context,
+            items: page.items,
+            me: page.me,
+            around: page.around,
+          });
+          expect(actual.nextCursor === null).toBe(page.last);
+          if (page.around.length) offPageViews += 1;
+          if (!actual.nextCursor) break;
+          after = leaderboardCursor.decode(actual.nextCursor);
         }
       }
     }
-    expect(offPageViews).toBeGreaterThan(100);
+  }
+  expect(offPageViews).toBeGreaterThan(minimumOffPageViews);
+}
+
+describe('leaderboard views on a board full of ties', () => {
+  it('matches the model for every viewer, board, page size and page', async () => {
+    await expectEveryViewAsModelled([40, 25.5, 25.5, 10, 10, 10], 100);
+  });
+
+  // A rank sums the higher scores of the own band one by one and the higher bands as one count
+  // each (migration 025): scores on both sides of band edges, of every width, and below zero.
+  it('matches the model on a board of scores across band edges and scales', async () => {
+    await expectEveryViewAsModelled([259.99, 260, 250, 1234.56, 1200, 9.99, 10, 0.99, 1, -0.5, -2.25, 99.99, 100, 255.5, 255.5], 100);
   });
 });

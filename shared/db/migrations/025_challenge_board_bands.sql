@@ -1,0 +1,369 @@
+-- Leaderboard ranks from coarser counts. A viewer's rank summed challenge_board_score (014) over
+-- every distinct score above theirs: about 250 rows for a viewer in the middle of a board of 500
+-- scores, the largest part of a mid-board view. Here the triggers also keep a count per band of
+-- scores, a band being the scores that agree in their first two significant digits (250 to 259.99,
+-- 9.5 to 9.59, 1,200 to 1,299.99; below 1, each whole number: 0 to 0.99, -1 to -0.01, ...). A rank
+-- sums the higher scores of the own band one by one and the higher bands as one row each: for the
+-- same viewer about 35 rows. Whatever the scale of a challenge's scores, a band holds at most 100
+-- distinct scores (two decimals) and a decade 90 bands, so the rows summed stay few.
+
+create table challenge_board_band (
+  challenge_id text not null,
+  board text not null,
+  band numeric(12, 2) not null,
+  participants integer not null,
+  primary key (challenge_id, board, band)
+);
+
+-- The lowest score of the band `score` is in. Plain expressions, no query: inlined where it is used.
+create function challenge_board_band_of(score numeric) returns numeric
+language sql immutable parallel safe as $$
+  select case when score < 1 then floor(score) else trunc(score, 2 - length(trunc(score)::text)) end
+$$;
+
+-- Where the band of `score` ends: the lowest score of the next band up.
+create function challenge_board_band_end(score numeric) returns numeric
+language sql immutable parallel safe as $$
+  select case
+    when score < 1 then floor(score) + 1
+    else trunc(score, 2 - length(trunc(score)::text)) + power(10::numeric, length(trunc(score)::text) - 2)
+  end
+$$;
+
+-- As in 014, with the bands' counts kept by the same statements: every statement upserts the
+-- per-score rows and then the per-band rows, each in key order, so concurrent statements lock them
+-- in the same order.
+create or replace function challenge_board_score_apply() returns trigger
+language plpgsql as $$
+begin
+  if tg_op = 'INSERT' then
+    insert into challenge_board_score as counter (challenge_id, board, score, participants)
+    select a.challenge_id, b.board, a.score, count(*)
+    from added a cross join lateral challenge_board_entries(a.status, a.share_globally, a.share_within_club, a.club_id) as b(board)
+    group by 1, 2, 3 order by 1, 2, 3
+    on conflict (challenge_id, board, score) do update set participants = counter.participants + excluded.participants;
+    insert into challenge_board_band as counter (challenge_id, board, band, participants)
+    select a.challenge_id, b.board, challenge_board_band_of(a.score), count(*)
+    from added a cross join lateral challenge_board_entries(a.status, a.share_globally, a.share_within_club, a.club_id) as b(board)
+    group by 1, 2, 3 order by 1, 2, 3
+    on conflict (challenge_id, board, band) do update set participants = counter.participants + excluded.participants;
+  elsif tg_op = 'DELETE' then
+    insert into challenge_board_score as counter (challenge_id, board, score, participants)
+    select r.challenge_id, b.board, r.score, -count(*)
+    from removed r cross join lateral challenge_board_entries(r.status, r.share_globally, r.share_within_club, r.club_id) as b(board)
+    group by 1, 2, 3 order by 1, 2, 3
+    on conflict (challenge_id, board, score) do update set participants = counter.participants + excluded.participants;
+    insert into challenge_board_band as counter (challenge_id, board, band, participants)
+    select r.challenge_id, b.board, challenge_board_band_of(r.score), -count(*)
+    from removed r cross join lateral challenge_board_entries(r.status, r.share_globally, r.share_within_club, r.club_id) as b(board)
+    group by 1, 2, 3 order by 1, 2, 3
+    on conflict (challenge_id, board, band) do update set participants = counter.participants + excluded.participants;
+  else
+    insert into challenge_board_score as counter (challenge_id, board, score, participants)
+    select challenge_id, board, score, sum(change) from (
+      select a.challenge_id, b.board, a.score, 1 as change
+      from added a cross join lateral challenge_board_entries(a.status, a.share_globally, a.share_within_club, a.club_id) as b(board)
+      union all
+      select r.challenge_id, b.board, r.score, -1 as change
+      from removed r cross join lateral challenge_board_entries(r.status, r.share_globally, r.share_within_club, r.club_id) as b(board)
+    ) as changes
+    group by 1, 2, 3 having sum(change) <> 0 order by 1, 2, 3
+    on conflict (challenge_id, board, score) do update set participants = counter.participants + excluded.participants;
+    insert into challenge_board_band as counter (challenge_id, board, band, participants)
+    select challenge_id, board, band, sum(change) from (
+      select a.challenge_id, b.board, challenge_board_band_of(a.score) as band, 1 as change
+      from added a cross join lateral challenge_board_entries(a.status, a.share_globally, a.share_within_club, a.club_id) as b(board)
+      union all
+      select r.challenge_id, b.board, challenge_board_band_of(r.score) as band, -1 as change
+      from removed r cross join lateral challenge_board_entries(r.status, r.share_globally, r.share_within_club, r.club_id) as b(board)
+    ) as changes
+    group by 1, 2, 3 having sum(change) <> 0 order by 1, 2, 3
+    on conflict (challenge_id, board, band) do update set participants = counter.participants + excluded.participants;
+  end if;
+  return null;
+end $$;
+
+create or replace function challenge_board_score_truncate() returns trigger
+language plpgsql as $$
+begin
+  truncate challenge_board_score, challenge_board_band;
+  return null;
+end $$;
+
+-- The bands of the rows that exist, from their per-score counts, under a lock that holds writers
+-- back so that no trigger runs in between.
+lock table challenge_participation in share mode;
+insert into challenge_board_band (challenge_id, board, band, participants)
+select challenge_id, board, challenge_board_band_of(score), sum(participants)
+from challenge_board_score
+group by 1, 2, 3;
+
+-- challenge_board_view of 024, its rank's count of higher scores now over the own band's scores
+-- and the bands above it; everything else as there (see 024 for what each part does).
+create or replace function challenge_board_view(
+  board_challenge_id text,
+  board_club_id text,
+  viewer_id text,
+  page_size integer,
+  after_score numeric,
+  after_reached_at timestamptz,
+  after_id text
+)
+returns table (
+  part text,
+  id text,
+  "userId" text,
+  score text,
+  "reachedAt" text,
+  status text,
+  "sharedGlobally" boolean,
+  "sharedWithinClub" boolean,
+  "clubId" text,
+  ahead integer
+)
+language plpgsql stable
+-- The limits are arguments. With custom plans PostgreSQL would plan the page statement afresh on
+-- every call: it prices a generic plan's unknown limit as a tenth of the board, far above any
+-- custom plan, so it never settles on it. The generic plans are the board indexes' ranges.
+set plan_cache_mode = force_generic_plan
+-- "reachedAt" is the UTC instant as a timestamp's text, `2026-01-01 00:00:31.5` in DateStyle ISO
+-- (fixed here, whatever the connection's): about three times cheaper per row than to_char in a
+-- format of its own; the caller writes it as `2026-01-01T00:00:31.500000Z`.
+set datestyle = 'ISO'
+as $$
+#variable_conflict use_column
+declare
+  own_id text;
+  own_user_id text;
+  own_score_text text;
+  own_reached_text text;
+  own_status text;
+  own_shared_globally boolean;
+  own_shared_within_club boolean;
+  own_club_id text;
+  own_score numeric;
+  own_at timestamptz;
+  -- Where the own score's band ends: the rank counts the higher scores of its own band one by one
+  -- and the bands from there on as one count each.
+  own_band_end numeric;
+  -- A first page starts above every score, so that one statement per board serves every page,
+  -- its index range bounded by from_score.
+  from_score numeric := coalesce(after_score, 'Infinity');
+  own_on_page boolean;
+  own_ahead integer;
+  board_key text := case when board_club_id is null then 'global' else 'club:' || board_club_id end;
+begin
+  select p.id, p.user_id, p.score::text, (p.score_reached_at at time zone 'UTC')::text,
+    p.status, p.share_globally, p.share_within_club, p.club_id, p.score, p.score_reached_at
+  into own_id, own_user_id, own_score_text, own_reached_text, own_status, own_shared_globally, own_shared_within_club,
+    own_club_id, own_score, own_at
+  from challenge_participation p
+  where p.challenge_id = board_challenge_id and p.user_id = viewer_id and p.status <> 'cancelled'
+    and (board_club_id is null or p.club_id = board_club_id);
+
+  if board_club_id is null then
+    return query
+      select 'page', p.id, p.user_id, p.score::text, (p.score_reached_at at time zone 'UTC')::text,
+        p.status, null::boolean, null::boolean, null::text, null::integer
+      from challenge_participation p
+      where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled' and p.user_id <> viewer_id
+        and p.score <= from_score and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id))
+      order by p.score desc, p.score_reached_at, p.id
+      limit page_size + 1;
+  else
+    return query
+      select 'page', p.id, p.user_id, p.score::text, (p.score_reached_at at time zone 'UTC')::text,
+        p.status, null::boolean, null::boolean, null::text, null::integer
+      from challenge_participation p
+      where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+        and p.status <> 'cancelled' and p.user_id <> viewer_id
+        and p.score <= from_score and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id))
+      order by p.score desc, p.score_reached_at, p.id
+      limit page_size + 1;
+  end if;
+  if own_id is null then
+    return;
+  end if;
+  own_band_end := challenge_board_band_end(own_score);
+
+  -- The own row is on the page, as the caller merges it, when it comes after the cursor and fewer
+  -- than page_size visible rows lie between the cursor and it. On a first page those are all the
+  -- rows ahead of it, so the rank's count decides (for an own row on the page there are few scores
+  -- and ties above it to count): the visible rows on higher scores (the own band's per-score counts
+  -- above the own score and the per-band counts above the own band) plus the ties reached earlier. After a cursor the rows between are looked for on the
+  -- index, the ties reached earlier and the higher scores as two ranges with exact bounds, only as
+  -- far as the page_size-th; the rank is counted only for an own row off the page.
+  if after_score is null then
+    if board_club_id is null then
+      select
+        (select coalesce(sum(c.participants), 0)::integer from challenge_board_score c
+         where c.challenge_id = board_challenge_id and c.board = board_key and c.score > own_score and c.score < own_band_end)
+        + (select coalesce(sum(c.participants), 0)::integer from challenge_board_band c
+           where c.challenge_id = board_challenge_id and c.board = board_key and c.band >= own_band_end)
+        + (select count(*)::integer from challenge_participation p
+           where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
+             and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id))
+      into own_ahead;
+    else
+      select
+        (select coalesce(sum(c.participants), 0)::integer from challenge_board_score c
+         where c.challenge_id = board_challenge_id and c.board = board_key and c.score > own_score and c.score < own_band_end)
+        + (select coalesce(sum(c.participants), 0)::integer from challenge_board_band c
+           where c.challenge_id = board_challenge_id and c.board = board_key and c.band >= own_band_end)
+        + (select count(*)::integer from challenge_participation p
+           where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+             and p.status <> 'cancelled'
+             and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id))
+      into own_ahead;
+    end if;
+    own_on_page := own_ahead < page_size;
+  else
+    own_on_page := false;
+    if own_score < after_score or (own_score = after_score and (own_at, own_id) > (after_reached_at, after_id)) then
+      if board_club_id is null then
+        perform from (
+          (select from challenge_participation p
+            where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
+              and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id) and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
+          union all
+          (select from challenge_participation p
+            where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
+              and p.score > own_score and p.score <= from_score and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
+        ) as ahead_of_own offset page_size - 1 limit 1;
+      else
+        perform from (
+          (select from challenge_participation p
+            where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+            and p.status <> 'cancelled'
+              and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id) and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
+          union all
+          (select from challenge_participation p
+            where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+            and p.status <> 'cancelled'
+              and p.score > own_score and p.score <= from_score and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
+        ) as ahead_of_own offset page_size - 1 limit 1;
+      end if;
+      own_on_page := not found;
+    end if;
+    if not own_on_page then
+      if board_club_id is null then
+        select
+          (select coalesce(sum(c.participants), 0)::integer from challenge_board_score c
+           where c.challenge_id = board_challenge_id and c.board = board_key and c.score > own_score and c.score < own_band_end)
+          + (select coalesce(sum(c.participants), 0)::integer from challenge_board_band c
+             where c.challenge_id = board_challenge_id and c.board = board_key and c.band >= own_band_end)
+          + (select count(*)::integer from challenge_participation p
+             where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
+               and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id))
+        into own_ahead;
+      else
+        select
+          (select coalesce(sum(c.participants), 0)::integer from challenge_board_score c
+           where c.challenge_id = board_challenge_id and c.board = board_key and c.score > own_score and c.score < own_band_end)
+          + (select coalesce(sum(c.participants), 0)::integer from challenge_board_band c
+             where c.challenge_id = board_challenge_id and c.board = board_key and c.band >= own_band_end)
+          + (select count(*)::integer from challenge_participation p
+             where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+               and p.status <> 'cancelled'
+               and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id))
+        into own_ahead;
+      end if;
+    end if;
+  end if;
+
+  part := 'own';
+  id := own_id;
+  "userId" := own_user_id;
+  score := own_score_text;
+  "reachedAt" := own_reached_text;
+  status := own_status;
+  "sharedGlobally" := own_shared_globally;
+  "sharedWithinClub" := own_shared_within_club;
+  "clubId" := own_club_id;
+  ahead := case when own_on_page then null else own_ahead end;
+  return next;
+  if own_on_page then
+    return;
+  end if;
+
+  -- Off the page: two visible neighbours each side, nearest first, in one statement. Each side is
+  -- the nearest two of two exact index ranges, the ties past the own row and the scores beyond
+  -- (the row comparison after the score equality is an index bound; as one range,
+  -- `score >= own and (score > own or (reached, id) < own)`, the scan would walk the own score's
+  -- ties on the wrong side of the own row from the heap).
+  if board_club_id is null then
+    return query
+      (select 'previous', n.id, n.user_id, n.score_text, n.reached_text, n.status, null::boolean, null::boolean, null::text, null::integer
+       from (
+        (select p.id, p.user_id, p.score::text as score_text, (p.score_reached_at at time zone 'UTC')::text as reached_text,
+          p.status, p.score, p.score_reached_at
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
+            and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id)
+          order by p.score, p.score_reached_at desc, p.id desc limit 2)
+        union all
+        (select p.id, p.user_id, p.score::text as score_text, (p.score_reached_at at time zone 'UTC')::text as reached_text,
+          p.status, p.score, p.score_reached_at
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
+            and p.score > own_score
+          order by p.score, p.score_reached_at desc, p.id desc limit 2)
+        order by score, score_reached_at desc, id desc limit 2) as n)
+      union all
+      (select 'next', n.id, n.user_id, n.score_text, n.reached_text, n.status, null::boolean, null::boolean, null::text, null::integer
+       from (
+        (select p.id, p.user_id, p.score::text as score_text, (p.score_reached_at at time zone 'UTC')::text as reached_text,
+          p.status, p.score, p.score_reached_at
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
+            and p.score = own_score and (p.score_reached_at, p.id) > (own_at, own_id)
+          order by p.score desc, p.score_reached_at, p.id limit 2)
+        union all
+        (select p.id, p.user_id, p.score::text as score_text, (p.score_reached_at at time zone 'UTC')::text as reached_text,
+          p.status, p.score, p.score_reached_at
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
+            and p.score < own_score
+          order by p.score desc, p.score_reached_at, p.id limit 2)
+        order by score desc, score_reached_at, id limit 2) as n);
+  else
+    return query
+      (select 'previous', n.id, n.user_id, n.score_text, n.reached_text, n.status, null::boolean, null::boolean, null::text, null::integer
+       from (
+        (select p.id, p.user_id, p.score::text as score_text, (p.score_reached_at at time zone 'UTC')::text as reached_text,
+          p.status, p.score, p.score_reached_at
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+              and p.status <> 'cancelled'
+            and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id)
+          order by p.score, p.score_reached_at desc, p.id desc limit 2)
+        union all
+        (select p.id, p.user_id, p.score::text as score_text, (p.score_reached_at at time zone 'UTC')::text as reached_text,
+          p.status, p.score, p.score_reached_at
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+              and p.status <> 'cancelled'
+            and p.score > own_score
+          order by p.score, p.score_reached_at desc, p.id desc limit 2)
+        order by score, score_reached_at desc, id desc limit 2) as n)
+      union all
+      (select 'next', n.id, n.user_id, n.score_text, n.reached_text, n.status, null::boolean, null::boolean, null::text, null::integer
+       from (
+        (select p.id, p.user_id, p.score::text as score_text, (p.score_reached_at at time zone 'UTC')::text as reached_text,
+          p.status, p.score, p.score_reached_at
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+              and p.status <> 'cancelled'
+            and p.score = own_score and (p.score_reached_at, p.id) > (own_at, own_id)
+          order by p.score desc, p.score_reached_at, p.id limit 2)
+        union all
+        (select p.id, p.user_id, p.score::text as score_text, (p.score_reached_at at time zone 'UTC')::text as reached_text,
+          p.status, p.score, p.score_reached_at
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+              and p.status <> 'cancelled'
+            and p.score < own_score
+          order by p.score desc, p.score_reached_at, p.id limit 2)
+        order by score desc, score_reached_at, id limit 2) as n);
+  end if;
+end $$;
