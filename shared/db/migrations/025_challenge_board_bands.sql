@@ -187,37 +187,14 @@ begin
   own_band_end := challenge_board_band_end(own_score);
 
   -- The own row is on the page, as the caller merges it, when it comes after the cursor and fewer
-  -- than page_size visible rows lie between the cursor and it. On a first page those are all the
-  -- rows ahead of it, so the rank's count decides (for an own row on the page there are few scores
-  -- and ties above it to count): the visible rows on higher scores (the own band's per-score counts
-  -- above the own score and the per-band counts above the own band) plus the ties reached earlier. After a cursor the rows between are looked for on the
-  -- index, the ties reached earlier and the higher scores as two ranges with exact bounds, only as
-  -- far as the page_size-th; the rank is counted only for an own row off the page.
-  if after_score is null then
-    if board_club_id is null then
-      select
-        (select coalesce(sum(c.participants), 0)::integer from challenge_board_score c
-         where c.challenge_id = board_challenge_id and c.board = board_key and c.score > own_score and c.score < own_band_end)
-        + (select coalesce(sum(c.participants), 0)::integer from challenge_board_band c
-           where c.challenge_id = board_challenge_id and c.board = board_key and c.band >= own_band_end)
-        + (select count(*)::integer from challenge_participation p
-           where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
-             and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id))
-      into own_ahead;
-    else
-      select
-        (select coalesce(sum(c.participants), 0)::integer from challenge_board_score c
-         where c.challenge_id = board_challenge_id and c.board = board_key and c.score > own_score and c.score < own_band_end)
-        + (select coalesce(sum(c.participants), 0)::integer from challenge_board_band c
-           where c.challenge_id = board_challenge_id and c.board = board_key and c.band >= own_band_end)
-        + (select count(*)::integer from challenge_participation p
-           where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
-             and p.status <> 'cancelled'
-             and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id))
-      into own_ahead;
-    end if;
-    own_on_page := own_ahead < page_size;
-  else
+  -- than page_size visible rows lie between the cursor and it. After a cursor the rows between are
+  -- looked for on the index, the ties reached earlier and the higher scores as two ranges with
+  -- exact bounds, only as far as the page_size-th. On a first page those are all the rows ahead of
+  -- it, so the rank's count decides (for an own row on the page there are few scores and ties
+  -- above it to count). The rank's count is made for a first page and for an own row off the page:
+  -- the visible rows on higher scores (the own band's per-score counts above the own score and the
+  -- per-band counts above the own band) plus the ties reached earlier.
+  if after_score is not null then
     own_on_page := false;
     if own_score < after_score or (own_score = after_score and (own_at, own_id) > (after_reached_at, after_id)) then
       if board_club_id is null then
@@ -245,29 +222,32 @@ begin
       end if;
       own_on_page := not found;
     end if;
-    if not own_on_page then
-      if board_club_id is null then
-        select
-          (select coalesce(sum(c.participants), 0)::integer from challenge_board_score c
-           where c.challenge_id = board_challenge_id and c.board = board_key and c.score > own_score and c.score < own_band_end)
-          + (select coalesce(sum(c.participants), 0)::integer from challenge_board_band c
-             where c.challenge_id = board_challenge_id and c.board = board_key and c.band >= own_band_end)
-          + (select count(*)::integer from challenge_participation p
-             where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
-               and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id))
-        into own_ahead;
-      else
-        select
-          (select coalesce(sum(c.participants), 0)::integer from challenge_board_score c
-           where c.challenge_id = board_challenge_id and c.board = board_key and c.score > own_score and c.score < own_band_end)
-          + (select coalesce(sum(c.participants), 0)::integer from challenge_board_band c
-             where c.challenge_id = board_challenge_id and c.board = board_key and c.band >= own_band_end)
-          + (select count(*)::integer from challenge_participation p
-             where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
-               and p.status <> 'cancelled'
-               and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id))
-        into own_ahead;
-      end if;
+  end if;
+  if after_score is null or not own_on_page then
+    if board_club_id is null then
+      select
+        (select coalesce(sum(c.participants), 0)::integer from challenge_board_score c
+         where c.challenge_id = board_challenge_id and c.board = board_key and c.score > own_score and c.score < own_band_end)
+        + (select coalesce(sum(c.participants), 0)::integer from challenge_board_band c
+           where c.challenge_id = board_challenge_id and c.board = board_key and c.band >= own_band_end)
+        + (select count(*)::integer from challenge_participation p
+           where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
+             and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id))
+      into own_ahead;
+    else
+      select
+        (select coalesce(sum(c.participants), 0)::integer from challenge_board_score c
+         where c.challenge_id = board_challenge_id and c.board = board_key and c.score > own_score and c.score < own_band_end)
+        + (select coalesce(sum(c.participants), 0)::integer from challenge_board_band c
+           where c.challenge_id = board_challenge_id and c.board = board_key and c.band >= own_band_end)
+        + (select count(*)::integer from challenge_participation p
+           where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
+             and p.status <> 'cancelled'
+             and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id))
+      into own_ahead;
+    end if;
+    if after_score is null then
+      own_on_page := own_ahead < page_size;
     end if;
   end if;
 
