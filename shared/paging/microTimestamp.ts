@@ -17,3 +17,12 @@ export const MicroTimestampSchema = v.pipe(
 
 /** SQL expression text for a column in the format above. */
 export const MICRO_FORMAT = 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"';
+
+/**
+ * A timestamp in the format above cut to milliseconds as the API shows instants
+ * (`2026-11-22T19:00:00.123Z`), as a JS Date would print it. A slice: a regular expression with a
+ * replacement pattern cost a third of a microsecond per call, more than the rest of a row's mapping.
+ */
+export function millisecondTimestampOf(micro: string): string {
+  return `${micro.slice(0, 23)}Z`;
+}
