@@ -240,10 +240,10 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
  * The functions' stdout lines (an access line per request), written in batches instead of one
  * write each: stdout to a terminal, file or pipe is written synchronously, a system call per
  * write. A batch goes out STDOUT_BATCH_MS after its first line, or at once when it reaches
- * STDOUT_BATCH_BYTES, so a line waits a few milliseconds at most and the batch stays small; under
- * load the lines of many requests share one write (written once per turn of the event loop, a
- * batch still held about one request's line). Order is kept; what is pending when the process
- * exits is written then. Warnings and errors (stderr) are written at once.
+ * STDOUT_BATCH_BYTES, so a line waits a few milliseconds at most and the batch stays small. Under
+ * load the lines of many requests share one write; a batch per turn of the event loop had still
+ * held about one request's line. Order is kept; what is pending when the process exits is written
+ * then. Warnings and errors (stderr) are written at once.
  */
 const STDOUT_BATCH_MS = 10;
 const STDOUT_BATCH_BYTES = 64 * 1024;
