@@ -27,6 +27,14 @@ interface Run {
   non2xx: number;
   /** CPU time (user + system) the server process spent per answered request, in ms. */
   cpuMsPerRequest: number;
+  /** The server's young-generation collections during the run: how many, and their mean pause in ms. */
+  youngCollections: number;
+  youngPauseMs: number;
+}
+
+interface YoungCollections {
+  count: number;
+  pauseMs: number;
 }
 
 type Server = ChildServer;
@@ -59,6 +67,7 @@ async function load(
   length: { seconds: number } | { requests: number },
 ): Promise<Run> {
   const cpuBefore = await server.cpuMicros();
+  const youngBefore = await server.ask<YoungCollections>('gc', 'youngCollections');
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -66,7 +75,11 @@ async function load(
     ...('seconds' in length ? { duration: length.seconds } : { amount: length.requests }),
   });
   const cpuMicros = (await server.cpuMicros()) - cpuBefore;
+  const youngAfter = await server.ask<YoungCollections>('gc', 'youngCollections');
+  const youngCollections = youngAfter.count - youngBefore.count;
   return {
+    youngCollections,
+    youngPauseMs: (youngAfter.pauseMs - youngBefore.pauseMs) / Math.max(youngCollections, 1),
     cpuMsPerRequest: cpuMicros / 1000 / Math.max(result.requests.total, 1),
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
@@ -85,7 +98,11 @@ function measured(name: string, runs: Run[]): Measured {
 
 function describe(runs: Run[]): string {
   return runs
-    .map((run) => `${Math.round(run.requestsPerSecond)} req/s p99 ${run.p99Ms} ms cpu ${run.cpuMsPerRequest.toFixed(3)} ms/req`)
+    .map(
+      (run) =>
+        `${Math.round(run.requestsPerSecond)} req/s p99 ${run.p99Ms} ms cpu ${run.cpuMsPerRequest.toFixed(3)} ms/req` +
+        ` young GC ${run.youngCollections} × ${run.youngPauseMs.toFixed(1)} ms`,
+    )
     .join('; ');
 }
 
@@ -120,11 +137,15 @@ async function compareRoute(
   const bareP99 = median(bareRuns.map((run) => run.p99Ms));
   const serviceCpu = median(serviceRuns.map((run) => run.cpuMsPerRequest));
   const bareCpu = median(bareRuns.map((run) => run.cpuMsPerRequest));
+  const servicePause = median(serviceRuns.map((run) => run.youngPauseMs));
+  const barePause = median(bareRuns.map((run) => run.youngPauseMs));
   const detail = [
     `service runs: ${describe(serviceRuns)}`,
     `bare runs:    ${describe(bareRuns)}`,
     `throughput ${Math.round(serviceRps)} against ${Math.round(bareRps)} req/s: ${(serviceRps / bareRps).toFixed(2)}× bare (target ≥ 0.8×); p99 ${serviceP99} against ${bareP99} ms`,
     `server CPU per request ${serviceCpu.toFixed(3)} against ${bareCpu.toFixed(3)} ms: ${(serviceCpu / bareCpu).toFixed(2)}× bare`,
+    // Each young-generation pause stalls every request in flight: it is what the p99 mostly is.
+    `young-generation pause ${servicePause.toFixed(1)} against ${barePause.toFixed(1)} ms (median of the runs' means)`,
   ];
   const load_ = `${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per side`;
   return [

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { functionDefinitions } from '../../functions/definitions';
 import { leaderboardForViewer } from '../../shared/challenges/clubBoard';
@@ -60,14 +61,27 @@ async function main(): Promise<void> {
   process.send?.({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
 }
 
-/** Stops on `stop`; answers `cpu` with the process's CPU time so far, for the bench's per-request figure. */
+/**
+ * Stops on `stop`; answers `cpu` with the process's CPU time so far, for the bench's per-request
+ * figure, and `gc` with its young-generation collections so far (count, summed pause in ms), whose
+ * pauses stall every request in flight and so show in the p99.
+ */
 function onStop(stop: () => Promise<unknown>): void {
+  const young = { count: 0, pauseMs: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if ((entry.toJSON() as { detail?: { kind?: number } }).detail?.kind !== constants.NODE_PERFORMANCE_GC_MINOR) continue;
+      young.count += 1;
+      young.pauseMs += entry.duration;
+    }
+  }).observe({ entryTypes: ['gc'] });
   process.on('message', (message: unknown) => {
     if (message === 'stop') void stop().finally(() => process.exit(0));
     if (message === 'cpu') {
       const { user, system } = process.cpuUsage();
       process.send?.({ cpuMicros: user + system });
     }
+    if (message === 'gc') process.send?.({ youngCollections: { ...young } });
   });
 }
 

@@ -5,12 +5,12 @@ import { telemetry, type Attributes, type ChildSpan } from '../telemetry/telemet
  * (`SELECT notification`), with the statement's text as written in the code: `$1`, `$2` stand
  * where the values go, so no parameter value ever reaches telemetry. Undefined while telemetry is off.
  */
-export function startQuerySpan(statement: { strings?: unknown; pool: string }): ChildSpan | undefined {
+export function startQuerySpan(query: { strings?: unknown }, pool: string): ChildSpan | undefined {
   const backend = telemetry();
   if (!backend) return undefined;
-  const described = describeStatement(statement.strings);
+  const described = describeStatement(query.strings);
   // One attribute object per statement and pool, made once: the backend redacts it once.
-  let attributes = described.attributes.get(statement.pool);
+  let attributes = described.attributes.get(pool);
   if (!attributes) {
     attributes = Object.freeze({
       'db.system': 'postgresql',
@@ -18,9 +18,9 @@ export function startQuerySpan(statement: { strings?: unknown; pool: string }): 
       'db.operation.name': described.operation,
       'db.collection.name': described.table,
       'db.query.text': described.text,
-      'app.db.pool': statement.pool,
+      'app.db.pool': pool,
     });
-    described.attributes.set(statement.pool, attributes);
+    described.attributes.set(pool, attributes);
   }
   return backend.databaseSpan(described.name, attributes);
 }

@@ -40,4 +40,10 @@ describe('the name of a statement span', () => {
     expect(described.name).toBe('QUERY');
     expect(described.text).toBeUndefined();
   });
+
+  it("does not describe sql.unsafe's text either: the driver keeps it as a one-element array without raw strings", () => {
+    const described = describeStatement(['select * from club where id = 7']);
+    expect(described.name).toBe('QUERY');
+    expect(described.text).toBeUndefined();
+  });
 });
