@@ -58,7 +58,7 @@ async function startServer(side: 'host' | 'bare', databaseUrl: string): Promise<
 }
 
 /** Requests each side answers before the measured runs: the host's code is compiled and optimised on first use. */
-const WARM_UP_REQUESTS = Number(process.env['BENCH_REQUEST_WARM_UP'] ?? 2_000);
+const WARM_UP_REQUESTS = Number(process.env['BENCH_REQUEST_WARM_UP'] ?? 6_000);
 
 async function load(
   server: Server,
