@@ -84,6 +84,41 @@ describe('local Event Hubs endpoint', () => {
     expect(offsets[2]!).toBeGreaterThan(offsets[1]!);
   });
 
+  it('tells a reader that tracks the last enqueued event the partition state with each delivery, with the same annotations', async () => {
+    const client = producer();
+    await client.sendBatch([{ body: { n: 1 } }, { body: { n: 2 } }], { partitionId: '3' });
+    clock += 1000;
+    await client.sendBatch([{ body: { n: 3 } }], { partitionId: '3' });
+
+    const tracked: { sequenceNumber?: number; enqueuedOn?: Date }[] = [];
+    const received: { body: unknown; sequenceNumber: number; enqueuedTimeUtc: Date; offset: string }[] = [];
+    let done: () => void = () => undefined;
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    const subscription = consumer().subscribe(
+      '3',
+      {
+        processEvents: async (events, context) => {
+          received.push(...events);
+          tracked.push({ ...context.lastEnqueuedEventProperties });
+          if (received.length >= 3) done();
+          await Promise.resolve();
+        },
+        processError: () => Promise.resolve(),
+      },
+      { startPosition: earliestEventPosition, trackLastEnqueuedEventProperties: true, maxWaitTimeInSeconds: 1 },
+    );
+    await finished;
+    await subscription.close();
+
+    const plain = await receive(consumer(), '3', 3, earliestEventPosition);
+    expect(received.map((event) => event.body)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    expect(received.map((event) => [event.sequenceNumber, event.offset, event.enqueuedTimeUtc.toISOString()])).toEqual(
+      plain.map((event) => [event.sequenceNumber, event.offset, event.enqueuedTimeUtc.toISOString()]),
+    );
+    expect(tracked.at(-1)!.sequenceNumber).toBe(2);
+    expect(tracked.at(-1)!.enqueuedOn!.toISOString()).toBe('2026-11-20T18:00:01.000Z');
+  });
+
   it('spreads events without a key over the partitions and sends bytes as bytes', async () => {
     const client = producer();
     for (let i = 0; i < 4; i += 1) await client.sendBatch([{ body: Buffer.from([i, 255]) }]);

@@ -96,6 +96,27 @@ interface Reader {
 
 type EntityTarget = { kind: 'hub'; hub: Hub; partition?: number };
 
+/** The stored event with the annotations the service adds when it accepts an event. */
+function annotated(event: StoredEvent): Message {
+  const annotations: Record<string, unknown> = {
+    ...event.message.message_annotations,
+    'x-opt-sequence-number': types.wrap_long(event.sequenceNumber),
+    'x-opt-offset': event.offset,
+    'x-opt-enqueued-time': new Date(event.enqueuedTimeMs),
+  };
+  if (event.partitionKey !== undefined) annotations['x-opt-partition-key'] = event.partitionKey;
+  return { ...event.message, message_annotations: annotations };
+}
+
+/** An event's bytes as readers receive it; undefined if it cannot be encoded (it is then encoded at each send). */
+function encodedDelivery(event: StoredEvent): Buffer | undefined {
+  try {
+    return amqpMessage.encode(annotated(event));
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startLocalEventHubs(options: LocalEventHubsOptions): Promise<LocalEventHubs> {
   const host = options.host ?? '127.0.0.1';
   const now = options.now ?? (() => Date.now());
@@ -109,7 +130,7 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     hubs.set(name.toLowerCase(), {
       name,
       createdAt: new Date(now()),
-      partitions: Array.from({ length: partitionCount }, () => new PartitionLog(retention, now)),
+      partitions: Array.from({ length: partitionCount }, () => new PartitionLog(retention, now, encodedDelivery)),
       consumerGroups: new Set(['$default', ...(definition.consumerGroups ?? []).map((group) => group.toLowerCase())]),
       nextRoundRobin: 0,
     });
@@ -276,15 +297,14 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     delivery?.accept();
   }
 
-  function outgoing(reader: Reader, event: StoredEvent): Message {
-    const annotations: Record<string, unknown> = {
-      ...event.message.message_annotations,
-      'x-opt-sequence-number': types.wrap_long(event.sequenceNumber),
-      'x-opt-offset': event.offset,
-      'x-opt-enqueued-time': new Date(event.enqueuedTimeMs),
-    };
-    if (event.partitionKey !== undefined) annotations['x-opt-partition-key'] = event.partitionKey;
-    const message: Message = { ...event.message, message_annotations: annotations };
+  /** Sends one event to a reader: its stored bytes, or with a runtime metric the partition's state at this moment. */
+  function deliver(reader: Reader, event: StoredEvent): void {
+    if (!reader.runtimeMetric && event.delivery) {
+      // Format 0 is the standard AMQP message format: rhea sends the bytes as they are.
+      reader.sender.send(event.delivery, undefined, 0);
+      return;
+    }
+    const message = annotated(event);
     if (reader.runtimeMetric) {
       const state = reader.log.state();
       message.delivery_annotations = {
@@ -294,7 +314,7 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
         runtime_info_retrieval_time_utc: new Date(now()),
       };
     }
-    return message;
+    reader.sender.send(message);
   }
 
   /**
@@ -318,7 +338,7 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
       const event = reader.log.eventFrom(reader.nextSequenceNumber);
       if (!event) return;
       reader.nextSequenceNumber = event.sequenceNumber + 1;
-      reader.sender.send(outgoing(reader, event));
+      deliver(reader, event);
     }
   }
 

@@ -8,6 +8,12 @@ export interface StoredEvent {
   enqueuedTimeMs: number;
   partitionKey?: string;
   message: Message;
+  /**
+   * The event as a reader without runtime metrics receives it, annotations included, encoded once
+   * when it is accepted: the service stores an event's bytes and hands the same bytes to every
+   * reader, so a delivery costs no encoding of its own.
+   */
+  delivery?: Buffer;
 }
 
 export interface PartitionState {
@@ -37,9 +43,11 @@ export class PartitionLog {
   private lastEnqueuedTimeMs = 0;
   private readonly listeners = new Set<() => void>();
 
+  /** `encodeDelivery` gives an accepted event its `delivery` bytes before any reader is told of it. */
   constructor(
     private readonly retention: RetentionLimits,
     private readonly now: () => number,
+    private readonly encodeDelivery?: (event: StoredEvent) => Buffer | undefined,
   ) {}
 
   append(message: Message, size: number, partitionKey: string | undefined): StoredEvent {
@@ -55,6 +63,8 @@ export class PartitionLog {
     this.nextSequenceNumber += 1;
     this.nextOffset += Math.max(size, 1);
     this.lastEnqueuedTimeMs = enqueuedTimeMs;
+    const delivery = this.encodeDelivery?.(event);
+    if (delivery) event.delivery = delivery;
     this.events.push(event);
     this.trim(enqueuedTimeMs);
     for (const listener of [...this.listeners]) listener();
