@@ -60,7 +60,7 @@ export interface BoardPageRow extends Omit<Entry, 'sharedGlobally' | 'sharedWith
 }
 
 /**
- * One round trip for a whole board view, through challenge_board_view (migrations 024, 025): the
+ * One round trip for a whole board view, through challenge_board_view (migrations 024 to 026): the
  * viewer's own row (whatever its sharing), the next `limit + 1` visible rows of others after the
  * cursor in board order, and, only when the own row will not be on this page, its rank's count (as
  * neighbourhoodOf counts it) and two visible neighbours each side, nearest first. Whether the own
