@@ -64,6 +64,21 @@ describe('partition log retention', () => {
   });
 });
 
+describe('partition log delivery bytes', () => {
+  it('gives an event its encoded bytes before a listener sees it, with its own sequence number', () => {
+    const log = new PartitionLog(
+      { maxEvents: 100, maxAgeMs: 1e9 },
+      () => 0,
+      (event) => Buffer.from(`event ${event.sequenceNumber}`),
+    );
+    const seen: (string | undefined)[] = [];
+    log.onAppend(() => seen.push(log.eventFrom(log.nextSequence - 1)?.delivery?.toString()));
+    log.append({ body: 1 }, 1, undefined);
+    log.append({ body: 2 }, 1, undefined);
+    expect(seen).toEqual(['event 0', 'event 1']);
+  });
+});
+
 describe('partition keys', () => {
   it('map the same key to the same partition and spread different keys', () => {
     expect(partitionForKey('club.4711.hits', 4)).toBe(partitionForKey('club.4711.hits', 4));
