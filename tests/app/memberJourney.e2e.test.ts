@@ -159,8 +159,10 @@ describe('member journey: sign in, join, progress, boards, privacy, badge, bell,
       await joined.getByText(name, { exact: true }).click();
       expect((await saved).status()).toBe(200);
     }
-    expect(await joined.getByRole('switch', { name: 'Share globally' }).isChecked()).toBe(false);
-    expect(await joined.getByRole('switch', { name: 'Share within my club' }).isChecked()).toBe(false);
+    // The card shows a switch's new state once it has read the answer, a moment after the response
+    // arrives: wait for both switches to read off (a switch that stays on times out).
+    await joined.getByRole('switch', { name: 'Share globally', checked: false }).waitFor();
+    await joined.getByRole('switch', { name: 'Share within my club', checked: false }).waitFor();
 
     await other.reload();
     expect(await boardRows(other)).toEqual([]);

@@ -35,6 +35,9 @@ set plan_cache_mode = force_generic_plan
 -- (fixed here, whatever the connection's): about three times cheaper per row than to_char in a
 -- format of its own; the caller writes it as `2026-01-01T00:00:31.500000Z`.
 set datestyle = 'ISO'
+-- The neighbours' statement takes its parts' order as they are appended (below); without workers
+-- no plan can run them side by side and hand their rows over in another order.
+set max_parallel_workers_per_gather = 0
 as $$
 #variable_conflict use_column
 declare
@@ -175,8 +178,8 @@ begin
   -- two exact index ranges in the order of their nearness, the ties past the own row and then the
   -- scores beyond, concatenated and cut at two: every tie is nearer than any other score, so no
   -- sort is needed, and the scores beyond are not read at all when the ties give two rows. The
-  -- concatenation keeps its parts' order: each part ends in its own LIMIT, so the planner can only
-  -- append them one after the other (a parallel plan could not put a LIMIT under its Gather).
+  -- concatenation keeps its parts' order: the function plans no parallel workers (its SET clause),
+  -- so the parts are appended one after the other.
   if board_club_id is null then
     return query
       (select 'previous', n.id, n.user_id, n.score::text, (n.score_reached_at at time zone 'UTC')::text, n.status,
