@@ -3,7 +3,8 @@
 -- sorting what they gave; of a view for a viewer ranked mid-board, that statement took about as
 -- long as the page, the own row and the rank together. Here each side reads its two ranges in the
 -- order of their nearness and stops at two rows: no sort, and the second range only when the
--- first gives fewer than two. Everything else is as in 025 (see 024 for what each part does).
+-- first gives fewer than two. The function also plans no parallel workers, so that those parts
+-- keep their order. Everything else is as in 025 (see 024 for what each part does).
 
 create or replace function challenge_board_view(
   board_challenge_id text,
