@@ -1,7 +1,6 @@
 import type { Queryable } from '../db/client';
-import { millisecondTimestampOf } from '../paging/microTimestamp';
 import { leaderboardCursor } from './cursors';
-import { boardPage, neighbourhoodOf, type Board, type BoardPageRow, type Entry } from './leaderboardRepository';
+import { boardPage, boardTextToMicro, boardTextToShown, neighbourhoodOf, type Board, type BoardPageRow } from './leaderboardRepository';
 import type { LeaderboardCursor, LeaderboardPage, LeaderboardRow } from './schemas';
 
 export type { Board } from './leaderboardRepository';
@@ -15,12 +14,24 @@ export type { Board } from './leaderboardRepository';
  * deliberately no total count, which would cost a scan of the board and say nothing a page does not.
  */
 
-function before(a: Pick<Entry, 'score' | 'reachedAt' | 'id'>, b: Pick<Entry, 'score' | 'reachedAt' | 'id'>): boolean {
-  const scoreA = Number(a.score);
-  const scoreB = Number(b.score);
-  if (scoreA !== scoreB) return scoreA > scoreB;
+/** A row's place in board order: its score, when it reached that score (MICRO_FORMAT text) and its id. */
+interface Position {
+  score: number;
+  reachedAt: string;
+  id: string;
+}
+
+function precedes(a: Position, b: Position): boolean {
+  if (a.score !== b.score) return a.score > b.score;
   if (a.reachedAt !== b.reachedAt) return a.reachedAt < b.reachedAt;
   return a.id < b.id;
+}
+
+/** Whether the own row comes before a page row; the row's instant is converted only on a tied score. */
+function ownPrecedes(own: Position, entry: BoardEntry): boolean {
+  const score = Number(entry.score);
+  if (own.score !== score) return own.score > score;
+  return precedes(own, { score, reachedAt: boardTextToMicro(entry.reachedAt), id: entry.id });
 }
 
 /** A board row as the page statement and neighbourhoodOf give it: the sharing flags matter on the own row only. */
@@ -28,17 +39,20 @@ type BoardEntry = Omit<BoardPageRow, 'part' | 'ahead'>;
 
 function toRow(entry: BoardEntry, rank: number, viewerId: string, board: Board): LeaderboardRow {
   const isOwn = entry.userId === viewerId;
-  const shared = board.kind === 'global' ? entry.sharedGlobally === true : entry.sharedGlobally === true || entry.sharedWithinClub === true;
   return {
     rank,
     participationId: entry.id,
     userId: entry.userId,
     score: Number(entry.score),
-    reachedAt: millisecondTimestampOf(entry.reachedAt),
+    reachedAt: boardTextToShown(entry.reachedAt),
     status: entry.status,
     isOwn,
-    hiddenFromOthers: isOwn && !shared,
+    hiddenFromOthers: isOwn && !isSharedOn(entry, board),
   };
+}
+
+function isSharedOn(entry: BoardEntry, board: Board): boolean {
+  return board.kind === 'global' ? entry.sharedGlobally === true : entry.sharedGlobally === true || entry.sharedWithinClub === true;
 }
 
 export interface LeaderboardQuery {
@@ -50,25 +64,36 @@ export interface LeaderboardQuery {
 }
 
 export async function leaderboard(sql: Queryable, query: LeaderboardQuery): Promise<LeaderboardPage> {
-  const { challengeId, viewerId, board, limit } = query;
-  const after = query.after;
+  const { challengeId, viewerId, board, limit, after } = query;
   // One round trip: the viewer's own row (whatever its sharing), the page of visible others and,
   // when the own row is not on the page, its rank and neighbours.
-  const rows = await boardPage(sql, { challengeId, viewerId, board, limit, after });
-  const ownRow = rows.find((entry) => entry.part === 'own');
-  const own: BoardEntry | undefined = ownRow;
-  const merged: BoardEntry[] = rows.filter((entry) => entry.part === 'page');
-  if (own && (!after || before({ id: after[2], score: after[0], reachedAt: after[1] }, own))) {
-    const at = merged.findIndex((entry) => before(own, entry));
-    merged.splice(at === -1 ? merged.length : at, 0, own);
+  const rows = await boardPage(sql, query);
+  let own: BoardPageRow | undefined;
+  const merged: BoardEntry[] = [];
+  const previous: BoardEntry[] = [];
+  const next: BoardEntry[] = [];
+  for (const row of rows) {
+    if (row.part === 'page') merged.push(row);
+    else if (row.part === 'own') own = row;
+    else if (row.part === 'previous') previous.push(row);
+    else next.push(row);
+  }
+  if (own) {
+    const ownPosition = { score: Number(own.score), reachedAt: boardTextToMicro(own.reachedAt), id: own.id };
+    if (!after || precedes({ score: Number(after[0]), reachedAt: after[1], id: after[2] }, ownPosition)) {
+      let at = 0;
+      while (at < merged.length && !ownPrecedes(ownPosition, merged[at] as BoardEntry)) at += 1;
+      merged.splice(at, 0, own);
+    }
   }
   const firstRank = (after?.[3] ?? 0) + 1;
-  const pageEntries = merged.slice(0, limit);
-  const items = pageEntries.map((entry, index) => toRow(entry, firstRank + index, viewerId, board));
-  const last = pageEntries[pageEntries.length - 1];
+  const shown = Math.min(limit, merged.length);
+  const items: LeaderboardRow[] = [];
+  for (let index = 0; index < shown; index += 1) items.push(toRow(merged[index] as BoardEntry, firstRank + index, viewerId, board));
+  const last = merged[shown - 1];
   const nextCursor =
     merged.length > limit && last
-      ? leaderboardCursor.encode([last.score, last.reachedAt, last.id, firstRank + pageEntries.length - 1])
+      ? leaderboardCursor.encode([last.score, boardTextToMicro(last.reachedAt), last.id, firstRank + shown - 1])
       : null;
 
   let me: LeaderboardRow | null = null;
@@ -81,21 +106,13 @@ export async function leaderboard(sql: Queryable, query: LeaderboardQuery): Prom
       // The statement judged the own row's place as this merge did, so it brought the neighbourhood;
       // should the two ever disagree, the neighbourhood is read on its own rather than shown wrong.
       const neighbourhood: { ahead: number; previous: BoardEntry[]; next: BoardEntry[] } =
-        ownRow?.ahead !== null && ownRow?.ahead !== undefined
-          ? {
-              ahead: ownRow.ahead,
-              previous: rows.filter((entry) => entry.part === 'previous'),
-              next: rows.filter((entry) => entry.part === 'next'),
-            }
-          : await neighbourhoodOf(sql, { challengeId, board, own });
+        own.ahead !== null ? { ahead: own.ahead, previous, next } : await neighbourhoodOf(sql, { challengeId, board, own });
       const rank = neighbourhood.ahead + 1;
       me = toRow(own, rank, viewerId, board);
-      const previous = neighbourhood.previous;
-      const next = neighbourhood.next;
       around = [
-        ...previous.map((entry, index) => toRow(entry, rank - 1 - index, viewerId, board)).reverse(),
+        ...neighbourhood.previous.map((entry, index) => toRow(entry, rank - 1 - index, viewerId, board)).reverse(),
         me,
-        ...next.map((entry, index) => toRow(entry, rank + 1 + index, viewerId, board)),
+        ...neighbourhood.next.map((entry, index) => toRow(entry, rank + 1 + index, viewerId, board)),
       ];
     }
   }

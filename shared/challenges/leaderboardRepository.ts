@@ -1,5 +1,4 @@
 import type { Queryable } from '../db/client';
-import { MICRO_FORMAT } from '../paging/microTimestamp';
 import type { LeaderboardCursor } from './cursors';
 
 /** The reads behind the leaderboards (shared/challenges/leaderboard.ts orders and ranks them). */
@@ -10,6 +9,7 @@ export interface Entry {
   id: string;
   userId: string;
   score: string;
+  /** The UTC instant as board text (`2026-01-01 00:00:31.5`, see boardTextToMicro). */
   reachedAt: string;
   status: 'active' | 'completed' | 'failed';
   sharedGlobally: boolean;
@@ -19,7 +19,7 @@ export interface Entry {
 
 // ORDER BY must name challenge_participation.score: a bare `score` would be this text alias.
 const ENTRY_COLUMNS = `id, user_id as "userId", score::text as score,
-  to_char(score_reached_at at time zone 'UTC', '${MICRO_FORMAT}') as "reachedAt", status,
+  to_char(score_reached_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') as "reachedAt", status,
   share_globally as "sharedGlobally", share_within_club as "sharedWithinClub", club_id as "clubId"`;
 
 /** The board's key in challenge_board_score (018_challenge_board_keys.sql): never equal for a club and the global board. */
@@ -68,27 +68,32 @@ export interface BoardPageRow extends Omit<Entry, 'sharedGlobally' | 'sharedWith
  * `limit` page rows ahead of it. The parts are statements of the function, each planned once per
  * connection, and the off-page ones run only for an off-page viewer.
  */
-export async function boardPage(
+export function boardPage(
   sql: Queryable,
-  query: { challengeId: string; viewerId: string; board: Board; limit: number; after: LeaderboardCursor | undefined },
+  query: { challengeId: string; viewerId: string; board: Board; limit: number; after?: LeaderboardCursor | undefined },
 ): Promise<BoardPageRow[]> {
   const { challengeId, viewerId, board, limit, after } = query;
   const clubId = board.kind === 'club' ? board.clubId : null;
-  const rows = await sql<BoardPageRow[]>`
+  return sql<BoardPageRow[]>`
     select * from challenge_board_view(${challengeId}, ${clubId}, ${viewerId}, ${limit},
       ${after?.[0] ?? null}::numeric, ${after?.[1] ?? null}::text::timestamptz, ${after?.[2] ?? null})`;
-  for (const row of rows) row.reachedAt = microTimestampOf(row.reachedAt);
-  return rows;
 }
 
-/**
- * A UTC timestamp's text in DateStyle ISO (`2026-01-01 00:00:31.5`, as challenge_board_view gives
- * it) in the format of MICRO_FORMAT (`2026-01-01T00:00:31.500000Z`).
- */
-export function microTimestampOf(text: string): string {
+// A board row's instant is board text: the UTC timestamp as PostgreSQL's DateStyle ISO writes it,
+// `2026-01-01 00:00:31.5` (challenge_board_view: trailing zeros of the fraction dropped, no
+// fraction for a whole second) or with all six digits (neighbourhoodOf). A page converts only the
+// rows it compares or puts in a cursor to microseconds, and each row it shows once to milliseconds.
+
+/** Board text in the format of MICRO_FORMAT (`2026-01-01T00:00:31.500000Z`), for cursors and comparisons. */
+export function boardTextToMicro(text: string): string {
   const space = text.indexOf(' ');
-  const clock = text.slice(space + 1);
-  return `${text.slice(0, space)}T${clock.slice(0, 8)}.${clock.slice(9).padEnd(6, '0')}Z`;
+  return `${text.slice(0, space)}T${text.slice(space + 1, space + 9)}.${text.slice(space + 10, space + 16).padEnd(6, '0')}Z`;
+}
+
+/** Board text as the API shows instants, cut to milliseconds (`2026-01-01T00:00:31.500Z`). */
+export function boardTextToShown(text: string): string {
+  const space = text.indexOf(' ');
+  return `${text.slice(0, space)}T${text.slice(space + 1, space + 9)}.${text.slice(space + 10, space + 13).padEnd(3, '0')}Z`;
 }
 
 export interface Neighbourhood {
@@ -109,7 +114,8 @@ export async function neighbourhoodOf(
   sql: Queryable,
   query: { challengeId: string; board: Board; own: Pick<Entry, 'id' | 'score' | 'reachedAt'> },
 ): Promise<Neighbourhood> {
-  const { challengeId, board, own } = query;
+  const { challengeId, board } = query;
+  const own = { ...query.own, reachedAt: boardTextToMicro(query.own.reachedAt) };
   const [row]: [Neighbourhood?] = await sql`
     select
       (select coalesce(sum(participants), 0)::int from challenge_board_score

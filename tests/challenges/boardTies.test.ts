@@ -1,5 +1,6 @@
 import { leaderboardCursor } from '../../shared/challenges/cursors';
 import { leaderboard, type Board } from '../../shared/challenges/leaderboard';
+import { boardPage, boardTextToMicro, neighbourhoodOf } from '../../shared/challenges/leaderboardRepository';
 import type { LeaderboardPage, LeaderboardRow } from '../../shared/challenges/schemas';
 import { getSql } from '../../shared/db/client';
 import { createClub, makeChallenge, unique } from './support';
@@ -26,11 +27,12 @@ const instant = (micros: number) => {
 const inOrder = (a: Participation, b: Participation) =>
   b.score - a.score || a.micros - b.micros || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-type Shown = Pick<LeaderboardRow, 'rank' | 'userId' | 'score' | 'isOwn' | 'hiddenFromOthers'>;
+type Shown = Pick<LeaderboardRow, 'rank' | 'userId' | 'score' | 'reachedAt' | 'isOwn' | 'hiddenFromOthers'>;
 const shown = (row: LeaderboardRow): Shown => ({
   rank: row.rank,
   userId: row.userId,
   score: row.score,
+  reachedAt: row.reachedAt,
   isOwn: row.isOwn,
   hiddenFromOthers: row.hiddenFromOthers,
 });
@@ -50,6 +52,8 @@ function expectedPages(rows: Participation[], board: Board, viewerId: string, li
     rank: index + 1,
     userId: row.userId,
     score: row.score,
+    // Shown to the millisecond, cut (not rounded) as a JS Date prints it.
+    reachedAt: `${instant(row.micros).slice(0, 23)}Z`,
     isOwn: row === own,
     hiddenFromOthers: row === own && !visible(row),
   });
@@ -74,7 +78,7 @@ function expectedPages(rows: Participation[], board: Board, viewerId: string, li
  * The rank and the neighbours of an own row off the page come from per-score and per-band counts and index
  * ranges bounded at the own row, so ties on both sides of it are where they could go wrong.
  */
-async function expectEveryViewAsModelled(scores: readonly number[], minimumOffPageViews: number): Promise<void> {
+async function seedBoardOfTies(scores: readonly number[]) {
   const club = await createClub();
   const otherClub = await createClub();
   const challenge = await makeChallenge();
@@ -85,8 +89,9 @@ async function expectEveryViewAsModelled(scores: readonly number[], minimumOffPa
       userId: unique(`tie${n}`),
       clubId: n % 5 === 4 ? otherClub.clubId : n % 7 === 6 ? null : club.clubId,
       score: scores[n % scores.length]!,
-      // Several rows share an instant (the id decides), others differ below the millisecond.
-      micros: [0, 0, 1, 999, 1000, 500_500][(n * 5) % 6]!,
+      // Several rows share an instant (the id decides), others differ below the millisecond; the
+      // instants' fractions have from none to six digits.
+      micros: [0, 0, 1, 999, 1000, 120_000, 500_500][(n * 5) % 7]!,
       shareWithinClub: n % 3 !== 0,
       shareGlobally: n % 4 < 2,
       status: statuses[(n * 7) % 6]!,
@@ -99,6 +104,11 @@ async function expectEveryViewAsModelled(scores: readonly number[], minimumOffPa
         returning id`;
     rows.push({ ...row, id: inserted!.id });
   }
+  return { club, challenge, rows };
+}
+
+async function expectEveryViewAsModelled(scores: readonly number[], minimumOffPageViews: number): Promise<void> {
+  const { club, challenge, rows } = await seedBoardOfTies(scores);
   const viewers = [...rows.map((row) => row.userId), unique('outsider')];
   const boards: Board[] = [{ kind: 'global' }, { kind: 'club', clubId: club.clubId }];
   let offPageViews = 0;
@@ -141,5 +151,29 @@ describe('leaderboard views on a board full of ties', () => {
   // each (migration 025): scores on both sides of band edges, of every width, and below zero.
   it('matches the model on a board of scores across band edges and scales', async () => {
     await expectEveryViewAsModelled([259.99, 260, 250, 1234.56, 1200, 9.99, 10, 0.99, 1, -0.5, -2.25, 99.99, 100, 255.5, 255.5], 100);
+  });
+
+  // leaderboard() reads the neighbourhood on its own should it ever judge the own row's place
+  // differently from the view; that read must give what the view would have.
+  it('reads the same neighbourhood on its own as the view brings along', async () => {
+    const { club, challenge, rows } = await seedBoardOfTies([40, 25.5, 25.5, 10, 10, 10]);
+    const positionOf = (entry: { id: string; reachedAt: string }) => ({ id: entry.id, reachedAt: boardTextToMicro(entry.reachedAt) });
+    let compared = 0;
+    for (const board of [{ kind: 'global' }, { kind: 'club', clubId: club.clubId }] as Board[]) {
+      for (const { userId } of rows) {
+        const view = await boardPage(getSql(), { challengeId: challenge.id, viewerId: userId, board, limit: 1 });
+        const own = view.find((row) => row.part === 'own');
+        if (!own || own.ahead === null) continue;
+        const alone = await neighbourhoodOf(getSql(), { challengeId: challenge.id, board, own });
+        expect({ userId, ahead: alone.ahead, previous: alone.previous.map(positionOf), next: alone.next.map(positionOf) }).toEqual({
+          userId,
+          ahead: own.ahead,
+          previous: view.filter((row) => row.part === 'previous').map(positionOf),
+          next: view.filter((row) => row.part === 'next').map(positionOf),
+        });
+        compared += 1;
+      }
+    }
+    expect(compared).toBeGreaterThan(20);
   });
 });
