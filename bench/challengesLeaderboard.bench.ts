@@ -11,12 +11,17 @@ const WARMUP = 20;
 const PAGE = 20;
 const CLUB = 'bench-club';
 
+/** The users the lines below view the boards as: each has joined both challenges. */
+const VIEWERS = [31, 5777, 6278];
+
 /**
  * `count` participations of one challenge: 70 % shared globally, a further 15 % shared within
  * the club only, the rest private; scores 0..500 with many ties, reached at distinct instants;
- * all on one club's board (the worst case for the club board).
+ * all on one club's board (the worst case for the club board). `user-<n>` on the first board;
+ * on the others only the viewers keep that name, so that, as in a deployment where most members
+ * have joined one challenge, nearly every user has a single participation.
  */
-async function seedChallenge(sql: Sql, count: number): Promise<string> {
+async function seedChallenge(sql: Sql, count: number, others: string): Promise<string> {
   const challenge = await upsertChallenge(sql, {
     scope: 'club',
     clubId: CLUB,
@@ -36,7 +41,7 @@ async function seedChallenge(sql: Sql, count: number): Promise<string> {
   });
   await sql`
     insert into challenge_participation (challenge_id, user_id, club_id, rules, reward_xp, deadline_at, score, score_reached_at, share_within_club, share_globally)
-    select ${challenge.id}, 'user-' || n, ${CLUB}, '{"goal":{"metric":"shots","target":1000}}', 500, now() + interval '30 days',
+    select ${challenge.id}, case when n = any(${VIEWERS}) then 'user-' else ${others} end || n, ${CLUB}, '{"goal":{"metric":"shots","target":1000}}', 500, now() + interval '30 days',
            (n * 7919) % 501, timestamp '2026-01-01' + make_interval(secs => n), n % 20 >= 14 and n % 20 < 17, n % 20 < 14
     from generate_series(1, ${count}) as n`;
   return challenge.id;
@@ -63,8 +68,8 @@ const bareFirstPage = (sql: Sql, challengeId: string, board: Board) =>
  */
 export default async function challengesLeaderboard({ sql }: BenchContext): Promise<Comparison[]> {
   await sql`insert into club (id, name) values (${CLUB}, 'Bench club') on conflict do nothing`;
-  const large = await seedChallenge(sql, 100_000);
-  const half = await seedChallenge(sql, 50_000);
+  const large = await seedChallenge(sql, 100_000, 'user-');
+  const half = await seedChallenge(sql, 50_000, 'half-');
   await sql`vacuum analyze challenge_participation`;
   // user-31 scores (31 * 7919) % 501 = 500, the top score, and shares globally: a first-page viewer.
   const viewer = 'user-31';
@@ -135,5 +140,36 @@ export default async function challengesLeaderboard({ sql }: BenchContext): Prom
       target: 1.5,
     }),
   );
+  results.push(await heavyViewer(sql, large));
   return results;
+}
+
+const OTHER_PARTICIPATIONS = 400;
+
+/**
+ * The same view for two viewers ranked alike, one of whom has joined 400 other challenges: the
+ * own-row lookup must not read a viewer's other participations (migration 027). user-5777 and
+ * user-6278 both score 250 and share nothing; the heavy one's rows are added last, so that the
+ * lines above run on the board as it was.
+ */
+async function heavyViewer(sql: Sql, challengeId: string): Promise<Comparison> {
+  await sql`
+    insert into challenge (id, scope, club_id, title, difficulty, duration_days, default_visibility, reward_xp, rules, created_by)
+    select 'bench-other-' || n, 'club', ${CLUB}, 'Other ' || n, 'medium', 30, 'club', 10, '{"goal":{"metric":"shots","target":1000}}', 'bench'
+    from generate_series(1, ${OTHER_PARTICIPATIONS}) as n`;
+  await sql`
+    insert into challenge_participation (challenge_id, user_id, club_id, rules, reward_xp, deadline_at, score, score_reached_at)
+    select 'bench-other-' || n, 'user-6278', ${CLUB}, '{"goal":{"metric":"shots","target":1000}}', 10, now() + interval '30 days', 1, now()
+    from generate_series(1, ${OTHER_PARTICIPATIONS}) as n`;
+  // Vacuumed as well, so that autovacuum does not pick the new rows up while the line runs.
+  await sql`vacuum analyze challenge, challenge_participation`;
+  const view = (viewerId: string) => () => leaderboard(sql, { challengeId, viewerId, board: { kind: 'global' }, limit: PAGE });
+  return compare({
+    title: `Leaderboard first page (limit ${PAGE}), global board, viewer ranked mid-board: with ${OTHER_PARTICIPATIONS} other participations against none`,
+    baseline: { name: 'leaderboard() for a viewer with no other participation', run: view('user-5777') },
+    subject: { name: `leaderboard() for a viewer with ${OTHER_PARTICIPATIONS} other participations`, run: view('user-6278') },
+    iterations: ITERATIONS,
+    warmup: WARMUP,
+    target: 1.1,
+  });
 }

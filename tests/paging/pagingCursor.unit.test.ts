@@ -35,7 +35,11 @@ describe('paging cursors', () => {
 
   // The tag's definition is the cursor's wire format: cursors issued before a release must open after it.
   it("signs with HMAC-SHA-256 over the list's name and the payload, under the key derived from PAGING_CURSOR_KEY", () => {
-    for (const position of [['b', 40], ['ü', 0], ['x'.repeat(200), 7]] as [string, number][]) {
+    for (const position of [
+      ['b', 40],
+      ['ü', 0],
+      ['x'.repeat(200), 7],
+    ] as [string, number][]) {
       const [payload, tag] = board.encode(position).split('.');
       const key = Buffer.from(hkdfSync('sha256', 'k'.repeat(40), 'shooting-club', 'paging cursor key', 32));
       const expected = createHmac('sha256', key).update(`test.board\n${payload}`).digest().subarray(0, 16).toString('base64url');
