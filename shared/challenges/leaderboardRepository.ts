@@ -84,17 +84,17 @@ export function boardPage(
 // fraction for a whole second) or with all six digits (neighbourhoodOf). A page converts only the
 // rows it compares or puts in a cursor to microseconds, and each row it shows once to milliseconds.
 
-/** Board text in the format of MICRO_FORMAT (`2026-01-01T00:00:31.500000Z`), for cursors and comparisons. */
-export function boardTextToMicro(text: string): string {
+/** Board text as an ISO 8601 UTC instant with `digits` digits of the fraction, cut (not rounded). */
+function isoFromBoardText(text: string, digits: number): string {
   const space = text.indexOf(' ');
-  return `${text.slice(0, space)}T${text.slice(space + 1, space + 9)}.${text.slice(space + 10, space + 16).padEnd(6, '0')}Z`;
+  return `${text.slice(0, space)}T${text.slice(space + 1, space + 9)}.${text.slice(space + 10, space + 10 + digits).padEnd(digits, '0')}Z`;
 }
 
+/** Board text in the format of MICRO_FORMAT (`2026-01-01T00:00:31.500000Z`), for cursors and comparisons. */
+export const boardTextToMicro = (text: string): string => isoFromBoardText(text, 6);
+
 /** Board text as the API shows instants, cut to milliseconds (`2026-01-01T00:00:31.500Z`). */
-export function boardTextToShown(text: string): string {
-  const space = text.indexOf(' ');
-  return `${text.slice(0, space)}T${text.slice(space + 1, space + 9)}.${text.slice(space + 10, space + 13).padEnd(3, '0')}Z`;
-}
+export const boardTextToShown = (text: string): string => isoFromBoardText(text, 3);
 
 export interface Neighbourhood {
   /** Visible rows ahead of the own row. */
