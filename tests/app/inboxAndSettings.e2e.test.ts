@@ -65,6 +65,8 @@ describe('member app inbox and settings', () => {
 
     await page.getByRole('button', { name: 'Mark all read' }).click();
     await page.getByRole('link', { name: 'Notifications: 0 unread' }).waitFor();
+    // The bell and the inbox reload separately; the inbox keeps its old page until its own read returns.
+    await page.getByTestId('inbox-unread').getByText('0 unread', { exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Mark all read' }).isDisabled()).toBe(true);
 
     await page.getByRole('button', { name: 'Delete all' }).click();
@@ -76,6 +78,8 @@ describe('member app inbox and settings', () => {
   });
 
   it('pages a long inbox: fifty entries first, the rest behind "Show more", which then goes away', async () => {
+    // Starts from an empty inbox whatever the test before left behind.
+    expect((await rig.host.request('DELETE', '/api/notifications', { headers: await bearer(member) })).status).toBe(204);
     for (let n = 1; n <= 53; n += 1) await post(`Paged news ${n}`);
     await page.goto(`${rig.host.url}/app/#/inbox`);
     await page.reload();
