@@ -72,6 +72,8 @@ describe('member app: keyboard, German and phone width', () => {
     const ring = await focusRing();
     expect([ring.style, ring.width >= 2]).toEqual(['solid', true]);
     await page.keyboard.press('Enter');
+    // The switches appear with the join's answer: wait for it before tabbing on.
+    await card(page, challengeId).getByRole('button', { name: 'Leave' }).waitFor();
     await tabTo('Share within my club');
     expect((await focusRing()).style).toBe('solid');
     await page.keyboard.press('Space');
@@ -117,8 +119,11 @@ describe('member app: keyboard, German and phone width', () => {
       'Einstellungen',
       'Schützendaten',
     ]);
+    // The page language is set after the labels are drawn, and the list loads on its own.
+    await page.locator('html[lang="de"]').waitFor({ state: 'attached' });
     expect(await page.locator('html').getAttribute('lang')).toBe('de');
     const german = card(page, challengeId);
+    await german.waitFor();
     expect(await german.getByRole('button', { name: 'Verlassen' }).count()).toBe(1);
     expect(await german.getByTestId('goal').innerText()).toBe('Ziel: 10 Schüsse');
     expect(await german.getByTestId('progress').innerText()).toMatch(/bis \d{1,2}\. \S+ \d{4}|Beigetreten/);

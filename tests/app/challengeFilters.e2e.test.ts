@@ -50,6 +50,8 @@ describe('member app: search and filters in the address', () => {
     await page.getByLabel('Difficulty').selectOption('hard');
     await call;
     expect(page.url()).toBe(app(`#/challenges?tab=global&difficulty=hard&q=${tag}`));
+    // The list is empty while the call's answer is read: wait for the new list, then for the easy card to be gone.
+    await card(page, hard).waitFor();
     await card(page, easy).waitFor({ state: 'detached' });
     expect(await shown(page)).toEqual([hard]);
     // Changing a filter leaves the focus where it was (a new screen would move it to the heading).

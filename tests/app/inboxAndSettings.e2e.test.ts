@@ -57,6 +57,8 @@ describe('member app inbox and settings', () => {
 
     await page.getByRole('button', { name: 'Mark read: Second news' }).click();
     await page.getByRole('link', { name: 'Notifications: 2 unread' }).waitFor();
+    // The bell's read may return first: wait for the inbox's own reload before reading its buttons.
+    await page.getByTestId('inbox-unread').getByText('2 unread', { exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Mark read: Second news' }).count()).toBe(0);
 
     await page.getByRole('button', { name: 'Delete: First news' }).click();

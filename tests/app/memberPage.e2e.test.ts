@@ -78,6 +78,8 @@ describe('member app: another member’s page', () => {
     let answer = saved();
     await ownerPage.getByText('Show my badges from private challenges to my clubs', { exact: true }).click();
     expect((await answer).status()).toBe(200);
+    // The switch shows the new state once the page has read the answer, a moment after the response arrives.
+    await ownerPage.getByRole('switch', { name: 'Show my badges from private challenges to my clubs', checked: true }).waitFor();
     expect(await toggle.isChecked()).toBe(true);
 
     const page = await rig.newPage();
@@ -115,6 +117,12 @@ describe('member app: another member’s page', () => {
   });
 
   it('shows a club mate nothing once the member shares with nobody', async () => {
+    // Private badges hidden again whatever an earlier test left switched on.
+    const badges = await rig.host.request('PUT', '/api/challenges/badge-preferences', {
+      headers: await bearer(owner),
+      json: { showPrivateBadges: false },
+    });
+    expect(badges.status).toBe(200);
     await share(false, false);
     const hidden = await rig.host.request('PATCH', `/api/challenges/participations/${sharedParticipation}/visibility`, {
       headers: await bearer(owner),

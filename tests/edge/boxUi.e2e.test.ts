@@ -179,6 +179,8 @@ describe('box agent: the operator web UI', () => {
     const granted = await status();
     expect(granted.consent).toMatchObject({ state: 'GRANTED', changedBy: 'Board resolution 2026-03-01' });
     expect(fake.connector(NAME)?.target).toBe('STARTED');
+    // The message comes with the action's answer; the panel shows the state once the page has read it again.
+    await consentPanel(page).locator('dd').filter({ hasText: 'Board resolution 2026-03-01' }).waitFor();
     await expect(consentPanel(page).innerText()).resolves.toContain('Board resolution 2026-03-01');
     await page.getByText(`${NAME}: RUNNING`).waitFor();
     await page.screenshot({ path: artifact('box-ui-consent-granted.png'), fullPage: true });
@@ -205,6 +207,7 @@ describe('box agent: the operator web UI', () => {
     await page.getByText('Consent recorded: revoked').waitFor();
     expect((await status()).consent).toMatchObject({ state: 'REVOKED', changedBy: 'Chair, letter of 2026-03-05' });
     expect(fake.connector(NAME)?.target).toBe('PAUSED');
+    await consentPanel(page).locator('dd').filter({ hasText: 'revoked' }).waitFor();
     await expect(consentPanel(page).innerText()).resolves.toContain('revoked');
     await page.screenshot({ path: artifact('box-ui-revoked.png'), fullPage: true });
 

@@ -37,6 +37,8 @@ describe('portal: keyboard, language and phone width', () => {
     }
     throw new Error(`Tab never reached ${String(name)}`);
   }
+  /** The diagnostics page's club catalog has answered: its table, or the line saying no club matches. */
+  const catalogLoaded = () => page.getByTestId('catalog').or(page.getByText('No clubs match.')).first().waitFor();
   /** The focus ring of the focused element: a real outline. */
   async function focusRing(): Promise<{ style: string; width: number }> {
     return focused().evaluate((element) => {
@@ -70,6 +72,8 @@ describe('portal: keyboard, language and phone width', () => {
     await page.getByRole('heading', { level: 1, name: 'Cloud costs' }).waitFor();
     expect(await focused().innerText()).toBe('Cloud costs');
 
+    // The chart comes with the cost figures, after the heading: wait for it before tabbing to it.
+    await page.getByRole('img', { name: /^Line chart of the daily costs/ }).waitFor();
     await tabTo(/^Line chart of the daily costs/, 40);
     // The newest complete day: today (21st) and yesterday lag and are left out.
     await page.getByTestId('chart-readout').filter({ hasText: '19 Nov 2026:' }).waitFor();
@@ -93,6 +97,8 @@ describe('portal: keyboard, language and phone width', () => {
   it('every form control and button has an accessible name', async () => {
     await navLink(page, 'Diagnostics').click();
     await page.getByTestId('ingest-fields').or(page.getByRole('alert')).first().waitFor();
+    // The club catalog (its filter, table and adopt buttons) loads on its own, after the summary.
+    await catalogLoaded();
     const unnamed = await page.evaluate(`[...document.querySelectorAll('input, select, textarea, button, a[href], [tabindex="0"]')]
       .filter((element) => !(element.getAttribute('aria-label') || (element.labels && element.labels.length) || element.textContent.trim()))
       .map((element) => element.outerHTML.slice(0, 80))`);
@@ -124,13 +130,15 @@ describe('portal: keyboard, language and phone width', () => {
 
   it('fits a phone: no sideways scrolling of the page, tables scroll in their own boxes', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    for (const [path, name] of [
-      ['costs', 'costs-phone'],
-      ['diagnostics', 'diagnostics-phone'],
+    for (const [path, name, loaded] of [
+      ['costs', 'costs-phone', () => page.getByTestId('tile-mtd').waitFor()],
+      // The catalog's section is drawn at once; the summary's tables and the catalog's come with their answers.
+      ['diagnostics', 'diagnostics-phone', () => Promise.all([page.getByTestId('ingest-fields').waitFor(), catalogLoaded()])],
     ] as const) {
       await page.goto(`${rig.host.url}/portal/#/${path}`);
       await page.locator('h1').waitFor();
       await page.locator('section.card').first().waitFor();
+      await loaded();
       const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
       expect([path, overflow]).toEqual([path, 0]);
       await screenshot(page, name);
