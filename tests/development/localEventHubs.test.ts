@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { EventHubConsumerClient, EventHubProducerClient, earliestEventPosition, latestEventPosition } from '@azure/event-hubs';
 import { connect, type EventContext } from 'rhea';
 import { startLocalEventHubs, type LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
@@ -239,6 +242,26 @@ describe('local Event Hubs endpoint', () => {
     } finally {
       connection.close();
     }
+  });
+
+  it('lets its process exit once closed, even with a client still connected that asked for heartbeats', async () => {
+    // In a process of its own: what keeps a process alive is seen only by whether it exits.
+    const script = `
+      import { connect } from 'rhea';
+      import { startLocalEventHubs } from './development/local/eventHubs/localEventHubs';
+      void (async () => {
+        const hub = await startLocalEventHubs({ port: 0, eventHubs: { '${hubName}': {} } });
+        const client = connect({ host: hub.host, port: hub.port, reconnect: false, idle_time_out: 2000 });
+        client.on('disconnected', () => undefined);
+        await new Promise((resolve) => client.once('connection_open', resolve));
+        await hub.close();
+        console.log('closed');
+      })();`;
+    const { stdout } = await promisify(execFile)(process.execPath, [require.resolve('tsx/cli'), '--eval', script], {
+      cwd: path.resolve(__dirname, '..', '..'),
+      timeout: 20_000,
+    });
+    expect(stdout.trim()).toBe('closed');
   });
 
   it('drops the oldest events beyond its retention and moves the beginning sequence number', async () => {

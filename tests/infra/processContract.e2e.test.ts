@@ -122,7 +122,7 @@ describe('infra-to-process contract: each process starts as infra and the workfl
       url = /Listening: (\S+)/.exec(app.output())?.[1] ?? '';
     }, 60_000);
 
-    afterAll(() => app?.child.kill('SIGTERM'));
+    afterAll(() => stopBundleHost(app));
 
     it('gets no connection string and no key: storage and Event Hubs through its identity', () => {
       const settings = functionAppEnvironment(environment, locals);
@@ -288,7 +288,7 @@ describe('infra-to-process contract: each process starts as infra and the workfl
       url = /Listening: (\S+)/.exec(app.output())?.[1] ?? '';
     }, 60_000);
 
-    afterAll(() => app?.child.kill('SIGTERM'));
+    afterAll(() => stopBundleHost(app));
 
     it("freshness alarm: the workflow's command against the app reports and exits as documented", async () => {
       // The job's env: the snooze variable, empty while no holiday pause is set.
@@ -336,6 +336,17 @@ describe('infra-to-process contract: each process starts as infra and the workfl
     }, 60_000);
   });
 });
+
+/**
+ * Stops a bundle host and waits until it has exited: the hub, storage and identity endpoint it
+ * uses close in the outer afterAll, and a host whose hub goes away while it closes its Event Hubs
+ * consumer never finishes closing (it would outlive the run, its pipes holding the jest worker).
+ */
+async function stopBundleHost(app: StartedBundle | undefined): Promise<void> {
+  if (!app) return;
+  app.child.kill('SIGTERM');
+  await app.exited;
+}
 
 /** `node <repo>/tests/support/bundleHost.ts <outdir>/main.js` through tsx, with only `env` (and PATH). */
 function startBundleHost(outdir: string, env: Record<string, string>): StartedBundle {

@@ -529,7 +529,9 @@ export async function startLocalEventHubs(options: LocalEventHubsOptions): Promi
     close: async () => {
       for (const sender of [...readers.keys()]) dropReader(sender);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
+      // With an error, not bare: rhea hears of a socket's end only through 'end' or 'error', and a
+      // connection it still thinks open keeps re-arming the heartbeat its client asked for.
+      for (const socket of sockets) socket.destroy(new Error('Local Event Hubs closed'));
       await closed;
     },
   };
