@@ -1,5 +1,5 @@
 // Builds the member app (app/src, TypeScript with Preact's JSX, and CSS) into one folder of static
-// files: index.html, main-<hash>.js, styles-<hash>.css, favicon.svg (development/buildStaticSite.mjs),
+// files: index.html, main-<hash>.js, styles-<hash>.css, favicon.svg (web/build/staticSite.mjs),
 // and the service worker sw.js (app/sw/sw.ts; a fixed name: browsers look for updates at the URL
 // they registered). Prints the gzip size of the script, the styles and the worker and fails when
 // one is over its budget (docs/decisions/009-member-app-ui.md). Used by development/build.mjs
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { buildStaticSite } from '../development/buildStaticSite.mjs';
+import { BROWSER_TARGET, buildStaticSite } from '../web/build/staticSite.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -28,6 +28,12 @@ export async function buildMemberApp({ outdir, minify = true, budget = BUDGET, l
     entryNames: { script: 'main', styles: 'styles' },
     outdir,
     minify,
+    page: {
+      lang: 'de',
+      title: 'Schützen-App',
+      themeColor: '#0b4f6c',
+      noscript: 'Die App braucht JavaScript. / The app needs JavaScript.',
+    },
   });
   // A classic script (not a module): every browser with the Push API runs classic workers.
   await build({
@@ -36,7 +42,7 @@ export async function buildMemberApp({ outdir, minify = true, budget = BUDGET, l
     bundle: true,
     platform: 'browser',
     format: 'iife',
-    target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
+    target: BROWSER_TARGET,
     minify,
     sourcemap: true,
     tsconfig: path.join(here, 'sw', 'tsconfig.json'),

@@ -1,9 +1,9 @@
 // Builds the admin portal (portal/src, TypeScript and CSS) into one folder of static files:
-// index.html, app-<hash>.js, styles-<hash>.css, favicon.svg (development/buildStaticSite.mjs). Used by
+// index.html, app-<hash>.js, styles-<hash>.css, favicon.svg (web/build/staticSite.mjs). Used by
 // development/build.mjs (`npm run build` → dist/portal) and, through it, by `npm start` and the portal tests.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildStaticSite } from '../development/buildStaticSite.mjs';
+import { buildStaticSite } from '../web/build/staticSite.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -16,6 +16,7 @@ export async function buildPortal({ outdir, minify = true }) {
     entryNames: { script: 'app', styles: 'styles' },
     outdir,
     minify,
+    page: { lang: 'en', title: 'Admin portal', skipLink: 'Skip to content', noscript: 'The admin portal needs JavaScript.' },
   });
   return { outdir, files, metafile };
 }

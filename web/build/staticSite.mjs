@@ -1,16 +1,21 @@
 // The build both front ends share (portal/build.mjs, app/build.mjs): one entry script and one
 // stylesheet bundled by esbuild into content-hashed files, index.html naming them, and the favicon.
 // Content-hashed names let the server send the files as immutable; index.html names the current ones.
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+// Production code: the front ends' builds import it, never development/.
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { indexHtml } from './indexHtml.mjs';
+
+/** The browsers both front ends support: what the Push API and top-level await need. */
+export const BROWSER_TARGET = ['es2022', 'chrome110', 'firefox110', 'safari16'];
 
 /**
- * @param {{ site: string, root: string, script: string, entryNames: { script: string, styles: string }, outdir: string, minify: boolean }} options
- * `root` holds index.html (with %APP_JS% and %APP_CSS%), favicon.svg, tsconfig.json and `script`
- * and `src/styles.css`; `site` names the build in errors.
+ * @param {{ site: string, root: string, script: string, entryNames: { script: string, styles: string }, outdir: string, minify: boolean, page: import('./indexHtml.mjs').Page }} options
+ * `root` holds favicon.svg, tsconfig.json, `script` and `src/styles.css`; `page` is what index.html
+ * says around them; `site` names the build in errors.
  */
-export async function buildStaticSite({ site, root, script, entryNames, outdir, minify }) {
+export async function buildStaticSite({ site, root, script, entryNames, outdir, minify, page }) {
   await rm(outdir, { recursive: true, force: true });
   await mkdir(outdir, { recursive: true });
   const result = await build({
@@ -20,7 +25,7 @@ export async function buildStaticSite({ site, root, script, entryNames, outdir, 
     bundle: true,
     platform: 'browser',
     format: 'esm',
-    target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
+    target: BROWSER_TARGET,
     minify,
     sourcemap: true,
     metafile: true,
@@ -34,8 +39,7 @@ export async function buildStaticSite({ site, root, script, entryNames, outdir, 
   };
   const js = outputOf(script);
   const css = outputOf('src/styles.css');
-  const html = (await readFile(path.join(root, 'index.html'), 'utf8')).replace('%APP_JS%', js).replace('%APP_CSS%', css);
-  await writeFile(path.join(outdir, 'index.html'), html);
+  await writeFile(path.join(outdir, 'index.html'), indexHtml(page, { js, css }));
   await copyFile(path.join(root, 'favicon.svg'), path.join(outdir, 'favicon.svg'));
   return { js, css, files: ['index.html', js, css, 'favicon.svg'], metafile: result.metafile };
 }
