@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { LANGUAGES, type Language } from '../../web/kit/language';
 import type { AuthSession } from '../../web/signin/session';
 import { createApi } from './api';
 import { Bell } from './Bell';
 import { language, setLanguage, t } from './i18n';
-import { LANGUAGES, type Language } from './language';
 import { hashOf, NAV_SCREENS, parseRoute, type Route } from './routes';
 import { Challenges } from './screens/Challenges';
 import { Club, Clubs } from './screens/Club';

@@ -1,4 +1,5 @@
-import { localeOf, type Language } from './language';
+import { localeOf, type Language } from '../../web/kit/language';
+import { translator, type Dictionaries } from '../../web/kit/translator';
 
 /** English texts; German must have every key (the compiler checks it). */
 const en = {
@@ -534,33 +535,23 @@ const de: Record<TextKey, string> = {
   'join.done': 'Du bist jetzt Mitglied des Vereins. Seine Challenges findest du unter Verein.',
 };
 
-export const TEXTS: Readonly<Record<Language, Readonly<Record<TextKey, string>>>> = { en, de };
+export const TEXTS: Dictionaries<TextKey> = { en, de };
 
-let current: Language = 'de';
+/** Numbers in a text (`{count}`) are written for the language, one decimal at most. */
+export const { t, language, setLanguage } = translator(TEXTS, (value, language) => numberIn(language, value));
 
-export function setLanguage(language: Language): void {
-  current = language;
-}
-export function language(): Language {
-  return current;
-}
-
-/** The text of `key` in the current language, with `{name}` placeholders filled in. */
-export function t(key: TextKey, params: Record<string, string | number> = {}): string {
-  return TEXTS[current][key].replace(/\{(\w+)\}/g, (match, name: string) => {
-    const value = params[name];
-    return value === undefined ? match : typeof value === 'number' ? formatNumber(value) : value;
-  });
+function numberIn(language: Language, value: number, digits = 1): string {
+  return new Intl.NumberFormat(localeOf(language), { maximumFractionDigits: digits }).format(value);
 }
 
 export function formatNumber(value: number, digits = 1): string {
-  return new Intl.NumberFormat(localeOf(current), { maximumFractionDigits: digits }).format(value);
+  return numberIn(language(), value, digits);
 }
 
 export function formatDate(iso: string): string {
-  return new Intl.DateTimeFormat(localeOf(current), { dateStyle: 'medium' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(localeOf(language()), { dateStyle: 'medium' }).format(new Date(iso));
 }
 
 export function formatDateTime(iso: string): string {
-  return new Intl.DateTimeFormat(localeOf(current), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(localeOf(language()), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }

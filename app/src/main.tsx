@@ -1,12 +1,9 @@
 import { render } from 'preact';
+import { storedLanguage } from '../../web/kit/language';
 import { startAuthSession } from '../../web/signin/session';
 import { App, LANGUAGE_KEY } from './App';
-import { browserLanguage, LANGUAGES, type Language } from './language';
 
-const stored = localStorage.getItem(LANGUAGE_KEY);
-const initialLanguage: Language = (LANGUAGES as readonly string[]).includes(stored ?? '')
-  ? (stored as Language)
-  : browserLanguage(navigator.languages);
+const initialLanguage = storedLanguage(LANGUAGE_KEY);
 const root = document.getElementById('app');
 if (root) {
   const options = { client: 'app', basePath: '/app/' } as const;

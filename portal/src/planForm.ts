@@ -96,10 +96,10 @@ export function planForm(plan: Plan, onSaved: (saved: Plan) => void, onCancel: (
 
 /** The fields a 400 named (body.evenings.0.end …), as a list under the problem. */
 function fieldErrors(error: unknown): HTMLElement | null {
-  if (!(error instanceof ApiError) || !error.errors?.length) return null;
+  if (!(error instanceof ApiError) || !error.fieldErrors.length) return null;
   return h(
     'ul',
     { class: 'error-text', 'data-testid': 'plan-errors' },
-    error.errors.map((item) => h('li', {}, h('code', {}, item.path), ': ', item.message)),
+    error.fieldErrors.map((item) => h('li', {}, h('code', {}, item.path), ': ', item.message)),
   );
 }

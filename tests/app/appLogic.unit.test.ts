@@ -1,14 +1,14 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { badgeGlyph, contrastRatio, readableOn } from '../../app/src/badges';
+import { badgeGlyph, readableOn } from '../../app/src/badges';
 import { callToAction, defaultBoard, percent } from '../../app/src/cards';
 import { TEXTS, type TextKey } from '../../app/src/i18n';
-import { browserLanguage } from '../../app/src/language';
 import { hashOf, parseRoute, type Route } from '../../app/src/routes';
 import { settingsSections, withValue } from '../../app/src/settingsModel';
 import type { ChallengeListItem } from '../../app/src/types';
 import { PRESETS } from '../../shared/challenges/presets';
 import { defaultPreferences } from '../../shared/notifications/preferences';
+import { contrastRatio } from '../../web/kit/contrast';
+import { paletteOf } from '../web/kit/palette';
 
 describe('routes', () => {
   it.each<[string, Route]>([
@@ -135,25 +135,10 @@ describe('texts', () => {
         expect([language, key, text.trim().length > 0]).toEqual([language, key, true]);
     }
   });
-
-  it.each([
-    [['de-DE', 'en-US'], 'de'],
-    [['en-GB', 'de'], 'en'],
-    [['fr-FR', 'en-US'], 'en'],
-    [['fr-FR'], 'de'],
-    [[], 'de'],
-  ])('the default language of %j is %s', (languages, expected) => {
-    expect(browserLanguage(languages)).toBe(expected);
-  });
 });
 
 describe('the palette and the badges', () => {
-  const css = readFileSync(path.join(__dirname, '../../app/src/styles.css'), 'utf8');
-  const colour = (name: string) => {
-    const value = new RegExp(`--${name}:\\s*(#[0-9a-f]{6})`, 'i').exec(css)?.[1];
-    if (!value) throw new Error(`no --${name}`);
-    return value;
-  };
+  const colour = paletteOf(path.join(__dirname, '../../app/src/styles.css'));
 
   it.each([
     ['text', 'bg'],

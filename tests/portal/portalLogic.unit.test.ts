@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chartModel, nearestIndex, niceStep } from '../../portal/src/chartModel';
 import { de, en } from '../../portal/src/labels';
-import { browserLanguage } from '../../portal/src/language';
 import { FRESHNESS_STATUSES } from '../../shared/freshness/evaluation';
 import { HINT_CODES } from '../../shared/freshness/hints';
 import { ATTENTION_KINDS, groupIngestFields, highlightedFields, ingestAttention, ingestState } from '../../portal/src/runbook';
+import { contrastRatio } from '../../web/kit/contrast';
+import { paletteOf } from '../web/kit/palette';
 
 const BOX = { width: 720, height: 300, margin: { top: 16, right: 32, bottom: 40, left: 72 } };
 
@@ -101,23 +101,7 @@ describe('the state the diagnostics page leads with', () => {
 });
 
 describe('the portal palette', () => {
-  const css = readFileSync(path.join(__dirname, '../../portal/src/styles.css'), 'utf8');
-  const colour = (name: string) => {
-    const value = new RegExp(`--${name}:\\s*(#[0-9a-f]{6})`, 'i').exec(css)?.[1];
-    if (!value) throw new Error(`no --${name}`);
-    return value;
-  };
-  const luminance = (hex: string) => {
-    const [r, g, b] = [1, 3, 5].map((i) => {
-      const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    }) as [number, number, number];
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const contrast = (a: string, b: string) => {
-    const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
-    return (light + 0.05) / (dark + 0.05);
-  };
+  const colour = paletteOf(path.join(__dirname, '../../portal/src/styles.css'));
 
   it.each([
     ['text', 'bg'],
@@ -131,20 +115,7 @@ describe('the portal palette', () => {
     ['ok-text', 'ok-bg'],
     ['info-text', 'info-bg'],
   ])('--%s on --%s meets WCAG AA (4.5:1)', (foreground, background) => {
-    expect(contrast(colour(foreground), colour(background))).toBeGreaterThanOrEqual(4.5);
-  });
-});
-
-describe('the default language', () => {
-  it.each([
-    [['de-DE', 'en-US'], 'de'],
-    [['de-AT'], 'de'],
-    [['en-GB', 'de'], 'en'],
-    [['fr-FR', 'en-US'], 'en'],
-    [['fr-FR', 'it'], 'de'],
-    [[], 'de'],
-  ])('%j → %s', (languages, expected) => {
-    expect(browserLanguage(languages)).toBe(expected);
+    expect(contrastRatio(colour(foreground), colour(background))).toBeGreaterThanOrEqual(4.5);
   });
 });
 
