@@ -62,6 +62,7 @@ const entries = [
     target: 'node20',
     define: { 'import.meta.url': '__importMetaUrl' },
     banner: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+    plugins: [boxUiBuilt()],
   },
   // The staging ingest worker (workers/README.md).
   // It carries its own telemetry backend (the image holds this one file): see telemetrySdk below.
@@ -254,6 +255,22 @@ function areasApart() {
         const area = args.path.slice(2);
         if (!AREAS.includes(area)) throw new Error(`functions/registrations.ts requires ${args.path}, which is no area entry`);
         return { path: `./${area}.mjs`, external: true };
+      });
+    },
+  };
+}
+
+/**
+ * Puts the box UI's script, bundled now (edge/ui/bundle.mjs), in the place of edge/boxUiScript.ts,
+ * which bundles it at run time from the sources: a box has no esbuild.
+ */
+function boxUiBuilt() {
+  return {
+    name: 'box-ui-built',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]edge[\\/]boxUiScript\.ts$/ }, async () => {
+        const { bundleBoxUi } = await import('../edge/ui/bundle.mjs');
+        return { contents: `export const boxUiScript = () => ${JSON.stringify(bundleBoxUi())};`, loader: 'js' };
       });
     },
   };

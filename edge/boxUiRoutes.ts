@@ -1,7 +1,7 @@
 import type { BoxRoute } from './server';
 import type { BoxAccess } from './boxUiAccess';
 import { BOX_UI_PAGE, BOX_UI_UNCONFIGURED_PAGE } from './boxUiPage';
-import { BOX_UI_SCRIPT } from './boxUiScript';
+import { boxUiScript } from './boxUiScript';
 import { BOX_UI_STYLE } from './boxUiStyle';
 
 export const UI_PATH = '/ui';
@@ -26,10 +26,10 @@ const PAGE_HEADERS = {
  * Without a UI password the page is refused and says how to set one.
  */
 export function boxUiRoutes(access: BoxAccess): Record<string, BoxRoute> {
-  const asset = (text: string, type: string): BoxRoute => ({
+  const asset = (text: () => string, type: string): BoxRoute => ({
     method: 'GET',
     public: true,
-    handle: () => Promise.resolve({ status: 200, text, headers: { ...PAGE_HEADERS, 'content-type': type } }),
+    handle: () => Promise.resolve({ status: 200, text: text(), headers: { ...PAGE_HEADERS, 'content-type': type } }),
   });
   return {
     '': { method: 'GET', public: true, handle: () => Promise.resolve({ status: 303, text: '', headers: { location: UI_PATH } }) },
@@ -43,8 +43,8 @@ export function boxUiRoutes(access: BoxAccess): Record<string, BoxRoute> {
             : { status: 503, text: BOX_UI_UNCONFIGURED_PAGE, headers: { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8' } },
         ),
     },
-    [UI_SCRIPT_PATH]: asset(BOX_UI_SCRIPT, 'text/javascript; charset=utf-8'),
-    [UI_STYLE_PATH]: asset(BOX_UI_STYLE, 'text/css; charset=utf-8'),
+    [UI_SCRIPT_PATH]: asset(boxUiScript, 'text/javascript; charset=utf-8'),
+    [UI_STYLE_PATH]: asset(() => BOX_UI_STYLE, 'text/css; charset=utf-8'),
     [UI_LOGIN_PATH]: {
       method: 'POST',
       public: true,

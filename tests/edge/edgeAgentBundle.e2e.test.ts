@@ -68,6 +68,10 @@ describe('the box agent bundle', () => {
     expect(await activeVereinsIds(getSql(), box.clubId)).toEqual(['5001', '5002']);
     const status = (await (await fetch(`http://127.0.0.1:${port}/api/club-master-sync/status`)).json()) as Record<string, unknown>;
     expect(status).toMatchObject({ enabled: true, lastError: null, lastResult: { reported: 2 } });
+    // The box UI's script was bundled into the agent by the build: a box has no esbuild to bundle it.
+    const script = await fetch(`http://127.0.0.1:${port}/ui/app.js`);
+    expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+    expect(await script.text()).toContain('localStorage.getItem("boxUiLanguage")');
 
     agent.child.kill('SIGTERM');
     expect(await agent.exited).toBe(0);

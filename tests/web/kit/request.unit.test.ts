@@ -5,6 +5,17 @@ const answering =
   (response: Response): Fetcher =>
   () =>
     Promise.resolve(response);
+/** The ApiError a call rejects with (a test failure when it resolves). */
+const failure = (call: Promise<Response>): Promise<ApiError> =>
+  call.then(
+    () => {
+      throw new Error('the call resolved');
+    },
+    (error: unknown) => {
+      if (!(error instanceof ApiError)) throw error;
+      return error;
+    },
+  );
 const problem = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/problem+json' } });
 
@@ -41,9 +52,8 @@ describe('an API call from either front end', () => {
       requestId: 'r-1',
       errors: [{ path: 'body.dnd.from', message: 'required' }, { path: 7 }, null],
     };
-    const error = await request(answering(problem(400, body)), 'GET', '/api/x').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ApiError);
-    expect({ ...(error as ApiError), message: (error as ApiError).message }).toEqual({
+    const error = await failure(request(answering(problem(400, body)), 'GET', '/api/x'));
+    expect({ ...error, message: error.message }).toEqual({
       name: 'ApiError',
       status: 400,
       title: 'Bad Request',
@@ -56,13 +66,9 @@ describe('an API call from either front end', () => {
   });
 
   it('tells the status alone when the body is no problem+json, and a network failure as status 0', async () => {
-    const plain = await request(answering(new Response('<html>', { status: 502, statusText: 'Bad Gateway' })), 'GET', '/x').catch(
-      (caught: unknown) => caught as ApiError,
-    );
+    const plain = await failure(request(answering(new Response('<html>', { status: 502, statusText: 'Bad Gateway' })), 'GET', '/x'));
     expect([plain.status, plain.title, plain.detail, plain.fieldErrors]).toEqual([502, 'Bad Gateway', undefined, []]);
-    const down = await request(() => Promise.reject(new TypeError('failed to fetch')), 'GET', '/x').catch(
-      (caught: unknown) => caught as ApiError,
-    );
+    const down = await failure(request(() => Promise.reject(new TypeError('failed to fetch')), 'GET', '/x'));
     expect([down.status, down.code, down.message]).toEqual([0, 'network', 'Network error']);
   });
 });
