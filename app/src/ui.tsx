@@ -47,6 +47,25 @@ export function useLoad<T>(load: () => Promise<T>, keys: unknown[]) {
   return { loaded, reload, set };
 }
 
+/** A screen: a section named by its heading, which takes the focus after navigating (App.tsx). */
+export function Screen(props: { title: ComponentChildren; children?: ComponentChildren }) {
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title" tabIndex={-1}>
+        {props.title}
+      </h1>
+      {props.children}
+    </section>
+  );
+}
+
+/** What a `useLoad` shows until its data is there: the loading state, or the error with "Try again". */
+export function LoadState(props: { loaded: Loaded<unknown>; onRetry: () => void }) {
+  if (props.loaded.state === 'loading') return <Loading />;
+  if (props.loaded.state === 'error') return <ErrorBox error={props.loaded.error} onRetry={props.onRetry} />;
+  return null;
+}
+
 export function Loading() {
   return (
     <p class="state state-loading" role="status" data-testid="loading">

@@ -7,10 +7,10 @@ import { build, type Metafile } from 'esbuild';
 const root = path.resolve(__dirname, '../..');
 
 /**
- * The browser code the portal may hold besides its own: the sign-in both front ends share
- * (web/signin, docs/decisions/010-sign-in.md) and the OAuth library it is built on.
+ * The browser code the portal may hold besides its own: what both front ends share, the kit
+ * (web/kit) and the sign-in (web/signin, docs/decisions/010-sign-in.md), and the OAuth library it is built on.
  */
-const SHARED_BROWSER_CODE = ['web/signin/', 'node_modules/oauth4webapi/'];
+const SHARED_BROWSER_CODE = ['web/kit/', 'web/signin/', 'node_modules/oauth4webapi/'];
 
 /** The bundle's source files that are neither the portal's own nor the shared sign-in: server code a value import would pull in. */
 const foreignInputs = (metafile: Metafile) =>

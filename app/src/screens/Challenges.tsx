@@ -3,7 +3,7 @@ import { withQuery } from '../api';
 import { t, type TextKey } from '../i18n';
 import { DIFFICULTIES, hashOf, SEARCH_MAX, STATUSES, TABS, type ChallengesRoute } from '../routes';
 import type { ChallengeListItem, ChallengePage } from '../types';
-import { Empty, ErrorBox, Loading, MoreButton, useApp, useLoad } from '../ui';
+import { Empty, ErrorBox, LoadState, MoreButton, Screen, useApp, useLoad } from '../ui';
 import { ChallengeCard } from './ChallengeCard';
 import { PersonalGoal } from './PersonalGoal';
 
@@ -75,10 +75,7 @@ export function Challenges(props: { route: ChallengesRoute }) {
   const filtered = filters.search !== '' || filters.status !== '' || filters.difficulty !== '';
 
   return (
-    <section aria-labelledby="page-title">
-      <h1 id="page-title" tabIndex={-1}>
-        {t('challenges.title')}
-      </h1>
+    <Screen title={t('challenges.title')}>
       <nav class="tabs" aria-label={t('tabs.label')}>
         {TABS.map((tab) => (
           <a class="tab" href={hashOf({ ...route, tab })} aria-current={tab === route.tab ? 'page' : undefined} key={tab}>
@@ -132,8 +129,7 @@ export function Challenges(props: { route: ChallengesRoute }) {
         </button>
       </form>
       {route.tab === 'personal' ? <PersonalGoal onCreated={reload} /> : null}
-      {loaded.state === 'loading' ? <Loading /> : null}
-      {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
+      <LoadState loaded={loaded} onRetry={reload} />
       {page && items.length === 0 ? (
         <Empty>
           <p>{filtered ? t('challenges.emptyFiltered') : route.tab === 'club' ? t('challenges.emptyClub') : t('challenges.empty')}</p>
@@ -155,6 +151,6 @@ export function Challenges(props: { route: ChallengesRoute }) {
         {t('challenges.more')}
       </MoreButton>
       {more.error ? <ErrorBox error={more.error} onRetry={() => void loadMore()} /> : null}
-    </section>
+    </Screen>
   );
 }

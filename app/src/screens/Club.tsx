@@ -3,7 +3,7 @@ import { ApiError, withQuery } from '../api';
 import { formatDate, formatDateTime, t } from '../i18n';
 import { hashOf } from '../routes';
 import type { InvitationPage, MemberPage, MyClubs, NewInvitation } from '../types';
-import { Empty, ErrorBox, Loading, MoreButton, useAction, useApp, useLoad } from '../ui';
+import { Empty, ErrorBox, LoadState, MoreButton, Screen, useAction, useApp, useLoad } from '../ui';
 
 const PAGE = 20;
 const clubPath = (clubId: string) => `/api/clubs/${encodeURIComponent(clubId)}`;
@@ -13,12 +13,8 @@ export function Clubs() {
   const { api } = useApp();
   const { loaded, reload } = useLoad(() => api.get<MyClubs>('/api/clubs/mine'), []);
   return (
-    <section aria-labelledby="page-title">
-      <h1 id="page-title" tabIndex={-1}>
-        {t('club.listTitle')}
-      </h1>
-      {loaded.state === 'loading' ? <Loading /> : null}
-      {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
+    <Screen title={t('club.listTitle')}>
+      <LoadState loaded={loaded} onRetry={reload} />
       {loaded.state === 'ready' && loaded.data.items.length === 0 ? (
         <Empty>
           <p>{t('club.noClubs')}</p>
@@ -34,7 +30,7 @@ export function Clubs() {
           ))}
         </ul>
       ) : null}
-    </section>
+    </Screen>
   );
 }
 
@@ -45,12 +41,8 @@ export function Club(props: { clubId: string }) {
   const [left, setLeft] = useState(false);
   const club = loaded.state === 'ready' ? loaded.data.items.find((item) => item.clubId === props.clubId) : undefined;
   return (
-    <section aria-labelledby="page-title">
-      <h1 id="page-title" tabIndex={-1}>
-        {club?.name ?? t('nav.clubs')}
-      </h1>
-      {loaded.state === 'loading' ? <Loading /> : null}
-      {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
+    <Screen title={club?.name ?? t('nav.clubs')}>
+      <LoadState loaded={loaded} onRetry={reload} />
       {left ? (
         <p role="status" class="card">
           {t('club.left')}
@@ -68,7 +60,7 @@ export function Club(props: { clubId: string }) {
           <Leave clubId={club.clubId} onLeft={() => setLeft(true)} />
         </>
       ) : null}
-    </section>
+    </Screen>
   );
 }
 
@@ -197,8 +189,7 @@ function Invitations(props: { clubId: string; round: number }) {
   return (
     <section class="card" aria-labelledby="invitations-title" data-testid="open-invitations">
       <h2 id="invitations-title">{t('club.openInvitations')}</h2>
-      {paged.loaded.state === 'loading' ? <Loading /> : null}
-      {paged.loaded.state === 'error' ? <ErrorBox error={paged.loaded.error} onRetry={paged.reload} /> : null}
+      <LoadState loaded={paged.loaded} onRetry={paged.reload} />
       {action.error ? <ErrorBox error={action.error} title={t('state.actionFailed')} /> : null}
       {paged.loaded.state === 'ready' && paged.items.length === 0 ? <p class="small muted">{t('club.noInvitations')}</p> : null}
       {paged.items.length > 0 ? (
@@ -253,8 +244,7 @@ function Members(props: { clubId: string }) {
   return (
     <section class="card" aria-labelledby="members-title" data-testid="members">
       <h2 id="members-title">{t('club.members')}</h2>
-      {paged.loaded.state === 'loading' ? <Loading /> : null}
-      {paged.loaded.state === 'error' ? <ErrorBox error={paged.loaded.error} onRetry={paged.reload} /> : null}
+      <LoadState loaded={paged.loaded} onRetry={paged.reload} />
       {lastLeader ? (
         <p class="state state-error" role="alert" data-testid="error">
           {t('club.lastLeader')}

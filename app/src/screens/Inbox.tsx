@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, withQuery } from '../api';
 import { formatDateTime, t } from '../i18n';
 import type { InboxPage, NotificationRecord } from '../types';
-import { Empty, ErrorBox, Loading, MoreButton, useAction, useApp, useLoad } from '../ui';
+import { Empty, ErrorBox, LoadState, MoreButton, Screen, useAction, useApp, useLoad } from '../ui';
 
 const INBOX = '/api/notifications';
 const PAGE = 50;
@@ -39,10 +39,7 @@ export function Inbox() {
     });
 
   return (
-    <section aria-labelledby="page-title">
-      <h1 id="page-title" tabIndex={-1}>
-        {t('inbox.title')}
-      </h1>
+    <Screen title={t('inbox.title')}>
       {page ? (
         <div class="toolbar">
           <p role="status" class="small" data-testid="inbox-unread">
@@ -67,8 +64,7 @@ export function Inbox() {
         </div>
       ) : null}
       {action.error ? <ErrorBox error={action.error} title={t('state.actionFailed')} /> : null}
-      {loaded.state === 'loading' ? <Loading /> : null}
-      {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
+      <LoadState loaded={loaded} onRetry={reload} />
       {page && items.length === 0 ? (
         <Empty>
           <p>{t('inbox.empty')}</p>
@@ -119,6 +115,6 @@ export function Inbox() {
       <MoreButton hasMore={Boolean(next)} busy={action.busy} onClick={() => void loadMore()}>
         {t('inbox.more')}
       </MoreButton>
-    </section>
+    </Screen>
   );
 }

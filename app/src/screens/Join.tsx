@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { hashOf } from '../routes';
-import { ErrorBox, useAction, useApp } from '../ui';
+import { ErrorBox, Screen, useAction, useApp } from '../ui';
 
 /** Accepting a club invitation by its code (the link `#/join?code=…` fills it in). */
 export function Join(props: { code: string }) {
@@ -10,10 +10,7 @@ export function Join(props: { code: string }) {
   const [joined, setJoined] = useState(false);
   const action = useAction();
   return (
-    <section aria-labelledby="page-title">
-      <h1 id="page-title" tabIndex={-1}>
-        {t('join.title')}
-      </h1>
+    <Screen title={t('join.title')}>
       <form
         class="card"
         onSubmit={(event) => {
@@ -40,6 +37,6 @@ export function Join(props: { code: string }) {
         ) : null}
         {action.error ? <ErrorBox error={action.error} title={t('state.actionFailed')} /> : null}
       </form>
-    </section>
+    </Screen>
   );
 }

@@ -1,7 +1,7 @@
 import { withQuery } from '../api';
 import { formatNumber, t } from '../i18n';
 import type { LadderPage } from '../types';
-import { BoardNameCell, Empty, ErrorBox, Loading, useApp, useLoad } from '../ui';
+import { BoardNameCell, Empty, LoadState, useApp, useLoad } from '../ui';
 import { useState } from 'preact/hooks';
 
 type Period = 'lifetime' | 'season';
@@ -38,8 +38,7 @@ export function Ladder() {
           text={(value) => t(`board.${value}`)}
         />
       </div>
-      {loaded.state === 'loading' ? <Loading /> : null}
-      {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
+      <LoadState loaded={loaded} onRetry={reload} />
       {loaded.state === 'ready' ? <LadderRows page={loaded.data} /> : null}
     </section>
   );

@@ -2,7 +2,7 @@ import { withQuery } from '../api';
 import { formatNumber, t } from '../i18n';
 import { hashOf } from '../routes';
 import type { LeaderboardPage, LeaderboardRow } from '../types';
-import { BoardNameCell, Empty, ErrorBox, Loading, useApp, useLoad } from '../ui';
+import { BoardNameCell, Empty, LoadState, useApp, useLoad } from '../ui';
 
 /**
  * A challenge's leaderboard, switching between the global board and the member's club board.
@@ -39,8 +39,7 @@ export function Leaderboard(props: { challengeId: string; board: 'global' | 'clu
           </a>
         ))}
       </div>
-      {loaded.state === 'loading' ? <Loading /> : null}
-      {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
+      <LoadState loaded={loaded} onRetry={reload} />
       {loaded.state === 'ready' ? <Board page={loaded.data} /> : null}
     </section>
   );

@@ -1,7 +1,7 @@
 import { formatNumber, t } from '../i18n';
 import { hashOf } from '../routes';
 import type { MemberBadges } from '../types';
-import { Empty, ErrorBox, Loading, useApp, useLoad } from '../ui';
+import { Empty, LoadState, useApp, useLoad } from '../ui';
 import { BadgeGroups } from './BadgeGroups';
 
 /**
@@ -31,8 +31,7 @@ export function Member(props: { userId: string }) {
           {t('member.self')} <a href={hashOf({ screen: 'profile' })}>{t('nav.profile')}</a>
         </p>
       ) : null}
-      {loaded.state === 'loading' ? <Loading /> : null}
-      {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
+      <LoadState loaded={loaded} onRetry={reload} />
       {loaded.state === 'ready' ? (
         <>
           <div class="card standing" data-testid="member-standing">

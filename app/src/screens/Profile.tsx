@@ -2,7 +2,7 @@ import { formatDate, formatNumber, t } from '../i18n';
 import { hashOf } from '../routes';
 import type { Achievements } from '../types';
 import { useState } from 'preact/hooks';
-import { Empty, ErrorBox, Loading, ProgressBar, Toggle, useAction, useApp, useLoad } from '../ui';
+import { Empty, ErrorBox, LoadState, ProgressBar, Screen, Toggle, useAction, useApp, useLoad } from '../ui';
 import { Ladder } from './Ladder';
 import type { BadgePreferences } from '../types';
 import { percent } from '../cards';
@@ -17,14 +17,10 @@ export function Profile() {
   const { api } = useApp();
   const { loaded, reload } = useLoad(() => api.get<Achievements>('/api/challenges/achievements'), []);
   return (
-    <section aria-labelledby="page-title">
-      <h1 id="page-title" tabIndex={-1}>
-        {t('profile.title')}
-      </h1>
-      {loaded.state === 'loading' ? <Loading /> : null}
-      {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
+    <Screen title={t('profile.title')}>
+      <LoadState loaded={loaded} onRetry={reload} />
       {loaded.state === 'ready' ? <ProfileBody achievements={loaded.data} /> : null}
-    </section>
+    </Screen>
   );
 }
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { t, type TextKey } from '../i18n';
 import { settingsSections, withValue, type SettingsField } from '../settingsModel';
 import type { NotificationPreferences, SharingPreferences, UserSettings } from '../types';
-import { ErrorBox, Loading, Toggle, useAction, useApp, useLoad } from '../ui';
+import { ErrorBox, LoadState, Screen, Toggle, useAction, useApp, useLoad } from '../ui';
 import { PushDevice } from './PushDevice';
 
 const SUMMARY_MODES = ['off', 'daily', 'weekly', 'monthly'] as const;
@@ -16,16 +16,12 @@ export function Settings() {
   const { api } = useApp();
   const { loaded, reload, set } = useLoad(() => api.get<UserSettings>('/api/user/settings'), []);
   return (
-    <section aria-labelledby="page-title">
-      <h1 id="page-title" tabIndex={-1}>
-        {t('settings.title')}
-      </h1>
-      {loaded.state === 'loading' ? <Loading /> : null}
-      {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
+    <Screen title={t('settings.title')}>
+      <LoadState loaded={loaded} onRetry={reload} />
       {loaded.state === 'ready' ? <NotificationForm settings={loaded.data} onSaved={set} /> : null}
       <PushDevice />
       <SharingDefaults />
-    </section>
+    </Screen>
   );
 }
 
@@ -121,8 +117,7 @@ function SharingDefaults() {
     <fieldset class="card" data-testid="sharing-defaults">
       <legend>{t('settings.sharing')}</legend>
       <p class="small muted">{t('settings.sharingHint')}</p>
-      {loaded.state === 'loading' ? <Loading /> : null}
-      {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
+      <LoadState loaded={loaded} onRetry={reload} />
       {value ? (
         <>
           <Toggle

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { formatDate, t } from '../i18n';
 import type { MyClubs, ShooterLink, ShooterLinkList } from '../types';
-import { Empty, ErrorBox, Loading, useAction, useApp, useLoad } from '../ui';
+import { Empty, ErrorBox, LoadState, Screen, useAction, useApp, useLoad } from '../ui';
 
 interface Loaded {
   clubs: MyClubs['items'];
@@ -24,13 +24,9 @@ export function ShooterLinkScreen() {
     return { clubs: clubs.items, links: links.items };
   }, []);
   return (
-    <section aria-labelledby="page-title">
-      <h1 id="page-title" tabIndex={-1}>
-        {t('shooter.title')}
-      </h1>
+    <Screen title={t('shooter.title')}>
       <p>{t('shooter.intro')}</p>
-      {loaded.state === 'loading' ? <Loading /> : null}
-      {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
+      <LoadState loaded={loaded} onRetry={reload} />
       {loaded.state === 'ready' ? (
         <>
           <ClaimForm
@@ -49,7 +45,7 @@ export function ShooterLinkScreen() {
             ))}
         </>
       ) : null}
-    </section>
+    </Screen>
   );
 }
 
@@ -152,8 +148,7 @@ function LeaderClaims(props: { club: MyClubs['items'][number]; claims: number })
   return (
     <section aria-labelledby={headingId} data-testid="leader-claims">
       <h2 id={headingId}>{t('shooter.leader', { club: props.club.name })}</h2>
-      {loaded.state === 'loading' ? <Loading /> : null}
-      {loaded.state === 'error' ? <ErrorBox error={loaded.error} onRetry={reload} /> : null}
+      <LoadState loaded={loaded} onRetry={reload} />
       {loaded.state === 'ready' && loaded.data.items.length === 0 ? (
         <Empty>
           <p>{t('shooter.noPending')}</p>
