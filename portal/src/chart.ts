@@ -2,6 +2,7 @@ import { chartModel, nearestIndex, type ChartPoint } from './chartModel';
 import { h, s } from './dom';
 import { day, money } from './format';
 import { t } from './i18n';
+import { dataTable } from './ui';
 
 const BOX = { width: 720, height: 300, margin: { top: 16, right: 32, bottom: 40, left: 72 } };
 
@@ -101,19 +102,10 @@ export function lineChart(series: readonly ChartPoint[], currency: string, total
     h(
       'div',
       { class: 'table-wrap' },
-      h(
-        'table',
+      dataTable(
         {},
-        h(
-          'thead',
-          {},
-          h('tr', {}, h('th', { scope: 'col' }, t('costs.trend.date')), h('th', { scope: 'col', class: 'num' }, t('costs.trend.cost'))),
-        ),
-        h(
-          'tbody',
-          {},
-          series.map((point) => h('tr', {}, h('td', {}, day(point.date, true)), h('td', { class: 'num' }, money(point.cost, currency)))),
-        ),
+        [t('costs.trend.date'), { label: t('costs.trend.cost'), numeric: true }],
+        series.map((point) => h('tr', {}, h('td', {}, day(point.date, true)), h('td', { class: 'num' }, money(point.cost, currency)))),
       ),
     ),
   );

@@ -1,7 +1,7 @@
 /** Tiny DOM helpers: elements are built with properties and text nodes, never from HTML strings. */
 
 export type Child = Node | string | number | null | undefined | false | Child[];
-type Props = Record<string, string | number | boolean | null | undefined | ((event: Event) => void)>;
+export type Props = Record<string, string | number | boolean | null | undefined | ((event: Event) => void)>;
 
 function apply(element: Element, props: Props, children: Child[]): void {
   for (const [key, value] of Object.entries(props)) {

@@ -1,5 +1,5 @@
 import type { ApiError } from './api';
-import { h } from './dom';
+import { h, type Child, type Props } from './dom';
 import { t } from './i18n';
 
 /** A problem answered by the backend: its title, the operator text (`detail`), code and request id. */
@@ -38,4 +38,30 @@ export function section(id: string, title: string, ...children: (Node | null)[])
 /** A table in a horizontally scrolling wrapper (narrow screens). */
 export function tableWrap(table: HTMLTableElement, label: string): HTMLElement {
   return h('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': label }, table);
+}
+
+/** A column's header: its label, or `{ label, numeric: true }` for a column of figures (aligned with them). */
+export type Column = Child | { label: Child; numeric: true };
+
+const isNumeric = (column: Column): column is { label: Child; numeric: true } =>
+  typeof column === 'object' && column !== null && !Array.isArray(column) && !(column instanceof Node);
+
+/** A table with one header row, the `columns`, and `rows` as its body. */
+export function dataTable(props: Props, columns: readonly Column[], rows: Child): HTMLTableElement {
+  return h(
+    'table',
+    props,
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        columns.map((column) =>
+          isNumeric(column) ? h('th', { scope: 'col', class: 'num' }, column.label) : h('th', { scope: 'col' }, column),
+        ),
+      ),
+    ),
+    h('tbody', {}, rows),
+  );
 }

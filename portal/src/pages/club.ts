@@ -3,8 +3,9 @@ import { h, replace, type Child } from '../dom';
 import { dateTime } from '../format';
 import { t, type Key } from '../i18n';
 import { planForm } from '../planForm';
+import { fieldValue, recordsTable } from '../records';
 import type { ClubOverview, Session } from '../types';
-import { loading, problemBox, section, tableWrap } from '../ui';
+import { dataTable, loading, problemBox, section, tableWrap } from '../ui';
 import { membersSection } from './clubMembers';
 
 /** Members per page of the club's member list. */
@@ -157,33 +158,18 @@ function boxSection({ box }: ClubOverview): HTMLElement {
           {},
           h('summary', {}, `${t('club.box.recent')} (${lists.length})`),
           tableWrap(
-            h(
-              'table',
+            dataTable(
               {},
-              h(
-                'thead',
-                {},
+              (['list', 'listDate', 'discipline', 'starters', 'seen'] as const).map((c) => t(`club.box.${c}`)),
+              lists.map((list) =>
                 h(
                   'tr',
                   {},
-                  (['list', 'listDate', 'discipline', 'starters', 'seen'] as const).map((c) =>
-                    h('th', { scope: 'col' }, t(`club.box.${c}`)),
-                  ),
-                ),
-              ),
-              h(
-                'tbody',
-                {},
-                lists.map((list) =>
-                  h(
-                    'tr',
-                    {},
-                    h('th', { scope: 'row' }, list.name ?? list.listId),
-                    h('td', {}, list.listDate),
-                    h('td', {}, list.discipline),
-                    h('td', { class: 'num' }, String(list.startersCount)),
-                    h('td', {}, dateTime(list.lastSeenAt)),
-                  ),
+                  h('th', { scope: 'row' }, list.name ?? list.listId),
+                  h('td', {}, list.listDate),
+                  h('td', {}, list.discipline),
+                  h('td', { class: 'num' }, String(list.startersCount)),
+                  h('td', {}, dateTime(list.lastSeenAt)),
                 ),
               ),
             ),
@@ -196,44 +182,6 @@ function boxSection({ box }: ClubOverview): HTMLElement {
 
 const REJECT_COLUMNS = ['rejectedAt', 'topic', 'entity', 'reason', 'detail', 'partitionId', 'sequenceNumber'] as const;
 const DEAD_COLUMNS = ['deadAt', 'topic', 'entity', 'sqlState', 'detail', 'sequenceNumber', 'replayAttempts', 'replayedAt'] as const;
-
-function cellValue(name: string, raw: unknown): string {
-  if (raw === null || raw === undefined || raw === '') return '–';
-  if (typeof raw === 'string' && /At$|Since$/.test(name)) return `${dateTime(raw)} (${raw})`;
-  if (typeof raw === 'string') return raw;
-  if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
-  return JSON.stringify(raw);
-}
-
-function recordTable(columns: readonly string[], rows: readonly Record<string, unknown>[], label: string, testId: string): HTMLElement {
-  return tableWrap(
-    h(
-      'table',
-      { 'data-testid': testId },
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          columns.map((name) => h('th', { scope: 'col' }, h('code', {}, name))),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        rows.map((row) =>
-          h(
-            'tr',
-            {},
-            columns.map((name) => h('td', {}, cellValue(name, row[name]))),
-          ),
-        ),
-      ),
-    ),
-    label,
-  );
-}
 
 function ingestSection(overview: ClubOverview): HTMLElement | null {
   const { ingest, club } = overview;
@@ -304,7 +252,7 @@ function ingestSection(overview: ClubOverview): HTMLElement | null {
     context.length ? h('div', {}, h('h3', {}, t('club.ingest.context')), ...context) : h('p', { class: 'muted' }, t('club.ingest.none')),
     h('h3', {}, t('club.ingest.rejects')),
     ingest.rejects.length
-      ? recordTable(REJECT_COLUMNS, ingest.rejects, t('club.ingest.rejects'), 'club-rejects')
+      ? recordsTable(REJECT_COLUMNS, ingest.rejects, t('club.ingest.rejects'), { testId: 'club-rejects' })
       : h('p', { class: 'muted' }, t('club.ingest.noRejects')),
     h(
       'h3',
@@ -314,7 +262,7 @@ function ingestSection(overview: ClubOverview): HTMLElement | null {
         : t('club.ingest.noDeadLetters'),
     ),
     ingest.deadLetters.recent.length
-      ? recordTable(DEAD_COLUMNS, ingest.deadLetters.recent, t('diag.deadLetters.recent'), 'club-dead-letters')
+      ? recordsTable(DEAD_COLUMNS, ingest.deadLetters.recent, t('diag.deadLetters.recent'), { testId: 'club-dead-letters' })
       : null,
   );
 }
@@ -324,7 +272,7 @@ function notes(entries: [string, unknown][]): HTMLElement {
   return h(
     'dl',
     { class: 'notes' },
-    entries.map(([name, value]) => [h('dt', {}, h('code', {}, name)), h('dd', {}, cellValue(name, value))]),
+    entries.map(([name, value]) => [h('dt', {}, h('code', {}, name)), h('dd', {}, fieldValue(name, value))]),
   );
 }
 
@@ -357,30 +305,17 @@ function planSection(overview: ClubOverview, session: Session, saved: boolean, r
         : null,
       h('p', {}, plan.planSource === 'assumed' ? t('club.plan.assumed') : t('club.plan.stored', { time: dateTime(plan.updatedAt) })),
       tableWrap(
-        h(
-          'table',
+        dataTable(
           { 'data-testid': 'plan' },
-          h(
-            'thead',
-            {},
+          (['weekday', 'start', 'end', 'timeZone'] as const).map((c) => t(`club.plan.${c}`)),
+          plan.evenings.map((evening) =>
             h(
               'tr',
               {},
-              (['weekday', 'start', 'end', 'timeZone'] as const).map((c) => h('th', { scope: 'col' }, t(`club.plan.${c}`))),
-            ),
-          ),
-          h(
-            'tbody',
-            {},
-            plan.evenings.map((evening) =>
-              h(
-                'tr',
-                {},
-                h('th', { scope: 'row' }, t(`weekday.${evening.weekday}` as Key)),
-                h('td', {}, evening.start),
-                h('td', {}, evening.endsNextDay ? `${evening.end} (+1)` : evening.end),
-                h('td', {}, plan.timeZone),
-              ),
+              h('th', { scope: 'row' }, t(`weekday.${evening.weekday}` as Key)),
+              h('td', {}, evening.start),
+              h('td', {}, evening.endsNextDay ? `${evening.end} (+1)` : evening.end),
+              h('td', {}, plan.timeZone),
             ),
           ),
         ),

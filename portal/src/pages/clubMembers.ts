@@ -4,7 +4,7 @@ import { dateTime } from '../format';
 import { t, type Key } from '../i18n';
 import type { ClubOverview, Session } from '../types';
 import { leaderForm } from '../leaderForm';
-import { problemBox, section, tableWrap } from '../ui';
+import { dataTable, problemBox, section, tableWrap } from '../ui';
 
 type MembersPage = NonNullable<ClubOverview['members']>;
 
@@ -46,29 +46,16 @@ export function membersSection(
       page.leaders === 0 ? h('div', { class: 'alert alert-warning', role: 'status' }, h('p', {}, t('club.members.noLeader'))) : null,
       page.items.length
         ? tableWrap(
-            h(
-              'table',
+            dataTable(
               { 'data-testid': 'members' },
-              h(
-                'thead',
-                {},
+              (['user', 'role', 'since'] as const).map((c) => t(`club.members.${c}`)),
+              page.items.map((item) =>
                 h(
                   'tr',
-                  {},
-                  (['user', 'role', 'since'] as const).map((c) => h('th', { scope: 'col' }, t(`club.members.${c}`))),
-                ),
-              ),
-              h(
-                'tbody',
-                {},
-                page.items.map((item) =>
-                  h(
-                    'tr',
-                    { 'data-user': item.userId },
-                    h('th', { scope: 'row' }, h('code', {}, item.userId)),
-                    h('td', {}, item.role === 'leader' ? h('strong', {}, t('role.leader')) : t(`role.${item.role}` as Key)),
-                    h('td', {}, dateTime(item.since)),
-                  ),
+                  { 'data-user': item.userId },
+                  h('th', { scope: 'row' }, h('code', {}, item.userId)),
+                  h('td', {}, item.role === 'leader' ? h('strong', {}, t('role.leader')) : t(`role.${item.role}` as Key)),
+                  h('td', {}, dateTime(item.since)),
                 ),
               ),
             ),

@@ -4,7 +4,7 @@ import { h, replace } from '../dom';
 import { dateTime, day, money, percent } from '../format';
 import { t } from '../i18n';
 import type { CostBreakdown, CostStatus, CostSummary, CostTimeseries, Delta, Freshness } from '../types';
-import { loading, problemBox, section, tableWrap } from '../ui';
+import { dataTable, loading, problemBox, section, tableWrap } from '../ui';
 
 const BASE = '/api/admin/v1/costs';
 
@@ -171,35 +171,24 @@ function period(range: { from: string; to: string }): string {
 
 function groupTable(summary: CostSummary): HTMLElement {
   const { currency } = summary;
-  const table = h(
-    'table',
+  const table = dataTable(
     { 'data-testid': 'resource-groups' },
-    h(
-      'thead',
-      {},
+    [
+      t('costs.groups.group'),
+      { label: t('costs.groups.mtd'), numeric: true },
+      { label: t('costs.groups.samePeriod', { period: period(summary.samePeriod) }), numeric: true },
+      { label: t('costs.groups.delta'), numeric: true },
+      { label: t('costs.groups.lastMonth'), numeric: true },
+    ],
+    summary.resourceGroups.map((group) =>
       h(
         'tr',
         {},
-        h('th', { scope: 'col' }, t('costs.groups.group')),
-        h('th', { scope: 'col', class: 'num' }, t('costs.groups.mtd')),
-        h('th', { scope: 'col', class: 'num' }, t('costs.groups.samePeriod', { period: period(summary.samePeriod) })),
-        h('th', { scope: 'col', class: 'num' }, t('costs.groups.delta')),
-        h('th', { scope: 'col', class: 'num' }, t('costs.groups.lastMonth')),
-      ),
-    ),
-    h(
-      'tbody',
-      {},
-      summary.resourceGroups.map((group) =>
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'row' }, group.resourceGroup),
-          h('td', { class: 'num' }, money(group.monthToDate, currency)),
-          h('td', { class: 'num' }, money(group.lastMonthToDate, currency)),
-          h('td', { class: `num ${deltaClass(group.delta)}` }, deltaText(group.delta, currency)),
-          h('td', { class: 'num' }, money(group.lastMonth, currency)),
-        ),
+        h('th', { scope: 'row' }, group.resourceGroup),
+        h('td', { class: 'num' }, money(group.monthToDate, currency)),
+        h('td', { class: 'num' }, money(group.lastMonthToDate, currency)),
+        h('td', { class: `num ${deltaClass(group.delta)}` }, deltaText(group.delta, currency)),
+        h('td', { class: 'num' }, money(group.lastMonth, currency)),
       ),
     ),
   );

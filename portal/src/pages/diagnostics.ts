@@ -3,11 +3,11 @@ import { h, replace } from '../dom';
 import { dateTime } from '../format';
 import { t, type Key } from '../i18n';
 import { clubLink } from '../links';
+import { fieldValue, recordsTable } from '../records';
 import { groupIngestFields, highlightedFields, ingestAttention, ingestState } from '../runbook';
 import type { AdoptResult, CatalogEntry, CatalogPage, ClubFreshness, DiagnosticsSummary, IngestHealth } from '../types';
-import { loading, problemBox, section, tableWrap } from '../ui';
+import { dataTable, loading, problemBox, section, tableWrap } from '../ui';
 
-const TIMESTAMP = /At$|Since$/;
 /** Clubs per page of the freshness table, worst first. */
 const FRESHNESS_PAGE = 50;
 
@@ -44,14 +44,6 @@ export async function diagnosticsPage(main: HTMLElement, capabilities: readonly 
   await Promise.all([loadSummary(), capabilities.includes('clubs.manage') ? catalogBlock(catalogHost) : Promise.resolve()]);
 }
 
-function value(field: string, raw: unknown): string {
-  if (raw === null || raw === undefined || raw === '') return '–';
-  if (typeof raw === 'string' && TIMESTAMP.test(field)) return `${dateTime(raw)} (${raw})`;
-  if (typeof raw === 'string') return raw;
-  if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
-  return JSON.stringify(raw);
-}
-
 /** Club numbers (as the ingest records name clubs) to a link to the service club's page, when there is one. */
 type ClubPages = (number: unknown) => HTMLElement | null;
 function clubPages(named: DiagnosticsSummary['namedClubs']): ClubPages {
@@ -65,7 +57,7 @@ const CLUB_NUMBER_FIELDS = new Set(['quarantineClubId', 'lastContractRejectClubI
 
 /** A field's value, followed by a link to the club's page when the field names a club number of a service club. */
 function withClubLink(field: string, raw: unknown, pages: ClubPages, strong = false): (string | HTMLElement | null)[] {
-  const text = value(field, raw);
+  const text = fieldValue(field, raw);
   return [strong ? h('strong', {}, text) : text, CLUB_NUMBER_FIELDS.has(field) ? pages(raw) : null];
 }
 
@@ -78,20 +70,15 @@ function ingestBlock(health: IngestHealth, pages: ClubPages): HTMLElement {
     { class: 'field-groups', 'data-testid': 'ingest-fields' },
     groupIngestFields(health).map((group) => {
       const title = t(`diag.group.${group.id}` as Key);
-      const table = h(
-        'table',
+      const table = dataTable(
         { class: 'fields', 'data-group': group.id },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('diag.ingest.field')), h('th', { scope: 'col' }, t('diag.ingest.value')))),
-        h(
-          'tbody',
-          {},
-          group.fields.map((field) =>
-            h(
-              'tr',
-              { class: marked.has(field) ? 'highlight' : '', 'data-field': field },
-              h('th', { scope: 'row' }, h('code', {}, field)),
-              h('td', {}, withClubLink(field, health[field], pages, marked.has(field))),
-            ),
+        [t('diag.ingest.field'), t('diag.ingest.value')],
+        group.fields.map((field) =>
+          h(
+            'tr',
+            { class: marked.has(field) ? 'highlight' : '', 'data-field': field },
+            h('th', { scope: 'row' }, h('code', {}, field)),
+            h('td', {}, withClubLink(field, health[field], pages, marked.has(field))),
           ),
         ),
       );
@@ -154,7 +141,9 @@ function ingestBlock(health: IngestHealth, pages: ClubPages): HTMLElement {
         'details',
         {},
         h('summary', {}, `${t('diag.ingest.rejects')} (${health.recentRejects.length})`),
-        recordsTable(REJECT_COLUMNS, health.recentRejects, t('diag.ingest.rejects'), (name, row) => withClubLink(name, row[name], pages)),
+        recordsTable(REJECT_COLUMNS, health.recentRejects, t('diag.ingest.rejects'), {
+          cell: (name, row) => withClubLink(name, row[name], pages),
+        }),
       )
     : null;
 
@@ -164,11 +153,12 @@ function ingestBlock(health: IngestHealth, pages: ClubPages): HTMLElement {
         'details',
         { 'data-testid': 'ingest-backfills', open: health.backfills.some((backfill) => backfill['state'] === 'running') },
         h('summary', {}, `${t('diag.ingest.backfills')} (${health.backfills.length})`),
-        recordsTable(BACKFILL_COLUMNS, health.backfills, t('diag.ingest.backfills'), (name, backfill) =>
-          name === 'state' && backfill['stale'] === true
-            ? h('strong', {}, `${value(name, backfill[name])} — ${t('diag.ingest.backfillStale')}`)
-            : value(name, backfill[name]),
-        ),
+        recordsTable(BACKFILL_COLUMNS, health.backfills, t('diag.ingest.backfills'), {
+          cell: (name, backfill) =>
+            name === 'state' && backfill['stale'] === true
+              ? h('strong', {}, `${fieldValue(name, backfill[name])} — ${t('diag.ingest.backfillStale')}`)
+              : fieldValue(name, backfill[name]),
+        }),
       )
     : null;
 
@@ -200,7 +190,9 @@ function deadLetterBlock(block: DiagnosticsSummary['deadLetters'], pages: ClubPa
       'details',
       { 'data-testid': 'dead-letters', open: block.pending > 0 },
       h('summary', {}, `${t('diag.deadLetters.recent')} (${block.recent.length})`),
-      recordsTable(DEAD_LETTER_COLUMNS, block.recent, t('diag.deadLetters.recent'), (name, row) => withClubLink(name, row[name], pages)),
+      recordsTable(DEAD_LETTER_COLUMNS, block.recent, t('diag.deadLetters.recent'), {
+        cell: (name, row) => withClubLink(name, row[name], pages),
+      }),
     ),
   );
 }
@@ -238,7 +230,7 @@ function deliveryBlock(block: DiagnosticsSummary['delivery']): HTMLElement {
             'tr',
             { 'data-field': 'oldestDueAt', class: stuck ? 'highlight' : '' },
             h('th', { scope: 'row' }, t('diag.delivery.oldest')),
-            h('td', {}, value('oldestDueAt', block.oldestDueAt)),
+            h('td', {}, fieldValue('oldestDueAt', block.oldestDueAt)),
           ),
         ),
       ),
@@ -249,20 +241,11 @@ function deliveryBlock(block: DiagnosticsSummary['delivery']): HTMLElement {
     h('h3', {}, t('diag.delivery.failures')),
     block.failuresByReason.length
       ? tableWrap(
-          h(
-            'table',
+          dataTable(
             { 'data-testid': 'delivery-failures' },
-            h(
-              'thead',
-              {},
-              h('tr', {}, h('th', { scope: 'col' }, t('diag.delivery.reason')), h('th', { scope: 'col' }, t('diag.delivery.count'))),
-            ),
-            h(
-              'tbody',
-              {},
-              block.failuresByReason.map((failure) =>
-                h('tr', {}, h('th', { scope: 'row' }, h('code', {}, failure.reason)), h('td', { class: 'num' }, String(failure.count))),
-              ),
+            [t('diag.delivery.reason'), t('diag.delivery.count')],
+            block.failuresByReason.map((failure) =>
+              h('tr', {}, h('th', { scope: 'row' }, h('code', {}, failure.reason)), h('td', { class: 'num' }, String(failure.count))),
             ),
           ),
           t('diag.delivery.failures'),
@@ -281,33 +264,17 @@ function channelTable(channels: DiagnosticsSummary['delivery']['byChannel']): HT
     return key ? t(key) : channel;
   };
   return tableWrap(
-    h(
-      'table',
+    dataTable(
       { 'data-testid': 'delivery-channels' },
-      h(
-        'thead',
-        {},
+      [t('diag.delivery.channel'), t('diag.delivery.channelPending'), t('diag.delivery.channelDue'), t('diag.delivery.oldest')],
+      channels.map((row) =>
         h(
           'tr',
-          {},
-          h('th', { scope: 'col' }, t('diag.delivery.channel')),
-          h('th', { scope: 'col' }, t('diag.delivery.channelPending')),
-          h('th', { scope: 'col' }, t('diag.delivery.channelDue')),
-          h('th', { scope: 'col' }, t('diag.delivery.oldest')),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        channels.map((row) =>
-          h(
-            'tr',
-            { 'data-channel': row.channel },
-            h('th', { scope: 'row' }, label(row.channel)),
-            h('td', { class: 'num' }, String(row.pending)),
-            h('td', { class: 'num' }, String(row.due)),
-            h('td', {}, dateTime(row.oldestDueAt)),
-          ),
+          { 'data-channel': row.channel },
+          h('th', { scope: 'row' }, label(row.channel)),
+          h('td', { class: 'num' }, String(row.pending)),
+          h('td', { class: 'num' }, String(row.due)),
+          h('td', {}, dateTime(row.oldestDueAt)),
         ),
       ),
     ),
@@ -330,39 +297,23 @@ function boxPushBlock(block: DiagnosticsSummary['boxPushes']): HTMLElement {
     title,
     h('p', { class: 'muted small' }, t('diag.boxPushes.shown', { shown: block.clubs.length, failing: block.failing })),
     tableWrap(
-      h(
-        'table',
+      dataTable(
         { 'data-testid': 'box-pushes' },
-        h(
-          'thead',
-          {},
+        [t('diag.freshness.club'), t('diag.boxPushes.clubMaster'), t('diag.boxPushes.starterlists'), t('diag.boxPushes.lastUse')],
+        block.clubs.map((club) =>
           h(
             'tr',
-            {},
-            h('th', { scope: 'col' }, t('diag.freshness.club')),
-            h('th', { scope: 'col' }, t('diag.boxPushes.clubMaster')),
-            h('th', { scope: 'col' }, t('diag.boxPushes.starterlists')),
-            h('th', { scope: 'col' }, t('diag.boxPushes.lastUse')),
-          ),
-        ),
-        h(
-          'tbody',
-          {},
-          block.clubs.map((club) =>
+            { 'data-club': club.clubId },
             h(
-              'tr',
-              { 'data-club': club.clubId },
-              h(
-                'th',
-                { scope: 'row' },
-                clubLink(club.clubId, club.name),
-                h('br'),
-                h('span', { class: 'muted small' }, club.vereinsId ?? '–'),
-              ),
-              h('td', {}, push(club.clubMaster, club.clubMasterReportedAt)),
-              h('td', {}, push(club.starterlists, club.starterlistPushAt)),
-              h('td', {}, dateTime(club.tokenLastUsedAt)),
+              'th',
+              { scope: 'row' },
+              clubLink(club.clubId, club.name),
+              h('br'),
+              h('span', { class: 'muted small' }, club.vereinsId ?? '–'),
             ),
+            h('td', {}, push(club.clubMaster, club.clubMasterReportedAt)),
+            h('td', {}, push(club.starterlists, club.starterlistPushAt)),
+            h('td', {}, dateTime(club.tokenLastUsedAt)),
           ),
         ),
       ),
@@ -401,43 +352,6 @@ const BACKFILL_COLUMNS = [
   'finishedAt',
   'errorMessage',
 ];
-
-/** A list of records (rejects, backfills) as a table, one column per field name. */
-function recordsTable(
-  columns: readonly string[],
-  rows: readonly Record<string, unknown>[],
-  label: string,
-  cell: (name: string, row: Record<string, unknown>) => string | HTMLElement | (string | HTMLElement | null)[] = (name, row) =>
-    value(name, row[name]),
-): HTMLElement {
-  return tableWrap(
-    h(
-      'table',
-      {},
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          columns.map((name) => h('th', { scope: 'col' }, h('code', {}, name))),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        rows.map((row) =>
-          h(
-            'tr',
-            {},
-            columns.map((name) => h('td', {}, cell(name, row))),
-          ),
-        ),
-      ),
-    ),
-    label,
-  );
-}
 
 function interpretation(club: ClubFreshness): string {
   if (club.status === 'error') return club.statusReason === 'arrival_in_future' ? t('diag.freshness.arrivalInFuture') : '–';
@@ -645,55 +559,40 @@ async function catalogBlock(host: HTMLElement): Promise<void> {
 
 function catalogTable(page: CatalogPage, adopt: (entry: CatalogEntry) => Promise<void>): HTMLElement {
   if (page.items.length === 0) return h('p', { class: 'muted' }, t('diag.catalog.empty'));
-  const table = h(
-    'table',
+  const table = dataTable(
     { 'data-testid': 'catalog' },
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        (['name', 'number', 'status', 'boxes', 'lastSeen', 'action'] as const).map((column) =>
-          h('th', { scope: 'col' }, t(`diag.catalog.${column}`)),
-        ),
-      ),
-    ),
-    h(
-      'tbody',
-      {},
-      page.items.map((entry) => {
-        let action: HTMLElement | string = '–';
-        if (entry.status === 'imported_only' && entry.vereinsId) {
-          const button = h(
-            'button',
-            {
-              type: 'button',
-              class: 'button button-small',
-              'aria-label': t('diag.catalog.adoptLabel', { number: entry.vereinsId, name: entry.name }),
-            },
-            t('diag.catalog.adopt'),
-          );
-          button.addEventListener('click', () => {
-            button.disabled = true;
-            void adopt(entry).finally(() => {
-              button.disabled = false;
-            });
-          });
-          action = button;
-        }
-        return h(
-          'tr',
-          { 'data-club': entry.vereinsId ?? '' },
-          h('th', { scope: 'row' }, entry.clubId ? clubLink(entry.clubId, entry.name) : entry.name),
-          h('td', {}, entry.vereinsId ?? '–'),
-          h('td', {}, h('span', { class: `badge badge-${entry.status}` }, entry.status)),
-          h('td', { class: 'num' }, String(entry.reportingBoxes)),
-          h('td', {}, dateTime(entry.lastSeenAt)),
-          h('td', {}, action),
+    (['name', 'number', 'status', 'boxes', 'lastSeen', 'action'] as const).map((column) => t(`diag.catalog.${column}`)),
+    page.items.map((entry) => {
+      let action: HTMLElement | string = '–';
+      if (entry.status === 'imported_only' && entry.vereinsId) {
+        const button = h(
+          'button',
+          {
+            type: 'button',
+            class: 'button button-small',
+            'aria-label': t('diag.catalog.adoptLabel', { number: entry.vereinsId, name: entry.name }),
+          },
+          t('diag.catalog.adopt'),
         );
-      }),
-    ),
+        button.addEventListener('click', () => {
+          button.disabled = true;
+          void adopt(entry).finally(() => {
+            button.disabled = false;
+          });
+        });
+        action = button;
+      }
+      return h(
+        'tr',
+        { 'data-club': entry.vereinsId ?? '' },
+        h('th', { scope: 'row' }, entry.clubId ? clubLink(entry.clubId, entry.name) : entry.name),
+        h('td', {}, entry.vereinsId ?? '–'),
+        h('td', {}, h('span', { class: `badge badge-${entry.status}` }, entry.status)),
+        h('td', { class: 'num' }, String(entry.reportingBoxes)),
+        h('td', {}, dateTime(entry.lastSeenAt)),
+        h('td', {}, action),
+      );
+    }),
   );
   return tableWrap(table, t('diag.catalog.title'));
 }
