@@ -38,6 +38,15 @@ export function createApi(session: AuthSession, onUnauthorized: () => void): Api
   };
 }
 
+/** Waits for `call`; a 404 counts as done: what it removes is gone already (another tab, another leader). */
+export async function unlessGone(call: Promise<unknown>): Promise<void> {
+  try {
+    await call;
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 404)) throw error;
+  }
+}
+
 /** A path with a query string of the defined values only. */
 export function withQuery(path: string, query: Record<string, string | number | undefined>): string {
   const params = new URLSearchParams();

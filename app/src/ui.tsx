@@ -66,6 +66,28 @@ export function LoadState(props: { loaded: Loaded<unknown>; onRetry: () => void 
   return null;
 }
 
+/** Paging by cursor: the first page from `useLoad` (`page`), further pages appended by "Show more" (`more`). */
+export function usePaged<P extends { items: unknown[]; nextCursor: string | null }>(
+  load: (cursor?: string) => Promise<P>,
+  keys: unknown[],
+) {
+  type Item = P['items'][number];
+  const [extra, setExtra] = useState<{ items: Item[]; next: string | null | undefined }>({ items: [], next: undefined });
+  const { loaded, reload } = useLoad(() => {
+    setExtra({ items: [], next: undefined });
+    return load();
+  }, keys);
+  const page = loaded.state === 'ready' ? loaded.data : undefined;
+  const next = extra.next === undefined ? page?.nextCursor : extra.next;
+  const more = async () => {
+    if (!next) return;
+    const following = await load(next);
+    setExtra((current) => ({ items: [...current.items, ...following.items], next: following.nextCursor }));
+  };
+  const items: Item[] = page ? [...page.items, ...extra.items] : [];
+  return { loaded, reload, page, items, next, more };
+}
+
 export function Loading() {
   return (
     <p class="state state-loading" role="status" data-testid="loading">

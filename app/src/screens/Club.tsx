@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import { ApiError, withQuery } from '../api';
+import { ApiError, unlessGone, withQuery } from '../api';
 import { formatDate, formatDateTime, t } from '../i18n';
 import { hashOf } from '../routes';
 import type { InvitationPage, MemberPage, MyClubs, NewInvitation } from '../types';
-import { Empty, ErrorBox, LoadState, MoreButton, Screen, useAction, useApp, useLoad } from '../ui';
+import { Empty, ErrorBox, LoadState, MoreButton, Screen, useAction, useApp, useLoad, usePaged } from '../ui';
 
 const PAGE = 20;
 const clubPath = (clubId: string) => `/api/clubs/${encodeURIComponent(clubId)}`;
@@ -151,23 +151,6 @@ function Invite(props: { clubId: string; onInvited: () => void }) {
   );
 }
 
-/** Paging by cursor: the first page from `useLoad`, further pages appended by "Show more". */
-function usePaged<T>(load: (cursor?: string) => Promise<{ items: T[]; nextCursor: string | null }>, keys: unknown[]) {
-  const [extra, setExtra] = useState<{ items: T[]; next: string | null | undefined }>({ items: [], next: undefined });
-  const { loaded, reload } = useLoad(() => {
-    setExtra({ items: [], next: undefined });
-    return load();
-  }, keys);
-  const page = loaded.state === 'ready' ? loaded.data : undefined;
-  const next = extra.next === undefined ? page?.nextCursor : extra.next;
-  const more = async () => {
-    if (!next) return;
-    const following = await load(next);
-    setExtra((current) => ({ items: [...current.items, ...following.items], next: following.nextCursor }));
-  };
-  return { loaded, reload, items: page ? [...page.items, ...extra.items] : [], next, more };
-}
-
 function Invitations(props: { clubId: string; round: number }) {
   const { api } = useApp();
   const paged = usePaged(
@@ -178,10 +161,8 @@ function Invitations(props: { clubId: string; round: number }) {
   const revoke = (invitationId: string) =>
     action.run(async () => {
       try {
-        await api.send('DELETE', `${clubPath(props.clubId)}/invitations/${encodeURIComponent(invitationId)}`);
-      } catch (error) {
-        // Revoked elsewhere already: the reload shows the truth.
-        if (!(error instanceof ApiError && error.status === 404)) throw error;
+        // Revoked elsewhere already counts as done: the reload shows the truth.
+        await unlessGone(api.send('DELETE', `${clubPath(props.clubId)}/invitations/${encodeURIComponent(invitationId)}`));
       } finally {
         paged.reload();
       }
@@ -232,11 +213,7 @@ function Members(props: { clubId: string }) {
   const action = useAction();
   const remove = (memberId: string) =>
     action.run(async () => {
-      try {
-        await api.send('DELETE', `${clubPath(props.clubId)}/members/${encodeURIComponent(memberId)}`);
-      } catch (error) {
-        if (!(error instanceof ApiError && error.status === 404)) throw error;
-      }
+      await unlessGone(api.send('DELETE', `${clubPath(props.clubId)}/members/${encodeURIComponent(memberId)}`));
       setConfirming(undefined);
       paged.reload();
     });

@@ -1,8 +1,7 @@
-import { useState } from 'preact/hooks';
-import { ApiError, withQuery } from '../api';
+import { unlessGone, withQuery } from '../api';
 import { formatDateTime, t } from '../i18n';
-import type { InboxPage, NotificationRecord } from '../types';
-import { Empty, ErrorBox, LoadState, MoreButton, Screen, useAction, useApp, useLoad } from '../ui';
+import type { InboxPage } from '../types';
+import { Empty, ErrorBox, LoadState, MoreButton, Screen, useAction, useApp, usePaged } from '../ui';
 
 const INBOX = '/api/notifications';
 const PAGE = 50;
@@ -10,32 +9,20 @@ const PAGE = 50;
 /** The full inbox: read one, read all, delete one, delete all, with the canonical endpoints. */
 export function Inbox() {
   const { api, refreshBell } = useApp();
-  const [extra, setExtra] = useState<{ items: NotificationRecord[]; next: string | null | undefined }>({ items: [], next: undefined });
-  const { loaded, reload } = useLoad(() => {
-    setExtra({ items: [], next: undefined });
-    return api.get<InboxPage>(withQuery(INBOX, { limit: PAGE }));
-  }, []);
+  const { loaded, reload, page, items, next, more } = usePaged(
+    (cursor) => api.get<InboxPage>(withQuery(INBOX, { limit: PAGE, cursor })),
+    [],
+  );
   const action = useAction();
   const act = (call: () => Promise<unknown>) =>
     action.run(async () => {
       try {
-        await call();
-      } catch (error) {
         // Deleting what is already gone is done; the reload shows the truth either way.
-        if (!(error instanceof ApiError && error.status === 404)) throw error;
+        await unlessGone(call());
       } finally {
         reload();
         refreshBell();
       }
-    });
-  const page = loaded.state === 'ready' ? loaded.data : undefined;
-  const items = page ? [...page.items, ...extra.items] : [];
-  const next = extra.next === undefined ? page?.nextCursor : extra.next;
-  const loadMore = () =>
-    action.run(async () => {
-      if (!next) return;
-      const more = await api.get<InboxPage>(withQuery(INBOX, { limit: PAGE, cursor: next }));
-      setExtra((current) => ({ items: [...current.items, ...more.items], next: more.nextCursor }));
     });
 
   return (
@@ -112,7 +99,7 @@ export function Inbox() {
           ))}
         </ul>
       ) : null}
-      <MoreButton hasMore={Boolean(next)} busy={action.busy} onClick={() => void loadMore()}>
+      <MoreButton hasMore={Boolean(next)} busy={action.busy} onClick={() => void action.run(more)}>
         {t('inbox.more')}
       </MoreButton>
     </Screen>
