@@ -197,6 +197,26 @@ export function useAction() {
   return { busy, error, run, clearError: () => setError(undefined) };
 }
 
+/** A ranking (a challenge's board, the XP ladder): rank, member, a figure and a word per row (`children`). */
+export function BoardTable(props: { caption: string; figure: string; last: string; children: ComponentChildren }) {
+  return (
+    <table class="board">
+      <caption class="visually-hidden">{props.caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t('leaderboard.rank')}</th>
+          <th scope="col">{t('leaderboard.member')}</th>
+          <th scope="col" class="number">
+            {props.figure}
+          </th>
+          <th scope="col">{props.last}</th>
+        </tr>
+      </thead>
+      <tbody>{props.children}</tbody>
+    </table>
+  );
+}
+
 /**
  * A board's or ladder's name cell: "you" for the member's own row (saying when others do not see
  * it), else the other member's id linking to their page.

@@ -1,7 +1,7 @@
 import { withQuery } from '../api';
 import { formatNumber, t } from '../i18n';
 import type { LadderPage } from '../types';
-import { BoardNameCell, Empty, LoadState, useApp, useLoad } from '../ui';
+import { BoardNameCell, BoardTable, Empty, LoadState, useApp, useLoad } from '../ui';
 import { useState } from 'preact/hooks';
 
 type Period = 'lifetime' | 'season';
@@ -78,29 +78,16 @@ function LadderRows(props: { page: LadderPage }) {
   return (
     <div class="table-wrap">
       {page.season ? <p class="small muted">{t('ladder.season', { name: page.season.name })}</p> : null}
-      <table class="board">
-        <caption class="visually-hidden">{t('ladder.title')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('leaderboard.rank')}</th>
-            <th scope="col">{t('leaderboard.member')}</th>
-            <th scope="col" class="number">
-              {t('profile.xp')}
-            </th>
-            <th scope="col">{t('profile.tier')}</th>
+      <BoardTable caption={t('ladder.title')} figure={t('profile.xp')} last={t('profile.tier')}>
+        {unique.map((row) => (
+          <tr key={row.userId} class={row.isOwn ? 'own' : undefined} data-testid="ladder-row">
+            <td>{row.rank}</td>
+            <BoardNameCell row={row} />
+            <td class="number">{formatNumber(row.xp)}</td>
+            <td>{t(`tier.${row.tier}`)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {unique.map((row) => (
-            <tr key={row.userId} class={row.isOwn ? 'own' : undefined} data-testid="ladder-row">
-              <td>{row.rank}</td>
-              <BoardNameCell row={row} />
-              <td class="number">{formatNumber(row.xp)}</td>
-              <td>{t(`tier.${row.tier}`)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </BoardTable>
     </div>
   );
 }

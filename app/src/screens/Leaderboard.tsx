@@ -2,7 +2,7 @@ import { withQuery } from '../api';
 import { formatNumber, t } from '../i18n';
 import { hashOf } from '../routes';
 import type { LeaderboardPage, LeaderboardRow } from '../types';
-import { BoardNameCell, Empty, LoadState, useApp, useLoad } from '../ui';
+import { BoardNameCell, BoardTable, Empty, LoadState, useApp, useLoad } from '../ui';
 
 /**
  * A challenge's leaderboard, switching between the global board and the member's club board.
@@ -73,29 +73,16 @@ function Board(props: { page: LeaderboardPage }) {
 function Rows(props: { rows: LeaderboardRow[]; caption: string }) {
   return (
     <div class="table-wrap">
-      <table class="board">
-        <caption class="visually-hidden">{props.caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('leaderboard.rank')}</th>
-            <th scope="col">{t('leaderboard.member')}</th>
-            <th scope="col" class="number">
-              {t('leaderboard.score')}
-            </th>
-            <th scope="col">{t('leaderboard.status')}</th>
+      <BoardTable caption={props.caption} figure={t('leaderboard.score')} last={t('leaderboard.status')}>
+        {props.rows.map((row) => (
+          <tr key={row.participationId} class={row.isOwn ? 'own' : undefined} data-testid="board-row" data-user={row.userId}>
+            <td>{row.rank}</td>
+            <BoardNameCell row={row} />
+            <td class="number">{formatNumber(row.score)}</td>
+            <td>{t(`status.${row.status}`)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {props.rows.map((row) => (
-            <tr key={row.participationId} class={row.isOwn ? 'own' : undefined} data-testid="board-row" data-user={row.userId}>
-              <td>{row.rank}</td>
-              <BoardNameCell row={row} />
-              <td class="number">{formatNumber(row.score)}</td>
-              <td>{t(`status.${row.status}`)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </BoardTable>
     </div>
   );
 }
