@@ -194,7 +194,15 @@ export function useAction() {
       setBusy(false);
     }
   }, []);
-  return { busy, error, run, clearError: () => setError(undefined) };
+  /** A form's submit handler: no page load, then `action` runs. */
+  const submit = useCallback(
+    (action: () => Promise<void>) => (event: Event) => {
+      event.preventDefault();
+      void run(action);
+    },
+    [run],
+  );
+  return { busy, error, run, submit, clearError: () => setError(undefined) };
 }
 
 /** A ranking (a challenge's board, the XP ladder): rank, member, a figure and a word per row (`children`). */

@@ -87,16 +87,13 @@ function Invite(props: { clubId: string; onInvited: () => void }) {
     <form
       class="card"
       aria-labelledby="invite-title"
-      onSubmit={(event) => {
-        event.preventDefault();
+      onSubmit={action.submit(async () => {
         setCopied(false);
-        void action.run(async () => {
-          const body = hours.trim() === '' ? {} : { expiresInHours: Number(hours) };
-          setCreated(await api.send<NewInvitation>('POST', `${clubPath(props.clubId)}/invitations`, body));
-          setHours('');
-          props.onInvited();
-        });
-      }}
+        const body = hours.trim() === '' ? {} : { expiresInHours: Number(hours) };
+        setCreated(await api.send<NewInvitation>('POST', `${clubPath(props.clubId)}/invitations`, body));
+        setHours('');
+        props.onInvited();
+      })}
     >
       <h2 id="invite-title">{t('club.inviteTitle')}</h2>
       <div class="row">

@@ -13,13 +13,10 @@ export function Join(props: { code: string }) {
     <Screen title={t('join.title')}>
       <form
         class="card"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void action.run(async () => {
-            await api.send('POST', '/api/clubs/invitations/accept', { code });
-            setJoined(true);
-          });
-        }}
+        onSubmit={action.submit(async () => {
+          await api.send('POST', '/api/clubs/invitations/accept', { code });
+          setJoined(true);
+        })}
       >
         <div class="row">
           <label class="field field-grow">

@@ -20,13 +20,10 @@ export function PersonalGoal(props: { onCreated: () => void }) {
     <form
       class="card personal-goal"
       aria-labelledby="personal-goal-title"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void action.run(async () => {
-          setCreated(await api.send<PersonalizeResult>('POST', '/api/challenges/personalize/me', { metric }));
-          props.onCreated();
-        });
-      }}
+      onSubmit={action.submit(async () => {
+        setCreated(await api.send<PersonalizeResult>('POST', '/api/challenges/personalize/me', { metric }));
+        props.onCreated();
+      })}
     >
       <h2 id="personal-goal-title">{t('personalize.title')}</h2>
       <div class="row">

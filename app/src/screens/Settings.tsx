@@ -38,15 +38,12 @@ function NotificationForm(props: { settings: UserSettings; onSaved: (settings: U
     <form
       class="settings"
       data-testid="settings-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void action.run(async () => {
-          const answer = await api.send<UserSettings>('PUT', '/api/user/settings', { notifications: block });
-          setBlock(answer.notifications);
-          props.onSaved(answer);
-          setSaved(true);
-        });
-      }}
+      onSubmit={action.submit(async () => {
+        const answer = await api.send<UserSettings>('PUT', '/api/user/settings', { notifications: block });
+        setBlock(answer.notifications);
+        props.onSaved(answer);
+        setSaved(true);
+      })}
     >
       {settingsSections(block).map((section) => (
         <fieldset class="card" key={section.name}>

@@ -70,16 +70,13 @@ function ClaimForm(props: { clubs: MyClubs['items']; onClaimed: () => void }) {
     <form
       class="card"
       data-testid="claim-form"
-      onSubmit={(event) => {
-        event.preventDefault();
+      onSubmit={action.submit(async () => {
         setClaimed(false);
-        void action.run(async () => {
-          await api.send('POST', '/api/challenges/shooter-links', { clubId, shooterId });
-          setClaimed(true);
-          setShooterId('');
-          props.onClaimed();
-        });
-      }}
+        await api.send('POST', '/api/challenges/shooter-links', { clubId, shooterId });
+        setClaimed(true);
+        setShooterId('');
+        props.onClaimed();
+      })}
     >
       <div class="row">
         <label class="field">
