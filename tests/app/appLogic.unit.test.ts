@@ -8,7 +8,7 @@ import type { ChallengeListItem } from '../../app/src/types';
 import { PRESETS } from '../../shared/challenges/presets';
 import { defaultPreferences } from '../../shared/notifications/preferences';
 import { contrastRatio } from '../../web/kit/contrast';
-import { paletteOf } from '../web/kit/palette';
+import { BASE_PAIRS, paletteOf } from '../web/kit/palette';
 
 describe('routes', () => {
   it.each<[string, Route]>([
@@ -141,13 +141,8 @@ describe('the palette and the badges', () => {
   const colour = paletteOf(path.join(__dirname, '../../app/src/styles.css'));
 
   it.each([
-    ['text', 'bg'],
-    ['text', 'card'],
-    ['muted', 'bg'],
-    ['muted', 'card'],
-    ['accent', 'card'],
+    ...BASE_PAIRS,
     ['accent', 'bg'],
-    ['accent-text', 'accent'],
     ['header-text', 'header'],
     ['danger-text', 'danger-bg'],
     ['ok-text', 'ok-bg'],

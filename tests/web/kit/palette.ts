@@ -9,3 +9,16 @@ export function paletteOf(cssFile: string): (name: string) => string {
     return value;
   };
 }
+
+/**
+ * The colour pairs every site draws through web/kit/base.css: text and small print on the page and
+ * on cards, links on cards, and the text on the accent. Each site's palette test adds its own.
+ */
+export const BASE_PAIRS: [foreground: string, background: string][] = [
+  ['text', 'bg'],
+  ['text', 'card'],
+  ['muted', 'bg'],
+  ['muted', 'card'],
+  ['accent', 'card'],
+  ['accent-text', 'accent'],
+];
