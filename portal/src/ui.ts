@@ -30,6 +30,11 @@ export function loading(): HTMLElement {
   return h('p', { class: 'muted', role: 'status' }, t('common.loading'));
 }
 
+/** Where the ingest runbook (docs/runbook-ingest.md) says what to do, by its section's title. */
+export function runbookRef(section: string): HTMLElement {
+  return h('span', { class: 'runbook-ref' }, t('diag.runbook', { section: `docs/runbook-ingest.md › “${section}”` }));
+}
+
 /** A section with a heading whose id labels it. */
 export function section(id: string, title: string, ...children: (Node | null)[]): HTMLElement {
   return h('section', { class: 'card', 'aria-labelledby': id }, h('h2', { id }, title), ...children);

@@ -5,7 +5,7 @@ import { t, type Key } from '../i18n';
 import { planForm } from '../planForm';
 import { fieldValue, recordsTable } from '../records';
 import type { ClubOverview, Session } from '../types';
-import { dataTable, loading, problemBox, section, tableWrap } from '../ui';
+import { dataTable, loading, problemBox, runbookRef, section, tableWrap } from '../ui';
 import { membersSection } from './clubMembers';
 
 /** Members per page of the club's member list. */
@@ -194,40 +194,26 @@ function ingestSection(overview: ClubOverview): HTMLElement | null {
   const context: HTMLElement[] = [];
   if (ingest.quarantine) {
     context.push(
-      h(
-        'div',
-        { class: 'alert alert-danger', role: 'alert', 'data-testid': 'club-quarantine' },
-        h('p', { class: 'alert-title' }, t('club.ingest.quarantine')),
-        h(
-          'p',
-          {},
-          t('diag.step.quarantined'),
-          ' ',
-          h('span', { class: 'runbook-ref' }, t('diag.runbook', { section: 'docs/runbook-ingest.md › “Quarantined”' })),
-        ),
-        notes(
-          Object.entries(ingest.quarantine).map(([name, value]) => [`quarantine${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`, value]),
-        ),
+      ingestAlert(
+        {
+          tone: 'danger',
+          testId: 'club-quarantine',
+          title: t('club.ingest.quarantine'),
+          step: t('diag.step.quarantined'),
+          section: 'Quarantined',
+        },
+        prefixed('quarantine', ingest.quarantine),
       ),
     );
   }
   if (ingest.drift) {
     context.push(
-      h(
-        'div',
-        { class: 'alert alert-warning', role: 'status', 'data-testid': 'club-drift' },
-        h('p', { class: 'alert-title' }, t('club.ingest.drift')),
-        h(
-          'p',
-          {},
-          t('diag.step.drift'),
-          ' ',
-          h('span', { class: 'runbook-ref' }, t('diag.runbook', { section: 'docs/runbook-ingest.md › “Drift suspected”' })),
-        ),
-        notes([
+      ingestAlert(
+        { tone: 'warning', testId: 'club-drift', title: t('club.ingest.drift'), step: t('diag.step.drift'), section: 'Drift suspected' },
+        [
           ['sourceDriftState', ingest.drift.state],
           ['sourceDriftDetail', ingest.drift.detail],
-        ]),
+        ],
       ),
     );
   }
@@ -237,12 +223,7 @@ function ingestSection(overview: ClubOverview): HTMLElement | null {
         'div',
         { 'data-testid': 'club-last-reject' },
         h('h3', {}, t('club.ingest.lastReject')),
-        notes(
-          Object.entries(ingest.lastReject).map(([name, value]) => [
-            `lastContractReject${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`,
-            value,
-          ]),
-        ),
+        notes(prefixed('lastContractReject', ingest.lastReject)),
       ),
     );
   }
@@ -268,6 +249,25 @@ function ingestSection(overview: ClubOverview): HTMLElement | null {
 }
 
 /** Raw field names and values for copy-paste into an incident note. */
+/** A club's ingest alert: what happened, the step to take with its section of the runbook, and the fields to note. */
+function ingestAlert(
+  alert: { tone: 'danger' | 'warning'; testId: string; title: string; step: string; section: string },
+  facts: [string, unknown][],
+): HTMLElement {
+  return h(
+    'div',
+    { class: `alert alert-${alert.tone}`, role: alert.tone === 'danger' ? 'alert' : 'status', 'data-testid': alert.testId },
+    h('p', { class: 'alert-title' }, alert.title),
+    h('p', {}, alert.step, ' ', runbookRef(alert.section)),
+    notes(facts),
+  );
+}
+
+/** A record's fields under the ingest health's names for them: `quarantine` and `since` is `quarantineSince`. */
+function prefixed(prefix: string, record: object): [string, unknown][] {
+  return Object.entries(record).map(([name, value]) => [`${prefix}${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`, value]);
+}
+
 function notes(entries: [string, unknown][]): HTMLElement {
   return h(
     'dl',

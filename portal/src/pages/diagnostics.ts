@@ -6,7 +6,7 @@ import { clubLink } from '../links';
 import { fieldValue, recordsTable } from '../records';
 import { groupIngestFields, highlightedFields, ingestAttention, ingestState } from '../runbook';
 import type { AdoptResult, CatalogEntry, CatalogPage, ClubFreshness, DiagnosticsSummary, IngestHealth } from '../types';
-import { dataTable, loading, problemBox, section, tableWrap } from '../ui';
+import { dataTable, loading, problemBox, runbookRef, section, tableWrap } from '../ui';
 
 /** Clubs per page of the freshness table, worst first. */
 const FRESHNESS_PAGE = 50;
@@ -114,7 +114,7 @@ function ingestBlock(health: IngestHealth, pages: ClubPages): HTMLElement {
                   ' — ',
                   t(`diag.step.${item.kind}` as Key),
                   ' ',
-                  h('span', { class: 'runbook-ref' }, t('diag.runbook', { section: `docs/runbook-ingest.md › “${item.section}”` })),
+                  runbookRef(item.section),
                 ),
               ),
             ),
