@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { withQuery } from '../api';
 import { t, type TextKey } from '../i18n';
-import { DIFFICULTIES, hashOf, SEARCH_MAX, STATUSES, TABS, type ChallengesRoute } from '../routes';
+import { DIFFICULTIES, hashOf, SEARCH_MAX, STATUSES, TABS, type ChallengesRoute, type Difficulty, type Status } from '../routes';
 import type { ChallengeListItem, ChallengePage } from '../types';
 import { Empty, ErrorBox, LoadState, MoreButton, Screen, useApp, useLoad } from '../ui';
 import { ChallengeCard } from './ChallengeCard';
@@ -96,34 +96,20 @@ export function Challenges(props: { route: ChallengesRoute }) {
           <span>{t('filter.search')}</span>
           <input type="search" value={searchDraft} maxLength={SEARCH_MAX} onInput={(event) => setSearchDraft(event.currentTarget.value)} />
         </label>
-        <label class="field">
-          <span>{t('filter.status')}</span>
-          <select
-            value={filters.status}
-            onChange={(event) => navigate({ status: (event.currentTarget.value || undefined) as ChallengesRoute['status'] })}
-          >
-            <option value="">{t('filter.any')}</option>
-            {STATUSES.map((status) => (
-              <option value={status} key={status}>
-                {t(`status.${status}` as TextKey)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label class="field">
-          <span>{t('filter.difficulty')}</span>
-          <select
-            value={filters.difficulty}
-            onChange={(event) => navigate({ difficulty: (event.currentTarget.value || undefined) as ChallengesRoute['difficulty'] })}
-          >
-            <option value="">{t('filter.any')}</option>
-            {DIFFICULTIES.map((difficulty) => (
-              <option value={difficulty} key={difficulty}>
-                {t(`difficulty.${difficulty}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect<Status>
+          label={t('filter.status')}
+          value={filters.status}
+          values={STATUSES}
+          text={(status) => t(`status.${status}` as TextKey)}
+          onChange={(status) => navigate({ status })}
+        />
+        <FilterSelect<Difficulty>
+          label={t('filter.difficulty')}
+          value={filters.difficulty}
+          values={DIFFICULTIES}
+          text={(difficulty) => t(`difficulty.${difficulty}`)}
+          onChange={(difficulty) => navigate({ difficulty })}
+        />
         <button type="submit" class="button button-secondary">
           {t('filter.apply')}
         </button>
@@ -152,5 +138,28 @@ export function Challenges(props: { route: ChallengesRoute }) {
       </MoreButton>
       {more.error ? <ErrorBox error={more.error} onRetry={() => void loadMore()} /> : null}
     </Screen>
+  );
+}
+
+/** A filter of the list: one of `values`, or any (""). */
+function FilterSelect<V extends string>(props: {
+  label: string;
+  value: string;
+  values: readonly V[];
+  text: (value: V) => string;
+  onChange: (value: V | undefined) => void;
+}) {
+  return (
+    <label class="field">
+      <span>{props.label}</span>
+      <select value={props.value} onChange={(event) => props.onChange((event.currentTarget.value || undefined) as V | undefined)}>
+        <option value="">{t('filter.any')}</option>
+        {props.values.map((value) => (
+          <option value={value} key={value}>
+            {props.text(value)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
