@@ -1,6 +1,6 @@
 /**
  * The box UI's page. Texts carry `data-t` keys that the script fills in the chosen language
- * (edge/boxUiScript.ts); the English in the markup is what shows before the script runs.
+ * (edge/ui/texts.ts); the English in the markup is what shows before the script runs.
  */
 export const BOX_UI_PAGE = `<!doctype html>
 <html lang="en">

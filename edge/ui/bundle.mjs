@@ -1,9 +1,10 @@
 // Bundles the box UI's script (boxUi.ts beside this file, typed by tsconfig.json here) into one
-// classic script for the browsers a club's operators use. development/build.mjs imports it and
+// classic script for the browsers the front ends support. development/build.mjs imports it and
 // puts the script into the agent's bundle (a box has no esbuild); the agent running from its
 // sources runs this file as a command (edge/boxUiScript.ts), which prints the script.
 import { buildSync } from 'esbuild';
 import { fileURLToPath } from 'node:url';
+import { BROWSER_TARGET } from '../../web/build/staticSite.mjs';
 
 /** The box UI's script, minified. */
 export function bundleBoxUi() {
@@ -14,7 +15,7 @@ export function bundleBoxUi() {
     write: false,
     format: 'iife',
     platform: 'browser',
-    target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
+    target: BROWSER_TARGET,
     minify: true,
     charset: 'utf8',
     logLevel: 'warning',

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { indexHtml } from './indexHtml.mjs';
 
-/** The browsers both front ends support: what the Push API and top-level await need. */
+/** The browsers the front ends support (the box UI's too): what the Push API and top-level await need. */
 export const BROWSER_TARGET = ['es2022', 'chrome110', 'firefox110', 'safari16'];
 
 /**
