@@ -129,6 +129,40 @@ export function ErrorBox(props: { error: unknown; onRetry?: () => void; title?: 
   );
 }
 
+/** A list paged by cursor (usePaged): the items so far, the next page's cursor, and how to load it. */
+export interface Paged<Item> {
+  items: Item[];
+  next: string | null | undefined;
+  more: () => Promise<void>;
+}
+
+/**
+ * The items of a paged list and, while there is a next page, its "more" button. The next page
+ * loads as one of the screen's actions (`action`), so a failure shows where theirs do.
+ */
+export function PagedList<Item>(props: {
+  paged: Paged<Item>;
+  action: { busy: boolean; run: (work: () => Promise<void>) => Promise<void> };
+  more: string;
+  class: string;
+  testId?: string;
+  children: (item: Item) => ComponentChildren;
+}) {
+  const { paged, action } = props;
+  return (
+    <>
+      {paged.items.length > 0 ? (
+        <ul class={props.class} data-testid={props.testId}>
+          {paged.items.map(props.children)}
+        </ul>
+      ) : null}
+      <MoreButton hasMore={Boolean(paged.next)} busy={action.busy} onClick={() => void action.run(paged.more)}>
+        {props.more}
+      </MoreButton>
+    </>
+  );
+}
+
 /** The "more" button under a paged list: shown only while the list has a next page. */
 export function MoreButton(props: { hasMore: boolean; busy: boolean; onClick: () => void; children: ComponentChildren }) {
   if (!props.hasMore) return null;

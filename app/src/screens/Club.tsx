@@ -3,7 +3,7 @@ import { ApiError, unlessGone, withQuery } from '../api';
 import { formatDate, formatDateTime, t } from '../i18n';
 import { hashOf } from '../routes';
 import type { InvitationPage, MemberPage, MyClubs, NewInvitation } from '../types';
-import { Empty, ErrorBox, LoadState, MoreButton, Screen, useAction, useApp, useLoad, usePaged } from '../ui';
+import { Empty, ErrorBox, LoadState, PagedList, Screen, useAction, useApp, useLoad, usePaged } from '../ui';
 
 const PAGE = 20;
 const clubPath = (clubId: string) => `/api/clubs/${encodeURIComponent(clubId)}`;
@@ -170,32 +170,27 @@ function Invitations(props: { clubId: string; round: number }) {
       <LoadState loaded={paged.loaded} onRetry={paged.reload} />
       {action.error ? <ErrorBox error={action.error} title={t('state.actionFailed')} /> : null}
       {paged.loaded.state === 'ready' && paged.items.length === 0 ? <p class="small muted">{t('club.noInvitations')}</p> : null}
-      {paged.items.length > 0 ? (
-        <ul class="list">
-          {paged.items.map((invitation) => {
-            const label = t('club.invitationOf', { date: formatDateTime(invitation.createdAt) });
-            return (
-              <li key={invitation.id} data-testid="invitation" data-invitation-id={invitation.id} class="row">
-                <span class="field-grow">
-                  {label} <span class="small muted">{t('club.expires', { date: formatDateTime(invitation.expiresAt) })}</span>
-                </span>
-                <button
-                  type="button"
-                  class="button button-small button-secondary"
-                  aria-label={`${t('club.revoke')}: ${label}`}
-                  disabled={action.busy}
-                  onClick={() => void revoke(invitation.id)}
-                >
-                  {t('club.revoke')}
-                </button>
-              </li>
-            );
-          })}
-        </ul>
-      ) : null}
-      <MoreButton hasMore={Boolean(paged.next)} busy={action.busy} onClick={() => void action.run(paged.more)}>
-        {t('club.more')}
-      </MoreButton>
+      <PagedList paged={paged} action={action} more={t('club.more')} class="list">
+        {(invitation) => {
+          const label = t('club.invitationOf', { date: formatDateTime(invitation.createdAt) });
+          return (
+            <li key={invitation.id} data-testid="invitation" data-invitation-id={invitation.id} class="row">
+              <span class="field-grow">
+                {label} <span class="small muted">{t('club.expires', { date: formatDateTime(invitation.expiresAt) })}</span>
+              </span>
+              <button
+                type="button"
+                class="button button-small button-secondary"
+                aria-label={`${t('club.revoke')}: ${label}`}
+                disabled={action.busy}
+                onClick={() => void revoke(invitation.id)}
+              >
+                {t('club.revoke')}
+              </button>
+            </li>
+          );
+        }}
+      </PagedList>
     </section>
   );
 }
@@ -227,54 +222,49 @@ function Members(props: { clubId: string }) {
         <ErrorBox error={action.error} title={t('state.actionFailed')} />
       ) : null}
       {paged.loaded.state === 'ready' && paged.items.length === 0 ? <p class="small muted">{t('club.noMembers')}</p> : null}
-      {paged.items.length > 0 ? (
-        <ul class="list">
-          {paged.items.map((member) => (
-            <li key={member.userId} data-testid="member" data-user={member.userId}>
-              <div class="row">
-                <span class="field-grow">
-                  <a href={hashOf({ screen: 'member', userId: member.userId })}>{member.userId}</a>{' '}
-                  {member.userId === userId ? t('club.you') : null}{' '}
-                  <span class="small muted">
-                    {t(`club.role.${member.role}`)} · {t('club.since', { date: formatDate(member.since) })}
-                  </span>
+      <PagedList paged={paged} action={action} more={t('club.more')} class="list">
+        {(member) => (
+          <li key={member.userId} data-testid="member" data-user={member.userId}>
+            <div class="row">
+              <span class="field-grow">
+                <a href={hashOf({ screen: 'member', userId: member.userId })}>{member.userId}</a>{' '}
+                {member.userId === userId ? t('club.you') : null}{' '}
+                <span class="small muted">
+                  {t(`club.role.${member.role}`)} · {t('club.since', { date: formatDate(member.since) })}
                 </span>
+              </span>
+              <button
+                type="button"
+                class="button button-small button-danger"
+                aria-label={`${t('club.remove')}: ${member.userId}`}
+                disabled={action.busy}
+                onClick={() => {
+                  action.clearError();
+                  setConfirming(member.userId);
+                }}
+              >
+                {t('club.remove')}
+              </button>
+            </div>
+            {confirming === member.userId ? (
+              <div role="group" aria-label={t('club.removeConfirm', { user: member.userId })} class="row">
+                <span>{t('club.removeConfirm', { user: member.userId })}</span>
                 <button
                   type="button"
                   class="button button-small button-danger"
-                  aria-label={`${t('club.remove')}: ${member.userId}`}
                   disabled={action.busy}
-                  onClick={() => {
-                    action.clearError();
-                    setConfirming(member.userId);
-                  }}
+                  onClick={() => void remove(member.userId)}
                 >
-                  {t('club.remove')}
+                  {t('club.confirm')}
+                </button>
+                <button type="button" class="button button-small button-secondary" onClick={() => setConfirming(undefined)}>
+                  {t('club.cancel')}
                 </button>
               </div>
-              {confirming === member.userId ? (
-                <div role="group" aria-label={t('club.removeConfirm', { user: member.userId })} class="row">
-                  <span>{t('club.removeConfirm', { user: member.userId })}</span>
-                  <button
-                    type="button"
-                    class="button button-small button-danger"
-                    disabled={action.busy}
-                    onClick={() => void remove(member.userId)}
-                  >
-                    {t('club.confirm')}
-                  </button>
-                  <button type="button" class="button button-small button-secondary" onClick={() => setConfirming(undefined)}>
-                    {t('club.cancel')}
-                  </button>
-                </div>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <MoreButton hasMore={Boolean(paged.next)} busy={action.busy} onClick={() => void action.run(paged.more)}>
-        {t('club.more')}
-      </MoreButton>
+            ) : null}
+          </li>
+        )}
+      </PagedList>
     </section>
   );
 }

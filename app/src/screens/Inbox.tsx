@@ -1,7 +1,7 @@
 import { unlessGone, withQuery } from '../api';
 import { formatDateTime, t } from '../i18n';
 import type { InboxPage } from '../types';
-import { Empty, ErrorBox, LoadState, MoreButton, Screen, useAction, useApp, usePaged } from '../ui';
+import { Empty, ErrorBox, LoadState, PagedList, Screen, useAction, useApp, usePaged } from '../ui';
 
 const INBOX = '/api/notifications';
 const PAGE = 50;
@@ -9,10 +9,8 @@ const PAGE = 50;
 /** The full inbox: read one, read all, delete one, delete all, with the canonical endpoints. */
 export function Inbox() {
   const { api, refreshBell } = useApp();
-  const { loaded, reload, page, items, next, more } = usePaged(
-    (cursor) => api.get<InboxPage>(withQuery(INBOX, { limit: PAGE, cursor })),
-    [],
-  );
+  const paged = usePaged((cursor) => api.get<InboxPage>(withQuery(INBOX, { limit: PAGE, cursor })), []);
+  const { loaded, reload, page, items } = paged;
   const action = useAction();
   const act = (call: () => Promise<unknown>) =>
     action.run(async () => {
@@ -57,51 +55,46 @@ export function Inbox() {
           <p>{t('inbox.empty')}</p>
         </Empty>
       ) : null}
-      {items.length > 0 ? (
-        <ul class="inbox" data-testid="inbox-list">
-          {items.map((item) => (
-            <li class={`card inbox-item tone-${item.tone} ${item.read ? 'read' : 'unread'}`} key={item.id} data-testid="inbox-item">
-              <p class="inbox-title">
-                {item.read ? null : (
-                  <span class="unread-dot">
-                    <span class="visually-hidden">{t('inbox.unreadItem')}: </span>
-                  </span>
-                )}
-                {item.title}
-              </p>
-              {item.body ? <p>{item.body}</p> : null}
-              <p class="small muted">
-                <time dateTime={item.date}>{formatDateTime(item.date)}</time>
-              </p>
-              <div class="card-actions">
-                {item.read ? null : (
-                  <button
-                    type="button"
-                    class="button button-small"
-                    aria-label={`${t('inbox.markRead')}: ${item.title}`}
-                    disabled={action.busy}
-                    onClick={() => void act(() => api.send('POST', `${INBOX}/${encodeURIComponent(item.id)}/read`))}
-                  >
-                    {t('inbox.markRead')}
-                  </button>
-                )}
+      <PagedList paged={paged} action={action} more={t('inbox.more')} class="inbox" testId="inbox-list">
+        {(item) => (
+          <li class={`card inbox-item tone-${item.tone} ${item.read ? 'read' : 'unread'}`} key={item.id} data-testid="inbox-item">
+            <p class="inbox-title">
+              {item.read ? null : (
+                <span class="unread-dot">
+                  <span class="visually-hidden">{t('inbox.unreadItem')}: </span>
+                </span>
+              )}
+              {item.title}
+            </p>
+            {item.body ? <p>{item.body}</p> : null}
+            <p class="small muted">
+              <time dateTime={item.date}>{formatDateTime(item.date)}</time>
+            </p>
+            <div class="card-actions">
+              {item.read ? null : (
                 <button
                   type="button"
-                  class="button button-small button-secondary"
-                  aria-label={`${t('inbox.delete')}: ${item.title}`}
+                  class="button button-small"
+                  aria-label={`${t('inbox.markRead')}: ${item.title}`}
                   disabled={action.busy}
-                  onClick={() => void act(() => api.send('DELETE', `${INBOX}/${encodeURIComponent(item.id)}`))}
+                  onClick={() => void act(() => api.send('POST', `${INBOX}/${encodeURIComponent(item.id)}/read`))}
                 >
-                  {t('inbox.delete')}
+                  {t('inbox.markRead')}
                 </button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <MoreButton hasMore={Boolean(next)} busy={action.busy} onClick={() => void action.run(more)}>
-        {t('inbox.more')}
-      </MoreButton>
+              )}
+              <button
+                type="button"
+                class="button button-small button-secondary"
+                aria-label={`${t('inbox.delete')}: ${item.title}`}
+                disabled={action.busy}
+                onClick={() => void act(() => api.send('DELETE', `${INBOX}/${encodeURIComponent(item.id)}`))}
+              >
+                {t('inbox.delete')}
+              </button>
+            </div>
+          </li>
+        )}
+      </PagedList>
     </Screen>
   );
 }
