@@ -209,18 +209,11 @@ function Members(props: { clubId: string }) {
       setConfirming(undefined);
       paged.reload();
     });
-  const lastLeader = action.error instanceof ApiError && action.error.code === 'last_leader';
   return (
     <section class="card" aria-labelledby="members-title" data-testid="members">
       <h2 id="members-title">{t('club.members')}</h2>
       <LoadState loaded={paged.loaded} onRetry={paged.reload} />
-      {lastLeader ? (
-        <p class="state state-error" role="alert" data-testid="error">
-          {t('club.lastLeader')}
-        </p>
-      ) : action.error ? (
-        <ErrorBox error={action.error} title={t('state.actionFailed')} />
-      ) : null}
+      <LeaveFailure error={action.error} />
       {paged.loaded.state === 'ready' && paged.items.length === 0 ? <p class="small muted">{t('club.noMembers')}</p> : null}
       <PagedList paged={paged} action={action} more={t('club.more')} class="list">
         {(member) => (
@@ -273,7 +266,6 @@ function Leave(props: { clubId: string; onLeft: () => void }) {
   const { api } = useApp();
   const [confirming, setConfirming] = useState(false);
   const action = useAction();
-  const lastLeader = action.error instanceof ApiError && action.error.code === 'last_leader';
   return (
     <div class="card">
       {confirming ? (
@@ -301,13 +293,19 @@ function Leave(props: { clubId: string; onLeft: () => void }) {
           {t('club.leave')}
         </button>
       )}
-      {lastLeader ? (
-        <p class="state state-error" role="alert" data-testid="error">
-          {t('club.lastLeader')}
-        </p>
-      ) : action.error ? (
-        <ErrorBox error={action.error} title={t('state.actionFailed')} />
-      ) : null}
+      <LeaveFailure error={action.error} />
     </div>
   );
+}
+
+/** A failed removal or leave: the 409 `last_leader` in words, anything else as the backend said it. */
+function LeaveFailure(props: { error: unknown }) {
+  if (props.error instanceof ApiError && props.error.code === 'last_leader') {
+    return (
+      <p class="state state-error" role="alert" data-testid="error">
+        {t('club.lastLeader')}
+      </p>
+    );
+  }
+  return props.error ? <ErrorBox error={props.error} title={t('state.actionFailed')} /> : null;
 }
