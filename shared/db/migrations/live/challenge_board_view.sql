@@ -19,6 +19,125 @@
 -- A rank sums the higher scores of the own band one by one and the higher bands as one count each
 -- (challenge_board_counts.sql, challenge_board_band.sql): for a viewer in the middle of a board of
 -- 500 scores about 35 rows instead of 250.
+--
+-- The global board and a club's board are read from different partial indexes
+-- (013_challenges.sql), so each statement is written for both: a statement planned once for either
+-- board could use neither index. The statements are written once below, in board_statements, with
+-- {board} for the board's rows, and the function is created with them twice, for each board.
+do $generate$
+declare
+  board_statements constant text := $statements$
+    return query
+      select 'page', p.id, p.user_id, p.score::text, (p.score_reached_at at time zone 'UTC')::text,
+        p.status, null::boolean, null::boolean, null::text, null::integer
+      from challenge_participation p
+      where p.challenge_id = board_challenge_id and {board} and p.user_id <> viewer_id
+        and p.score <= from_score and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id))
+      order by p.score desc, p.score_reached_at, p.id
+      limit page_size + 1;
+    if own_id is null then
+      return;
+    end if;
+    own_band_end := challenge_board_band_end(own_score);
+
+    -- The own row is on the page, as the caller merges it, when it comes after the cursor and fewer
+    -- than page_size visible rows lie between the cursor and it. After a cursor the rows between
+    -- are looked for on the index, the ties reached earlier and the higher scores as two ranges
+    -- with exact bounds, only as far as the page_size-th. On a first page those are all the rows
+    -- ahead of it, so the rank's count decides (for an own row on the page there are few scores
+    -- and ties above it to count). The rank's count is made for a first page and for an own row
+    -- off the page: the visible rows on higher scores (the own band's per-score counts above the
+    -- own score and the per-band counts above the own band) plus the ties reached earlier.
+    if after_score is not null then
+      own_on_page := false;
+      if own_score < after_score or (own_score = after_score and (own_at, own_id) > (after_reached_at, after_id)) then
+        perform from (
+          (select from challenge_participation p
+            where p.challenge_id = board_challenge_id and {board}
+              and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id)
+              and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
+          union all
+          (select from challenge_participation p
+            where p.challenge_id = board_challenge_id and {board}
+              and p.score > own_score and p.score <= from_score
+              and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
+        ) as ahead_of_own offset page_size - 1 limit 1;
+        own_on_page := not found;
+      end if;
+    end if;
+    if after_score is null or not own_on_page then
+      select
+        (select coalesce(sum(c.participants), 0)::integer from challenge_board_score c
+         where c.challenge_id = board_challenge_id and c.board = board_key and c.score > own_score and c.score < own_band_end)
+        + (select coalesce(sum(c.participants), 0)::integer from challenge_board_band c
+           where c.challenge_id = board_challenge_id and c.board = board_key and c.band >= own_band_end)
+        + (select count(*)::integer from challenge_participation p
+           where p.challenge_id = board_challenge_id and {board}
+             and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id))
+      into own_ahead;
+      if after_score is null then
+        own_on_page := own_ahead < page_size;
+      end if;
+    end if;
+
+    part := 'own';
+    id := own_id;
+    "userId" := own_user_id;
+    score := own_score_text;
+    "reachedAt" := own_reached_text;
+    status := own_status;
+    "sharedGlobally" := own_shared_globally;
+    "sharedWithinClub" := own_shared_within_club;
+    "clubId" := own_club_id;
+    ahead := case when own_on_page then null else own_ahead end;
+    return next;
+    if own_on_page then
+      return;
+    end if;
+
+    -- Off the page: two visible neighbours each side, nearest first, one statement a side. Each
+    -- side is the nearest two of two exact index ranges, the ties past the own row and the scores
+    -- beyond (the row comparison after the score equality is an index bound; as one range,
+    -- `score >= own and (score > own or (reached, id) < own)`, the scan would walk the own score's
+    -- ties on the wrong side of the own row from the heap), ordered by nearness: four rows at most.
+    return query
+      select 'previous', n.id, n.user_id, n.score::text, (n.score_reached_at at time zone 'UTC')::text, n.status,
+        null::boolean, null::boolean, null::text, null::integer
+      from (
+        (select p.id, p.user_id, p.score, p.score_reached_at, p.status
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and {board}
+            and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id)
+          order by p.score_reached_at desc, p.id desc limit 2)
+        union all
+        (select p.id, p.user_id, p.score, p.score_reached_at, p.status
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and {board} and p.score > own_score
+          order by p.score, p.score_reached_at desc, p.id desc limit 2)
+      ) as n
+      order by n.score, n.score_reached_at desc, n.id desc limit 2;
+    return query
+      select 'next', n.id, n.user_id, n.score::text, (n.score_reached_at at time zone 'UTC')::text, n.status,
+        null::boolean, null::boolean, null::text, null::integer
+      from (
+        (select p.id, p.user_id, p.score, p.score_reached_at, p.status
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and {board}
+            and p.score = own_score and (p.score_reached_at, p.id) > (own_at, own_id)
+          order by p.score_reached_at, p.id limit 2)
+        union all
+        (select p.id, p.user_id, p.score, p.score_reached_at, p.status
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and {board} and p.score < own_score
+          order by p.score desc, p.score_reached_at, p.id limit 2)
+      ) as n
+      order by n.score desc, n.score_reached_at, n.id limit 2;
+$statements$;
+  -- Others' rows shared globally; for a club, those shared within it or globally. Never cancelled ones.
+  global_board constant text := $$p.share_globally and p.status <> 'cancelled'$$;
+  club_board constant text := $$p.club_id = board_club_id and (p.share_within_club or p.share_globally) and p.status <> 'cancelled'$$;
+begin
+  execute format($function$
 create or replace function challenge_board_view(
   board_challenge_id text,
   board_club_id text,
@@ -49,7 +168,7 @@ set plan_cache_mode = force_generic_plan
 -- (fixed here, whatever the connection's): about three times cheaper per row than to_char in a
 -- format of its own; the caller writes it as `2026-01-01T00:00:31.500000Z`.
 set datestyle = 'ISO'
-as $$
+as $body$
 #variable_conflict use_column
 declare
   own_id text;
@@ -81,188 +200,10 @@ begin
     and (board_club_id is null or p.club_id = board_club_id);
 
   if board_club_id is null then
-    return query
-      select 'page', p.id, p.user_id, p.score::text, (p.score_reached_at at time zone 'UTC')::text,
-        p.status, null::boolean, null::boolean, null::text, null::integer
-      from challenge_participation p
-      where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled' and p.user_id <> viewer_id
-        and p.score <= from_score and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id))
-      order by p.score desc, p.score_reached_at, p.id
-      limit page_size + 1;
+%s
   else
-    return query
-      select 'page', p.id, p.user_id, p.score::text, (p.score_reached_at at time zone 'UTC')::text,
-        p.status, null::boolean, null::boolean, null::text, null::integer
-      from challenge_participation p
-      where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
-        and p.status <> 'cancelled' and p.user_id <> viewer_id
-        and p.score <= from_score and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id))
-      order by p.score desc, p.score_reached_at, p.id
-      limit page_size + 1;
+%s
   end if;
-  if own_id is null then
-    return;
-  end if;
-  own_band_end := challenge_board_band_end(own_score);
-
-  -- The own row is on the page, as the caller merges it, when it comes after the cursor and fewer
-  -- than page_size visible rows lie between the cursor and it. After a cursor the rows between are
-  -- looked for on the index, the ties reached earlier and the higher scores as two ranges with
-  -- exact bounds, only as far as the page_size-th. On a first page those are all the rows ahead of
-  -- it, so the rank's count decides (for an own row on the page there are few scores and ties
-  -- above it to count). The rank's count is made for a first page and for an own row off the page:
-  -- the visible rows on higher scores (the own band's per-score counts above the own score and the
-  -- per-band counts above the own band) plus the ties reached earlier.
-  if after_score is not null then
-    own_on_page := false;
-    if own_score < after_score or (own_score = after_score and (own_at, own_id) > (after_reached_at, after_id)) then
-      if board_club_id is null then
-        perform from (
-          (select from challenge_participation p
-            where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
-              and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id) and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
-          union all
-          (select from challenge_participation p
-            where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
-              and p.score > own_score and p.score <= from_score and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
-        ) as ahead_of_own offset page_size - 1 limit 1;
-      else
-        perform from (
-          (select from challenge_participation p
-            where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
-            and p.status <> 'cancelled'
-              and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id) and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
-          union all
-          (select from challenge_participation p
-            where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
-            and p.status <> 'cancelled'
-              and p.score > own_score and p.score <= from_score and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id)))
-        ) as ahead_of_own offset page_size - 1 limit 1;
-      end if;
-      own_on_page := not found;
-    end if;
-  end if;
-  if after_score is null or not own_on_page then
-    if board_club_id is null then
-      select
-        (select coalesce(sum(c.participants), 0)::integer from challenge_board_score c
-         where c.challenge_id = board_challenge_id and c.board = board_key and c.score > own_score and c.score < own_band_end)
-        + (select coalesce(sum(c.participants), 0)::integer from challenge_board_band c
-           where c.challenge_id = board_challenge_id and c.board = board_key and c.band >= own_band_end)
-        + (select count(*)::integer from challenge_participation p
-           where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
-             and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id))
-      into own_ahead;
-    else
-      select
-        (select coalesce(sum(c.participants), 0)::integer from challenge_board_score c
-         where c.challenge_id = board_challenge_id and c.board = board_key and c.score > own_score and c.score < own_band_end)
-        + (select coalesce(sum(c.participants), 0)::integer from challenge_board_band c
-           where c.challenge_id = board_challenge_id and c.board = board_key and c.band >= own_band_end)
-        + (select count(*)::integer from challenge_participation p
-           where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
-             and p.status <> 'cancelled'
-             and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id))
-      into own_ahead;
-    end if;
-    if after_score is null then
-      own_on_page := own_ahead < page_size;
-    end if;
-  end if;
-
-  part := 'own';
-  id := own_id;
-  "userId" := own_user_id;
-  score := own_score_text;
-  "reachedAt" := own_reached_text;
-  status := own_status;
-  "sharedGlobally" := own_shared_globally;
-  "sharedWithinClub" := own_shared_within_club;
-  "clubId" := own_club_id;
-  ahead := case when own_on_page then null else own_ahead end;
-  return next;
-  if own_on_page then
-    return;
-  end if;
-
-  -- Off the page: two visible neighbours each side, nearest first, one statement a side. Each side
-  -- is the nearest two of two exact index ranges, the ties past the own row and the scores beyond
-  -- (the row comparison after the score equality is an index bound; as one range,
-  -- `score >= own and (score > own or (reached, id) < own)`, the scan would walk the own score's
-  -- ties on the wrong side of the own row from the heap), ordered by nearness: at most four rows.
-  if board_club_id is null then
-    return query
-      select 'previous', n.id, n.user_id, n.score::text, (n.score_reached_at at time zone 'UTC')::text, n.status,
-        null::boolean, null::boolean, null::text, null::integer
-      from (
-        (select p.id, p.user_id, p.score, p.score_reached_at, p.status
-          from challenge_participation p
-          where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
-            and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id)
-          order by p.score_reached_at desc, p.id desc limit 2)
-        union all
-        (select p.id, p.user_id, p.score, p.score_reached_at, p.status
-          from challenge_participation p
-          where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
-            and p.score > own_score
-          order by p.score, p.score_reached_at desc, p.id desc limit 2)
-      ) as n
-      order by n.score, n.score_reached_at desc, n.id desc limit 2;
-    return query
-      select 'next', n.id, n.user_id, n.score::text, (n.score_reached_at at time zone 'UTC')::text, n.status,
-        null::boolean, null::boolean, null::text, null::integer
-      from (
-        (select p.id, p.user_id, p.score, p.score_reached_at, p.status
-          from challenge_participation p
-          where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
-            and p.score = own_score and (p.score_reached_at, p.id) > (own_at, own_id)
-          order by p.score_reached_at, p.id limit 2)
-        union all
-        (select p.id, p.user_id, p.score, p.score_reached_at, p.status
-          from challenge_participation p
-          where p.challenge_id = board_challenge_id and p.share_globally and p.status <> 'cancelled'
-            and p.score < own_score
-          order by p.score desc, p.score_reached_at, p.id limit 2)
-      ) as n
-      order by n.score desc, n.score_reached_at, n.id limit 2;
-  else
-    return query
-      select 'previous', n.id, n.user_id, n.score::text, (n.score_reached_at at time zone 'UTC')::text, n.status,
-        null::boolean, null::boolean, null::text, null::integer
-      from (
-        (select p.id, p.user_id, p.score, p.score_reached_at, p.status
-          from challenge_participation p
-          where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
-            and p.status <> 'cancelled'
-            and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id)
-          order by p.score_reached_at desc, p.id desc limit 2)
-        union all
-        (select p.id, p.user_id, p.score, p.score_reached_at, p.status
-          from challenge_participation p
-          where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
-            and p.status <> 'cancelled'
-            and p.score > own_score
-          order by p.score, p.score_reached_at desc, p.id desc limit 2)
-      ) as n
-      order by n.score, n.score_reached_at desc, n.id desc limit 2;
-    return query
-      select 'next', n.id, n.user_id, n.score::text, (n.score_reached_at at time zone 'UTC')::text, n.status,
-        null::boolean, null::boolean, null::text, null::integer
-      from (
-        (select p.id, p.user_id, p.score, p.score_reached_at, p.status
-          from challenge_participation p
-          where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
-            and p.status <> 'cancelled'
-            and p.score = own_score and (p.score_reached_at, p.id) > (own_at, own_id)
-          order by p.score_reached_at, p.id limit 2)
-        union all
-        (select p.id, p.user_id, p.score, p.score_reached_at, p.status
-          from challenge_participation p
-          where p.challenge_id = board_challenge_id and p.club_id = board_club_id and (p.share_within_club or p.share_globally)
-            and p.status <> 'cancelled'
-            and p.score < own_score
-          order by p.score desc, p.score_reached_at, p.id limit 2)
-      ) as n
-      order by n.score desc, n.score_reached_at, n.id limit 2;
-  end if;
-end $$;
+end $body$
+$function$, replace(board_statements, '{board}', global_board), replace(board_statements, '{board}', club_board));
+end $generate$;
