@@ -78,11 +78,14 @@ export async function readMigrations(dir: string): Promise<MigrationFile[]> {
   return files;
 }
 
-/** The live files of a migrations folder in the order they are applied; none without a `live` folder. */
+/**
+ * The live files of a migrations folder in the order they are applied. The `live` folder must
+ * exist, even empty: a build that left it out would otherwise run without its functions.
+ */
 export async function readLiveFiles(migrationsDir: string): Promise<LiveFile[]> {
   const dir = path.join(migrationsDir, LIVE_FOLDER);
   const fileNames = await sqlFileNames(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
+    if (error.code === 'ENOENT') throw new MigrationError(`${migrationsDir} has no ${LIVE_FOLDER} folder of live files`);
     throw error;
   });
   const texts = new Map<string, { requires: string[]; sql: string }>();

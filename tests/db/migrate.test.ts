@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_MIGRATIONS_DIR, migrate, MigrationError, readLiveFiles, readMigrations } from '../../shared/db/migrate';
 import { folder, scratchDatabases } from './scratch';
@@ -7,7 +7,8 @@ import { folder, scratchDatabases } from './scratch';
 describe('migrations', () => {
   const databases = scratchDatabases();
   const freshDatabase = () => databases.fresh();
-  afterAll(() => databases.dropAll());
+  // Each drop waits for a checkpoint, seconds apiece on a busy server.
+  afterAll(() => databases.dropAll(), 180_000);
 
   it('applies the shipped migrations once; a second run applies nothing', async () => {
     const sql = await freshDatabase();
@@ -152,6 +153,9 @@ describe('migrations', () => {
       await expect(readLiveFiles(folder({ 'live/Bad-Name.sql': 'select 1;' }))).rejects.toThrow(/does not match name.sql/);
       await expect(readLiveFiles(folder({ 'live/a.sql': 'commit;' }))).rejects.toThrow(/controls its own transaction/);
       await expect(readLiveFiles(folder({ '001_a.sql': 'select 1;' }))).resolves.toEqual([]);
+      const withoutLiveFolder = folder({ '001_a.sql': 'select 1;' });
+      rmSync(path.join(withoutLiveFolder, 'live'), { recursive: true });
+      await expect(readLiveFiles(withoutLiveFolder)).rejects.toThrow(/has no live folder/);
     });
   });
 });

@@ -33,9 +33,10 @@ export function scratchDatabases() {
   };
 }
 
-/** A migrations folder of the given files (`live/name.sql` for live files). */
+/** A migrations folder of the given files (`live/name.sql` for live files), its live folder empty when none is given. */
 export function folder(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
+  mkdirSync(path.join(dir, 'live'));
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     writeFileSync(path.join(dir, name), content);
