@@ -21,9 +21,10 @@
 -- 500 scores about 35 rows instead of 250.
 --
 -- The global board and a club's board are read from different partial indexes
--- (013_challenges.sql), so each statement is written for both: a statement planned once for either
--- board could use neither index. The statements are written once below, in board_statements, with
--- {board} for the board's rows, and the function is created with them twice, for each board.
+-- (013_challenges.sql), so the function holds each statement once per board: one statement planned
+-- for either board could use neither index. The statements are written once below, in
+-- board_statements, with {board} standing for the board's rows, and the function is created with
+-- them twice, once with each board's condition.
 do $generate$
 declare
   board_statements constant text := $statements$
