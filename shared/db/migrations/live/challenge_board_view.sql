@@ -96,43 +96,45 @@ declare
       return;
     end if;
 
-    -- Off the page: two visible neighbours each side, nearest first, one statement a side. Each
-    -- side is the nearest two of two exact index ranges, the ties past the own row and the scores
-    -- beyond (the row comparison after the score equality is an index bound; as one range,
-    -- `score >= own and (score > own or (reached, id) < own)`, the scan would walk the own score's
-    -- ties on the wrong side of the own row from the heap), ordered by nearness: four rows at most.
+    -- Off the page: two visible neighbours each side, in one statement, nearest first within each
+    -- part. Each side is the nearest two of two exact index ranges, the ties past the own row and
+    -- the scores beyond (the row comparison after the score equality is an index bound; as one
+    -- range, `score >= own and (score > own or (reached, id) < own)`, the scan would walk the own
+    -- score's ties on the wrong side of the own row from the heap): eight rows at most to order.
     return query
-      select 'previous', n.id, n.user_id, n.score::text, (n.score_reached_at at time zone 'UTC')::text, n.status,
+      select s.part, s.id, s.user_id, s.score::text, (s.score_reached_at at time zone 'UTC')::text, s.status,
         null::boolean, null::boolean, null::text, null::integer
       from (
-        (select p.id, p.user_id, p.score, p.score_reached_at, p.status
-          from challenge_participation p
-          where p.challenge_id = board_challenge_id and {board}
-            and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id)
-          order by p.score_reached_at desc, p.id desc limit 2)
+        (select 'previous' as part, n.*, row_number() over (order by n.score, n.score_reached_at desc, n.id desc) as nearness
+          from (
+            (select p.id, p.user_id, p.score, p.score_reached_at, p.status
+              from challenge_participation p
+              where p.challenge_id = board_challenge_id and {board}
+                and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id)
+              order by p.score_reached_at desc, p.id desc limit 2)
+            union all
+            (select p.id, p.user_id, p.score, p.score_reached_at, p.status
+              from challenge_participation p
+              where p.challenge_id = board_challenge_id and {board} and p.score > own_score
+              order by p.score, p.score_reached_at desc, p.id desc limit 2)
+          ) as n)
         union all
-        (select p.id, p.user_id, p.score, p.score_reached_at, p.status
-          from challenge_participation p
-          where p.challenge_id = board_challenge_id and {board} and p.score > own_score
-          order by p.score, p.score_reached_at desc, p.id desc limit 2)
-      ) as n
-      order by n.score, n.score_reached_at desc, n.id desc limit 2;
-    return query
-      select 'next', n.id, n.user_id, n.score::text, (n.score_reached_at at time zone 'UTC')::text, n.status,
-        null::boolean, null::boolean, null::text, null::integer
-      from (
-        (select p.id, p.user_id, p.score, p.score_reached_at, p.status
-          from challenge_participation p
-          where p.challenge_id = board_challenge_id and {board}
-            and p.score = own_score and (p.score_reached_at, p.id) > (own_at, own_id)
-          order by p.score_reached_at, p.id limit 2)
-        union all
-        (select p.id, p.user_id, p.score, p.score_reached_at, p.status
-          from challenge_participation p
-          where p.challenge_id = board_challenge_id and {board} and p.score < own_score
-          order by p.score desc, p.score_reached_at, p.id limit 2)
-      ) as n
-      order by n.score desc, n.score_reached_at, n.id limit 2;
+        (select 'next' as part, n.*, row_number() over (order by n.score desc, n.score_reached_at, n.id) as nearness
+          from (
+            (select p.id, p.user_id, p.score, p.score_reached_at, p.status
+              from challenge_participation p
+              where p.challenge_id = board_challenge_id and {board}
+                and p.score = own_score and (p.score_reached_at, p.id) > (own_at, own_id)
+              order by p.score_reached_at, p.id limit 2)
+            union all
+            (select p.id, p.user_id, p.score, p.score_reached_at, p.status
+              from challenge_participation p
+              where p.challenge_id = board_challenge_id and {board} and p.score < own_score
+              order by p.score desc, p.score_reached_at, p.id limit 2)
+          ) as n)
+      ) as s
+      where s.nearness <= 2
+      order by s.part desc, s.nearness;
 $statements$;
   -- Others' rows shared globally; for a club, those shared within it or globally. Never cancelled ones.
   global_board constant text := $$p.share_globally and p.status <> 'cancelled'$$;
