@@ -135,7 +135,8 @@ if (!siteOnly) {
   const from = path.join('shared', 'db', 'migrations');
   const files = (await readdir(from)).filter((name) => name.endsWith('.sql'));
   await Promise.all(files.map((name) => cp(path.join(from, name), path.join(values.outdir, 'migrations', name))));
-  console.log(`Copied ${files.length} migrations -> ${values.outdir}/migrations/`);
+  await cp(path.join(from, 'live'), path.join(values.outdir, 'migrations', 'live'), { recursive: true });
+  console.log(`Copied ${files.length} migrations and their live files -> ${values.outdir}/migrations/`);
 }
 if (!siteOnly) console.log(`Bundled functions/index.ts -> ${values.outdir}/main.js (${values.outdir}/functions/, ${AREAS.length} areas)`);
 for (const entry of siteOnly ? [] : entries) console.log(`Bundled ${entry.in} -> ${values.outdir}/${entry.out}.js`);

@@ -1,6 +1,6 @@
+import type { Fragment } from 'postgres';
 import type { Queryable } from '../db/client';
 import type { BadgeDefinition } from './presets';
-import type { Tier } from './tiers';
 
 /** The badge registry (challenge_badge) and the badges users earned (challenge_user_badge). */
 
@@ -36,21 +36,19 @@ export async function awardBadge(
   return badge?.name;
 }
 
-export interface EarnedBadgeRow {
-  key: string;
-  name: string;
-  icon: string;
-  colour: string;
-  description: string;
-  quality: Tier;
+/** A badge as a user earned it: its definition, when, in which challenge, and whether that one shared with nobody. */
+export interface EarnedBadgeRow extends BadgeDefinition {
   earnedAt: Date;
   challengeId: string;
   challengeTitle: string;
   fromPrivateChallenge: boolean;
 }
 
-/** A user's badges, oldest first. */
-export function listEarnedBadges(sql: Queryable, userId: string): Promise<EarnedBadgeRow[]> {
+/**
+ * A user's badges, oldest first. `visible`, a condition on the participation `p` each was earned
+ * in, keeps only those a viewer may see (badgeVisibilityRepository.ts).
+ */
+export function listEarnedBadges(sql: Queryable, userId: string, visible: Fragment = sql`true`): Promise<EarnedBadgeRow[]> {
   return sql<EarnedBadgeRow[]>`
     select b.key, b.name, b.icon, b.colour, b.description, b.quality, ub.earned_at as "earnedAt",
            ub.challenge_id as "challengeId", c.title as "challengeTitle",
@@ -59,6 +57,6 @@ export function listEarnedBadges(sql: Queryable, userId: string): Promise<Earned
     join challenge_badge b on b.key = ub.badge_key
     join challenge c on c.id = ub.challenge_id
     join challenge_participation p on p.id = ub.participation_id
-    where ub.user_id = ${userId}
+    where ub.user_id = ${userId} and ${visible}
     order by ub.earned_at, ub.badge_key`;
 }

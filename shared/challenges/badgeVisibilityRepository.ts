@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client';
-import type { EarnedBadgeRow } from './badgeRepository';
+import { listEarnedBadges, type EarnedBadgeRow } from './badgeRepository';
 import type { BadgePreferences } from './memberSchemas';
 
 /**
@@ -28,22 +28,17 @@ export async function putBadgePreferences(sql: Queryable, userId: string, prefer
  * it never reveals the private score, only that the badge was earned.
  */
 export function listBadgesVisibleTo(sql: Queryable, ownerId: string, viewerId: string): Promise<EarnedBadgeRow[]> {
-  return sql<EarnedBadgeRow[]>`
-    select b.key, b.name, b.icon, b.colour, b.description, b.quality, ub.earned_at as "earnedAt",
-           ub.challenge_id as "challengeId", c.title as "challengeTitle",
-           not (p.share_within_club or p.share_globally) as "fromPrivateChallenge"
-    from challenge_user_badge ub
-    join challenge_badge b on b.key = ub.badge_key
-    join challenge c on c.id = ub.challenge_id
-    join challenge_participation p on p.id = ub.participation_id
-    where ub.user_id = ${ownerId} and (
+  return listEarnedBadges(
+    sql,
+    ownerId,
+    sql`(
       p.share_globally
       or (p.share_within_club and p.club_id in (select club_id from club_membership where user_id = ${viewerId}))
       or (not p.share_within_club and not p.share_globally
           and coalesce((select show_private_badges from challenge_badge_preference where user_id = ${ownerId}), false)
           and exists (select 1 from club_membership mine join club_membership theirs on theirs.club_id = mine.club_id
-                      where mine.user_id = ${ownerId} and theirs.user_id = ${viewerId})))
-    order by ub.earned_at, ub.badge_key`;
+                      where mine.user_id = ${ownerId} and theirs.user_id = ${viewerId})))`,
+  );
 }
 
 /** Whether two users are members of one club (any role). */

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/client';
 import { leaderboardCursor } from './cursors';
-import { boardPage, boardTextToMicro, boardTextToShown, neighbourhoodOf, type Board, type BoardPageRow } from './leaderboardRepository';
+import { boardPage, boardTextToMicro, boardTextToShown, type Board, type BoardPageRow } from './leaderboardRepository';
 import type { LeaderboardCursor, LeaderboardPage, LeaderboardRow } from './schemas';
 
 export type { Board } from './leaderboardRepository';
@@ -34,7 +34,7 @@ function ownPrecedes(own: Position, entry: BoardEntry): boolean {
   return precedes(own, { score, reachedAt: boardTextToMicro(entry.reachedAt), id: entry.id });
 }
 
-/** A board row as the page statement and neighbourhoodOf give it: the sharing flags matter on the own row only. */
+/** A board row as challenge_board_view gives it: the sharing flags matter on the own row only. */
 type BoardEntry = Omit<BoardPageRow, 'part' | 'ahead'>;
 
 function toRow(entry: BoardEntry, rank: number, viewerId: string, board: Board): LeaderboardRow {
@@ -64,7 +64,7 @@ export interface LeaderboardQuery {
 }
 
 export async function leaderboard(sql: Queryable, query: LeaderboardQuery): Promise<LeaderboardPage> {
-  const { challengeId, viewerId, board, limit, after } = query;
+  const { viewerId, board, limit, after } = query;
   // One round trip: the viewer's own row (whatever its sharing), the page of visible others and,
   // when the own row is not on the page, its rank and neighbours.
   const rows = await boardPage(sql, query);
@@ -78,6 +78,8 @@ export async function leaderboard(sql: Queryable, query: LeaderboardQuery): Prom
     else if (row.part === 'previous') previous.push(row);
     else next.push(row);
   }
+  // The own row after the cursor takes its place among the rows of others: on this page, or as
+  // the row that shows there is a next page.
   if (own) {
     const ownPosition = { score: Number(own.score), reachedAt: boardTextToMicro(own.reachedAt), id: own.id };
     if (!after || precedes({ score: Number(after[0]), reachedAt: after[1], id: after[2] }, ownPosition)) {
@@ -98,23 +100,18 @@ export async function leaderboard(sql: Queryable, query: LeaderboardQuery): Prom
 
   let me: LeaderboardRow | null = null;
   let around: LeaderboardRow[] = [];
-  if (own) {
-    const onPage = items.find((row) => row.isOwn);
-    if (onPage) {
-      me = onPage;
-    } else {
-      // The statement judged the own row's place as this merge did, so it brought the neighbourhood;
-      // should the two ever disagree, the neighbourhood is read on its own rather than shown wrong.
-      const neighbourhood: { ahead: number; previous: BoardEntry[]; next: BoardEntry[] } =
-        own.ahead !== null ? { ahead: own.ahead, previous, next } : await neighbourhoodOf(sql, { challengeId, board, own });
-      const rank = neighbourhood.ahead + 1;
-      me = toRow(own, rank, viewerId, board);
-      around = [
-        ...neighbourhood.previous.map((entry, index) => toRow(entry, rank - 1 - index, viewerId, board)).reverse(),
-        me,
-        ...neighbourhood.next.map((entry, index) => toRow(entry, rank + 1 + index, viewerId, board)),
-      ];
-    }
+  // The database decides whether the own row is on this page (it counts no rank for a row on it)
+  // and, when it is not, its rank: the visible rows it counted ahead of it, plus one.
+  if (own?.ahead === null) {
+    me = items.find((row) => row.isOwn) ?? null;
+  } else if (own) {
+    const rank = own.ahead + 1;
+    me = toRow(own, rank, viewerId, board);
+    around = [
+      ...previous.map((entry, index) => toRow(entry, rank - 1 - index, viewerId, board)).reverse(),
+      me,
+      ...next.map((entry, index) => toRow(entry, rank + 1 + index, viewerId, board)),
+    ];
   }
   return { board: board.kind, clubId: board.kind === 'club' ? board.clubId : null, items, nextCursor, me, around };
 }

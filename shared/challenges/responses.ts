@@ -51,19 +51,24 @@ export const LeaderboardRowSchema = v.pipe(
 );
 export type LeaderboardRow = v.InferOutput<typeof LeaderboardRowSchema>;
 
-export const LeaderboardPageSchema = v.pipe(
-  v.object({
+/**
+ * A page of a ranked board (a leaderboard, an XP ladder): the rows in rank order, the viewer's own
+ * row with its rank wherever it is (null when they are not on the board), and, when it is not on
+ * this page, up to two visible rows before and after it.
+ */
+function rankedPageEntries<TRow extends v.GenericSchema>(row: TRow) {
+  return {
     board: v.picklist(['global', 'club']),
     clubId: v.nullable(v.string()),
-    items: v.array(LeaderboardRowSchema),
+    items: v.array(row),
     nextCursor: v.nullable(v.string()),
-    /** The viewer's own row with its rank, wherever it is; null when they have not joined (or not on this club's board). */
-    me: v.nullable(LeaderboardRowSchema),
-    /** When `me` is not on this page: up to two visible rows before and after it. */
-    around: v.array(LeaderboardRowSchema),
-  }),
-  v.title('LeaderboardPage'),
-);
+    me: v.nullable(row),
+    around: v.array(row),
+  };
+}
+
+/** `me` is null when the viewer has not joined (or is not on this club's board). */
+export const LeaderboardPageSchema = v.pipe(v.object(rankedPageEntries(LeaderboardRowSchema)), v.title('LeaderboardPage'));
 export type LeaderboardPage = v.InferOutput<typeof LeaderboardPageSchema>;
 
 export const SeasonSchema = v.pipe(v.object({ id: v.string(), name: v.string(), startsAt: v.string() }), v.title('Season'));
@@ -86,6 +91,9 @@ export const EarnedBadgeSchema = v.pipe(
 );
 export type EarnedBadge = v.InferOutput<typeof EarnedBadgeSchema>;
 
+/** Highest quality first; within a quality, oldest first. */
+const BadgeGroupsSchema = v.array(v.object({ quality: v.picklist(TIERS), badges: v.array(EarnedBadgeSchema) }));
+
 export const AchievementsSchema = v.pipe(
   v.object({
     userId: v.string(),
@@ -96,8 +104,7 @@ export const AchievementsSchema = v.pipe(
     xpToNextTier: v.nullable(v.number()),
     progressToNextTier: v.number(),
     season: v.nullable(v.object({ id: v.string(), name: v.string(), startsAt: timestamp, xp: v.number() })),
-    /** Highest quality first; within a quality, oldest first. */
-    badgeGroups: v.array(v.object({ quality: v.picklist(TIERS), badges: v.array(EarnedBadgeSchema) })),
+    badgeGroups: BadgeGroupsSchema,
     /** Whether fellow club members see the badges from private challenges (GET/PUT /api/challenges/badge-preferences). */
     showPrivateBadges: v.boolean(),
     recentCompletions: v.array(
@@ -150,18 +157,12 @@ export const LadderRowSchema = v.pipe(
 );
 export type LadderRow = v.InferOutput<typeof LadderRowSchema>;
 
+/** `me` is null when the viewer has no XP in this period (or is not on this club's ladder). */
 export const LadderPageSchema = v.pipe(
   v.object({
     period: v.picklist(['lifetime', 'season']),
     season: v.nullable(v.object({ id: v.string(), name: v.string(), startsAt: timestamp, endsAt: v.nullable(timestamp) })),
-    board: v.picklist(['global', 'club']),
-    clubId: v.nullable(v.string()),
-    items: v.array(LadderRowSchema),
-    nextCursor: v.nullable(v.string()),
-    /** The viewer's own row with its rank; null when they have no XP in this period (or are not on this club's ladder). */
-    me: v.nullable(LadderRowSchema),
-    /** When `me` is not on this page: up to two visible rows before and after it. */
-    around: v.array(LadderRowSchema),
+    ...rankedPageEntries(LadderRowSchema),
   }),
   v.title('LadderPage'),
 );
@@ -186,8 +187,7 @@ export const MemberBadgesSchema = v.pipe(
      * admins; null otherwise.
      */
     standing: v.nullable(v.object({ xp: v.number(), tier: v.picklist(TIERS) })),
-    /** Highest quality first; within a quality, oldest first. */
-    badgeGroups: v.array(v.object({ quality: v.picklist(TIERS), badges: v.array(EarnedBadgeSchema) })),
+    badgeGroups: BadgeGroupsSchema,
   }),
   v.title('MemberBadges'),
 );

@@ -1,59 +1,29 @@
-import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sql } from './client';
+import { MigrationError, readLiveFiles, readMigrations, type LiveFile, type MigrationFile } from './migrationFiles';
+import { FORMER_CHECKSUMS } from './migrations/formerChecksums';
 
 /**
  * Forward-only migrations: `NNN_name.sql` files applied in order, each in its own transaction,
  * recorded with a SHA-256 checksum. A changed applied file, or an applied version this build
- * does not have, stops the run before anything is applied.
+ * does not have, stops the run before anything is applied. After them the live files
+ * (`live/name.sql`: functions, triggers, views) are applied, each in its own transaction, when
+ * their checksum differs from the one recorded (./migrationFiles.ts).
  */
-export interface MigrationFile {
-  version: string;
-  name: string;
-  checksum: string;
-  sql: string;
-}
+export { MigrationError, readLiveFiles, readMigrations, type LiveFile, type MigrationFile } from './migrationFiles';
 
 export interface MigrationResult {
   applied: string[];
   alreadyApplied: number;
-}
-
-export class MigrationError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'MigrationError';
-  }
+  /** The live files applied by this run: new, or changed since they were last applied. */
+  liveApplied: string[];
 }
 
 /** The migrations shipped with the app. */
 export const DEFAULT_MIGRATIONS_DIR = path.join(__dirname, 'migrations');
 
-const FILE_PATTERN = /^(\d{3,})_([a-z0-9_]+)\.sql$/;
 // Arbitrary, fixed key: every migration runner of every process serialises on it.
 const MIGRATION_LOCK_KEY = 7_246_081;
-
-export async function readMigrations(dir: string): Promise<MigrationFile[]> {
-  const names = (await readdir(dir)).filter((name) => name.endsWith('.sql')).sort();
-  const files: MigrationFile[] = [];
-  const seen = new Set<string>();
-  for (const fileName of names) {
-    const match = FILE_PATTERN.exec(fileName);
-    if (!match) throw new MigrationError(`Migration file name ${fileName} does not match NNN_name.sql`);
-    const [, version, name] = match as unknown as [string, string, string];
-    if (seen.has(version)) throw new MigrationError(`Two migration files share version ${version}`);
-    seen.add(version);
-    const sql = await readFile(path.join(dir, fileName), 'utf8');
-    // The runner wraps each file in its own transaction; a file that commits by itself would
-    // leave a half-applied migration recorded as not applied.
-    if (/^\s*(begin|commit|rollback|start\s+transaction)\s*(transaction|work)?\s*;/im.test(sql)) {
-      throw new MigrationError(`Migration ${fileName} controls its own transaction; the runner already wraps each file in one`);
-    }
-    files.push({ version, name, sql, checksum: createHash('sha256').update(sql).digest('hex') });
-  }
-  return files;
-}
 
 interface AppliedRow {
   version: string;
@@ -63,13 +33,20 @@ interface AppliedRow {
 
 export async function migrate(sql: Sql, dir: string = DEFAULT_MIGRATIONS_DIR): Promise<MigrationResult> {
   const files = await readMigrations(dir);
-  // Under the lock too: two runners creating the table at once would collide in the catalog.
+  const liveFiles = await readLiveFiles(dir);
+  // Under the lock too: two runners creating the tables at once would collide in the catalog.
   await sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`;
     await tx`
       create table if not exists schema_migrations (
         version text primary key,
         name text not null,
+        checksum text not null,
+        applied_at timestamptz not null default now()
+      )`;
+    await tx`
+      create table if not exists schema_live_files (
+        name text primary key,
         checksum text not null,
         applied_at timestamptz not null default now()
       )`;
@@ -96,7 +73,26 @@ export async function migrate(sql: Sql, dir: string = DEFAULT_MIGRATIONS_DIR): P
     const rows = await sql<AppliedRow[]>`select version, name, checksum from schema_migrations`;
     verifyApplied(rows, files);
   }
-  return { applied, alreadyApplied };
+  return { applied, alreadyApplied, liveApplied: await applyLiveFiles(sql, liveFiles) };
+}
+
+/** Applies each live file whose checksum differs from the recorded one, in order, under the runner's lock. */
+async function applyLiveFiles(sql: Sql, liveFiles: LiveFile[]): Promise<string[]> {
+  const applied: string[] = [];
+  for (const file of liveFiles) {
+    const changed = await sql.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`;
+      const [recorded] = await tx<{ checksum: string }[]>`select checksum from schema_live_files where name = ${file.name}`;
+      if (recorded?.checksum === file.checksum) return false;
+      await tx.unsafe(file.sql);
+      await tx`
+        insert into schema_live_files (name, checksum) values (${file.name}, ${file.checksum})
+        on conflict (name) do update set checksum = excluded.checksum, applied_at = now()`;
+      return true;
+    });
+    if (changed) applied.push(file.name);
+  }
+  return applied;
 }
 
 function verifyApplied(rows: AppliedRow[], files: MigrationFile[]): void {
@@ -106,7 +102,7 @@ function verifyApplied(rows: AppliedRow[], files: MigrationFile[]): void {
     if (!file) {
       throw new MigrationError(`Migration ${row.version}_${row.name} is applied to the database but missing from this build`);
     }
-    if (file.checksum !== row.checksum) {
+    if (file.checksum !== row.checksum && !FORMER_CHECKSUMS[row.version]?.includes(row.checksum)) {
       throw new MigrationError(
         `Migration ${row.version}_${row.name} was changed after it was applied (checksum mismatch); add a new migration instead`,
       );

@@ -1,6 +1,6 @@
 import { leaderboardCursor } from '../../shared/challenges/cursors';
 import { leaderboard, type Board } from '../../shared/challenges/leaderboard';
-import { boardPage, boardTextToMicro, neighbourhoodOf } from '../../shared/challenges/leaderboardRepository';
+import { boardPage, boardTextToMicro } from '../../shared/challenges/leaderboardRepository';
 import type { LeaderboardPage, LeaderboardRow } from '../../shared/challenges/schemas';
 import { getSql } from '../../shared/db/client';
 import { createClub, makeChallenge, unique } from './support';
@@ -37,17 +37,25 @@ const shown = (row: LeaderboardRow): Shown => ({
   hiddenFromOthers: row.hiddenFromOthers,
 });
 
+const isVisible = (row: Participation, board: Board) =>
+  board.kind === 'global' ? row.shareGlobally : row.clubId === board.clubId && (row.shareWithinClub || row.shareGlobally);
+
+/** The viewer's view in board order, as the model says: others' visible rows and the viewer's own row. */
+function modelView(rows: Participation[], board: Board, viewerId: string): Participation[] {
+  const live = rows.filter((row) => row.status !== 'cancelled');
+  const own = live.find((row) => row.userId === viewerId && (board.kind === 'global' || row.clubId === board.clubId));
+  return live.filter((row) => row === own || (row.userId !== viewerId && isVisible(row, board))).sort(inOrder);
+}
+
 /**
  * Every page of every viewer's view, from a model of the rules in shared/challenges/leaderboard.ts:
  * others' visible rows and the viewer's own row in board order, ranked by position; the own row's
  * rank and two rows each side whenever it is not on the page shown.
  */
 function expectedPages(rows: Participation[], board: Board, viewerId: string, limit: number) {
-  const live = rows.filter((row) => row.status !== 'cancelled');
-  const visible = (row: Participation) =>
-    board.kind === 'global' ? row.shareGlobally : row.clubId === board.clubId && (row.shareWithinClub || row.shareGlobally);
-  const own = live.find((row) => row.userId === viewerId && (board.kind === 'global' || row.clubId === board.clubId));
-  const view = live.filter((row) => row === own || (row.userId !== viewerId && visible(row))).sort(inOrder);
+  const visible = (row: Participation) => isVisible(row, board);
+  const view = modelView(rows, board, viewerId);
+  const own = view.find((row) => row.userId === viewerId);
   const toShown = (row: Participation, index: number): Shown => ({
     rank: index + 1,
     userId: row.userId,
@@ -153,23 +161,33 @@ describe('leaderboard views on a board full of ties', () => {
     await expectEveryViewAsModelled([259.99, 260, 250, 1234.56, 1200, 9.99, 10, 0.99, 1, -0.5, -2.25, 99.99, 100, 255.5, 255.5], 100);
   });
 
-  // leaderboard() reads the neighbourhood on its own should it ever judge the own row's place
-  // differently from the view; that read must give what the view would have.
-  it('reads the same neighbourhood on its own as the view brings along', async () => {
+  // The view's count of the rows ahead is the rank leaderboard() shows for an own row off the page,
+  // and its neighbours the rows it shows around it: both as the model says.
+  it('counts the rows ahead of an own row off the page and brings its neighbours as the model says', async () => {
     const { club, challenge, rows } = await seedBoardOfTies([40, 25.5, 25.5, 10, 10, 10]);
     const positionOf = (entry: { id: string; reachedAt: string }) => ({ id: entry.id, reachedAt: boardTextToMicro(entry.reachedAt) });
+    const modelPosition = (row: Participation) => ({ id: row.id, reachedAt: instant(row.micros) });
     let compared = 0;
     for (const board of [{ kind: 'global' }, { kind: 'club', clubId: club.clubId }] as Board[]) {
       for (const { userId } of rows) {
         const view = await boardPage(getSql(), { challengeId: challenge.id, viewerId: userId, board, limit: 1 });
         const own = view.find((row) => row.part === 'own');
         if (!own || own.ahead === null) continue;
-        const alone = await neighbourhoodOf(getSql(), { challengeId: challenge.id, board, own });
-        expect({ userId, ahead: alone.ahead, previous: alone.previous.map(positionOf), next: alone.next.map(positionOf) }).toEqual({
+        const ordered = modelView(rows, board, userId);
+        const at = ordered.findIndex((row) => row.userId === userId);
+        expect({
           userId,
           ahead: own.ahead,
           previous: view.filter((row) => row.part === 'previous').map(positionOf),
           next: view.filter((row) => row.part === 'next').map(positionOf),
+        }).toEqual({
+          userId,
+          ahead: at,
+          previous: ordered
+            .slice(Math.max(0, at - 2), at)
+            .reverse()
+            .map(modelPosition),
+          next: ordered.slice(at + 1, at + 3).map(modelPosition),
         });
         compared += 1;
       }

@@ -28,40 +28,7 @@ create table notification_unread_count (
   unread integer not null
 );
 
-create function notification_unread_count_apply() returns trigger
-language plpgsql as $$
-begin
-  if tg_op = 'INSERT' then
-    insert into notification_unread_count as counter (user_id, unread)
-    select user_id, count(*) from added where read_at is null group by user_id
-    on conflict (user_id) do update set unread = counter.unread + excluded.unread;
-  elsif tg_op = 'DELETE' then
-    update notification_unread_count as counter set unread = counter.unread - gone.unread
-    from (select user_id, count(*) as unread from removed where read_at is null group by user_id) as gone
-    where counter.user_id = gone.user_id;
-  else
-    insert into notification_unread_count as counter (user_id, unread)
-    select user_id, sum(change) from (
-      select user_id, 1 as change from added where read_at is null
-      union all
-      select user_id, -1 as change from removed where read_at is null
-    ) as changes
-    group by user_id
-    having sum(change) <> 0
-    on conflict (user_id) do update set unread = counter.unread + excluded.unread;
-  end if;
-  return null;
-end $$;
-
-create trigger notification_unread_count_insert after insert on notification
-  referencing new table as added
-  for each statement execute function notification_unread_count_apply();
-create trigger notification_unread_count_update after update on notification
-  referencing old table as removed new table as added
-  for each statement execute function notification_unread_count_apply();
-create trigger notification_unread_count_delete after delete on notification
-  referencing old table as removed
-  for each statement execute function notification_unread_count_apply();
+-- The triggers that keep it: live/notification_unread_count.sql.
 
 -- Preferences: the canonical `notifications` block (version 1) as JSON; absent row = defaults.
 create table user_settings (

@@ -9,13 +9,7 @@
 alter table club_data_hit add column source_sequence bigint, add column data_lsn bigint, add column data_sequence bigint;
 alter table club_data_shooter add column source_sequence bigint, add column data_lsn bigint, add column data_sequence bigint;
 
--- Whether an incoming position is newer than a stored one; no stored position means newer, no
--- incoming position (a delete's values) never is. Inlined by the planner (SQL, immutable).
-create function ingest_position_newer(stored_lsn bigint, stored_sequence bigint, incoming_lsn bigint, incoming_sequence bigint)
-returns boolean language sql immutable parallel safe as $$
-  select incoming_lsn is not null
-     and (stored_lsn is null or (stored_lsn, coalesce(stored_sequence, -1)) < (incoming_lsn, coalesce(incoming_sequence, -1)))
-$$;
+-- Whether an incoming position is newer than a stored one: live/ingest_position_newer.sql.
 
 -- One row per runner instance (the production function per app instance, part 2's worker per
 -- replica). Written only while SVC_INGEST_STATUS_ENABLED is true.

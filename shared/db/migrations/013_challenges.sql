@@ -112,15 +112,7 @@ create table xp_ledger (
 );
 create index xp_ledger_user_idx on xp_ledger (user_id, created_at);
 
-create function xp_ledger_append_only() returns trigger
-language plpgsql as $$
-begin
-  raise exception 'xp_ledger is append-only' using errcode = 'P0001';
-end $$;
-create trigger xp_ledger_no_update before update or delete on xp_ledger
-  for each row execute function xp_ledger_append_only();
-create trigger xp_ledger_no_truncate before truncate on xp_ledger
-  for each statement execute function xp_ledger_append_only();
+-- Append-only by its triggers: live/xp_ledger_append_only.sql.
 
 -- Running totals written in the ledger insert's transaction, so reading XP is one key lookup.
 create table xp_total (

@@ -19,24 +19,4 @@ create index xp_total_global_ladder_idx on xp_total (lifetime_xp desc, user_id) 
 create index xp_season_total_global_ladder_idx on xp_season_total (season_id, xp desc, user_id) where share_globally;
 create index xp_season_total_user_idx on xp_season_total (user_id);
 
-create function xp_totals_take_sharing() returns trigger language plpgsql as $$
-begin
-  new.share_globally := coalesce((select share_globally from challenge_sharing_preference where user_id = new.user_id), false);
-  return new;
-end $$;
-create trigger xp_total_take_sharing before insert on xp_total
-  for each row execute function xp_totals_take_sharing();
-create trigger xp_season_total_take_sharing before insert on xp_season_total
-  for each row execute function xp_totals_take_sharing();
-
-create function sharing_preference_to_xp_totals() returns trigger language plpgsql as $$
-declare
-  shared boolean := case when tg_op = 'DELETE' then false else new.share_globally end;
-  owner text := case when tg_op = 'DELETE' then old.user_id else new.user_id end;
-begin
-  update xp_total set share_globally = shared where user_id = owner and share_globally <> shared;
-  update xp_season_total set share_globally = shared where user_id = owner and share_globally <> shared;
-  return null;
-end $$;
-create trigger challenge_sharing_preference_to_xp_totals after insert or update or delete on challenge_sharing_preference
-  for each row execute function sharing_preference_to_xp_totals();
+-- The triggers that keep the copy: live/xp_totals_sharing.sql.

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { connect, type Sql } from '../../shared/db/client';
+
+/** Empty databases of a test file's own on the test server, dropped by `dropAll`, so each run starts from nothing. */
+export function scratchDatabases() {
+  const serverUrl = process.env['DATABASE_URL']!;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => undefined });
+  const opened: { name: string; sql: Sql }[] = [];
+  const urlOf = (name: string) => new URL(`/${name}`, serverUrl).toString();
+  return {
+    async fresh(): Promise<Sql> {
+      const name = `mig_${randomBytes(4).toString('hex')}`;
+      await admin.unsafe(`create database ${name}`);
+      const sql = connect({ url: urlOf(name), max: 2 });
+      opened.push({ name, sql });
+      return sql;
+    },
+    /** A second pool on the database `fresh` made last. */
+    another(): Sql {
+      return connect({ url: urlOf(opened.at(-1)!.name), max: 1 });
+    },
+    async dropAll(): Promise<void> {
+      for (const { name, sql } of opened) {
+        await sql.end();
+        await admin.unsafe(`drop database if exists ${name} with (force)`);
+      }
+      await admin.end();
+    },
+  };
+}
+
+/** A migrations folder of the given files (`live/name.sql` for live files), its live folder empty when none is given. */
+export function folder(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
+  mkdirSync(path.join(dir, 'live'));
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), content);
+  }
+  return dir;
+}
