@@ -1,14 +1,12 @@
 import * as v from 'valibot';
 import { cursorCodec, cursorParameter } from '../../paging/cursor';
 import { pageLimit } from '../../paging/limit';
+import { PUSH_PLATFORMS } from '../channels/pushChannel';
 
 /** Most registrations a member keeps; registering one more drops their oldest (docs/notifications.md). */
 export const MAX_REGISTRATIONS_PER_USER = 10;
 export const DEFAULT_REGISTRATION_PAGE = 20;
 export const MAX_REGISTRATION_PAGE = 50;
-
-export const PUSH_PLATFORMS = ['webpush', 'apns', 'fcmv1'] as const;
-export type PushPlatform = (typeof PUSH_PLATFORMS)[number];
 
 /** base64url without padding that decodes to `bytes` bytes (or at least `bytes` with `atLeast`). */
 const base64UrlKey = (bytes: number, atLeast: boolean, message: string) =>
