@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { cursorCodec, cursorParameter } from '../../paging/cursor';
+import { cursorPageSchema } from '../../paging/cursorPage';
 import { pageLimit } from '../../paging/limit';
 import { PUSH_PLATFORMS } from '../channels/pushChannel';
 
@@ -87,7 +88,7 @@ export const RegistrationSchema = v.object({
 });
 export type Registration = v.InferOutput<typeof RegistrationSchema>;
 
-export const RegistrationPageSchema = v.object({ items: v.array(RegistrationSchema), nextCursor: v.nullable(v.string()) });
+export const RegistrationPageSchema = cursorPageSchema(RegistrationSchema);
 
 export const registrationCursor = cursorCodec('notifications.pushRegistrations', v.tuple([v.pipe(v.string(), v.regex(/^\d{1,19}$/))]));
 
