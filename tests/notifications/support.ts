@@ -19,3 +19,14 @@ export function notifyAt(userId: string, input: Partial<NotifyInput>, now: Date)
     notify(tx, { userId, title: 'Training moved', body: 'Now at 19:00.', tone: 'info', kind: 'member', source: 'test', ...input }, now),
   );
 }
+
+/**
+ * Two delivery runs at once over the same due rows, as two instances of the worker would: between
+ * them they send `rows` rows, and each sends some (the claims split the work rather than one waiting).
+ */
+export async function twoInstancesAtOnce(run: () => Promise<{ sent: number }>, rows: number): Promise<void> {
+  const [first, second] = await Promise.all([run(), run()]);
+  expect(first.sent + second.sent).toBe(rows);
+  expect(first.sent).toBeGreaterThan(0);
+  expect(second.sent).toBeGreaterThan(0);
+}
