@@ -1,4 +1,5 @@
 import prettier from 'eslint-config-prettier';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /*
@@ -63,12 +64,13 @@ const boundaries = [
       },
     ],
   ),
-  // An area's top folder and its subfolders (shared/notifications/delivery/): the same boundary,
-  // one more `../` deep; a subfolder reaches the rest of its own area through `../`.
+  // An area's top folder and its subfolders (shared/notifications/outbox/, .../channels/email/):
+  // the same boundary, one more `../` deep per level; a subfolder reaches the rest of its own area through `../`.
   ...Object.entries(AREAS).flatMap(([area, uses]) =>
     [
       [`shared/${area}/*.ts`, '^\\.\\./'],
-      [`shared/${area}/*/**/*.ts`, '^\\.\\./\\.\\./'],
+      [`shared/${area}/*/*.ts`, '^\\.\\./\\.\\./'],
+      [`shared/${area}/*/*/**/*.ts`, '^\\.\\./\\.\\./\\.\\./'],
     ].map(([files, up]) =>
       importRules(
         [files],
@@ -175,6 +177,22 @@ const boundaries = [
   ),
 ];
 
+/**
+ * No import circle in the house: a module must not import itself back through others. Imports of
+ * types only are erased by the build and are not followed; npm packages are not walked.
+ */
+export const noImportCircle = {
+  files: ['**/*.ts', '**/*.tsx'],
+  plugins: { 'import-x': importX },
+  settings: {
+    'import-x/extensions': ['.ts', '.tsx'],
+    'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
+    'import-x/ignore': ['node_modules'],
+  },
+  rules: { 'import-x/no-cycle': 'error' },
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', '.data/', 'coverage/', '**/*.mjs', '**/*.js'] },
   ...tseslint.configs.recommendedTypeChecked,
@@ -192,5 +210,6 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-non-null-assertion': 'warn' },
   },
   ...boundaries,
+  noImportCircle,
   prettier,
 );

@@ -17,11 +17,11 @@ const SDKS_APART = [
   { importer: 'shared/costs/azureProvider.ts', specifier: './sdk', file: './costSdk.js' },
   { importer: 'shared/storage/tables.ts', specifier: './identity', file: './identitySdk.js' },
   { importer: 'functions/health.ts', specifier: '../shared/storage/tables', file: './tablesSdk.js' },
-  { importer: 'shared/notifications/delivery/acsEmailSender.ts', specifier: './emailSdk', file: './emailSdk.js' },
+  { importer: 'shared/notifications/channels/email/acsEmailSender.ts', specifier: './emailSdk', file: './emailSdk.js' },
   { importer: 'shared/auth/jwt.ts', specifier: './jose', file: './joseSdk.js' },
   { importer: 'shared/db/client.ts', specifier: './driver', file: './postgresDriver.js' },
   { importer: 'shared/telemetry/startup.ts', specifier: './sdk', file: './telemetrySdk.js' },
-  { importer: 'shared/notifications/push/loadPushSdk.ts', specifier: './pushSdk', file: './pushSdk.js' },
+  { importer: 'shared/notifications/channels/loadPushSdk.ts', specifier: './pushSdk', file: './pushSdk.js' },
 ];
 
 /**
@@ -38,9 +38,9 @@ const entries = [
   // The Tables client of the health check's storage probe, loaded on the first health request.
   { in: 'shared/storage/tables.ts', out: 'tablesSdk', plugins: [sdksApart('./')] },
   // Email delivery's SDKs (Communication Services, identity), loaded with the first email sent.
-  { in: 'shared/notifications/delivery/emailSdk.ts', out: 'emailSdk' },
+  { in: 'shared/notifications/channels/email/emailSdk.ts', out: 'emailSdk' },
   // Push delivery's SDKs (Notification Hubs, web-push), loaded with the first push or registration.
-  { in: 'shared/notifications/push/pushSdk.ts', out: 'pushSdk' },
+  { in: 'shared/notifications/channels/pushSdk.ts', out: 'pushSdk' },
   // Token verification (jose), loaded with the first token a request carries.
   { in: 'shared/auth/jose.ts', out: 'joseSdk' },
   // The PostgreSQL driver, required when the first pool opens.

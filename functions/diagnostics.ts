@@ -9,7 +9,7 @@ import { deadLetterBlock } from '../shared/ingest/deadLetterDiagnostics';
 import { readIngestHealth } from '../shared/ingest/health';
 import { DiagnosticsSummarySchema } from '../shared/diagnostics/summarySchema';
 import { platformAdmin } from '../shared/http/guards';
-import { deliveryQueueSummary } from '../shared/notifications/delivery/deliveryLog';
+import { deliveryQueueSummary } from '../shared/notifications/outbox/deliveryLog';
 import { boxPushBlock } from '../shared/portal/boxPushes';
 import { clubsByNumber } from '../shared/portal/namedClubs';
 import type { IngestHealth } from '../shared/ingest/health';

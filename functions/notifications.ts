@@ -14,9 +14,9 @@ import {
   UserSettingsSchema,
 } from '../shared/notifications/schemas';
 import { getUserSettings, patchUserSettings, replaceUserSettings } from '../shared/notifications/userSettings';
-import { deliveriesOf, DeliveryLogSchema } from '../shared/notifications/delivery/deliveryLog';
-import { loadContact, saveContact } from '../shared/notifications/delivery/contactRepository';
-import { ContactSchema } from '../shared/notifications/delivery/contactSchemas';
+import { deliveriesOf, DeliveryLogSchema } from '../shared/notifications/outbox/deliveryLog';
+import { loadContact, saveContact } from '../shared/notifications/contactRepository';
+import { ContactSchema } from '../shared/notifications/contactSchemas';
 import { pushChannelsFromSettings } from '../shared/notifications/push/pushChannels';
 import { pushRegistrationPage, registerPush, removePushRegistration } from '../shared/notifications/push/pushRegistrations';
 import {
@@ -27,8 +27,8 @@ import {
   RegistrationSchema,
   WebPushKeySchema,
 } from '../shared/notifications/push/registrationSchemas';
-import { runDeliveryTimer } from '../shared/notifications/delivery/deliveryTimer';
-import { applyUnsubscribe, unsubscribeTokenParameter } from '../shared/notifications/delivery/unsubscribe';
+import { runDeliveryTimer } from '../shared/notifications/deliveryTimer';
+import { applyUnsubscribe, unsubscribeTokenParameter } from '../shared/notifications/channels/email/unsubscribe';
 
 const UnsubscribeQuerySchema = v.object({ token: unsubscribeTokenParameter });
 // RFC 8058 §3.2: the mail provider posts exactly this one field, nothing else.

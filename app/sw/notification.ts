@@ -2,7 +2,7 @@
  * What the service worker shows for a push, and where a click on it leads. Pure (no worker
  * globals), so unit tests reach it and the worker (sw.ts) only wires it to its events.
  *
- * The payload is what the delivery worker encrypts (shared/notifications/push/webPushChannel.ts
+ * The payload is what the delivery worker encrypts (shared/notifications/channels/webPush/webPushChannel.ts
  * `webPushPayload`): `{ title, body, silent, notificationIds }`, title and body already in the
  * member's language.
  */

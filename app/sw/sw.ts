@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /**
  * The member app's service worker (served as /app/sw.js, scope /app/): shows the pushes the
- * delivery worker sends (shared/notifications/push/webPushChannel.ts) and opens the inbox when one
+ * delivery worker sends (shared/notifications/channels/webPush/webPushChannel.ts) and opens the inbox when one
  * is clicked. It handles no fetches: the app works as before without it.
  */
 import { clickTarget, notificationFromPush, windowToReuse } from './notification';

@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 /** The body of a request to a fake, refused above `limit` bytes as the real service would. */
 export function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
@@ -21,4 +22,20 @@ export function sendJson(response: ServerResponse, statusCode: number, body?: un
   if (body === undefined) return void response.end();
   response.setHeader('content-type', 'application/json');
   response.end(JSON.stringify(body));
+}
+
+/**
+ * Starts a fake's server on 127.0.0.1 (at `port`, or any free one); answers the port and a close
+ * that also ends the connections a client keeps alive, so a test's teardown does not wait for them.
+ */
+export async function listenLocally(server: Server, port = 0): Promise<{ port: number; close: () => Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

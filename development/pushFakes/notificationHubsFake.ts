@@ -1,8 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readBody, sendJson } from './fakeHttp';
+import { listenLocally, readBody, sendJson } from './fakeHttp';
 
 /**
  * A stand-in for the Azure Notification Hubs REST API (api-version 2020-06) that the real
@@ -242,8 +241,7 @@ export async function startFakeNotificationHubs(options: FakeNotificationHubsOpt
     for (let index = 0; index < Math.min(count, 10_000); index++) scripted.push({ status, retryAfter });
   }
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const { port, close } = await listenLocally(server, options.port);
   base = `https://127.0.0.1:${port}`;
   return {
     endpoint: base,
@@ -253,11 +251,7 @@ export async function startFakeNotificationHubs(options: FakeNotificationHubsOpt
     pushes,
     requests,
     failNextSends,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

@@ -1,10 +1,9 @@
 import { createECDH, randomBytes, randomUUID, type ECDH } from 'node:crypto';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { decrypt } from 'http_ece';
 import { decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
-import { readBody, sendJson } from './fakeHttp';
+import { listenLocally, readBody, sendJson } from './fakeHttp';
 
 /**
  * A browser's push service (RFC 8030) for local use and tests, with the browser's side of the
@@ -213,8 +212,8 @@ export async function startFakeWebPush(options: {
     response.end(message);
   }
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { port, close } = await listenLocally(server, options.port);
+  origin = `https://127.0.0.1:${port}`;
   return {
     get origin() {
       return origin;
@@ -227,10 +226,6 @@ export async function startFakeWebPush(options: {
     pushes,
     refused,
     throttleNext,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -11,7 +11,7 @@ import type { DiagnosticsSummarySchema } from '../../shared/diagnostics/summaryS
 import type { DataFreshnessEntrySchema } from '../../shared/freshness/diagnosticsSchema';
 import type { IngestHealthSchema } from '../../shared/ingest/healthSchema';
 import type { InboxPageSchema, NotificationRecordSchema } from '../../shared/notifications/responses';
-import type { DeliveryQueueBlock } from '../../shared/notifications/delivery/deliveryQueueSchema';
+import type { DeliveryQueueBlock } from '../../shared/notifications/outbox/deliveryQueueSchema';
 import type { BoxPushBlock } from '../../shared/portal/boxPushSchema';
 
 export type { ClubOverview } from '../../shared/portal/clubOverviewSchema';

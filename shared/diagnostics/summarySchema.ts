@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { DataFreshnessBlockSchema } from '../freshness/diagnosticsSchema';
 import { DeadLetterBlockSchema } from '../ingest/deadLetterSchema';
 import { IngestHealthSchema } from '../ingest/healthSchema';
-import { DeliveryQueueSummarySchema } from '../notifications/delivery/deliveryQueueSchema';
+import { DeliveryQueueSummarySchema } from '../notifications/outbox/deliveryQueueSchema';
 import { BoxPushBlockSchema } from '../portal/boxPushSchema';
 import { NamedClubsSchema } from '../portal/namedClubsSchema';
 

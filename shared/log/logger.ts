@@ -1,4 +1,7 @@
 import { telemetry } from '../telemetry/telemetry';
+import type { LogFields, LogLevel } from './logRecord';
+
+export type { LogFields, LogLevel } from './logRecord';
 
 /**
  * Structured JSON logging. One line per event: `{"level","event","time",...fields}`.
@@ -8,9 +11,6 @@ import { telemetry } from '../telemetry/telemetry';
  * dimensions, secrets redacted); inside an invocation it then goes there only, since the host
  * no longer collects the worker's own log lines.
  */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-export type LogFields = Record<string, unknown>;
-
 export interface Logger {
   debug(event: string, fields?: LogFields): void;
   info(event: string, fields?: LogFields): void;

@@ -1,7 +1,7 @@
 import type { TransactionSql } from '../db/client';
 import { decideDeliveries, type Delivery, type DeliverySubject } from './deliveryDecision';
 import { insertInboxEntry, pruneToNewest } from './inboxRepository';
-import { enqueueDeliveries } from './outboxRepository';
+import { enqueueDeliveries } from './outbox/outboxRepository';
 import { loadSettings } from './preferencesRepository';
 import type { Tone } from './record';
 

@@ -74,17 +74,19 @@ function partialSection<const TEntries extends v.ObjectEntries>(entries: TEntrie
   return noArrays(v.partial(v.strictObject(entries, objectMessage)));
 }
 
-/** A partial block for PATCH: any subset of keys at any depth, unknown keys still rejected. */
-export const NotificationPreferencesPatchSchema = partialSection({
-  version,
-  email: partialSection({ enabled: flag, events: flag, invites: flag, categories: partialSection(categoryEntries) }),
-  push: partialSection(pushEntries),
-  summary: partialSection(summaryEntries),
-  dnd: partialSection(dndEntries),
-  reminders: partialSection(reminderEntries),
-  updates: partialSection(updateEntries),
-});
-export type NotificationPreferencesPatch = v.InferOutput<typeof NotificationPreferencesPatchSchema>;
+/** Any subset of the keys of `T`, at any depth. */
+type DeepPartial<T> = { [TKey in keyof T]?: T[TKey] extends object ? DeepPartial<T[TKey]> : T[TKey] };
+export type NotificationPreferencesPatch = DeepPartial<NotificationPreferences>;
+
+/** A schema's PATCH form: its object schemas at every depth made partial, unknown keys and arrays still rejected. */
+function patchOf(schema: v.GenericSchema): v.GenericSchema {
+  if (schema.type !== 'strict_object') return schema;
+  const { entries } = schema as v.StrictObjectSchema<v.ObjectEntries, undefined>;
+  return partialSection(Object.fromEntries(Object.entries(entries).map(([key, entry]) => [key, patchOf(entry)])));
+}
+
+/** A partial block for PATCH, derived from the full one: any subset of keys at any depth. */
+export const NotificationPreferencesPatchSchema = patchOf(NotificationPreferencesSchema) as v.GenericSchema<NotificationPreferencesPatch>;
 
 /** The legacy flat root fields older clients write; each may be sent alone or partially. */
 export const legacyFieldEntries = {

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { cursorPageSchema } from '../paging/cursorPage';
 import { NotificationPreferencesSchema } from './preferences';
 import { TONES } from './record';
 
@@ -23,14 +24,7 @@ export const NotificationRecordSchema = v.pipe(
 export type NotificationRecord = v.InferOutput<typeof NotificationRecordSchema>;
 
 /** The list envelope of GET /api/notifications. */
-export const InboxPageSchema = v.pipe(
-  v.object({
-    items: v.array(NotificationRecordSchema),
-    unreadCount: v.number(),
-    nextCursor: v.nullable(v.string()),
-  }),
-  v.title('InboxPage'),
-);
+export const InboxPageSchema = v.pipe(cursorPageSchema(NotificationRecordSchema, { unreadCount: v.number() }), v.title('InboxPage'));
 export type InboxPage = v.InferOutput<typeof InboxPageSchema>;
 
 /** The response of every settings call. */

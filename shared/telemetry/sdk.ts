@@ -16,7 +16,7 @@ import { AzureFunctionsInstrumentation } from '@azure/functions-opentelemetry-in
 import { createAzureSdkInstrumentation } from '@azure/opentelemetry-instrumentation-azure-sdk';
 import os from 'node:os';
 import { defaultEnvironment, defaultResourceAttribute } from '../config/settings';
-import type { LogFields, LogLevel } from '../log/logger';
+import type { LogFields, LogLevel } from '../log/logRecord';
 import { redact } from '../log/redact';
 import type {
   Attributes,

@@ -1,4 +1,4 @@
-import type { LogFields, LogLevel } from '../log/logger';
+import type { LogFields, LogLevel } from '../log/logRecord';
 
 /**
  * The one telemetry seam of every process. Code records spans, log records and metrics through

@@ -1,5 +1,5 @@
 import { clickTarget, notificationFromPush, windowToReuse } from '../../app/sw/notification';
-import { webPushPayload } from '../../shared/notifications/push/webPushChannel';
+import { webPushPayload } from '../../shared/notifications/channels/webPush/webPushChannel';
 
 const ID = '4f1c8a2e-0000-4000-8000-000000000001';
 const OTHER = '4f1c8a2e-0000-4000-8000-000000000002';

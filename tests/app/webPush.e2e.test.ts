@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { overrideSettings } from '../../shared/config/settings';
-import { webPushPayload } from '../../shared/notifications/push/webPushChannel';
+import { webPushPayload } from '../../shared/notifications/channels/webPush/webPushChannel';
 import { usePushWorldSettings } from '../notifications/push/support';
 import { bearer, tokenFor } from '../support/tokens';
 import {

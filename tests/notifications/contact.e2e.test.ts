@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { getSql } from '../../shared/db/client';
-import { loadContacts } from '../../shared/notifications/delivery/contactRepository';
+import { loadContacts } from '../../shared/notifications/contactRepository';
 import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 

@@ -4,17 +4,18 @@ import { EmailClient } from '@azure/communication-email';
 import { startFakeAcsEmail, type FakeAcsEmail } from '../../development/acsEmailFake/server';
 import { parseSomeSettings, type Settings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
-import { acsEmailSender, emailSenderFromSettings } from '../../shared/notifications/delivery/acsEmailSender';
-import { saveContact } from '../../shared/notifications/delivery/contactRepository';
-import { deliverDueEmails, operationIdOf, type DeliveryOptions } from '../../shared/notifications/delivery/deliverEmails';
-import { deliveriesOf, deliveryQueueSummary } from '../../shared/notifications/delivery/deliveryLog';
-import type { EmailSender } from '../../shared/notifications/delivery/emailSender';
-import { claimDueEmails } from '../../shared/notifications/delivery/outboxClaims';
-import { backoffMs, DeliveryFailure, MAX_ATTEMPTS, MAX_BACKOFF_MS } from '../../shared/notifications/delivery/retryPolicy';
-import { applyUnsubscribe, unsubscribeTokenParameter } from '../../shared/notifications/delivery/unsubscribe';
-import { notify, type NotifyInput } from '../../shared/notifications/notify';
+import { acsEmailSender, emailSenderFromSettings } from '../../shared/notifications/channels/email/acsEmailSender';
+import { saveContact } from '../../shared/notifications/contactRepository';
+import { deliverDueEmails, operationIdOf, type DeliveryOptions } from '../../shared/notifications/channels/email/deliverEmails';
+import { deliveriesOf, deliveryQueueSummary } from '../../shared/notifications/outbox/deliveryLog';
+import type { EmailSender } from '../../shared/notifications/channels/email/emailSender';
+import { claimDueEmails } from '../../shared/notifications/outbox/outboxClaims';
+import { backoffMs, DeliveryFailure, MAX_ATTEMPTS, MAX_BACKOFF_MS } from '../../shared/notifications/outbox/retryPolicy';
+import { applyUnsubscribe, unsubscribeTokenParameter } from '../../shared/notifications/channels/email/unsubscribe';
+import type { NotifyInput } from '../../shared/notifications/notify';
 import { defaultPreferences, mergePreferences, type NotificationPreferencesPatch } from '../../shared/notifications/preferences';
 import { loadSettings, savePreferences } from '../../shared/notifications/preferencesRepository';
+import { newMember, notifyAt, twoInstancesAtOnce } from './support';
 
 // Other test files share the database and queue rows due around their own clocks (2026); this
 // file's rows are all due in 1999, and the worker runs with a 1999 clock, so it claims only them.
@@ -41,31 +42,13 @@ function options(now: Date, extra: Partial<DeliveryOptions> = {}): DeliveryOptio
 }
 
 async function member(patch: NotificationPreferencesPatch = {}, contact: { email?: string | null; language?: 'de' | 'en' } = {}) {
-  const userId = `user-${randomUUID()}`;
-  await savePreferences(getSql(), userId, mergePreferences(defaultPreferences(), patch), 'Europe/Berlin');
+  const userId = await newMember(patch);
   const email = contact.email === undefined ? `${userId}@example.org` : contact.email;
   await saveContact(getSql(), userId, { email, language: contact.language ?? 'en' });
   return { userId, email };
 }
 
-async function send(userId: string, extra: Partial<NotifyInput> = {}, now = T0) {
-  return getSql().begin((tx) =>
-    notify(
-      tx,
-      {
-        userId,
-        title: 'Training moved',
-        body: 'Now at 19:00.',
-        tone: 'info',
-        kind: 'member',
-        category: 'training',
-        source: 'test',
-        ...extra,
-      },
-      now,
-    ),
-  );
-}
+const send = (userId: string, extra: Partial<NotifyInput> = {}, now = T0) => notifyAt(userId, { category: 'training', ...extra }, now);
 
 const mailsTo = (address: string | null) => fake.emails.filter((email) => email.to.includes(address ?? ''));
 
@@ -115,13 +98,7 @@ describe('sending due emails through Communication Services (the SDK against the
     const users = await Promise.all(Array.from({ length: 30 }, () => member()));
     for (const { userId } of users) await send(userId);
     const before = fake.requests.sends;
-    const runs = await Promise.all([
-      deliverDueEmails(getSql(), options(at(1), { batch: 4, concurrency: 2 })),
-      deliverDueEmails(getSql(), options(at(1), { batch: 4, concurrency: 2 })),
-    ]);
-    expect(runs[0].sent + runs[1].sent).toBe(30);
-    expect(runs[0].sent).toBeGreaterThan(0);
-    expect(runs[1].sent).toBeGreaterThan(0);
+    await twoInstancesAtOnce(() => deliverDueEmails(getSql(), options(at(1), { batch: 4, concurrency: 2 })), 30);
     expect(fake.requests.sends - before).toBe(30);
     for (const { email } of users) expect(mailsTo(email)).toHaveLength(1);
     const [log] = await getSql()<{ lines: number }[]>`

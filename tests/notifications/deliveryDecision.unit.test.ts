@@ -8,8 +8,25 @@ const summarise = (deliveries: ReturnType<typeof decideDeliveries>) =>
 
 const NOW = '2026-11-18T12:00:00.000Z'; // a Wednesday
 
+type Case = [string, NotificationPreferencesPatch, DeliverySubject, string, string[]];
+/** A member's notice at `now` under quiet hours: the email goes now, the push at `pushAt`. */
+const quietHours = (name: string, dnd: NonNullable<NotificationPreferencesPatch['dnd']>, now: string, pushAt: string): Case => [
+  name,
+  { dnd: { enabled: true, ...dnd } },
+  { kind: 'member' },
+  now,
+  [`email@${now}`, `push@${pushAt}`],
+];
+/** A notice of `kind` at NOW under a summary: the email as a digest at `emailAt`, the push now. */
+const summarised = (
+  name: string,
+  summary: NotificationPreferencesPatch['summary'],
+  kind: DeliverySubject['kind'],
+  emailAt: string,
+): Case => [name, { summary }, { kind }, NOW, [`email@${emailAt}/${summary?.mode}`, `push@${NOW}`]];
+
 describe('decideDeliveries', () => {
-  const cases: [string, NotificationPreferencesPatch, DeliverySubject, string, string[]][] = [
+  const cases: Case[] = [
     ['defaults: email and push now', {}, { kind: 'member' }, NOW, [`email@${NOW}`, `push@${NOW}`]],
     ['email switched off', { email: { enabled: false } }, { kind: 'member' }, NOW, [`push@${NOW}`]],
     ['push switched off', { push: { enabled: false } }, { kind: 'member' }, NOW, [`email@${NOW}`]],
@@ -41,76 +58,31 @@ describe('decideDeliveries', () => {
     ],
     ['reminder lead switched off', {}, { kind: 'reminder', reminderLead: 'minutes15' }, NOW, []],
     ['producer restricts channels', {}, { kind: 'billing', channels: ['email'] }, NOW, [`email@${NOW}`]],
-    [
-      'DND inside a same-day window defers push to its end',
-      { dnd: { enabled: true, from: '11:00', to: '13:30' } },
-      { kind: 'member' },
-      NOW,
-      [`email@${NOW}`, 'push@2026-11-18T13:30:00.000Z'],
-    ],
-    [
-      'DND outside the window: push now',
-      { dnd: { enabled: true, from: '13:00', to: '14:00' } },
-      { kind: 'member' },
-      NOW,
-      [`email@${NOW}`, `push@${NOW}`],
-    ],
-    [
+    quietHours('DND inside a same-day window defers push to its end', { from: '11:00', to: '13:30' }, NOW, '2026-11-18T13:30:00.000Z'),
+    quietHours('DND outside the window: push now', { from: '13:00', to: '14:00' }, NOW, NOW),
+    quietHours(
       'DND crossing midnight, late evening: to the next morning',
-      { dnd: { enabled: true, from: '22:00', to: '07:00' } },
-      { kind: 'member' },
+      { from: '22:00', to: '07:00' },
       '2026-11-18T23:15:00.000Z',
-      ['email@2026-11-18T23:15:00.000Z', 'push@2026-11-19T07:00:00.000Z'],
-    ],
-    [
-      'DND crossing midnight, early morning: to the same morning',
-      { dnd: { enabled: true, from: '22:00', to: '07:00' } },
-      { kind: 'member' },
-      '2026-11-19T06:59:00.000Z',
-      ['email@2026-11-19T06:59:00.000Z', 'push@2026-11-19T07:00:00.000Z'],
-    ],
-    [
-      'DND crossing midnight, at its end: now',
-      { dnd: { enabled: true, from: '22:00', to: '07:00' } },
-      { kind: 'member' },
       '2026-11-19T07:00:00.000Z',
-      ['email@2026-11-19T07:00:00.000Z', 'push@2026-11-19T07:00:00.000Z'],
-    ],
-    [
-      'DND disabled ignores its times',
-      { dnd: { enabled: false, from: '00:00', to: '23:59' } },
-      { kind: 'member' },
-      NOW,
-      [`email@${NOW}`, `push@${NOW}`],
-    ],
-    [
-      'summary daily at 18:00',
-      { summary: { mode: 'daily', time: '18:00' } },
-      { kind: 'report' },
-      NOW,
-      ['email@2026-11-18T18:00:00.000Z/daily', `push@${NOW}`],
-    ],
-    [
-      'summary daily without a time: 08:00 next day',
-      { summary: { mode: 'daily' } },
-      { kind: 'report' },
-      NOW,
-      ['email@2026-11-19T08:00:00.000Z/daily', `push@${NOW}`],
-    ],
-    [
-      'summary weekly: next Monday',
-      { summary: { mode: 'weekly', time: '07:30' } },
-      { kind: 'duel' },
-      NOW,
-      ['email@2026-11-23T07:30:00.000Z/weekly', `push@${NOW}`],
-    ],
-    [
-      'summary monthly: the 1st',
-      { summary: { mode: 'monthly', time: '09:00' } },
-      { kind: 'challenge' },
-      NOW,
-      ['email@2026-12-01T09:00:00.000Z/monthly', `push@${NOW}`],
-    ],
+    ),
+    quietHours(
+      'DND crossing midnight, early morning: to the same morning',
+      { from: '22:00', to: '07:00' },
+      '2026-11-19T06:59:00.000Z',
+      '2026-11-19T07:00:00.000Z',
+    ),
+    quietHours(
+      'DND crossing midnight, at its end: now',
+      { from: '22:00', to: '07:00' },
+      '2026-11-19T07:00:00.000Z',
+      '2026-11-19T07:00:00.000Z',
+    ),
+    quietHours('DND disabled ignores its times', { enabled: false, from: '00:00', to: '23:59' }, NOW, NOW),
+    summarised('summary daily at 18:00', { mode: 'daily', time: '18:00' }, 'report', '2026-11-18T18:00:00.000Z'),
+    summarised('summary daily without a time: 08:00 next day', { mode: 'daily' }, 'report', '2026-11-19T08:00:00.000Z'),
+    summarised('summary weekly: next Monday', { mode: 'weekly', time: '07:30' }, 'duel', '2026-11-23T07:30:00.000Z'),
+    summarised('summary monthly: the 1st', { mode: 'monthly', time: '09:00' }, 'challenge', '2026-12-01T09:00:00.000Z'),
     [
       'reminders are never folded into a summary',
       { summary: { mode: 'daily' }, reminders: { viaEmail: true } },

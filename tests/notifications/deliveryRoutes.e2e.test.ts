@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { getSql } from '../../shared/db/client';
-import { unsubscribeUrl } from '../../shared/notifications/delivery/unsubscribe';
+import { unsubscribeUrl } from '../../shared/notifications/channels/email/unsubscribe';
 import { notify } from '../../shared/notifications/notify';
 import { loadSettings } from '../../shared/notifications/preferencesRepository';
 import { useTestHost } from '../support/testHost';

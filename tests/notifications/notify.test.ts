@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getSql } from '../../shared/db/client';
 import { INBOX_CAP, INBOX_LOCK_NAMESPACE, notify, type NotifyInput } from '../../shared/notifications/notify';
-import { cancelPendingDeliveries } from '../../shared/notifications/outboxRepository';
+import { cancelPendingDeliveries } from '../../shared/notifications/outbox/outboxRepository';
 import { defaultPreferences, mergePreferences, type NotificationPreferencesPatch } from '../../shared/notifications/preferences';
 import { savePreferences } from '../../shared/notifications/preferencesRepository';
 import { countUnread, insertInboxEntry } from '../../shared/notifications/inboxRepository';

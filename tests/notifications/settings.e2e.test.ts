@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { defaultPreferences } from '../../shared/notifications/preferences';
+import { defaultPreferences, mergePreferences } from '../../shared/notifications/preferences';
 import type { UserSettings } from '../../shared/notifications/userSettings';
 import { readJson } from '../support/http';
 import { useTestHost } from '../support/testHost';
@@ -38,19 +38,14 @@ describe('notification preferences under /api/user/settings', () => {
 
   it('round-trips a full canonical block through PUT and derives the mirror', async () => {
     const user = newUser();
-    const block = {
-      ...defaultPreferences(),
-      email: {
-        enabled: false,
-        events: false,
-        invites: true,
-        categories: { training: true, competition: false, board: true, youth: false, club: true },
-      },
-      push: { enabled: true, sound: false },
+    // Five sections changed from the defaults; the PUT sends the whole block.
+    const block = mergePreferences(defaultPreferences(), {
+      email: { enabled: false, events: false, categories: { competition: false, youth: false } },
+      push: { sound: false },
       summary: { mode: 'weekly', time: '18:30' },
       dnd: { enabled: true, from: '22:00', to: '07:00' },
-      updates: { acceptDecline: false, edits: true, cancel: true },
-    };
+      updates: { acceptDecline: false },
+    });
     const put = await send(user, 'PUT', { notifications: block });
     expect(put.status).toBe(200);
     const expected = {

@@ -1,5 +1,5 @@
-import { retryAfterMs } from '../../shared/notifications/delivery/retryAfter';
-import { afterFailure, backoffMs, MAX_ATTEMPTS, MAX_BACKOFF_MS } from '../../shared/notifications/delivery/retryPolicy';
+import { retryAfterMs } from '../../shared/notifications/channels/retryAfter';
+import { afterFailure, backoffMs, MAX_ATTEMPTS, MAX_BACKOFF_MS } from '../../shared/notifications/outbox/retryPolicy';
 
 const NOW = new Date('2026-03-10T09:00:00.000Z');
 const headers = (values: Record<string, string | undefined>) => (name: string) => values[name];

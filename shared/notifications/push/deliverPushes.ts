@@ -1,25 +1,22 @@
 import { createHash } from 'node:crypto';
 import type { Sql } from '../../db/client';
-import type { Logger } from '../../log/logger';
-import { loadContacts } from '../delivery/contactRepository';
-import { recordOutcomes, type Attempt, type Outcome } from '../delivery/deliveryOutcomes';
-import { inParallel } from '../delivery/inParallel';
-import { claimDue, type ClaimedRow } from '../delivery/outboxClaims';
-import { afterFailure, boundedReason, CLAIM_LEASE_MS, DeliveryFailure } from '../delivery/retryPolicy';
+import { loadContacts } from '../contactRepository';
+import type { Attempt, Outcome } from '../outbox/deliveryOutcomes';
+import { drainOutbox, type DrainOptions } from '../outbox/drainOutbox';
+import { inParallel } from '../outbox/inParallel';
+import type { OutboxChannel } from '../outbox/outboxChannel';
+import type { ClaimedRow } from '../outbox/outboxClaims';
+import { afterFailure, boundedReason, DeliveryFailure } from '../outbox/retryPolicy';
 import { loadSettingsOf } from '../preferencesRepository';
 import type { PushChannels } from './pushChannels';
-import type { PushChannel, PushMessage, PushTarget } from './pushSender';
+import type { PushChannel, PushMessage, PushTarget } from '../channels/pushChannel';
 import { renderPushes } from './pushTexts';
 import { markSent, removeStaleRegistration, targetsOf } from './registrationRepository';
 
-export interface PushDeliveryOptions {
+export interface PushDeliveryOptions extends DrainOptions {
   channels: PushChannels;
-  now?: () => Date;
-  batch?: number;
   /** Members served at once. */
   concurrency?: number;
-  maxRounds?: number;
-  log?: Logger;
 }
 
 export interface PushRun {
@@ -33,60 +30,58 @@ export interface PushRun {
 }
 
 /**
- * Sends the due push rows of the outbox to every registration of their member: Web Push for
- * browsers, Notification Hubs for the apps. Claims work as for email (SKIP LOCKED, a lease, the
- * attempt number guarding the outcome). A push counts as sent when at least one registration
- * took it; registrations their push service reports gone are removed; when none took it, the
- * failures decide between a retry with backoff and `failed`.
+ * Sends the due push rows of the outbox (drainOutbox.ts) to every registration of their member:
+ * Web Push for browsers, Notification Hubs for the apps. A push counts as sent when at least one
+ * registration took it; registrations their push service reports gone are removed; when none took
+ * it, the failures decide between a retry with backoff and `failed`.
  */
 export async function deliverDuePushes(sql: Sql, options: PushDeliveryOptions): Promise<PushRun> {
-  const now = options.now ?? (() => new Date());
-  const run: PushRun = { pushes: 0, sent: 0, retrying: 0, failed: 0, skipped: 0, removed: 0 };
-  for (let round = 0; round < (options.maxRounds ?? 20); round++) {
-    const rows = await claimDue(sql, 'push', now(), options.batch ?? 200, CLAIM_LEASE_MS);
-    if (rows.length === 0) break;
-    const userIds = [...new Set(rows.map((row) => row.userId))];
-    // The push switch is read at send time, once per batch, like the contacts and registrations.
-    const [contacts, targets, settings] = await Promise.all([
-      loadContacts(sql, userIds),
-      targetsOf(sql, userIds),
-      loadSettingsOf(sql, userIds),
-    ]);
-    const byUser = new Map<string, ClaimedRow[]>();
-    for (const row of rows) {
-      const userRows = byUser.get(row.userId);
-      if (userRows) userRows.push(row);
-      else byUser.set(row.userId, [row]);
-    }
-    const accepted: string[] = [];
-    const perUser = await inParallel([...byUser.entries()], options.concurrency ?? 8, async ([userId, userRows]): Promise<Attempt[]> => {
-      const preferences = settings.get(userId)?.preferences;
-      if (!preferences?.push.enabled) return [{ rows: userRows, outcome: { kind: 'skipped', reason: 'push_disabled' } }];
-      const language = contacts.get(userId)?.language ?? 'de';
-      const userTargets = targets.get(userId) ?? [];
-      const attempts: Attempt[] = [];
-      for (const push of renderPushes(language, userRows)) {
-        const pushRows = push.items.map((index) => userRows[index] as ClaimedRow);
-        const message = messageOf({ ...push, rows: pushRows }, preferences.push.sound);
-        // The batch's outcomes are written together: an unexpected error (a failed query removing a
-        // stale registration) is this push's transient failure, never the lost outcomes of the others.
-        const outcome = await sendToAll(sql, options, run, userTargets, message, pushRows, now, accepted).catch((error: unknown) =>
-          failureOutcome([new DeliveryFailure('transient', `internal_error: ${(error as Error).name}`)], pushRows, now),
-        );
-        attempts.push({ rows: pushRows, outcome });
+  const removed = { count: 0 };
+  const { messages, ...outcomes } = await drainOutbox(sql, pushOutboxChannel(options, removed), options);
+  return { pushes: messages, ...outcomes, removed: removed.count };
+}
+
+/** Push as an outbox channel; `removed` counts the registrations found gone. */
+function pushOutboxChannel(options: PushDeliveryOptions, removed: { count: number }): OutboxChannel {
+  return {
+    name: 'push',
+    async deliver(sql, rows, now) {
+      const userIds = [...new Set(rows.map((row) => row.userId))];
+      // The push switch is read at send time, once per batch, like the contacts and registrations.
+      const [contacts, targets, settings] = await Promise.all([
+        loadContacts(sql, userIds),
+        targetsOf(sql, userIds),
+        loadSettingsOf(sql, userIds),
+      ]);
+      const byUser = new Map<string, ClaimedRow[]>();
+      for (const row of rows) {
+        const userRows = byUser.get(row.userId);
+        if (userRows) userRows.push(row);
+        else byUser.set(row.userId, [row]);
       }
-      return attempts;
-    });
-    const attempts = perUser.flat();
-    await markSent(sql, accepted);
-    const recorded = await recordOutcomes(sql, attempts);
-    for (const [index, { outcome }] of attempts.entries()) {
-      run.pushes++;
-      run[outcome.kind] += recorded[index] ?? 0;
-      if (outcome.kind !== 'sent') options.log?.warn('notification_push_not_sent', { outcome: outcome.kind, reason: outcome.reason });
-    }
-  }
-  return run;
+      const accepted: string[] = [];
+      const perUser = await inParallel([...byUser.entries()], options.concurrency ?? 8, async ([userId, userRows]): Promise<Attempt[]> => {
+        const preferences = settings.get(userId)?.preferences;
+        if (!preferences?.push.enabled) return [{ rows: userRows, outcome: { kind: 'skipped', reason: 'push_disabled' } }];
+        const language = contacts.get(userId)?.language ?? 'de';
+        const userTargets = targets.get(userId) ?? [];
+        const attempts: Attempt[] = [];
+        for (const push of renderPushes(language, userRows)) {
+          const pushRows = push.items.map((index) => userRows[index] as ClaimedRow);
+          const message = messageOf({ ...push, rows: pushRows }, preferences.push.sound);
+          // The batch's outcomes are written together: an unexpected error (a failed query removing a
+          // stale registration) is this push's transient failure, never the lost outcomes of the others.
+          const outcome = await sendToAll(sql, options, removed, userTargets, message, pushRows, now, accepted).catch((error: unknown) =>
+            failureOutcome([new DeliveryFailure('transient', `internal_error: ${(error as Error).name}`)], pushRows, now),
+          );
+          attempts.push({ rows: pushRows, outcome });
+        }
+        return attempts;
+      });
+      await markSent(sql, accepted);
+      return perUser.flat();
+    },
+  };
 }
 
 function messageOf(push: { title: string; body: string; rows: ClaimedRow[] }, sound: boolean): PushMessage {
@@ -106,7 +101,7 @@ function messageOf(push: { title: string; body: string; rows: ClaimedRow[] }, so
 async function sendToAll(
   sql: Sql,
   options: PushDeliveryOptions,
-  run: PushRun,
+  removed: { count: number },
   targets: readonly PushTarget[],
   message: PushMessage,
   rows: readonly ClaimedRow[],
@@ -131,7 +126,7 @@ async function sendToAll(
         took++;
       } else if (await removeStaleRegistration(sql, target)) {
         gone++;
-        run.removed++;
+        removed.count++;
         // The hub keeps an expired installation until it ages out; it is of no use any more.
         if (target.platform !== 'webpush') await options.channels.mobile?.uninstall(target.id).catch(() => undefined);
         options.log?.info('push_registration_removed', { registrationId: target.id, platform: target.platform });

@@ -1,7 +1,7 @@
 import type { Settings } from '../../config/settings';
-import { notificationHubChannel } from './notificationHubChannel';
-import type { MobilePushChannel, PushChannel } from './pushSender';
-import { webPushChannel } from './webPushChannel';
+import { notificationHubChannel } from '../channels/notificationHubs/notificationHubChannel';
+import type { MobilePushChannel, PushChannel } from '../channels/pushChannel';
+import { webPushChannel } from '../channels/webPush/webPushChannel';
 
 /** The push channels this deployment has; a missing one leaves its registrations refused and its pushes queued. */
 export interface PushChannels {

@@ -1,7 +1,7 @@
 import type { Sql } from '../../db/client';
 import { InvalidError, NotFoundError, UnavailableError, UpstreamError } from '../../errors/domainErrors';
 import type { Logger } from '../../log/logger';
-import { DeliveryFailure } from '../delivery/retryPolicy';
+import { DeliveryFailure } from '../outbox/retryPolicy';
 import type { PushChannels } from './pushChannels';
 import { deleteRegistration, listRegistrations, upsertRegistration } from './registrationRepository';
 import { registrationCursor, type RegisterBody, type Registration } from './registrationSchemas';

@@ -1,4 +1,4 @@
-import type { Language } from '../delivery/emailTemplates';
+import type { Language } from '../contactSchemas';
 
 export interface PushItem {
   title: string;

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client';
-import type { PushTarget } from './pushSender';
-import { MAX_REGISTRATIONS_PER_USER, type PushPlatform, type Registration } from './registrationSchemas';
+import type { PushPlatform, PushTarget } from '../channels/pushChannel';
+import { MAX_REGISTRATIONS_PER_USER, type Registration } from './registrationSchemas';
 
 interface Row extends PushTarget {
   position: string;

@@ -1,14 +1,13 @@
 import * as v from 'valibot';
 import { cursorCodec, cursorParameter } from '../../paging/cursor';
+import { cursorPageSchema } from '../../paging/cursorPage';
 import { pageLimit } from '../../paging/limit';
+import { PUSH_PLATFORMS } from '../channels/pushChannel';
 
 /** Most registrations a member keeps; registering one more drops their oldest (docs/notifications.md). */
 export const MAX_REGISTRATIONS_PER_USER = 10;
 export const DEFAULT_REGISTRATION_PAGE = 20;
 export const MAX_REGISTRATION_PAGE = 50;
-
-export const PUSH_PLATFORMS = ['webpush', 'apns', 'fcmv1'] as const;
-export type PushPlatform = (typeof PUSH_PLATFORMS)[number];
 
 /** base64url without padding that decodes to `bytes` bytes (or at least `bytes` with `atLeast`). */
 const base64UrlKey = (bytes: number, atLeast: boolean, message: string) =>
@@ -89,7 +88,7 @@ export const RegistrationSchema = v.object({
 });
 export type Registration = v.InferOutput<typeof RegistrationSchema>;
 
-export const RegistrationPageSchema = v.object({ items: v.array(RegistrationSchema), nextCursor: v.nullable(v.string()) });
+export const RegistrationPageSchema = cursorPageSchema(RegistrationSchema);
 
 export const registrationCursor = cursorCodec('notifications.pushRegistrations', v.tuple([v.pipe(v.string(), v.regex(/^\d{1,19}$/))]));
 

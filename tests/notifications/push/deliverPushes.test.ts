@@ -1,70 +1,40 @@
-import { randomUUID } from 'node:crypto';
 import { getSql } from '../../../shared/db/client';
-import { saveContact } from '../../../shared/notifications/delivery/contactRepository';
-import { deliveriesOf } from '../../../shared/notifications/delivery/deliveryLog';
-import { MAX_ATTEMPTS, MAX_BACKOFF_MS } from '../../../shared/notifications/delivery/retryPolicy';
-import { notify, type NotifyInput } from '../../../shared/notifications/notify';
+import { deliveriesOf } from '../../../shared/notifications/outbox/deliveryLog';
+import { MAX_ATTEMPTS, MAX_BACKOFF_MS } from '../../../shared/notifications/outbox/retryPolicy';
+import type { NotifyInput } from '../../../shared/notifications/notify';
 import { defaultPreferences, mergePreferences, type NotificationPreferencesPatch } from '../../../shared/notifications/preferences';
 import { savePreferences } from '../../../shared/notifications/preferencesRepository';
 import { deliverDuePushes, type PushDeliveryOptions } from '../../../shared/notifications/push/deliverPushes';
 import { registerPush } from '../../../shared/notifications/push/pushRegistrations';
-import type { PushChannel } from '../../../shared/notifications/push/pushSender';
-import { apnsToken, fcmToken, startPushWorld, type PushWorld } from './support';
+import type { PushChannel } from '../../../shared/notifications/channels/pushChannel';
+import { newMember, notifyAt, twoInstancesAtOnce } from '../support';
+import { apnsToken, fcmToken, usePushWorldOf } from './support';
 
 // Other test files queue rows due around their own clocks; this file's rows are all due in 1995,
 // and the worker runs with a 1995 clock, so it claims only them.
 const T0 = new Date('1995-06-14T10:00:00.000Z');
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 
-let world: PushWorld;
-beforeAll(async () => {
-  world = await startPushWorld();
-});
-afterAll(() => world.close());
-beforeEach(async () => {
-  await getSql()`update notification_outbox set status = 'cancelled' where status = 'pending' and deliver_after >= '1995-01-01' and deliver_after < '1996-01-01'`;
-});
+const world = usePushWorldOf(1995);
 
 const options = (now: Date, extra: Partial<PushDeliveryOptions> = {}): PushDeliveryOptions => ({
-  channels: world.channels,
+  channels: world().channels,
   now: () => now,
   ...extra,
 });
 
-async function member(patch: NotificationPreferencesPatch = {}, language: 'de' | 'en' = 'en') {
-  const userId = `user-${randomUUID()}`;
-  await savePreferences(getSql(), userId, mergePreferences(defaultPreferences(), patch), 'Europe/Berlin');
-  await saveContact(getSql(), userId, { email: null, language });
-  return userId;
-}
+const member = (patch: NotificationPreferencesPatch = {}, language: 'de' | 'en' = 'en') => newMember(patch, { email: null, language });
 
 async function browserOf(userId: string) {
-  const subscription = world.browsers.subscribe(world.vapid.publicKey);
-  const registration = await registerPush(getSql(), world.channels, userId, { platform: 'webpush', subscription });
+  const subscription = world().browsers.subscribe(world().vapid.publicKey);
+  const registration = await registerPush(getSql(), world().channels, userId, { platform: 'webpush', subscription });
   return { subscription, registration };
 }
 
-async function send(userId: string, extra: Partial<NotifyInput> = {}, now = T0) {
-  return getSql().begin((tx) =>
-    notify(
-      tx,
-      {
-        userId,
-        title: 'Training moved',
-        body: 'Now at 19:00.',
-        tone: 'info',
-        kind: 'member',
-        source: 'test',
-        channels: ['push'],
-        ...extra,
-      },
-      now,
-    ),
-  );
-}
+const send = (userId: string, extra: Partial<NotifyInput> = {}, now = T0) => notifyAt(userId, { channels: ['push'], ...extra }, now);
 
-const webPushesOf = (endpoint: string) => world.browsers.pushes.filter((push) => endpoint.endsWith(push.subscriptionId));
-const hubPushesOf = (userId: string) => world.hub.pushes.filter((push) => push.userId === userId);
+const webPushesOf = (endpoint: string) => world().browsers.pushes.filter((push) => endpoint.endsWith(push.subscriptionId));
+const hubPushesOf = (userId: string) => world().hub.pushes.filter((push) => push.userId === userId);
 
 async function pushRows(userId: string) {
   return getSql()<{ status: string; attempts: number; lastError: string | null }[]>`
@@ -81,7 +51,7 @@ describe('Web Push to browsers (web-push against the push service fake)', () => 
     const [push] = webPushesOf(subscription.endpoint);
     // Decrypted by the fake with the subscription's private key, as the browser does.
     expect(push?.payload).toEqual({ title: 'Training moved', body: 'Now at 19:00.', silent: false, notificationIds: [id] });
-    expect(push?.vapid).toMatchObject({ aud: world.browsers.origin, sub: 'mailto:push@clubs.example.org' });
+    expect(push?.vapid).toMatchObject({ aud: world().browsers.origin, sub: 'mailto:push@clubs.example.org' });
     expect(push?.topic).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(push?.ttl).toBeGreaterThan(0);
     expect(await pushRows(userId)).toEqual([{ status: 'sent', attempts: 1, lastError: null }]);
@@ -97,7 +67,7 @@ describe('Web Push to browsers (web-push against the push service fake)', () => 
   ])('removes a subscription the push service reports %s, and says why nothing was sent', async (_name, how) => {
     const userId = await member();
     const { subscription, registration } = await browserOf(userId);
-    world.browsers.withdraw(subscription.endpoint, how);
+    world().browsers.withdraw(subscription.endpoint, how);
     const { id } = await send(userId);
     const run = await deliverDuePushes(getSql(), options(at(1)));
     expect(run).toMatchObject({ skipped: 1, removed: 1 });
@@ -111,7 +81,7 @@ describe('Web Push to browsers (web-push against the push service fake)', () => 
     const userId = await member();
     const live = await browserOf(userId);
     const dead = await browserOf(userId);
-    world.browsers.withdraw(dead.subscription.endpoint, 'gone');
+    world().browsers.withdraw(dead.subscription.endpoint, 'gone');
     await send(userId);
     expect(await deliverDuePushes(getSql(), options(at(1)))).toMatchObject({ sent: 1, removed: 1 });
     expect(webPushesOf(live.subscription.endpoint)).toHaveLength(1);
@@ -123,9 +93,9 @@ describe('Notification Hubs to the apps (the SDK against the hub fake)', () => {
   it('registers an installation with APNs and FCM v1 templates and sends through them, with or without sound', async () => {
     const loud = await member();
     const quiet = await member({ push: { sound: false } });
-    const iphone = await registerPush(getSql(), world.channels, loud, { platform: 'apns', deviceToken: apnsToken(1) });
-    await registerPush(getSql(), world.channels, quiet, { platform: 'fcmv1', deviceToken: fcmToken(1) });
-    expect(world.hub.installations.get(iphone.id)).toMatchObject({ platform: 'apns', pushChannel: apnsToken(1), userId: loud });
+    const iphone = await registerPush(getSql(), world().channels, loud, { platform: 'apns', deviceToken: apnsToken(1) });
+    await registerPush(getSql(), world().channels, quiet, { platform: 'fcmv1', deviceToken: fcmToken(1) });
+    expect(world().hub.installations.get(iphone.id)).toMatchObject({ platform: 'apns', pushChannel: apnsToken(1), userId: loud });
     const { id } = await send(loud, { title: 'Match "Final"', body: 'Starts at 10:00' });
     await send(quiet);
     expect(await deliverDuePushes(getSql(), options(at(1)))).toMatchObject({ sent: 2 });
@@ -144,20 +114,20 @@ describe('Notification Hubs to the apps (the SDK against the hub fake)', () => {
 
   it('removes a registration whose installation the hub marks expired, and its installation', async () => {
     const userId = await member();
-    const phone = await registerPush(getSql(), world.channels, userId, { platform: 'fcmv1', deviceToken: fcmToken(2) });
-    await fetch(`${world.hub.endpoint}/_fake/installations/${phone.id}/expire`, { method: 'POST' });
+    const phone = await registerPush(getSql(), world().channels, userId, { platform: 'fcmv1', deviceToken: fcmToken(2) });
+    await fetch(`${world().hub.endpoint}/_fake/installations/${phone.id}/expire`, { method: 'POST' });
     await send(userId);
     expect(await deliverDuePushes(getSql(), options(at(1)))).toMatchObject({ skipped: 1, removed: 1 });
     expect(await getSql()`select 1 from push_registration where id = ${phone.id}`).toHaveLength(0);
-    expect(world.hub.installations.has(phone.id)).toBe(false);
+    expect(world().hub.installations.has(phone.id)).toBe(false);
     expect(hubPushesOf(userId)).toHaveLength(0);
   });
 
   it('retries with backoff while the hub refuses (quota), then sends', async () => {
     const userId = await member();
-    await registerPush(getSql(), world.channels, userId, { platform: 'fcmv1', deviceToken: fcmToken(3) });
+    await registerPush(getSql(), world().channels, userId, { platform: 'fcmv1', deviceToken: fcmToken(3) });
     await send(userId);
-    world.hub.failNextSends(1, 403);
+    world().hub.failNextSends(1, 403);
     expect(await deliverDuePushes(getSql(), options(at(1)))).toMatchObject({ retrying: 1 });
     const [row] = await pushRows(userId);
     expect(row).toMatchObject({ status: 'pending', attempts: 1 });
@@ -169,9 +139,9 @@ describe('Notification Hubs to the apps (the SDK against the hub fake)', () => {
 
   it(`fails a push after ${MAX_ATTEMPTS} refused attempts with the hub's reason`, async () => {
     const userId = await member();
-    await registerPush(getSql(), world.channels, userId, { platform: 'fcmv1', deviceToken: fcmToken(4) });
+    await registerPush(getSql(), world().channels, userId, { platform: 'fcmv1', deviceToken: fcmToken(4) });
     await send(userId);
-    world.hub.failNextSends(MAX_ATTEMPTS, 403);
+    world().hub.failNextSends(MAX_ATTEMPTS, 403);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) await deliverDuePushes(getSql(), options(at(1 + attempt * 600)));
     const [row] = await pushRows(userId);
     expect(row).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS });
@@ -194,17 +164,17 @@ describe('throttling by the push services (429/503 with Retry-After)', () => {
     'the hub answering $status with Retry-After $retryAfter parks only that push until then; the others of the batch go out',
     async ({ status, retryAfter, waitMs }) => {
       const [throttled, other] = [await member(), await member()];
-      await registerPush(getSql(), world.channels, throttled, { platform: 'fcmv1', deviceToken: fcmToken(200 + status) });
-      await registerPush(getSql(), world.channels, other, { platform: 'apns', deviceToken: apnsToken(200 + status) });
+      await registerPush(getSql(), world().channels, throttled, { platform: 'fcmv1', deviceToken: fcmToken(200 + status) });
+      await registerPush(getSql(), world().channels, other, { platform: 'apns', deviceToken: apnsToken(200 + status) });
       await send(throttled);
       await send(other);
-      world.hub.failNextSends(1, status, retryAfter);
-      const sendsBefore = world.hub.requests.sends;
+      world().hub.failNextSends(1, status, retryAfter);
+      const sendsBefore = world().hub.requests.sends;
       const now = at(1);
       // One member at a time, so the first send (the older row's) is the throttled one.
       expect(await deliverDuePushes(getSql(), options(now, { concurrency: 1 }))).toMatchObject({ pushes: 2, sent: 1, retrying: 1 });
       // One request each: the SDK did not wait the Retry-After out and try again by itself.
-      expect(world.hub.requests.sends - sendsBefore).toBe(2);
+      expect(world().hub.requests.sends - sendsBefore).toBe(2);
       expect(hubPushesOf(other)).toHaveLength(1);
       expect(await parkedFor(throttled, now)).toMatchObject({ status: 'pending', waitMs });
       expect((await parkedFor(throttled, now)).lastError).toMatch(new RegExp(`^notification_hub_${status}: `));
@@ -221,7 +191,7 @@ describe('throttling by the push services (429/503 with Retry-After)', () => {
     const otherBrowser = await browserOf(other);
     await send(throttled);
     await send(other);
-    world.browsers.throttleNext(1, '600');
+    world().browsers.throttleNext(1, '600');
     const now = at(1);
     expect(await deliverDuePushes(getSql(), options(now, { concurrency: 1 }))).toMatchObject({ sent: 1, retrying: 1 });
     expect(webPushesOf(otherBrowser.subscription.endpoint)).toHaveLength(1);
@@ -241,11 +211,11 @@ describe('throttling by the push services (429/503 with Retry-After)', () => {
   ])('an absurd Retry-After ($channel: $retryAfter) parks the push no longer than the longest backoff', async ({ channel, retryAfter }) => {
     const userId = await member();
     if (channel === 'hub') {
-      await registerPush(getSql(), world.channels, userId, { platform: 'fcmv1', deviceToken: fcmToken(300) });
-      world.hub.failNextSends(1, 429, retryAfter);
+      await registerPush(getSql(), world().channels, userId, { platform: 'fcmv1', deviceToken: fcmToken(300) });
+      world().hub.failNextSends(1, 429, retryAfter);
     } else {
       await browserOf(userId);
-      world.browsers.throttleNext(1, retryAfter);
+      world().browsers.throttleNext(1, retryAfter);
     }
     await send(userId);
     const now = at(1);
@@ -283,12 +253,12 @@ describe('what a member gets', () => {
     const { subscription } = await browserOf(fine);
     await send(broken);
     await send(fine);
-    const web = world.channels.web!;
+    const web = world().channels.web!;
     const failing: PushChannel = {
       send: (target, message) =>
         target.id === registration.id ? Promise.reject(new TypeError('not a push service answer')) : web.channel.send(target, message),
     };
-    await deliverDuePushes(getSql(), options(at(1), { channels: { ...world.channels, web: { ...web, channel: failing } } }));
+    await deliverDuePushes(getSql(), options(at(1), { channels: { ...world().channels, web: { ...web, channel: failing } } }));
     expect(await pushRows(broken)).toEqual([{ status: 'pending', attempts: 1, lastError: 'internal_error: TypeError' }]);
     expect(await pushRows(fine)).toEqual([expect.objectContaining({ status: 'sent', attempts: 1 })]);
     expect(webPushesOf(subscription.endpoint)).toHaveLength(1);
@@ -315,18 +285,12 @@ describe('two delivery instances racing', () => {
       Array.from({ length: 24 }, async (_, index) => {
         const userId = await member();
         if (index % 2 === 0) return { userId, browser: (await browserOf(userId)).subscription.endpoint };
-        await registerPush(getSql(), world.channels, userId, { platform: 'fcmv1', deviceToken: fcmToken(100 + index) });
+        await registerPush(getSql(), world().channels, userId, { platform: 'fcmv1', deviceToken: fcmToken(100 + index) });
         return { userId, browser: undefined };
       }),
     );
     for (const { userId } of members) await send(userId);
-    const runs = await Promise.all([
-      deliverDuePushes(getSql(), options(at(1), { batch: 3, concurrency: 2 })),
-      deliverDuePushes(getSql(), options(at(1), { batch: 3, concurrency: 2 })),
-    ]);
-    expect(runs[0].sent + runs[1].sent).toBe(24);
-    expect(runs[0].sent).toBeGreaterThan(0);
-    expect(runs[1].sent).toBeGreaterThan(0);
+    await twoInstancesAtOnce(() => deliverDuePushes(getSql(), options(at(1), { batch: 3, concurrency: 2 })), 24);
     for (const { userId, browser } of members) {
       if (browser) expect(webPushesOf(browser)).toHaveLength(1);
       else expect(hubPushesOf(userId)).toHaveLength(1);

@@ -1,41 +1,29 @@
-import { randomUUID } from 'node:crypto';
 import { getSql } from '../../../shared/db/client';
-import { notify, type NotifyInput } from '../../../shared/notifications/notify';
-import { defaultPreferences, mergePreferences, type NotificationPreferencesPatch } from '../../../shared/notifications/preferences';
-import { savePreferences } from '../../../shared/notifications/preferencesRepository';
+import type { NotifyInput } from '../../../shared/notifications/notify';
+import type { NotificationPreferencesPatch } from '../../../shared/notifications/preferences';
 import { deliverDuePushes } from '../../../shared/notifications/push/deliverPushes';
 import { registerPush } from '../../../shared/notifications/push/pushRegistrations';
-import { startPushWorld, type PushWorld } from './support';
+import { newMember, notifyAt } from '../support';
+import { usePushWorldOf } from './support';
 
 // Every row of this file is due in 1994 (Europe/Berlin changed to summer time on 27 March and back
 // on 25 September that year), and the worker runs with 1994 clocks, so it claims only these rows.
-let world: PushWorld;
-beforeAll(async () => {
-  world = await startPushWorld();
-});
-afterAll(() => world.close());
-beforeEach(async () => {
-  await getSql()`update notification_outbox set status = 'cancelled' where status = 'pending' and deliver_after >= '1994-01-01' and deliver_after < '1995-01-01'`;
-});
+const world = usePushWorldOf(1994);
 
 const QUIET: NotificationPreferencesPatch = { dnd: { enabled: true, from: '22:00', to: '07:00' } };
 
 /** A member in Berlin with a browser subscribed at the Web Push fake. */
 async function member(patch: NotificationPreferencesPatch) {
-  const userId = `user-${randomUUID()}`;
-  await savePreferences(getSql(), userId, mergePreferences(defaultPreferences(), patch), 'Europe/Berlin');
-  const subscription = world.browsers.subscribe(world.vapid.publicKey);
-  await registerPush(getSql(), world.channels, userId, { platform: 'webpush', subscription });
-  return { userId, received: () => world.browsers.pushes.filter((push) => subscription.endpoint.endsWith(push.subscriptionId)) };
+  const userId = await newMember(patch);
+  const subscription = world().browsers.subscribe(world().vapid.publicKey);
+  await registerPush(getSql(), world().channels, userId, { platform: 'webpush', subscription });
+  return { userId, received: () => world().browsers.pushes.filter((push) => subscription.endpoint.endsWith(push.subscriptionId)) };
 }
 
-async function send(userId: string, now: Date, extra: Partial<NotifyInput> = {}) {
-  return getSql().begin((tx) =>
-    notify(tx, { userId, title: 'Training moved', tone: 'info', kind: 'member', source: 'test', channels: ['push'], ...extra }, now),
-  );
-}
+const send = (userId: string, now: Date, extra: Partial<NotifyInput> = {}) =>
+  notifyAt(userId, { body: undefined, channels: ['push'], ...extra }, now);
 
-const deliverAt = (iso: string) => deliverDuePushes(getSql(), { channels: world.channels, now: () => new Date(iso) });
+const deliverAt = (iso: string) => deliverDuePushes(getSql(), { channels: world().channels, now: () => new Date(iso) });
 const secondBefore = (iso: string) => new Date(new Date(iso).getTime() - 1000).toISOString();
 
 describe('quiet hours hold push until they end, end to end through the Web Push fake', () => {

@@ -1,11 +1,12 @@
 import webPush from 'web-push';
 import { overrideSettings } from '../../../shared/config/settings';
+import { getSql } from '../../../shared/db/client';
 import { readFakeTls } from '../../../development/costsFake/certificate';
 import { startFakeNotificationHubs, type FakeNotificationHubs } from '../../../development/pushFakes/notificationHubsFake';
 import { startFakeWebPush, type FakeWebPush } from '../../../development/pushFakes/webPushFake';
-import { notificationHubChannel } from '../../../shared/notifications/push/notificationHubChannel';
+import { notificationHubChannel } from '../../../shared/notifications/channels/notificationHubs/notificationHubChannel';
 import type { PushChannels } from '../../../shared/notifications/push/pushChannels';
-import { webPushChannel } from '../../../shared/notifications/push/webPushChannel';
+import { webPushChannel } from '../../../shared/notifications/channels/webPush/webPushChannel';
 
 /** The local certificate jest's globalSetup made; its workers trust it through NODE_EXTRA_CA_CERTS. */
 export function fakeTls(): { cert: string; key: string } {
@@ -71,6 +72,27 @@ export function usePushWorldSettings(): () => PushWorld {
   afterAll(async () => {
     restore();
     await world?.close();
+  });
+  return () => {
+    if (!world) throw new Error('the push world is started in beforeAll: use it inside a test');
+    return world;
+  };
+}
+
+/**
+ * The push fakes for a test file whose rows are all due in `year`: started before its tests and
+ * closed after them, and the rows of that year still pending withdrawn before each test, so that
+ * no test claims an earlier one's leftovers. Call the returned function inside a test for the world.
+ */
+export function usePushWorldOf(year: number): () => PushWorld {
+  let world: PushWorld | undefined;
+  beforeAll(async () => {
+    world = await startPushWorld();
+  });
+  afterAll(() => world?.close());
+  beforeEach(async () => {
+    await getSql()`update notification_outbox set status = 'cancelled'
+      where status = 'pending' and deliver_after >= make_date(${year}, 1, 1) and deliver_after < make_date(${year + 1}, 1, 1)`;
   });
   return () => {
     if (!world) throw new Error('the push world is started in beforeAll: use it inside a test');

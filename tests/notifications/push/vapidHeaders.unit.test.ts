@@ -1,7 +1,11 @@
 import { decodeJwt } from 'jose';
 import webPush from 'web-push';
-import { VAPID_RENEW_BEFORE_SECONDS, VAPID_TOKEN_SECONDS, vapidHeaderCache } from '../../../shared/notifications/push/vapidHeaders';
-import type { VapidKeys } from '../../../shared/notifications/push/webPushChannel';
+import {
+  VAPID_RENEW_BEFORE_SECONDS,
+  VAPID_TOKEN_SECONDS,
+  vapidHeaderCache,
+  type VapidKeys,
+} from '../../../shared/notifications/channels/webPush/vapidHeaders';
 
 const vapid: VapidKeys = { subject: 'mailto:push@clubs.example.org', ...webPush.generateVAPIDKeys() };
 const T0 = Date.parse('2026-11-26T10:00:00Z');

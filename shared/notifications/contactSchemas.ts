@@ -1,5 +1,8 @@
 import * as v from 'valibot';
-import { LANGUAGES } from './emailTemplates';
+
+/** The languages emails and pushes are written in; the member's choice, German when none is stored. */
+export const LANGUAGES = ['de', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
 
 /**
  * The member's contact details for delivery: where email goes and which language emails and

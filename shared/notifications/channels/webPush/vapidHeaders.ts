@@ -1,4 +1,10 @@
-import type { VapidKeys } from './webPushChannel';
+/** The sender's VAPID identity (RFC 8292). */
+export interface VapidKeys {
+  /** `mailto:` or `https:` contact the push services may reach the sender at (RFC 8292). */
+  subject: string;
+  publicKey: string;
+  privateKey: string;
+}
 
 /** Lifetime of a signed VAPID token; RFC 8292 allows at most 24 hours. */
 export const VAPID_TOKEN_SECONDS = 12 * 3600;

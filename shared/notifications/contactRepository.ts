@@ -1,5 +1,5 @@
-import type { Queryable } from '../../db/client';
-import type { Language } from './emailTemplates';
+import type { Queryable } from '../db/client';
+import type { Language } from './contactSchemas';
 
 /** Where and in which language a user gets email. */
 export interface Contact {

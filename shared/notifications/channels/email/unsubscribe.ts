@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import type { Sql } from '../../db/client';
-import { cursorCodec } from '../../paging/cursor';
-import { loadSettingsForUpdate, savePreferences } from '../preferencesRepository';
-import { CATEGORIES, type Category } from '../record';
+import type { Sql } from '../../../db/client';
+import { cursorCodec } from '../../../paging/cursor';
+import { loadSettingsForUpdate, savePreferences } from '../../preferencesRepository';
+import { CATEGORIES, type Category } from '../../record';
 
 /**
  * One-click unsubscribe (RFC 8058): every email carries a link with a signed token naming the

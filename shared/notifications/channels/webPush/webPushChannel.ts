@@ -1,16 +1,9 @@
 import { Agent } from 'node:https';
-import { headerLookup, retryAfterMs, THROTTLING_STATUSES } from '../delivery/retryAfter';
-import { DeliveryFailure } from '../delivery/retryPolicy';
-import { loadPushSdk } from './loadPushSdk';
-import type { PushChannel, PushMessage, PushTarget } from './pushSender';
-import { vapidHeaderCache } from './vapidHeaders';
-
-export interface VapidKeys {
-  /** `mailto:` or `https:` contact the push services may reach the sender at (RFC 8292). */
-  subject: string;
-  publicKey: string;
-  privateKey: string;
-}
+import { headerLookup, retryAfterMs, THROTTLING_STATUSES } from '../retryAfter';
+import { DeliveryFailure } from '../../outbox/retryPolicy';
+import { loadPushSdk } from '../loadPushSdk';
+import type { PushChannel, PushMessage, PushTarget } from '../pushChannel';
+import { vapidHeaderCache, type VapidKeys } from './vapidHeaders';
 
 /** Hours a push service keeps trying a browser that is offline; after that the push is dropped. */
 const TTL_SECONDS = 24 * 3600;

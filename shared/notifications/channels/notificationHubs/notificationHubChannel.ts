@@ -1,8 +1,8 @@
 import type { Installation, InstallationTemplate, NotificationHubsClient } from '@azure/notification-hubs';
-import { DeliveryFailure } from '../delivery/retryPolicy';
-import { deliveryClientPolicies, throttleHintOf } from '../delivery/throttlingPolicy';
-import { loadPushSdk, type PushSdk } from './loadPushSdk';
-import type { MobilePushChannel, PushMessage, PushTarget } from './pushSender';
+import { DeliveryFailure } from '../../outbox/retryPolicy';
+import { deliveryClientPolicies, throttleHintOf } from '../throttlingPolicy';
+import { loadPushSdk, type PushSdk } from '../loadPushSdk';
+import type { MobilePushChannel, PushMessage, PushTarget } from '../pushChannel';
 
 /**
  * Mobile push through Azure Notification Hubs with its SDK. Each registration is one

@@ -1,9 +1,9 @@
 import type { EmailClient, EmailMessage } from '@azure/communication-email';
-import type { Settings } from '../../config/settings';
-import { registerAzureSdk } from '../../telemetry/telemetry';
+import type { Settings } from '../../../config/settings';
+import { registerAzureSdk } from '../../../telemetry/telemetry';
 import type { EmailSender, OutgoingEmail } from './emailSender';
-import { DeliveryFailure } from './retryPolicy';
-import { deliveryClientPolicies, throttleHintOf } from './throttlingPolicy';
+import { DeliveryFailure } from '../../outbox/retryPolicy';
+import { deliveryClientPolicies, throttleHintOf } from '../throttlingPolicy';
 
 /**
  * Email through Azure Communication Services with its SDK. The client authenticates with the

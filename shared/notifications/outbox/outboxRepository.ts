@@ -1,6 +1,6 @@
-import type { Queryable } from '../db/client';
-import type { Delivery } from './deliveryDecision';
-import type { Category, Tone } from './record';
+import type { Queryable } from '../../db/client';
+import type { Delivery } from '../deliveryDecision';
+import type { Category, Tone } from '../record';
 
 /** What every delivery of one notification carries. */
 export interface OutboxMessage {

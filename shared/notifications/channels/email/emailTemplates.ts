@@ -1,9 +1,6 @@
-import type { Digest } from '../deliveryDecision';
-import type { Category } from '../record';
-
-/** The languages emails are written in; the user's choice, German when none is stored. */
-export const LANGUAGES = ['de', 'en'] as const;
-export type Language = (typeof LANGUAGES)[number];
+import type { Digest } from '../../deliveryDecision';
+import type { Language } from '../../contactSchemas';
+import type { Category } from '../../record';
 
 export interface EmailItem {
   title: string;

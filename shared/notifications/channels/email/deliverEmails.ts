@@ -1,30 +1,25 @@
 import { createHash } from 'node:crypto';
-import type { Sql } from '../../db/client';
-import type { Logger } from '../../log/logger';
-import { loadSettingsOf, type StoredSettings } from '../preferencesRepository';
-import { loadContacts, type Contact } from './contactRepository';
-import { recordOutcomes, type Outcome } from './deliveryOutcomes';
+import type { Sql } from '../../../db/client';
+import { loadSettingsOf, type StoredSettings } from '../../preferencesRepository';
+import { loadContacts, type Contact } from '../../contactRepository';
+import type { Outcome } from '../../outbox/deliveryOutcomes';
+import { drainOutbox, type DrainOptions } from '../../outbox/drainOutbox';
 import type { EmailSender } from './emailSender';
 import { renderEmail } from './emailTemplates';
-import { claimDueEmails, summaryKey, type ClaimedRow } from './outboxClaims';
-import { afterFailure, boundedReason, CLAIM_LEASE_MS, DeliveryFailure } from './retryPolicy';
-import { inParallel } from './inParallel';
+import type { OutboxChannel } from '../../outbox/outboxChannel';
+import { summaryKey, type ClaimedRow } from '../../outbox/outboxClaims';
+import { afterFailure, boundedReason, DeliveryFailure } from '../../outbox/retryPolicy';
+import { inParallel } from '../../outbox/inParallel';
 import { unsubscribeUrl } from './unsubscribe';
 
-export interface DeliveryOptions {
+export interface DeliveryOptions extends DrainOptions {
   sender: EmailSender;
   /** The service's public URL, for the unsubscribe links. */
   publicBaseUrl: string;
   /** The name the emails are signed with. */
   senderName: string;
-  now?: () => Date;
-  /** Rows claimed per round. */
-  batch?: number;
   /** Emails in flight at once. */
   concurrency?: number;
-  /** Rounds per run, so one invocation ends even while producers keep the outbox full. */
-  maxRounds?: number;
-  log?: Logger;
 }
 
 export type DeliveryRun = {
@@ -36,40 +31,33 @@ export type DeliveryRun = {
 };
 
 /**
- * Sends the due email rows of the outbox: claims a batch, sends each message (a summary's rows as
- * one email, up to `concurrency` in flight), records every outcome of the batch in one statement,
- * and repeats until nothing is due or maxRounds is reached. Several instances may run at once: a
- * row is claimed by one of them only. A failing message (a provider refusal, a row that cannot be
- * rendered) is recorded for its own rows and never holds back the others. A crash after sending
- * and before the batch is recorded leaves the batch's rows claimed until the lease ends; they are
- * then sent again under the same Operation-Ids, which the provider answers without a second email.
+ * Sends the due email rows of the outbox (drainOutbox.ts): a summary's rows as one email, up to
+ * `concurrency` in flight. A failing message (a provider refusal, a row that cannot be rendered)
+ * is recorded for its own rows and never holds back the others. A crash after sending and before
+ * the batch is recorded leaves the batch's rows claimed until the lease ends; they are then sent
+ * again under the same Operation-Ids, which the provider answers without a second email.
  */
 export async function deliverDueEmails(sql: Sql, options: DeliveryOptions): Promise<DeliveryRun> {
-  const now = options.now ?? (() => new Date());
-  const run: DeliveryRun = { emails: 0, sent: 0, retrying: 0, failed: 0, skipped: 0 };
-  for (let round = 0; round < (options.maxRounds ?? 20); round++) {
-    const rows = await claimDueEmails(sql, now(), options.batch ?? 200, CLAIM_LEASE_MS);
-    if (rows.length === 0) break;
-    const userIds = unique(rows.map((row) => row.userId));
-    // The global email switch is read at send time, once per batch: one-click unsubscribe and a
-    // member who turned email off stop what is still queued, summaries included.
-    const [contacts, settings] = await Promise.all([loadContacts(sql, userIds), loadSettingsOf(sql, userIds)]);
-    const messages = [...groupMessages(rows).values()];
-    const outcomes = await inParallel(messages, options.concurrency ?? 8, (message) =>
-      deliverOne(message, contacts, settings, options, now),
-    );
-    const recorded = await recordOutcomes(
-      sql,
-      messages.map((message, index) => ({ rows: message, outcome: outcomes[index] as Outcome })),
-    );
-    for (const [index, outcome] of outcomes.entries()) {
-      run.emails++;
-      run[outcome.kind] += recorded[index] ?? 0;
-      if (outcome.kind !== 'sent')
-        options.log?.warn('notification_email_not_sent', { outcome: outcome.kind, reason: outcome.reason, rows: messages[index]?.length });
-    }
-  }
-  return run;
+  const { messages, ...outcomes } = await drainOutbox(sql, emailChannel(options), options);
+  return { emails: messages, ...outcomes };
+}
+
+/** Email as an outbox channel. */
+export function emailChannel(options: DeliveryOptions): OutboxChannel {
+  return {
+    name: 'email',
+    async deliver(sql, rows, now) {
+      const userIds = unique(rows.map((row) => row.userId));
+      // The global email switch is read at send time, once per batch: one-click unsubscribe and a
+      // member who turned email off stop what is still queued, summaries included.
+      const [contacts, settings] = await Promise.all([loadContacts(sql, userIds), loadSettingsOf(sql, userIds)]);
+      const messages = [...groupMessages(rows).values()];
+      const outcomes = await inParallel(messages, options.concurrency ?? 8, (message) =>
+        deliverOne(message, contacts, settings, options, now),
+      );
+      return messages.map((message, index) => ({ rows: message, outcome: outcomes[index] as Outcome }));
+    },
+  };
 }
 
 async function deliverOne(

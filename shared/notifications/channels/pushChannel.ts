@@ -1,4 +1,6 @@
-import type { PushPlatform } from './registrationSchemas';
+/** Where a registration receives pushes: a browser (Web Push) or an app through Notification Hubs (APNs, FCM v1). */
+export const PUSH_PLATFORMS = ['webpush', 'apns', 'fcmv1'] as const;
+export type PushPlatform = (typeof PUSH_PLATFORMS)[number];
 
 /** One push as every platform gets it: already in the member's language. */
 export interface PushMessage {

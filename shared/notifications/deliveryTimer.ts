@@ -1,11 +1,11 @@
-import type { Sql } from '../../db/client';
-import type { Settings } from '../../config/settings';
-import type { Logger } from '../../log/logger';
-import { deliverDuePushes, type PushRun } from '../push/deliverPushes';
-import { pushChannelsFromSettings } from '../push/pushChannels';
-import { emailSenderFromSettings } from './acsEmailSender';
-import { deliverDueEmails, type DeliveryRun } from './deliverEmails';
-import type { EmailSender } from './emailSender';
+import type { Sql } from '../db/client';
+import type { Settings } from '../config/settings';
+import type { Logger } from '../log/logger';
+import { deliverDuePushes, type PushRun } from './push/deliverPushes';
+import { pushChannelsFromSettings } from './push/pushChannels';
+import { emailSenderFromSettings } from './channels/email/acsEmailSender';
+import { deliverDueEmails, type DeliveryRun } from './channels/email/deliverEmails';
+import type { EmailSender } from './channels/email/emailSender';
 
 const senders = new WeakMap<Settings, EmailSender | undefined>();
 
