@@ -1,3 +1,4 @@
+import { defineConfig } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
@@ -175,7 +176,7 @@ const boundaries = [
   ),
 ];
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/', 'node_modules/', '.data/', 'coverage/', '**/*.mjs', '**/*.js'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
