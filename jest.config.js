@@ -17,7 +17,7 @@ const transformIgnorePatterns = ['/node_modules/(?!jose/)'];
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
-  // A project-level testTimeout is ignored by jest 29: the one value for both projects lives here.
+  // A project-level testTimeout is ignored by jest (29 and 30 alike): the one value for both projects lives here.
   testTimeout: 30000,
   // Always run tests in workers, never in the jest process itself: workers start after
   // globalSetup and so inherit NODE_EXTRA_CA_CERTS for the fake cost provider's certificate.
