@@ -1,3 +1,4 @@
+import { defineConfig } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
@@ -193,7 +194,7 @@ export const noImportCircle = {
   rules: { 'import-x/no-cycle': 'error' },
 };
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/', 'node_modules/', '.data/', 'coverage/', '**/*.mjs', '**/*.js'] },
   ...tseslint.configs.recommendedTypeChecked,
   {

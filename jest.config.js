@@ -1,7 +1,11 @@
 // Transpile only: `npm run build` checks types once for the whole project.
 const transform = {
-  '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', moduleResolution: 'node', esModuleInterop: true } }],
+  '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', moduleResolution: 'bundler', esModuleInterop: true } }],
+  // jose ships ES modules only and jest's module system loads CommonJS: its files go through the same compiler.
+  '/node_modules/jose/.+\\.js$': ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', allowJs: true } }],
 };
+/** Packages in node_modules that the transform above compiles: every other one is loaded as published. */
+const transformIgnorePatterns = ['/node_modules/(?!jose/)'];
 
 /**
  * Two projects on one axis:
@@ -13,7 +17,7 @@ const transform = {
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
-  // A project-level testTimeout is ignored by jest 29: the one value for both projects lives here.
+  // A project-level testTimeout is ignored by jest (29 and 30 alike): the one value for both projects lives here.
   testTimeout: 30000,
   // Always run tests in workers, never in the jest process itself: workers start after
   // globalSetup and so inherit NODE_EXTRA_CA_CERTS for the fake cost provider's certificate.
@@ -25,6 +29,7 @@ module.exports = {
       roots: ['<rootDir>/tests', '<rootDir>/edge'],
       testMatch: ['**/*.unit.test.ts'],
       transform,
+      transformIgnorePatterns,
     },
     {
       displayName: 'integration',
@@ -33,6 +38,7 @@ module.exports = {
       testMatch: ['**/*.test.ts'],
       testPathIgnorePatterns: ['\\.unit\\.test\\.ts$'],
       transform,
+      transformIgnorePatterns,
       globalSetup: '<rootDir>/tests/support/globalSetup.ts',
       globalTeardown: '<rootDir>/tests/support/globalTeardown.ts',
       setupFilesAfterEnv: ['<rootDir>/tests/support/perFile.ts'],

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWK, type KeyLike } from 'jose';
+import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWK } from 'jose';
 
 /**
  * A local stand-in for the managed identity endpoint that App Service, Functions and Container
@@ -55,7 +55,7 @@ const normal = (resource: string) => resource.replace(/\/+$/, '').replace(/\/\.d
 export async function startIdentityEndpoint(options: IdentityEndpointOptions): Promise<IdentityEndpoint> {
   const secret = randomBytes(24).toString('base64url');
   const resources = (options.resources ?? DEFAULT_RESOURCES).map(normal);
-  const { privateKey, publicKey } = (await generateKeyPair('ES256')) as { privateKey: KeyLike; publicKey: KeyLike };
+  const { privateKey, publicKey } = await generateKeyPair('ES256');
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'local-identity', alg: 'ES256' };
   const issued: TokenRequest[] = [];
 

@@ -120,7 +120,7 @@ export function notificationBell(): { element: HTMLElement; stop: () => void } {
       panel.querySelector<HTMLElement>('h2')?.focus();
     }
   };
-  button.addEventListener('click', () => setOpen(panel.hidden));
+  button.addEventListener('click', () => setOpen(Boolean(panel.hidden)));
   close.addEventListener('click', () => {
     setOpen(false);
     button.focus();

@@ -1,14 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, type KeyLike } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { createTokenVerifier, TokenRejected } from '../../shared/auth/jwt';
 
 /** Production mode: RS256 tokens verified against the identity provider's JWKS endpoint. */
 describe('RS256 verification against a JWKS endpoint', () => {
   let server: http.Server;
   let jwksUrl: string;
-  let privateKey: KeyLike;
-  let otherKey: KeyLike;
+  let privateKey: CryptoKey;
+  let otherKey: CryptoKey;
   const issuer = 'https://login.example.test/tenant/v2.0';
   const audience = 'api://shooting-club';
 
@@ -28,7 +28,7 @@ describe('RS256 verification against a JWKS endpoint', () => {
 
   const verifier = () =>
     createTokenVerifier({ AUTH_JWKS_URL: jwksUrl, AUTH_JWT_SECRET: undefined, AUTH_ISSUER: issuer, AUTH_AUDIENCE: audience });
-  const sign = (key: KeyLike, kid = 'key-1') =>
+  const sign = (key: CryptoKey, kid = 'key-1') =>
     new SignJWT({ roles: ['ops_admin'] })
       .setProtectedHeader({ alg: 'RS256', kid })
       .setSubject('entra-user')
