@@ -1,6 +1,6 @@
 import type { ClubIngestView } from './clubIngestViewSchema';
 import type { Queryable } from '../db/client';
-import { countPendingDeadLetters, listDeadLetters } from './deadLetterRepository';
+import { deadLetterBlock } from './deadLetterDiagnostics';
 import { listRecentRejects } from './statusRepository';
 import type { IngestHealth } from './health';
 
@@ -19,10 +19,9 @@ function namesClub(vereinsId: string, topic: string | null | undefined, clubId: 
  */
 export async function readClubIngestView(sql: Queryable, vereinsId: string, health: IngestHealth): Promise<ClubIngestView> {
   const prefix = `club.${vereinsId}.`;
-  const [rejects, deadLetters, pending] = await Promise.all([
+  const [rejects, deadLetters] = await Promise.all([
     listRecentRejects(sql, CLUB_RECORDS_LISTED, vereinsId),
-    listDeadLetters(sql, { limit: CLUB_RECORDS_LISTED, clubId: vereinsId }),
-    countPendingDeadLetters(sql, vereinsId),
+    deadLetterBlock(sql, vereinsId, CLUB_RECORDS_LISTED),
   ]);
   const quarantined =
     health.admissionState === 'quarantined' && namesClub(vereinsId, health.quarantineTopic, health.quarantineClubId)
@@ -56,15 +55,7 @@ export async function readClubIngestView(sql: Queryable, vereinsId: string, heal
       ...reject,
       rejectedAt: reject.rejectedAt.toISOString(),
     })),
-    deadLetters: {
-      pending,
-      recent: deadLetters.map((entry) => ({
-        ...entry,
-        sequenceNumber: entry.sequenceNumber === null ? null : Number(entry.sequenceNumber),
-        deadAt: entry.deadAt.toISOString(),
-        replayedAt: entry.replayedAt?.toISOString() ?? null,
-      })),
-    },
+    deadLetters,
     quarantine: quarantined,
     drift,
     lastReject,

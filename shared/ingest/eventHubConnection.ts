@@ -1,6 +1,5 @@
 import { EventHubConsumerClient, type CheckpointStore, type EventHubConsumerClientOptions } from '@azure/event-hubs';
-import type { Settings } from '../config/settings';
-import { hostConnection, identityCredential, type HostConnection } from '../storage/tables';
+import { hostConnection, identityCredential, type HostConnection, type HostConnectionSettings } from '../storage/tables';
 
 /**
  * How a reader reaches Event Hubs, in the two forms the Functions host accepts for the `ingest`
@@ -11,13 +10,7 @@ import { hostConnection, identityCredential, type HostConnection } from '../stor
  */
 export type EventHubConnection = HostConnection<{ fullyQualifiedNamespace: string }>;
 
-type EventHubConnectionSettings = Pick<
-  Settings,
-  | 'INGEST_EVENTHUB_CONNECTION'
-  | 'INGEST_EVENTHUB_CONNECTION__fullyQualifiedNamespace'
-  | 'INGEST_EVENTHUB_CONNECTION__credential'
-  | 'INGEST_EVENTHUB_CONNECTION__clientId'
->;
+type EventHubConnectionSettings = HostConnectionSettings<'INGEST_EVENTHUB_CONNECTION', 'fullyQualifiedNamespace'>;
 
 /** The connection the settings describe; undefined when they describe none. */
 export function eventHubConnection(settings: EventHubConnectionSettings): EventHubConnection | undefined {

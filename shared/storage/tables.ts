@@ -11,14 +11,7 @@ import { getSettings, type Settings } from '../config/settings';
  */
 export type StorageConnection = HostConnection<{ tableServiceUri: string }>;
 
-type StorageSettings = Pick<
-  Settings,
-  | 'AzureWebJobsStorage'
-  | 'AzureWebJobsStorage__accountName'
-  | 'AzureWebJobsStorage__tableServiceUri'
-  | 'AzureWebJobsStorage__credential'
-  | 'AzureWebJobsStorage__clientId'
->;
+type StorageSettings = HostConnectionSettings<'AzureWebJobsStorage', 'accountName' | 'tableServiceUri'>;
 
 /** The storage connection the settings describe; undefined when they describe none. */
 export function storageConnection(settings: StorageSettings): StorageConnection | undefined {
@@ -43,6 +36,12 @@ export interface IdentityChoice {
  */
 export type HostConnection<Target> =
   { kind: 'connectionString'; connectionString: string } | ({ kind: 'identity' } & Target & IdentityChoice);
+
+/** The settings of one host connection `Name`: the connection string, and `Name__<part>` for the identity's target and choice. */
+export type HostConnectionSettings<Name extends keyof Settings, TargetPart extends string> = Pick<
+  Settings,
+  Name | Extract<`${Name & string}__${TargetPart | 'credential' | 'clientId'}`, keyof Settings>
+>;
 
 /** The connection the settings describe, as the host reads them: a connection string wins; undefined when they describe none. */
 export function hostConnection<Target extends object>(
