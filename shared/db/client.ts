@@ -27,8 +27,9 @@ export function connect(options: ConnectOptions): Sql {
   // Required here, not imported at the top: the first pool loads the driver (see driver.ts).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { default: postgres } = require('./driver') as typeof import('./driver');
+  const max = options.max ?? 10;
   const sql = postgres(options.url, {
-    max: options.max ?? 10,
+    max,
     idle_timeout: 30,
     connect_timeout: options.connectTimeoutSeconds ?? 10,
     onnotice: () => undefined,
@@ -38,7 +39,7 @@ export function connect(options: ConnectOptions): Sql {
     connection: { application_name: 'shooting-club-backend' },
   });
   return guardPool(sql, {
-    max: options.max ?? 10,
+    max,
     ...(options.maxWaitMs === undefined ? {} : { maxWaitMs: options.maxWaitMs }),
     retryAfterSeconds: POOL_BUSY_RETRY_AFTER_SECONDS,
     pool: options.name ?? 'database',
@@ -48,17 +49,18 @@ export function connect(options: ConnectOptions): Sql {
 let shared: Sql | undefined;
 let bulk: Sql | undefined;
 
+/** A pool of the process from the settings' database URL. */
+function settingsPool(options: Omit<ConnectOptions, 'url'>): Sql {
+  const url = getSettings().DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is not set');
+  return connect({ url, ...options });
+}
+
 /** The pool of this process that user requests use. */
 export function getSql(): Sql {
   if (!shared) {
     const settings = getSettings();
-    if (!settings.DATABASE_URL) throw new Error('DATABASE_URL is not set');
-    shared = connect({
-      url: settings.DATABASE_URL,
-      max: settings.DATABASE_POOL_MAX,
-      maxWaitMs: settings.DATABASE_POOL_WAIT_MS,
-      name: 'user',
-    });
+    shared = settingsPool({ max: settings.DATABASE_POOL_MAX, maxWaitMs: settings.DATABASE_POOL_WAIT_MS, name: 'user' });
   }
   return shared;
 }
@@ -71,15 +73,7 @@ export function getSql(): Sql {
 export function getBulkSql(): Sql {
   const settings = getSettings();
   if (settings.DATABASE_BULK_POOL_MAX === 0) return getSql();
-  if (!bulk) {
-    if (!settings.DATABASE_URL) throw new Error('DATABASE_URL is not set');
-    bulk = connect({
-      url: settings.DATABASE_URL,
-      max: settings.DATABASE_BULK_POOL_MAX,
-      maxWaitMs: settings.DATABASE_BULK_POOL_WAIT_MS,
-      name: 'bulk',
-    });
-  }
+  bulk ??= settingsPool({ max: settings.DATABASE_BULK_POOL_MAX, maxWaitMs: settings.DATABASE_BULK_POOL_WAIT_MS, name: 'bulk' });
   return bulk;
 }
 

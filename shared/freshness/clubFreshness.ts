@@ -1,29 +1,12 @@
 import * as v from 'valibot';
-import {
-  dueEvening,
-  FRESHNESS_STATUSES,
-  judgeArrival,
-  overallFreshness,
-  type ClubVerdict,
-  type Evening,
-  type FreshnessOverview,
-} from './evaluation';
+import { dueEvening, judgeArrival, overallFreshness, type ClubVerdict, type Evening, type FreshnessOverview } from './evaluation';
+import { FreshnessCountsSchema } from './diagnosticsSchema';
 import type { ClubSignals } from './freshnessRepository';
 import { freshnessHint, type Hint } from './hints';
 import { resolvePlan, type PlanSource, type TrainingPlan } from './trainingPlan';
 
 /** The body of GET /healthz/data-freshness, for the OpenAPI document. */
-export const FreshnessOverviewSchema = v.pipe(
-  v.object({
-    status: v.picklist(FRESHNESS_STATUSES),
-    checked: v.number(),
-    fresh: v.number(),
-    stale: v.number(),
-    unknown: v.number(),
-    checkedAt: v.string(),
-  }),
-  v.title('FreshnessOverview'),
-);
+export const FreshnessOverviewSchema = v.pipe(FreshnessCountsSchema, v.title('FreshnessOverview'));
 
 /** Seconds a caller is asked to wait before checking again after the check itself failed. */
 export const FRESHNESS_RETRY_AFTER_SECONDS = 60;

@@ -34,13 +34,18 @@ export const DataFreshnessEntrySchema = v.object({
 });
 export type DataFreshnessEntry = v.InferOutput<typeof DataFreshnessEntrySchema>;
 
-export const DataFreshnessBlockSchema = v.object({
+/** The overall status and the counts of one freshness check: GET /healthz/data-freshness, and the head of the block below. */
+export const FreshnessCountsSchema = v.object({
   status: v.picklist(FRESHNESS_STATUSES),
   checked: v.number(),
   fresh: v.number(),
   stale: v.number(),
   unknown: v.number(),
   checkedAt: v.string(),
+});
+
+export const DataFreshnessBlockSchema = v.object({
+  ...FreshnessCountsSchema.entries,
   clubs: v.array(DataFreshnessEntrySchema),
   total: v.number(),
   limit: v.number(),

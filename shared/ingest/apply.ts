@@ -249,6 +249,26 @@ const texts = <T>(items: readonly T[], pick: (item: T) => string | number | bool
  * whether the row is deleted, the newest create/update decides its values. ingest_position_newer
  * (migration 007) compares positions; a change newer in neither leaves the row alone.
  */
+const NEWER_DATA = 'ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence)';
+const NEWER_SOURCE = 'ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence)';
+const NEWER_IN_EITHER = `${NEWER_SOURCE} or ${NEWER_DATA}`;
+
+/** Each column takes the incoming value where the change is newer by `newer`, else keeps its own. */
+const takeNewer = (newer: string, columns: readonly string[]) =>
+  columns.map((column) => `${column} = case when ${newer} then excluded.${column} else t.${column} end`);
+
+const HIT_UPDATES = [
+  ...takeNewer(NEWER_DATA, ['shooter_id', 'discipline', 'series', 'shot_no', 'value', 'shot_at', 'data_lsn', 'data_sequence']),
+  `deleted_at = case when not ${NEWER_SOURCE} then t.deleted_at when excluded.deleted_at is not null then coalesce(t.deleted_at, excluded.deleted_at) end`,
+  ...takeNewer(NEWER_SOURCE, ['source_lsn', 'source_sequence']),
+  'updated_at = excluded.updated_at',
+].join(',\n');
+
+const SHOOTER_UPDATES = [
+  ...takeNewer(NEWER_DATA, ['display_name', 'birth_year', 'data_lsn', 'data_sequence']),
+  ...takeNewer(NEWER_SOURCE, ['deleted', 'source_lsn', 'source_sequence']),
+  'updated_at = excluded.updated_at',
+].join(',\n');
 
 /** Hits: deletes are soft (deleted_at, the cloud time the delete arrived). */
 function hitsUpsert(sql: Queryable, hits: readonly Merged<HitChange>[]) {
@@ -265,21 +285,8 @@ function hitsUpsert(sql: Queryable, hits: readonly Merged<HitChange>[]) {
       ${sql.array(texts(hits, (h) => h.deleted))}::bool[], ${sql.array(texts(hits, (h) => h.lsn))}::int8[], ${sql.array(texts(hits, (h) => h.sequence))}::int8[],
       ${sql.array(texts(hits, (h) => h.dataLsn))}::int8[], ${sql.array(texts(hits, (h) => h.dataSequence))}::int8[]
     ) as u(club, record, shooter, discipline, series, shot_no, value, shot_at, deleted, lsn, seq, data_lsn, data_seq)
-    on conflict (source_club_id, source_record_id) do update set
-      shooter_id = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.shooter_id else t.shooter_id end,
-      discipline = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.discipline else t.discipline end,
-      series = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.series else t.series end,
-      shot_no = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.shot_no else t.shot_no end,
-      value = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.value else t.value end,
-      shot_at = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.shot_at else t.shot_at end,
-      data_lsn = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.data_lsn else t.data_lsn end,
-      data_sequence = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.data_sequence else t.data_sequence end,
-      deleted_at = case when not ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then t.deleted_at
-                        when excluded.deleted_at is not null then coalesce(t.deleted_at, excluded.deleted_at) end,
-      source_lsn = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.source_lsn else t.source_lsn end,
-      source_sequence = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.source_sequence else t.source_sequence end,
-      updated_at = excluded.updated_at
-    where ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) or ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence)
+    on conflict (source_club_id, source_record_id) do update set ${sql.unsafe(HIT_UPDATES)}
+    where ${sql.unsafe(NEWER_IN_EITHER)}
     returning 1`;
 }
 
@@ -296,16 +303,8 @@ function shootersUpsert(sql: Queryable, shooters: readonly Merged<ShooterChange>
       ${sql.array(texts(shooters, (s) => s.sequence))}::int8[], ${sql.array(texts(shooters, (s) => s.dataLsn))}::int8[],
       ${sql.array(texts(shooters, (s) => s.dataSequence))}::int8[]
     ) as u(club, record, display_name, birth_year, deleted, lsn, seq, data_lsn, data_seq)
-    on conflict (source_club_id, source_record_id) do update set
-      display_name = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.display_name else t.display_name end,
-      birth_year = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.birth_year else t.birth_year end,
-      data_lsn = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.data_lsn else t.data_lsn end,
-      data_sequence = case when ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence) then excluded.data_sequence else t.data_sequence end,
-      deleted = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.deleted else t.deleted end,
-      source_lsn = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.source_lsn else t.source_lsn end,
-      source_sequence = case when ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) then excluded.source_sequence else t.source_sequence end,
-      updated_at = excluded.updated_at
-    where ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence) or ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence)
+    on conflict (source_club_id, source_record_id) do update set ${sql.unsafe(SHOOTER_UPDATES)}
+    where ${sql.unsafe(NEWER_IN_EITHER)}
     returning 1`;
 }
 

@@ -68,13 +68,24 @@ export class TableCheckpointStore implements CheckpointStore {
     return entities;
   }
 
-  async listOwnership(fullyQualifiedNamespace: string, eventHubName: string, consumerGroup: string): Promise<PartitionOwnership[]> {
-    const entities = await this.list<OwnershipEntity>(scopeKey(fullyQualifiedNamespace, eventHubName, consumerGroup), OWNERSHIP);
+  /** The rows of one kind (`prefix`) of a consumer group, each with the partition it is about. */
+  private async rowsOf<T extends { rowKey: string }>(
+    fullyQualifiedNamespace: string,
+    eventHubName: string,
+    consumerGroup: string,
+    prefix: string,
+  ): Promise<{ partition: Omit<Checkpoint, 'sequenceNumber' | 'offset'>; entity: TableEntityResult<T> }[]> {
+    const entities = await this.list<T>(scopeKey(fullyQualifiedNamespace, eventHubName, consumerGroup), prefix);
     return entities.map((entity) => ({
-      fullyQualifiedNamespace,
-      eventHubName,
-      consumerGroup,
-      partitionId: entity.rowKey.slice(OWNERSHIP.length),
+      partition: { fullyQualifiedNamespace, eventHubName, consumerGroup, partitionId: (entity.rowKey ?? '').slice(prefix.length) },
+      entity,
+    }));
+  }
+
+  async listOwnership(fullyQualifiedNamespace: string, eventHubName: string, consumerGroup: string): Promise<PartitionOwnership[]> {
+    const rows = await this.rowsOf<OwnershipEntity>(fullyQualifiedNamespace, eventHubName, consumerGroup, OWNERSHIP);
+    return rows.map(({ partition, entity }) => ({
+      ...partition,
       ownerId: entity.ownerId,
       lastModifiedTimeInMs: modifiedMs(entity),
       etag: entity.etag,
@@ -109,12 +120,9 @@ export class TableCheckpointStore implements CheckpointStore {
   }
 
   async listCheckpoints(fullyQualifiedNamespace: string, eventHubName: string, consumerGroup: string): Promise<StoredCheckpoint[]> {
-    const entities = await this.list<CheckpointEntity>(scopeKey(fullyQualifiedNamespace, eventHubName, consumerGroup), CHECKPOINT);
-    return entities.map((entity) => ({
-      fullyQualifiedNamespace,
-      eventHubName,
-      consumerGroup,
-      partitionId: entity.rowKey.slice(CHECKPOINT.length),
+    const rows = await this.rowsOf<CheckpointEntity>(fullyQualifiedNamespace, eventHubName, consumerGroup, CHECKPOINT);
+    return rows.map(({ partition, entity }) => ({
+      ...partition,
       sequenceNumber: Number(entity.sequenceNumber),
       offset: String(entity.offset),
       updatedAt: entity.timestamp ? new Date(entity.timestamp) : null,

@@ -1,6 +1,7 @@
 import type { ClubIngestView } from './clubIngestViewSchema';
 import type { Queryable } from '../db/client';
-import { listDeadLetters } from './deadLetterRepository';
+import { deadLetterBlock } from './deadLetterDiagnostics';
+import { listRecentRejects } from './statusRepository';
 import type { IngestHealth } from './health';
 
 /** Rejects and dead letters the club page lists at most, newest first (both records are bounded anyway). */
@@ -18,27 +19,9 @@ function namesClub(vereinsId: string, topic: string | null | undefined, clubId: 
  */
 export async function readClubIngestView(sql: Queryable, vereinsId: string, health: IngestHealth): Promise<ClubIngestView> {
   const prefix = `club.${vereinsId}.`;
-  const [rejects, deadLetters, [pending]] = await Promise.all([
-    sql<
-      {
-        rejectedAt: Date;
-        topic: string | null;
-        clubId: string | null;
-        entity: string | null;
-        reason: string;
-        detail: string;
-        partitionId: string | null;
-        sequenceNumber: string | null;
-      }[]
-    >`
-      select rejected_at as "rejectedAt", topic, club_id as "clubId", entity, reason, detail,
-             partition_id as "partitionId", sequence_number as "sequenceNumber"
-      from ingest_contract_reject
-      where club_id = ${vereinsId} or left(topic, ${prefix.length}) = ${prefix}
-      order by id desc limit ${CLUB_RECORDS_LISTED}`,
-    listDeadLetters(sql, { limit: CLUB_RECORDS_LISTED, clubId: vereinsId }),
-    sql<{ count: number }[]>`
-      select count(*)::int as count from ingest_dead_letter where club_id = ${vereinsId} and replayed_at is null`,
+  const [rejects, deadLetters] = await Promise.all([
+    listRecentRejects(sql, CLUB_RECORDS_LISTED, vereinsId),
+    deadLetterBlock(sql, vereinsId, CLUB_RECORDS_LISTED),
   ]);
   const quarantined =
     health.admissionState === 'quarantined' && namesClub(vereinsId, health.quarantineTopic, health.quarantineClubId)
@@ -71,17 +54,8 @@ export async function readClubIngestView(sql: Queryable, vereinsId: string, heal
     rejects: rejects.map((reject) => ({
       ...reject,
       rejectedAt: reject.rejectedAt.toISOString(),
-      sequenceNumber: reject.sequenceNumber === null ? null : Number(reject.sequenceNumber),
     })),
-    deadLetters: {
-      pending: pending?.count ?? 0,
-      recent: deadLetters.map((entry) => ({
-        ...entry,
-        sequenceNumber: entry.sequenceNumber === null ? null : Number(entry.sequenceNumber),
-        deadAt: entry.deadAt.toISOString(),
-        replayedAt: entry.replayedAt?.toISOString() ?? null,
-      })),
-    },
+    deadLetters,
     quarantine: quarantined,
     drift,
     lastReject,

@@ -1,23 +1,13 @@
 import * as v from 'valibot';
 import { DeadLetterBlockSchema } from './deadLetterSchema';
+import { RejectEntrySchema } from './healthSchema';
 
 const text = v.nullable(v.string());
 
 export const ClubIngestViewSchema = v.object({
   /** The club's topics: `club.<club number>.<entity>` (docs/ingest-contract.md). */
   topicPrefix: v.string(),
-  rejects: v.array(
-    v.object({
-      rejectedAt: v.string(),
-      topic: text,
-      clubId: text,
-      entity: text,
-      reason: v.string(),
-      detail: v.string(),
-      partitionId: text,
-      sequenceNumber: v.nullable(v.number()),
-    }),
-  ),
+  rejects: v.array(RejectEntrySchema),
   deadLetters: DeadLetterBlockSchema,
   /**
    * The incident context when the club's path is involved (rule 1 and 2): the open quarantine,

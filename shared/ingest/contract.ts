@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { checkTimestamp } from '../validation/timestamp';
 import { BIRTH_YEAR, EARLIEST_SOURCE_MS, isSourceId, LATEST_SOURCE_MS, RING_VALUE_MAX, SMALL_INT_MAX, TEXT_LIMITS } from './contractBounds';
-import { fastAccepted } from './contractFastPath';
 import { isStorableText, storableOrNull, storableText, TEXT_CAPS } from './storableText';
 
 export { EARLIEST_SOURCE_MS, LATEST_SOURCE_MS } from './contractBounds';
@@ -309,10 +308,7 @@ export function classifyMessage(message: IncomingMessage): Classified {
   const decoded = decodeBody(message.body);
   if (decoded.kind === 'tombstone') return { kind: 'tombstone' };
   if (decoded.kind === 'invalid') return rejected('body_invalid', decoded.detail, topicText, topicClub, entity, sequence);
-  const fast = fastAccepted(decoded.value, entity);
-  const parsed = fast
-    ? { deleted: false, lsn: fast.lsn, tsMs: fast.tsMs, row: fast.row as HitRow | ShooterRow }
-    : parseWithSchemas(decoded.value, entity);
+  const parsed = parseWithSchemas(decoded.value, entity);
   if ('reason' in parsed) return rejected(parsed.reason, parsed.detail, topicText, topicClub, entity, sequence);
   const { deleted, row } = parsed;
   if (row.club_id !== topicClub)
@@ -335,7 +331,7 @@ export function classifyMessage(message: IncomingMessage): Classified {
 
 export type Parsed = { deleted: boolean; lsn: number; tsMs: number; row: HitRow | ShooterRow | { id: string; club_id: string } };
 
-/** The definition of a valid body (the fast path only shortcuts its common case); a failure names the reason and detail. */
+/** The definition of a valid body; a failure names the reason and detail. */
 export function parseWithSchemas(value: unknown, entity: Entity): Parsed | { reason: RejectReason; detail: string } {
   const envelope = v.safeParse(EnvelopeSchema, value);
   if (!envelope.success) return { reason: 'body_invalid', detail: issuesText(envelope.issues) };

@@ -1,7 +1,4 @@
-/**
- * The ranges of the ingest contract (docs/ingest-contract.md, "Body"), shared by the valibot
- * schemas and the hand-written fast path so both accept exactly the same.
- */
+/** The ranges of the ingest contract (docs/ingest-contract.md, "Body"). */
 
 /**
  * The range of every time an event carries, in epoch milliseconds: 1970-01-01 to 2200-01-01 UTC.
@@ -16,12 +13,6 @@ export const ID_TEXT = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 export const isSourceId = (value: unknown): value is string | number =>
   (typeof value === 'number' && Number.isSafeInteger(value)) || (typeof value === 'string' && ID_TEXT.test(value));
-
-export const isEpochMillis = (value: unknown): value is number =>
-  typeof value === 'number' && Number.isFinite(value) && value >= EARLIEST_SOURCE_MS && value <= LATEST_SOURCE_MS;
-
-/** A position (WAL lsn, transaction id): a whole number a JS number and a bigint both hold exactly. */
-export const isPosition = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
 /** Row and source text caps. */
 export const TEXT_LIMITS = {

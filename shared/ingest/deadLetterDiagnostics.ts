@@ -5,9 +5,15 @@ import type { DeadLetterBlock } from './deadLetterSchema';
 /** Dead letters the diagnostics summary lists at most (newest first); the command pages further. */
 export const DEAD_LETTERS_LISTED = 20;
 
-/** The diagnostics summary's deadLetters block: the count still waiting and the newest records. */
-export async function deadLetterBlock(sql: Queryable): Promise<DeadLetterBlock> {
-  const [pending, recent] = await Promise.all([countPendingDeadLetters(sql), listDeadLetters(sql, { limit: DEAD_LETTERS_LISTED })]);
+/**
+ * The deadLetters block of the diagnostics summary (and, with `clubId`, of the club's ingest view):
+ * the count still waiting and the newest `limit` records.
+ */
+export async function deadLetterBlock(sql: Queryable, clubId?: string, limit = DEAD_LETTERS_LISTED): Promise<DeadLetterBlock> {
+  const [pending, recent] = await Promise.all([
+    countPendingDeadLetters(sql, clubId),
+    listDeadLetters(sql, { limit, clubId: clubId ?? null }),
+  ]);
   return {
     pending,
     recent: recent.map((entry) => ({

@@ -7,7 +7,8 @@ import type { RunnerIdentity } from './statusRepository';
  * fix. Written by the apply core, listed by the diagnostics and replayed by
  * `npm run ingest:replay-dead-letters`. Every text is cut before it gets here (deadLetters.ts).
  */
-export interface DeadLetterInput {
+/** What the database said and where the event came from: written with a dead letter and listed with it. */
+export interface DeadLetterOrigin {
   sqlState: string | null;
   detail: string;
   topic: string | null;
@@ -15,6 +16,9 @@ export interface DeadLetterInput {
   entity: string | null;
   partitionId: string | null;
   sequenceNumber: number | null;
+}
+
+export interface DeadLetterInput extends DeadLetterOrigin {
   enqueuedAt: Date | null;
   message: Buffer | null;
 }
@@ -24,17 +28,10 @@ export interface DeadLetterRetention {
   maxAgeDays: number;
 }
 
-export interface DeadLetterEntry {
+export interface DeadLetterEntry extends DeadLetterOrigin {
   id: number;
   deadAt: Date;
   reason: 'apply_failed';
-  sqlState: string | null;
-  detail: string;
-  topic: string | null;
-  clubId: string | null;
-  entity: string | null;
-  partitionId: string | null;
-  sequenceNumber: number | null;
   replayAttempts: number;
   lastReplayError: string | null;
   replayedAt: Date | null;
@@ -82,9 +79,11 @@ export function listDeadLetters(
     order by id desc limit ${page.limit}`;
 }
 
-/** Dead letters not replayed yet. */
-export async function countPendingDeadLetters(sql: Queryable): Promise<number> {
-  const [row]: [{ count: number }?] = await sql`select count(*)::int as count from ingest_dead_letter where replayed_at is null`;
+/** Dead letters not replayed yet; with `clubId`, those of that club. */
+export async function countPendingDeadLetters(sql: Queryable, clubId?: string): Promise<number> {
+  const [row]: [{ count: number }?] = await sql`
+    select count(*)::int as count from ingest_dead_letter
+    where replayed_at is null ${clubId === undefined ? sql`` : sql`and club_id = ${clubId}`}`;
   return row?.count ?? 0;
 }
 

@@ -1,6 +1,5 @@
 import { EventHubConsumerClient, type CheckpointStore, type EventHubConsumerClientOptions } from '@azure/event-hubs';
-import type { Settings } from '../config/settings';
-import { identityCredential, type IdentityChoice } from '../storage/tables';
+import { hostConnection, identityCredential, type HostConnection, type HostConnectionSettings } from '../storage/tables';
 
 /**
  * How a reader reaches Event Hubs, in the two forms the Functions host accepts for the `ingest`
@@ -9,28 +8,17 @@ import { identityCredential, type IdentityChoice } from '../storage/tables';
  * `__credential` and `__clientId`) that carries no secret. The worker and the backfill read the
  * same settings, so one deployment form serves all three. A connection string wins, as for the host.
  */
-export type EventHubConnection =
-  { kind: 'connectionString'; connectionString: string } | ({ kind: 'identity'; fullyQualifiedNamespace: string } & IdentityChoice);
+export type EventHubConnection = HostConnection<{ fullyQualifiedNamespace: string }>;
 
-type EventHubConnectionSettings = Pick<
-  Settings,
-  | 'INGEST_EVENTHUB_CONNECTION'
-  | 'INGEST_EVENTHUB_CONNECTION__fullyQualifiedNamespace'
-  | 'INGEST_EVENTHUB_CONNECTION__credential'
-  | 'INGEST_EVENTHUB_CONNECTION__clientId'
->;
+type EventHubConnectionSettings = HostConnectionSettings<'INGEST_EVENTHUB_CONNECTION', 'fullyQualifiedNamespace'>;
 
 /** The connection the settings describe; undefined when they describe none. */
 export function eventHubConnection(settings: EventHubConnectionSettings): EventHubConnection | undefined {
-  if (settings.INGEST_EVENTHUB_CONNECTION) return { kind: 'connectionString', connectionString: settings.INGEST_EVENTHUB_CONNECTION };
   const namespace = settings.INGEST_EVENTHUB_CONNECTION__fullyQualifiedNamespace;
-  if (!namespace) return undefined;
-  return {
-    kind: 'identity',
-    fullyQualifiedNamespace: namespace,
-    credential: settings.INGEST_EVENTHUB_CONNECTION__credential ?? 'default',
-    ...(settings.INGEST_EVENTHUB_CONNECTION__clientId ? { clientId: settings.INGEST_EVENTHUB_CONNECTION__clientId } : {}),
-  };
+  return hostConnection(settings.INGEST_EVENTHUB_CONNECTION, namespace ? { fullyQualifiedNamespace: namespace } : undefined, {
+    credential: settings.INGEST_EVENTHUB_CONNECTION__credential,
+    clientId: settings.INGEST_EVENTHUB_CONNECTION__clientId,
+  });
 }
 
 export class EventHubNotConfiguredError extends Error {

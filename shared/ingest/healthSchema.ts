@@ -4,6 +4,18 @@ import * as v from 'valibot';
 const timestamp = v.nullable(v.pipe(v.string(), v.isoTimestamp()));
 const text = v.nullable(v.string());
 
+/** One contract reject as the ingest health and the club's ingest view list it. */
+export const RejectEntrySchema = v.object({
+  rejectedAt: v.pipe(v.string(), v.isoTimestamp()),
+  topic: text,
+  clubId: text,
+  entity: text,
+  reason: v.string(),
+  detail: v.string(),
+  partitionId: text,
+  sequenceNumber: v.nullable(v.number()),
+});
+
 export const IngestHealthSchema = v.object({
   status: v.picklist(['up', 'down', 'unknown']),
   workerState: text,
@@ -39,20 +51,7 @@ export const IngestHealthSchema = v.object({
   quarantineEntity: v.optional(text),
   quarantineDetail: v.optional(text),
   quarantineReason: v.optional(text),
-  recentRejects: v.optional(
-    v.array(
-      v.object({
-        rejectedAt: v.pipe(v.string(), v.isoTimestamp()),
-        topic: text,
-        clubId: text,
-        entity: text,
-        reason: v.string(),
-        detail: v.string(),
-        partitionId: text,
-        sequenceNumber: v.nullable(v.number()),
-      }),
-    ),
-  ),
+  recentRejects: v.optional(v.array(RejectEntrySchema)),
   // Backfills running, or finished within 24 h (newest update first, at most 10).
   backfills: v.optional(
     v.array(

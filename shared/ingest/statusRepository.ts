@@ -183,9 +183,13 @@ export interface RejectLogEntry {
   sequenceNumber: number | null;
 }
 
-export function listRecentRejects(sql: Queryable, limit: number): Promise<RejectLogEntry[]> {
+/** The newest contract rejects; with `vereinsId`, those of that club or on its topics. */
+export function listRecentRejects(sql: Queryable, limit: number, vereinsId?: string): Promise<RejectLogEntry[]> {
+  const prefix = `club.${vereinsId}.`;
   return sql<RejectLogEntry[]>`
     select rejected_at as "rejectedAt", topic, club_id as "clubId", entity, reason, detail,
            partition_id as "partitionId", sequence_number as "sequenceNumber"
-    from ingest_contract_reject order by id desc limit ${limit}`;
+    from ingest_contract_reject
+    ${vereinsId === undefined ? sql`` : sql`where club_id = ${vereinsId} or left(topic, ${prefix.length}) = ${prefix}`}
+    order by id desc limit ${limit}`;
 }

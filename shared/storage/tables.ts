@@ -9,38 +9,54 @@ import { getSettings, type Settings } from '../config/settings';
  * `__clientId`) that carries no secret. A connection string wins when both are set, as it does
  * for the host.
  */
-export type StorageConnection =
-  | { kind: 'connectionString'; connectionString: string }
-  | { kind: 'identity'; tableServiceUri: string; credential: 'managedidentity' | 'default'; clientId?: string };
+export type StorageConnection = HostConnection<{ tableServiceUri: string }>;
 
-type StorageSettings = Pick<
-  Settings,
-  | 'AzureWebJobsStorage'
-  | 'AzureWebJobsStorage__accountName'
-  | 'AzureWebJobsStorage__tableServiceUri'
-  | 'AzureWebJobsStorage__credential'
-  | 'AzureWebJobsStorage__clientId'
->;
+type StorageSettings = HostConnectionSettings<'AzureWebJobsStorage', 'accountName' | 'tableServiceUri'>;
 
 /** The storage connection the settings describe; undefined when they describe none. */
 export function storageConnection(settings: StorageSettings): StorageConnection | undefined {
-  if (settings.AzureWebJobsStorage) return { kind: 'connectionString', connectionString: settings.AzureWebJobsStorage };
   const account = settings.AzureWebJobsStorage__accountName;
   const tableServiceUri =
     settings.AzureWebJobsStorage__tableServiceUri ?? (account ? `https://${account}.table.core.windows.net` : undefined);
-  if (!tableServiceUri) return undefined;
-  return {
-    kind: 'identity',
-    tableServiceUri,
-    credential: settings.AzureWebJobsStorage__credential ?? 'default',
-    ...(settings.AzureWebJobsStorage__clientId ? { clientId: settings.AzureWebJobsStorage__clientId } : {}),
-  };
+  return hostConnection(settings.AzureWebJobsStorage, tableServiceUri ? { tableServiceUri } : undefined, {
+    credential: settings.AzureWebJobsStorage__credential,
+    clientId: settings.AzureWebJobsStorage__clientId,
+  });
 }
 
 /** Which identity an identity-based connection (`…__credential`, `…__clientId`) uses. */
 export interface IdentityChoice {
   credential: 'managedidentity' | 'default';
   clientId?: string;
+}
+
+/**
+ * A connection in the two forms the Functions host accepts for a binding's connection setting:
+ * a connection string, or an identity-based connection to `target` that carries no secret.
+ */
+export type HostConnection<Target> =
+  { kind: 'connectionString'; connectionString: string } | ({ kind: 'identity' } & Target & IdentityChoice);
+
+/** The settings of one host connection `Name`: the connection string, and `Name__<part>` for the identity's target and choice. */
+export type HostConnectionSettings<Name extends keyof Settings, TargetPart extends string> = Pick<
+  Settings,
+  Name | Extract<`${Name & string}__${TargetPart | 'credential' | 'clientId'}`, keyof Settings>
+>;
+
+/** The connection the settings describe, as the host reads them: a connection string wins; undefined when they describe none. */
+export function hostConnection<Target extends object>(
+  connectionString: string | undefined,
+  target: Target | undefined,
+  identity: { credential: IdentityChoice['credential'] | undefined; clientId: string | undefined },
+): HostConnection<Target> | undefined {
+  if (connectionString) return { kind: 'connectionString', connectionString };
+  if (!target) return undefined;
+  return {
+    kind: 'identity',
+    ...target,
+    credential: identity.credential ?? 'default',
+    ...(identity.clientId ? { clientId: identity.clientId } : {}),
+  };
 }
 
 /**

@@ -4,8 +4,9 @@ import { POOL_BUSY_CODE } from '../../shared/db/poolGuard';
 import { BusyError } from '../../shared/errors/domainErrors';
 
 /**
- * The guarded pool is a function of its own carrying the driver's properties (shared/db/poolGuard.ts):
- * tagged queries, `unsafe` and `begin` each take a slot, and the driver's helpers still work on it.
+ * What a caller of the guarded pool notices (shared/db/poolGuard.ts): tagged queries, `unsafe` and
+ * `begin` are refused with pool_busy while every connection is held and run once one is free, and
+ * the driver's helpers and settings work on it as on the driver's own pool.
  */
 describe('the guarded pool', () => {
   let sql: Sql;

@@ -1,6 +1,6 @@
-import { classifyMessage, REJECT_REASONS, type IncomingMessage } from '../../shared/ingest/contract';
+import { classifyMessage, parseWithSchemas, REJECT_REASONS, type IncomingMessage } from '../../shared/ingest/contract';
 import { messagesFromTrigger } from '../../shared/ingest/triggerMessages';
-import { connectorBodies, event, hitBody, triggerMetadataFor } from './fixtures';
+import { connectorBodies, event, hitBody, shooterBody, triggerMetadataFor } from './fixtures';
 
 const origin = { topic: 'club.4711.hits', clubId: '4711' };
 const message = (body: unknown, properties: Record<string, unknown>, sequenceNumber = 5): IncomingMessage => ({
@@ -230,5 +230,36 @@ describe('ingest contract refuses what the apply path cannot store', () => {
     }
     expect(cases[0]).toMatchObject({ reject: { reason: 'topic_malformed' } });
     expect(cases[1]).toMatchObject({ reject: { reason: 'club_scope_mismatch' } });
+  });
+});
+
+describe('the contract schemas on the common bodies and their edges', () => {
+  const hit = hitBody({ id: 1, clubId: '4711', lsn: 10 });
+  const replaced = (path: readonly string[], value: unknown) => {
+    const copy = structuredClone(hit);
+    const parent = path.slice(0, -1).reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, copy);
+    parent[path.at(-1)!] = value;
+    return copy;
+  };
+
+  it.each([
+    ['hit', 'hits', hit],
+    ['hit update', 'hits', hitBody({ id: 'a-1', clubId: '4711', lsn: 10, op: 'u' })],
+    ['connector hit', 'hits', connectorBodies.hitCreate],
+    ['shooter', 'shooters', shooterBody({ id: 5, clubId: '4711', lsn: 3 })],
+    ['connector shooter', 'shooters', connectorBodies.shooterCreate],
+  ] as const)('takes the common %s', (_name, entity, body) => {
+    expect(parseWithSchemas(body, entity)).toMatchObject({ deleted: false, row: { club_id: '4711' } });
+  });
+
+  it('reads deletes and ISO times, and refuses a wrong table, a time beyond 2200, a NUL and a body that is still text', () => {
+    expect(parseWithSchemas(hitBody({ id: 1, clubId: '4711', lsn: 10, op: 'd' }), 'hits')).toMatchObject({ deleted: true });
+    expect(parseWithSchemas(replaced(['after', 'shot_at'], '2026-11-20T19:00:01Z'), 'hits')).toMatchObject({
+      row: { shot_at: new Date('2026-11-20T19:00:01Z') },
+    });
+    expect(parseWithSchemas(replaced(['source', 'table'], 'shooters'), 'hits')).toMatchObject({ reason: 'topic_entity_mismatch' });
+    expect(parseWithSchemas(replaced(['source', 'ts_ms'], 1e16), 'hits')).toMatchObject({ reason: 'body_invalid' });
+    expect(parseWithSchemas(replaced(['after', 'discipline'], 'a\u0000'), 'hits')).toMatchObject({ reason: 'body_invalid' });
+    expect(parseWithSchemas(JSON.stringify(hit), 'hits')).toMatchObject({ reason: 'body_invalid' });
   });
 });

@@ -4,6 +4,7 @@ import { functionDefinitions } from '../../functions/definitions';
 import { overrideSettings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
 import { deadLetterBlock } from '../../shared/ingest/deadLetterDiagnostics';
+import type { DeadLetterEntry, DeadLetterOrigin } from '../../shared/ingest/deadLetterRepository';
 import { readIngestHealth } from '../../shared/ingest/health';
 import { replayDeadLetters } from '../../shared/ingest/replayDeadLetters';
 import { useIngestTablesExclusively } from './exclusive';
@@ -46,18 +47,8 @@ const hitRecords = async (club: string) =>
   ).map((row) => row.record);
 
 const deadLetters = (club: string | null = null) => sql()<
-  {
-    reason: string;
-    sqlState: string | null;
-    detail: string;
-    topic: string | null;
-    clubId: string | null;
-    entity: string | null;
-    partitionId: string | null;
-    sequenceNumber: string | null;
-    replayedAt: Date | null;
-    lastReplayError: string | null;
-  }[]
+  (Pick<DeadLetterEntry, 'reason' | 'replayedAt' | 'lastReplayError'> &
+    Omit<DeadLetterOrigin, 'sequenceNumber'> & { sequenceNumber: string | null })[]
 >`select reason, sql_state as "sqlState", detail, topic, club_id as "clubId", entity, partition_id as "partitionId",
          sequence_number::text as "sequenceNumber", replayed_at as "replayedAt", last_replay_error as "lastReplayError"
   from ingest_dead_letter where ${club}::text is null or club_id = ${club}::text order by id`;

@@ -24,20 +24,28 @@ describe('the ingest worker bundle', () => {
     await hub.close();
   });
 
-  const startBundle = (env: Record<string, string>) => bundles.start('ingest-worker', env);
+  /** The bundle with this run's database and storage, and `env`. */
+  const startBundle = (env: Record<string, string> = {}) =>
+    bundles.start('ingest-worker', {
+      DATABASE_URL: process.env['DATABASE_URL'] ?? '',
+      AzureWebJobsStorage: process.env['AzureWebJobsStorage'] ?? '',
+      ...env,
+    });
+  /** A worker reading the local hub, with a checkpoint table of its own. */
+  const readingTheHub = () => ({
+    INGEST_EVENTHUB_CONNECTION: hub.connectionString(),
+    INGEST_EVENTHUB_NAME: HUB,
+    INGEST_EVENTHUB_CONSUMER_GROUP: GROUP,
+    INGEST_CHECKPOINT_TABLE: `ckpt${uniqueTag()}`,
+    LOG_LEVEL: 'warn',
+  });
 
   it('applies events with node alone, and on SIGTERM checkpoints, marks its row stopped and exits 0', async () => {
     const club = uniqueClub();
     await publish(hub, hitEvents(club, 30));
     const worker = startBundle({
-      DATABASE_URL: process.env['DATABASE_URL'] ?? '',
-      AzureWebJobsStorage: process.env['AzureWebJobsStorage'] ?? '',
-      INGEST_EVENTHUB_CONNECTION: hub.connectionString(),
-      INGEST_EVENTHUB_NAME: HUB,
-      INGEST_EVENTHUB_CONSUMER_GROUP: GROUP,
-      INGEST_CHECKPOINT_TABLE: `ckpt${uniqueTag()}`,
+      ...readingTheHub(),
       INGEST_WORKER_LAG_SAMPLE_SECONDS: '1',
-      LOG_LEVEL: 'warn',
     });
     await eventually(async () => (await hitValues(getSql(), club)).size === 30);
     const runnerId = `worker:${os.hostname()}`;
@@ -65,13 +73,7 @@ describe('the ingest worker bundle', () => {
       const club = uniqueClub();
       await publish(hub, hitEvents(club, 12));
       const worker = startBundle({
-        DATABASE_URL: process.env['DATABASE_URL'] ?? '',
-        AzureWebJobsStorage: process.env['AzureWebJobsStorage'] ?? '',
-        INGEST_EVENTHUB_CONNECTION: hub.connectionString(),
-        INGEST_EVENTHUB_NAME: HUB,
-        INGEST_EVENTHUB_CONSUMER_GROUP: GROUP,
-        INGEST_CHECKPOINT_TABLE: `ckpt${uniqueTag()}`,
-        LOG_LEVEL: 'warn',
+        ...readingTheHub(),
         APPLICATIONINSIGHTS_CONNECTION_STRING: ingestion.connectionString,
         NODE_EXTRA_CA_CERTS: caFile,
         // Every trace kept: the default keeps 5 per second, starting from none, and this run is short.
@@ -96,10 +98,7 @@ describe('the ingest worker bundle', () => {
   }, 60_000);
 
   it('refuses to start without the Event Hubs connection, naming the setting', async () => {
-    const worker = startBundle({
-      DATABASE_URL: process.env['DATABASE_URL'] ?? '',
-      AzureWebJobsStorage: process.env['AzureWebJobsStorage'] ?? '',
-    });
+    const worker = startBundle();
     expect(await worker.exited).toBe(1);
     expect(worker.output()).toContain(
       'Start-up failed: Neither INGEST_EVENTHUB_CONNECTION nor INGEST_EVENTHUB_CONNECTION__fullyQualifiedNamespace is set',
