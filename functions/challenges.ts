@@ -41,7 +41,8 @@ import { getSql } from '../shared/db/client';
 import { memberChallengeRoutes } from './challengesMember';
 import { challengesService } from './guards/challengesService';
 import { clubRole } from './guards/clubRole';
-import { httpGroup, timerFunction } from '../shared/host/definition';
+import { defineGroup, defineTimer } from '../shared/host/definition';
+import { declared } from './declarations';
 import { authenticatedUser, platformAdmin } from '../shared/http/guards';
 import { defineRoute, json, type Route } from '../shared/http/route';
 
@@ -259,7 +260,7 @@ const challengeRoutes: Route[] = [
 ];
 
 export const challengeFunctions = [
-  httpGroup('challenges', 'api/challenges', [...challengeRoutes, ...memberChallengeRoutes]),
-  timerFunction('challengeProgress', { schedule: '%CHALLENGE_PROGRESS_SCHEDULE%' }, async () => evaluateAllActive(getSql())),
-  timerFunction('challengeExpiry', { schedule: '%CHALLENGE_EXPIRY_SCHEDULE%' }, async () => expireParticipations(getSql())),
+  defineGroup(declared.challenges, [...challengeRoutes, ...memberChallengeRoutes]),
+  defineTimer(declared.challengeProgress, async () => evaluateAllActive(getSql())),
+  defineTimer(declared.challengeExpiry, async () => expireParticipations(getSql())),
 ];

@@ -16,7 +16,8 @@ import {
   OwnClubsSchema,
 } from '../shared/clubs/schemas';
 import { getSql } from '../shared/db/client';
-import { httpGroup } from '../shared/host/definition';
+import { defineGroup } from '../shared/host/definition';
+import { declared } from './declarations';
 import { authenticatedUser, requireCapability } from '../shared/http/guards';
 import { defineRoute, json, noContent, type Route } from '../shared/http/route';
 import { clubRole } from './guards/clubRole';
@@ -176,4 +177,4 @@ const clubRoutes: Route[] = [
   }),
 ];
 
-export const clubFunctions = [httpGroup('clubs', 'api/clubs', clubRoutes)];
+export const clubFunctions = [defineGroup(declared.clubs, clubRoutes)];

@@ -1,4 +1,5 @@
-import { httpGroup } from '../shared/host/definition';
+import { defineGroup } from '../shared/host/definition';
+import { declared } from './declarations';
 import { requireCapability } from '../shared/http/guards';
 import { defineRoute, json, type Route } from '../shared/http/route';
 import { getCostService } from '../shared/costs/defaultService';
@@ -106,7 +107,7 @@ export function costRoutes(service: () => CostService = getCostService): Route[]
 
 /** The costs endpoint group; tests hand in a service over the fake provider. */
 export function costsFunction(service: () => CostService = getCostService) {
-  return httpGroup('costs', 'api/admin/v1/costs', costRoutes(service));
+  return defineGroup(declared.costs, costRoutes(service));
 }
 
 export const costFunctions = [costsFunction()];

@@ -1,7 +1,8 @@
 import { getSql } from '../shared/db/client';
 import * as v from 'valibot';
 import { getSettings } from '../shared/config/settings';
-import { httpGroup, timerFunction } from '../shared/host/definition';
+import { defineGroup, defineTimer } from '../shared/host/definition';
+import { declared } from './declarations';
 import { authenticatedUser, publicAccess } from '../shared/http/guards';
 import { defineRoute, json, noContent, type Route } from '../shared/http/route';
 import { clearInbox, listInbox, markAllRead, markRead, removeNotification } from '../shared/notifications/inboxService';
@@ -268,11 +269,9 @@ const pushRoutes: Route[] = [
 ];
 
 export const notificationFunctions = [
-  httpGroup('notifications', 'api/notifications', [...inboxRoutes, ...deliveryRoutes]),
-  httpGroup('userSettings', 'api/user/settings', settingsRoutes),
-  httpGroup('userContact', 'api/user/contact', contactRoutes),
-  httpGroup('pushRegistrations', 'api/user/push-registrations', pushRoutes),
-  timerFunction('notificationDelivery', { schedule: '%NOTIFY_DELIVERY_SCHEDULE%' }, ({ log }) =>
-    runDeliveryTimer(getSql(), getSettings(), log),
-  ),
+  defineGroup(declared.notifications, [...inboxRoutes, ...deliveryRoutes]),
+  defineGroup(declared.userSettings, settingsRoutes),
+  defineGroup(declared.userContact, contactRoutes),
+  defineGroup(declared.pushRegistrations, pushRoutes),
+  defineTimer(declared.notificationDelivery, ({ log }) => runDeliveryTimer(getSql(), getSettings(), log)),
 ];

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { HttpRequest } from '@azure/functions';
+import type { SiteDeclaration } from '../shared/host/bindings';
 import type { FunctionDefinition } from '../shared/host/definition';
 import { pathOf, REQUEST_ID_HEADER } from '../shared/http/dispatch';
 import { getSettings } from '../shared/config/settings';
@@ -23,19 +24,17 @@ export function builtSiteDir(folder: string): string {
  * from the authenticated API). Read into memory on first request; a missing build answers 404
  * until it exists. The admin portal and the member app are two of these.
  */
-export function staticSiteFunction(options: { name: string; mount: string; dir: () => string }): FunctionDefinition {
-  const mount = `/${options.mount}`;
+export function staticSiteFunction(declaration: SiteDeclaration, dir: () => string): FunctionDefinition {
+  const mount = `/${declaration.mount}`;
   let assets: StaticAssets | undefined;
   return {
     kind: 'http',
-    name: options.name,
+    name: declaration.name,
     routes: [],
     options: {
-      route: `${options.mount}/{*rest}`,
-      methods: ['GET', 'HEAD'],
-      authLevel: 'anonymous',
+      ...declaration.options,
       handler: (request: HttpRequest) => {
-        assets ??= readStaticAssets(options.dir());
+        assets ??= readStaticAssets(dir());
         const requestId = randomUUID();
         const query = new URL(request.url).search;
         const response = serveStatic(

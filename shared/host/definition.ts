@@ -12,7 +12,16 @@ import type { Route } from '../http/route';
 import { BusyError, DomainError } from '../errors/domainErrors';
 import { createInvocationLogger, type Logger } from '../log/logger';
 import { telemetry, within, type Attributes } from '../telemetry/telemetry';
-import { groupBinding, RETRY_POLICIES } from './bindings';
+import {
+  declareEventHub,
+  declareGroup,
+  declareTimer,
+  RETRY_POLICIES,
+  type EventHubBinding,
+  type EventHubDeclaration,
+  type HttpDeclaration,
+  type TimerDeclaration,
+} from './bindings';
 
 /**
  * One function of the app, as data. functions/index.ts hands each to `app.http` / `app.timer` /
@@ -24,12 +33,17 @@ export type FunctionDefinition =
   | { kind: 'eventHub'; name: string; options: EventHubFunctionOptions };
 
 /**
- * One HTTP function for an endpoint group. The function accepts every method on `prefix` and
+ * One HTTP function for an endpoint group. The function accepts every method on its prefix and
  * below so that the group itself answers 404 and 405 in problem+json.
  */
+export function defineGroup(declaration: HttpDeclaration, routes: readonly Route[]): FunctionDefinition {
+  const handler = createDispatcher(routes, `/${declaration.options.route}`);
+  return { kind: 'http', name: declaration.name, routes, options: { ...declaration.options, handler } };
+}
+
+/** An endpoint group declared on the spot (tests, benches); the app's own are in functions/declarations.ts. */
 export function httpGroup(name: string, prefix: string, routes: readonly Route[]): FunctionDefinition {
-  const binding = groupBinding(prefix);
-  return { kind: 'http', name, routes, options: { ...binding, handler: createDispatcher(routes, `/${binding.route}`) } };
+  return defineGroup(declareGroup(name, prefix), routes);
 }
 
 export interface JobContext {
@@ -63,21 +77,28 @@ export interface TimerOptions {
   retry?: RetryOptions;
 }
 
+/** A timer function declared on the spot (tests); the app's own are in functions/declarations.ts. */
+export function timerFunction(
+  name: string,
+  { schedule, retry }: TimerOptions,
+  run: (job: JobContext, timer: Timer) => Promise<Record<string, unknown> | void>,
+): FunctionDefinition {
+  return defineTimer(declareTimer(name, schedule, retry), run);
+}
+
 /**
  * A timer function. Infrastructure failures are logged and rethrown so the host records the
  * invocation as failed and retries per policy; a domain error is logged and not retried.
  */
-export function timerFunction(
-  name: string,
-  { schedule, retry = RETRY_POLICIES.timer }: TimerOptions,
+export function defineTimer(
+  { name, options }: TimerDeclaration,
   run: (job: JobContext, timer: Timer) => Promise<Record<string, unknown> | void>,
 ): FunctionDefinition {
   return {
     kind: 'timer',
     name,
     options: {
-      schedule,
-      retry,
+      ...options,
       handler: async (timer, context) => {
         const log = jobLogger(context, name);
         const started = performance.now();
@@ -97,33 +118,30 @@ export function timerFunction(
   };
 }
 
-export interface EventHubOptions {
-  /** Hub name or `%SETTING%` expression. */
-  eventHubName: string;
-  /** Name of the app setting holding the connection (string or identity-based prefix). */
-  connection: string;
-  consumerGroup?: string;
-  retry?: RetryOptions;
+/** An Event Hubs function declared on the spot (tests); the app's own are in functions/declarations.ts. */
+export function eventHubFunction(
+  name: string,
+  binding: EventHubBinding,
+  run: (job: JobContext, messages: unknown[], context: InvocationContext) => Promise<Record<string, unknown> | void>,
+): FunctionDefinition {
+  return defineEventHub(declareEventHub(name, binding), run);
 }
 
 /**
- * An Event Hubs function receiving batches (`cardinality: 'many'`). An infrastructure failure is
- * rethrown and, through the retry policy, the same batch runs again before any checkpoint; a
- * domain error escaping the area (a poison batch) is logged and dropped so it cannot block the
- * partition. Areas handle per-event rejects themselves and never throw for them.
+ * An Event Hubs function receiving batches. An infrastructure failure is rethrown and, through the
+ * retry policy, the same batch runs again before any checkpoint; a domain error escaping the area
+ * (a poison batch) is logged and dropped so it cannot block the partition. Areas handle per-event
+ * rejects themselves and never throw for them.
  */
-export function eventHubFunction(
-  name: string,
-  { retry = RETRY_POLICIES.eventBatch, ...binding }: EventHubOptions,
+export function defineEventHub(
+  { name, options }: EventHubDeclaration,
   run: (job: JobContext, messages: unknown[], context: InvocationContext) => Promise<Record<string, unknown> | void>,
 ): FunctionDefinition {
   return {
     kind: 'eventHub',
     name,
     options: {
-      ...binding,
-      cardinality: 'many',
-      retry,
+      ...options,
       handler: async (messages, context) => {
         const log = jobLogger(context, name);
         const batch = Array.isArray(messages) ? messages : [messages];
