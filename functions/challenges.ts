@@ -38,6 +38,7 @@ import {
 import { startSeason } from '../shared/challenges/seasons';
 import { claimShooter, decideLink, listClubLinks, listOwnLinks } from '../shared/challenges/shooterLinks';
 import { getSql } from '../shared/db/client';
+import { callerResource } from './callerResource';
 import { memberChallengeRoutes } from './challengesMember';
 import { challengesService } from './guards/challengesService';
 import { clubRole } from './guards/clubRole';
@@ -97,25 +98,12 @@ const challengeRoutes: Route[] = [
       return json(await achievementsOf(getSql(), userId), 200, NO_STORE);
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/challenges/sharing-preferences',
-    summary: 'The sharing flags your next participations start with (both false until you set them)',
-    guard: authenticatedUser,
-    response: SharingPreferencesSchema,
-    async handle({ caller }) {
-      return json(await getSharingPreferences(getSql(), caller.userId), 200, NO_STORE);
-    },
-  }),
-  defineRoute({
-    method: 'PUT',
-    path: '/api/challenges/sharing-preferences',
-    summary: 'Replace your sharing preferences (existing participations keep their own flags)',
-    guard: authenticatedUser,
-    body: SharingPreferencesSchema,
-    response: SharingPreferencesSchema,
-    async handle({ caller, body }) {
-      return json(await putSharingPreferences(getSql(), caller.userId, body), 200, NO_STORE);
+  ...callerResource('/api/challenges/sharing-preferences', SharingPreferencesSchema, {
+    GET: { summary: 'The sharing flags your next participations start with (both false until you set them)', run: getSharingPreferences },
+    PUT: {
+      summary: 'Replace your sharing preferences (existing participations keep their own flags)',
+      body: SharingPreferencesSchema,
+      run: putSharingPreferences,
     },
   }),
   defineRoute({
@@ -215,14 +203,10 @@ const challengeRoutes: Route[] = [
       return json(await claimShooter(getSql(), body.clubId, caller.userId, body.shooterId), 201);
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/challenges/shooter-links',
-    summary: 'Your shooter links in every club (at most 100)',
-    guard: authenticatedUser,
-    response: ShooterLinkListSchema,
-    async handle({ caller }) {
-      return json({ items: await listOwnLinks(getSql(), caller.userId) }, 200, NO_STORE);
+  ...callerResource('/api/challenges/shooter-links', ShooterLinkListSchema, {
+    GET: {
+      summary: 'Your shooter links in every club (at most 100)',
+      run: async (sql, userId) => ({ items: await listOwnLinks(sql, userId) }),
     },
   }),
   defineRoute({

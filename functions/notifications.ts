@@ -2,6 +2,7 @@ import { getSql } from '../shared/db/client';
 import * as v from 'valibot';
 import { getSettings } from '../shared/config/settings';
 import { defineGroup, defineTimer } from '../shared/host/definition';
+import { callerResource } from './callerResource';
 import { declared } from './declarations';
 import { authenticatedUser, publicAccess } from '../shared/http/guards';
 import { defineRoute, json, noContent, type Route } from '../shared/http/route';
@@ -16,7 +17,7 @@ import {
 } from '../shared/notifications/schemas';
 import { getUserSettings, patchUserSettings, replaceUserSettings } from '../shared/notifications/userSettings';
 import { deliveriesOf, DeliveryLogSchema } from '../shared/notifications/delivery/deliveryLog';
-import { loadContact, saveContact } from '../shared/notifications/delivery/contactRepository';
+import { loadContact, saveContact, type Contact } from '../shared/notifications/delivery/contactRepository';
 import { ContactSchema } from '../shared/notifications/delivery/contactSchemas';
 import { pushChannelsFromSettings } from '../shared/notifications/push/pushChannels';
 import { pushRegistrationPage, registerPush, removePushRegistration } from '../shared/notifications/push/pushRegistrations';
@@ -155,67 +156,39 @@ const inboxRoutes: Route[] = [
   alias(clearAll, 'POST', '/api/notifications/clear', 'Delete every notification'),
 ];
 
-const settingsRoutes: Route[] = [
-  defineRoute({
-    method: 'GET',
-    path: '/api/user/settings',
+const settingsRoutes = callerResource('/api/user/settings', UserSettingsSchema, {
+  GET: {
     summary: 'Your settings: the canonical notifications block (version 1), your time zone and the legacy flat mirror',
-    guard: authenticatedUser,
-    response: UserSettingsSchema,
-    async handle({ caller }) {
-      return json(await getUserSettings(getSql(), caller.userId), 200, { 'cache-control': 'no-store' });
-    },
-  }),
-  defineRoute({
-    method: 'PUT',
-    path: '/api/user/settings',
+    run: getUserSettings,
+  },
+  PUT: {
     summary:
       'Replace the notifications block (legacy flat fields are ignored next to a block, mapped onto the stored one without); optional timeZone',
-    guard: authenticatedUser,
     body: ReplaceSettingsBodySchema,
-    response: UserSettingsSchema,
-    async handle({ caller, body }) {
-      return json(await replaceUserSettings(getSql(), caller.userId, body), 200, { 'cache-control': 'no-store' });
-    },
-  }),
-  defineRoute({
-    method: 'PATCH',
-    path: '/api/user/settings',
+    run: replaceUserSettings,
+  },
+  PATCH: {
     summary: 'Deep-merge legacy flat fields, then a partial notifications block over them (the block wins per field); optional timeZone',
-    guard: authenticatedUser,
     body: PatchSettingsBodySchema,
-    response: UserSettingsSchema,
-    async handle({ caller, body }) {
-      return json(await patchUserSettings(getSql(), caller.userId, body), 200, { 'cache-control': 'no-store' });
-    },
-  }),
-];
+    run: patchUserSettings,
+  },
+});
 
-const contactRoutes: Route[] = [
-  defineRoute({
-    method: 'GET',
-    path: '/api/user/contact',
+const contactRoutes = callerResource('/api/user/contact', ContactSchema, {
+  GET: {
     summary:
       'Your contact details for delivery: the email address notifications go to (null: none) and the language (de, en) they are written in',
-    guard: authenticatedUser,
-    response: ContactSchema,
-    async handle({ caller }) {
-      return json(await loadContact(getSql(), caller.userId), 200, { 'cache-control': 'no-store' });
-    },
-  }),
-  defineRoute({
-    method: 'PUT',
-    path: '/api/user/contact',
+    run: loadContact,
+  },
+  PUT: {
     summary: 'Set your email address (null removes it) and language (de, en) for notification emails and pushes',
-    guard: authenticatedUser,
     body: ContactSchema,
-    response: ContactSchema,
-    async handle({ caller, body }) {
-      await saveContact(getSql(), caller.userId, body);
-      return json(await loadContact(getSql(), caller.userId), 200, { 'cache-control': 'no-store' });
+    async run(sql, userId, contact) {
+      await saveContact(sql, userId, contact as Contact);
+      return loadContact(sql, userId);
     },
-  }),
-];
+  },
+});
 
 const pushRoutes: Route[] = [
   defineRoute({
