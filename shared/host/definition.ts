@@ -11,7 +11,7 @@ import { createDispatcher } from '../http/dispatch';
 import type { Route } from '../http/route';
 import { BusyError, DomainError } from '../errors/domainErrors';
 import { createInvocationLogger, type Logger } from '../log/logger';
-import { telemetry, within, type Attributes } from '../telemetry/telemetry';
+import { telemetry, within, type Attributes, type JobSpan } from '../telemetry/telemetry';
 import {
   declareEventHub,
   declareGroup,
@@ -99,20 +99,16 @@ export function defineTimer(
     name,
     options: {
       ...options,
-      handler: async (timer, context) => {
+      handler: (timer, context) => {
         const log = jobLogger(context, name);
         const started = performance.now();
-        const span = telemetry()?.jobSpan(name, { 'app.trigger': 'timer', 'app.retry_count': context.retryContext?.retryCount });
-        try {
-          const outcome = await within(span, () => run({ log, invocationId: context.invocationId }, timer));
-          span?.end(spanAttributes(outcome));
-          log.info('timer_completed', { durationMs: Math.round(performance.now() - started), ...(outcome ?? {}) });
-        } catch (error) {
-          const retryable = isRetryableJobError(error);
-          span?.end({ 'app.retryable': retryable }, error);
-          log.error('timer_failed', { durationMs: Math.round(performance.now() - started), retryable, error });
-          if (retryable) throw error;
-        }
+        const durationMs = () => Math.round(performance.now() - started);
+        return runJob(
+          telemetry()?.jobSpan(name, { 'app.trigger': 'timer', 'app.retry_count': context.retryContext?.retryCount }),
+          () => run({ log, invocationId: context.invocationId }, timer),
+          (outcome) => log.info('timer_completed', { durationMs: durationMs(), ...(outcome ?? {}) }),
+          (retryable, error) => log.error('timer_failed', { durationMs: durationMs(), retryable, error }),
+        );
       },
     },
   };
@@ -142,31 +138,51 @@ export function defineEventHub(
     name,
     options: {
       ...options,
-      handler: async (messages, context) => {
+      handler: (messages, context) => {
         const log = jobLogger(context, name);
         const batch = Array.isArray(messages) ? messages : [messages];
-        const span = telemetry()?.jobSpan(name, {
-          'app.trigger': 'eventHub',
-          'messaging.batch.message_count': batch.length,
-          'app.retry_count': context.retryContext?.retryCount,
-        });
-        try {
-          const outcome = await within(span, () => run({ log, invocationId: context.invocationId }, batch, context));
-          span?.end(spanAttributes(outcome));
-          log.info('event_batch_completed', { size: batch.length, ...(outcome ?? {}) });
-        } catch (error) {
-          const retryable = isRetryableJobError(error);
-          span?.end({ 'app.retryable': retryable }, error);
-          log.error(retryable ? 'event_batch_failed' : 'event_batch_dropped', {
-            size: batch.length,
-            retryCount: context.retryContext?.retryCount,
-            error,
-          });
-          if (retryable) throw error;
-        }
+        return runJob(
+          telemetry()?.jobSpan(name, {
+            'app.trigger': 'eventHub',
+            'messaging.batch.message_count': batch.length,
+            'app.retry_count': context.retryContext?.retryCount,
+          }),
+          () => run({ log, invocationId: context.invocationId }, batch, context),
+          (outcome) => log.info('event_batch_completed', { size: batch.length, ...(outcome ?? {}) }),
+          (retryable, error) =>
+            log.error(retryable ? 'event_batch_failed' : 'event_batch_dropped', {
+              size: batch.length,
+              retryCount: context.retryContext?.retryCount,
+              error,
+            }),
+        );
       },
     },
   };
+}
+
+type JobOutcome = Record<string, unknown> | void;
+
+/**
+ * One run of a job inside its span: the outcome reported, or the failure reported and, when
+ * retryable (isRetryableJobError), rethrown so that the host retries per policy.
+ */
+async function runJob(
+  span: JobSpan | undefined,
+  work: () => Promise<JobOutcome>,
+  completed: (outcome: JobOutcome) => void,
+  failed: (retryable: boolean, error: unknown) => void,
+): Promise<void> {
+  try {
+    const outcome = await within(span, work);
+    span?.end(spanAttributes(outcome));
+    completed(outcome);
+  } catch (error) {
+    const retryable = isRetryableJobError(error);
+    span?.end({ 'app.retryable': retryable }, error);
+    failed(retryable, error);
+    if (retryable) throw error;
+  }
 }
 
 /** A job's outcome as span attributes: its numbers, texts and flags (`app.outcome.applied`). */
