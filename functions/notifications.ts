@@ -1,4 +1,4 @@
-import { getSql } from '../shared/db/client';
+import { getSql, type Sql } from '../shared/db/client';
 import * as v from 'valibot';
 import { getSettings } from '../shared/config/settings';
 import { defineGroup, defineTimer } from '../shared/host/definition';
@@ -71,58 +71,55 @@ const deliveryRoutes: Route[] = [
   }),
 ];
 
+/**
+ * A change to the caller's own inbox, answered 204: to one notification when the path names its
+ * `{id}` (404 when it is not theirs), else to all of them.
+ */
+function inboxChange(
+  route: { method: Route['method']; path: string; summary: string; missing?: string },
+  change: (sql: Sql, userId: string, id: string) => Promise<unknown>,
+): Route {
+  return defineRoute({
+    method: route.method,
+    path: route.path,
+    summary: route.summary,
+    guard: authenticatedUser,
+    ...(route.missing ? { params: IdParamsSchema, responses: { 404: { description: route.missing } } } : {}),
+    status: 204,
+    async handle({ caller, params }) {
+      await change(getSql(), caller.userId, params['id'] ?? '');
+      return noContent();
+    },
+  });
+}
+
 // Primary and compatibility routes share these handlers, so their behaviour cannot drift apart.
-const markOneRead = defineRoute({
-  method: 'POST',
-  path: '/api/notifications/{id}/read',
-  summary: 'Mark one of your notifications read (204; repeating is a no-op; 404 when it is not yours)',
-  guard: authenticatedUser,
-  params: IdParamsSchema,
-  status: 204,
-  responses: { 404: { description: 'You have no notification with this id' } },
-  async handle({ caller, params }) {
-    await markRead(getSql(), caller.userId, params.id);
-    return noContent();
+const markOneRead = inboxChange(
+  {
+    method: 'POST',
+    path: '/api/notifications/{id}/read',
+    summary: 'Mark one of your notifications read (204; repeating is a no-op; 404 when it is not yours)',
+    missing: 'You have no notification with this id',
   },
-});
-
-const markEveryRead = defineRoute({
-  method: 'POST',
-  path: '/api/notifications/read-all',
-  summary: 'Mark every notification of yours read (204)',
-  guard: authenticatedUser,
-  status: 204,
-  async handle({ caller }) {
-    await markAllRead(getSql(), caller.userId);
-    return noContent();
+  markRead,
+);
+const markEveryRead = inboxChange(
+  { method: 'POST', path: '/api/notifications/read-all', summary: 'Mark every notification of yours read (204)' },
+  (sql, userId) => markAllRead(sql, userId),
+);
+const deleteOne = inboxChange(
+  {
+    method: 'DELETE',
+    path: '/api/notifications/{id}',
+    summary: 'Delete one of your notifications (204; 404 when it is not yours or already gone)',
+    missing: 'You have no notification with this id (or it is already gone)',
   },
-});
-
-const deleteOne = defineRoute({
-  method: 'DELETE',
-  path: '/api/notifications/{id}',
-  summary: 'Delete one of your notifications (204; 404 when it is not yours or already gone)',
-  guard: authenticatedUser,
-  params: IdParamsSchema,
-  status: 204,
-  responses: { 404: { description: 'You have no notification with this id (or it is already gone)' } },
-  async handle({ caller, params }) {
-    await removeNotification(getSql(), caller.userId, params.id);
-    return noContent();
-  },
-});
-
-const clearAll = defineRoute({
-  method: 'DELETE',
-  path: '/api/notifications',
-  summary: 'Delete every notification of yours (204)',
-  guard: authenticatedUser,
-  status: 204,
-  async handle({ caller }) {
-    await clearInbox(getSql(), caller.userId);
-    return noContent();
-  },
-});
+  removeNotification,
+);
+const clearAll = inboxChange(
+  { method: 'DELETE', path: '/api/notifications', summary: 'Delete every notification of yours (204)' },
+  (sql, userId) => clearInbox(sql, userId),
+);
 
 /** The same behaviour under another method and path. */
 function alias(route: Route, method: Route['method'], path: string, summary: string): Route {
