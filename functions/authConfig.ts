@@ -1,12 +1,13 @@
 import { signInConfigOf, SignInConfigSchema } from '../shared/auth/signInConfig';
 import { getSettings } from '../shared/config/settings';
-import { httpGroup } from '../shared/host/definition';
+import { defineGroup } from '../shared/host/definition';
+import { declared } from './declarations';
 import { publicAccess } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
 
 /** GET /api/auth/config: anyone, since a browser reads it before anyone has signed in. */
 export const authConfigFunctions = [
-  httpGroup('authConfig', 'api/auth/config', [
+  defineGroup(declared.authConfig, [
     defineRoute({
       method: 'GET',
       path: '/api/auth/config',

@@ -38,10 +38,12 @@ import {
 import { startSeason } from '../shared/challenges/seasons';
 import { claimShooter, decideLink, listClubLinks, listOwnLinks } from '../shared/challenges/shooterLinks';
 import { getSql } from '../shared/db/client';
+import { callerResource } from './callerResource';
 import { memberChallengeRoutes } from './challengesMember';
 import { challengesService } from './guards/challengesService';
 import { clubRole } from './guards/clubRole';
-import { httpGroup, timerFunction } from '../shared/host/definition';
+import { defineGroup, defineTimer } from '../shared/host/definition';
+import { declared } from './declarations';
 import { authenticatedUser, platformAdmin } from '../shared/http/guards';
 import { defineRoute, json, type Route } from '../shared/http/route';
 
@@ -96,25 +98,12 @@ const challengeRoutes: Route[] = [
       return json(await achievementsOf(getSql(), userId), 200, NO_STORE);
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/challenges/sharing-preferences',
-    summary: 'The sharing flags your next participations start with (both false until you set them)',
-    guard: authenticatedUser,
-    response: SharingPreferencesSchema,
-    async handle({ caller }) {
-      return json(await getSharingPreferences(getSql(), caller.userId), 200, NO_STORE);
-    },
-  }),
-  defineRoute({
-    method: 'PUT',
-    path: '/api/challenges/sharing-preferences',
-    summary: 'Replace your sharing preferences (existing participations keep their own flags)',
-    guard: authenticatedUser,
-    body: SharingPreferencesSchema,
-    response: SharingPreferencesSchema,
-    async handle({ caller, body }) {
-      return json(await putSharingPreferences(getSql(), caller.userId, body), 200, NO_STORE);
+  ...callerResource('/api/challenges/sharing-preferences', SharingPreferencesSchema, {
+    GET: { summary: 'The sharing flags your next participations start with (both false until you set them)', run: getSharingPreferences },
+    PUT: {
+      summary: 'Replace your sharing preferences (existing participations keep their own flags)',
+      body: SharingPreferencesSchema,
+      run: putSharingPreferences,
     },
   }),
   defineRoute({
@@ -214,14 +203,10 @@ const challengeRoutes: Route[] = [
       return json(await claimShooter(getSql(), body.clubId, caller.userId, body.shooterId), 201);
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/challenges/shooter-links',
-    summary: 'Your shooter links in every club (at most 100)',
-    guard: authenticatedUser,
-    response: ShooterLinkListSchema,
-    async handle({ caller }) {
-      return json({ items: await listOwnLinks(getSql(), caller.userId) }, 200, NO_STORE);
+  ...callerResource('/api/challenges/shooter-links', ShooterLinkListSchema, {
+    GET: {
+      summary: 'Your shooter links in every club (at most 100)',
+      run: async (sql, userId) => ({ items: await listOwnLinks(sql, userId) }),
     },
   }),
   defineRoute({
@@ -259,7 +244,7 @@ const challengeRoutes: Route[] = [
 ];
 
 export const challengeFunctions = [
-  httpGroup('challenges', 'api/challenges', [...challengeRoutes, ...memberChallengeRoutes]),
-  timerFunction('challengeProgress', { schedule: '%CHALLENGE_PROGRESS_SCHEDULE%' }, async () => evaluateAllActive(getSql())),
-  timerFunction('challengeExpiry', { schedule: '%CHALLENGE_EXPIRY_SCHEDULE%' }, async () => expireParticipations(getSql())),
+  defineGroup(declared.challenges, [...challengeRoutes, ...memberChallengeRoutes]),
+  defineTimer(declared.challengeProgress, async () => evaluateAllActive(getSql())),
+  defineTimer(declared.challengeExpiry, async () => expireParticipations(getSql())),
 ];

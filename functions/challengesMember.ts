@@ -14,6 +14,7 @@ import { ParticipationSchema } from '../shared/challenges/model';
 import { personalize } from '../shared/challenges/personalize';
 import { IdParamsSchema, PersonalizeResponseSchema } from '../shared/challenges/schemas';
 import { getSql } from '../shared/db/client';
+import { callerResource } from './callerResource';
 import { authenticatedUser } from '../shared/http/guards';
 import { defineRoute, json, type Route } from '../shared/http/route';
 
@@ -68,25 +69,15 @@ export const memberChallengeRoutes: Route[] = [
       return json(await ladderForViewer(getSql(), caller, query), 200, NO_STORE);
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/challenges/badge-preferences',
-    summary: 'Whether fellow club members see your badges from private challenges (false until you set it)',
-    guard: authenticatedUser,
-    response: BadgePreferencesSchema,
-    async handle({ caller }) {
-      return json(await getBadgePreferences(getSql(), caller.userId), 200, NO_STORE);
+  ...callerResource('/api/challenges/badge-preferences', BadgePreferencesSchema, {
+    GET: {
+      summary: 'Whether fellow club members see your badges from private challenges (false until you set it)',
+      run: getBadgePreferences,
     },
-  }),
-  defineRoute({
-    method: 'PUT',
-    path: '/api/challenges/badge-preferences',
-    summary: 'Show or hide your badges from private challenges to fellow club members',
-    guard: authenticatedUser,
-    body: BadgePreferencesSchema,
-    response: BadgePreferencesSchema,
-    async handle({ caller, body }) {
-      return json(await putBadgePreferences(getSql(), caller.userId, body), 200, NO_STORE);
+    PUT: {
+      summary: 'Show or hide your badges from private challenges to fellow club members',
+      body: BadgePreferencesSchema,
+      run: putBadgePreferences,
     },
   }),
   defineRoute({

@@ -1,6 +1,7 @@
 import { getSettings } from '../shared/config/settings';
 import { getBulkSql, getSql } from '../shared/db/client';
-import { httpGroup, timerFunction } from '../shared/host/definition';
+import { defineGroup, defineTimer } from '../shared/host/definition';
+import { declared } from './declarations';
 import { requireCapability } from '../shared/http/guards';
 import { edgeBox } from './guards/edgeBox';
 import { defineRoute, json } from '../shared/http/route';
@@ -51,7 +52,7 @@ function boxReportLimit(): ReturnType<typeof createBoxReportLimit> {
 
 /** Club master-data channel: the box's sync endpoint, the admin catalog and adopt, the cleanup timer. */
 export const clubMasterFunctions = [
-  httpGroup('clubMasterEdge', 'api/edge', [
+  defineGroup(declared.clubMasterEdge, [
     defineRoute({
       method: 'POST',
       path: '/api/edge/clubs/sync',
@@ -83,7 +84,7 @@ export const clubMasterFunctions = [
       },
     }),
   ]),
-  httpGroup('clubCatalog', 'api/admin/clubs', [
+  defineGroup(declared.clubCatalog, [
     defineRoute({
       method: 'GET',
       path: '/api/admin/clubs',
@@ -113,7 +114,7 @@ export const clubMasterFunctions = [
       },
     }),
   ]),
-  timerFunction('clubMasterCleanup', { schedule: '%CLUB_MASTER_CLEANUP_SCHEDULE%' }, async ({ log }) => {
+  defineTimer(declared.clubMasterCleanup, async ({ log }) => {
     const settings = getSettings();
     const outcome = await runClubMasterCleanup(
       getSql(),

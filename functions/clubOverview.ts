@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { getSettings } from '../shared/config/settings';
 import { getSql } from '../shared/db/client';
-import { httpGroup } from '../shared/host/definition';
+import { defineGroup } from '../shared/host/definition';
+import { declared } from './declarations';
 import { requireAnyCapability } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
 import { pageLimit, pageOffset } from '../shared/paging/limit';
@@ -16,7 +17,7 @@ const QuerySchema = v.object({ limit: pageLimit(50, 200), offset: pageOffset(1_0
 
 /** The admin portal's club page (incident rule 1: "open the club's host in the admin portal"). */
 export const clubOverviewFunctions = [
-  httpGroup('clubOverview', 'api/admin/clubs/{clubId}/overview', [
+  defineGroup(declared.clubOverview, [
     defineRoute({
       method: 'GET',
       path: '/api/admin/clubs/{clubId}/overview',

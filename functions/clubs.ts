@@ -16,9 +16,11 @@ import {
   OwnClubsSchema,
 } from '../shared/clubs/schemas';
 import { getSql } from '../shared/db/client';
-import { httpGroup } from '../shared/host/definition';
+import { defineGroup } from '../shared/host/definition';
+import { declared } from './declarations';
 import { authenticatedUser, requireCapability } from '../shared/http/guards';
 import { defineRoute, json, noContent, type Route } from '../shared/http/route';
+import { callerResource } from './callerResource';
 import { clubRole } from './guards/clubRole';
 
 const NO_STORE = { 'cache-control': 'no-store' };
@@ -28,15 +30,8 @@ const leaderOrManager = clubRole('clubId', 'leader', { orCapability: 'clubs.mana
 const departure: OnDeparture = (tx, clubId, userId) => withdrawFromClub(tx, clubId, userId);
 
 const clubRoutes: Route[] = [
-  defineRoute({
-    method: 'GET',
-    path: '/api/clubs/mine',
-    summary: 'The clubs you belong to, with your role there (at most 100)',
-    guard: authenticatedUser,
-    response: OwnClubsSchema,
-    async handle({ caller }) {
-      return json(await ownClubs(getSql(), caller.userId), 200, NO_STORE);
-    },
+  ...callerResource('/api/clubs/mine', OwnClubsSchema, {
+    GET: { summary: 'The clubs you belong to, with your role there (at most 100)', run: ownClubs },
   }),
   defineRoute({
     method: 'PUT',
@@ -176,4 +171,4 @@ const clubRoutes: Route[] = [
   }),
 ];
 
-export const clubFunctions = [httpGroup('clubs', 'api/clubs', clubRoutes)];
+export const clubFunctions = [defineGroup(declared.clubs, clubRoutes)];

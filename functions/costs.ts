@@ -1,4 +1,5 @@
-import { httpGroup } from '../shared/host/definition';
+import { defineGroup } from '../shared/host/definition';
+import { declared } from './declarations';
 import { requireCapability } from '../shared/http/guards';
 import { defineRoute, json, type Route } from '../shared/http/route';
 import { getCostService } from '../shared/costs/defaultService';
@@ -11,6 +12,8 @@ import {
   DaysQuerySchema,
 } from '../shared/costs/schemas';
 import type { CostService, Freshness } from '../shared/costs/service';
+import type { Logger } from '../shared/log/logger';
+import type * as v from 'valibot';
 
 const guard = requireCapability('costs.read');
 const PROVIDER_PROBLEMS = {
@@ -31,6 +34,33 @@ const freshnessHeaders = (answer: Freshness) => ({
   'x-cost-stale': String(answer.stale),
 });
 
+type DaysQuery = v.InferOutput<typeof DaysQuerySchema>;
+
+/** A GET of the provider's figures (or the service's cache of them), with how fresh they are. */
+function figures(
+  path: string,
+  options: {
+    summary: string;
+    query?: typeof DaysQuerySchema;
+    response: v.GenericSchema;
+    read(log: Logger, query: DaysQuery): Promise<Freshness>;
+  },
+): Route {
+  return defineRoute({
+    method: 'GET',
+    path,
+    summary: options.summary,
+    guard,
+    query: options.query,
+    response: options.response,
+    responses: PROVIDER_PROBLEMS,
+    async handle({ query, log }) {
+      const answer = await options.read(log, query);
+      return json(answer, 200, freshnessHeaders(answer));
+    },
+  });
+}
+
 /** The cost dashboard's routes over `service` (tests pass one with their own clock and provider). */
 export function costRoutes(service: () => CostService = getCostService): Route[] {
   return [
@@ -42,42 +72,21 @@ export function costRoutes(service: () => CostService = getCostService): Route[]
       response: CostStatusSchema,
       handle: () => Promise.resolve(json(service().status(), 200, { 'cache-control': 'private, no-store' })),
     }),
-    defineRoute({
-      method: 'GET',
-      path: '/api/admin/v1/costs/summary',
+    figures('/api/admin/v1/costs/summary', {
       summary: 'Month to date, end-of-month forecast, last month, delta, and month to date per resource group against last month',
-      guard,
       response: CostSummarySchema,
-      responses: PROVIDER_PROBLEMS,
-      async handle({ log }) {
-        const answer = await service().summary(log);
-        return json(answer, 200, freshnessHeaders(answer));
-      },
+      read: (log) => service().summary(log),
     }),
-    defineRoute({
-      method: 'GET',
-      path: '/api/admin/v1/costs/breakdown',
+    figures('/api/admin/v1/costs/breakdown', {
       summary: 'Month to date per service with its percentage share',
-      guard,
       response: CostBreakdownSchema,
-      responses: PROVIDER_PROBLEMS,
-      async handle({ log }) {
-        const answer = await service().breakdown(log);
-        return json(answer, 200, freshnessHeaders(answer));
-      },
+      read: (log) => service().breakdown(log),
     }),
-    defineRoute({
-      method: 'GET',
-      path: '/api/admin/v1/costs/timeseries',
+    figures('/api/admin/v1/costs/timeseries', {
       summary: 'Daily cost of the last `days` days up to today (days 1..90, default 30), missing days as 0',
-      guard,
       query: DaysQuerySchema,
       response: CostTimeseriesSchema,
-      responses: PROVIDER_PROBLEMS,
-      async handle({ query, log }) {
-        const answer = await service().timeseries(query.days, log);
-        return json(answer, 200, freshnessHeaders(answer));
-      },
+      read: (log, query) => service().timeseries(query.days, log),
     }),
     defineRoute({
       method: 'GET',
@@ -106,7 +115,7 @@ export function costRoutes(service: () => CostService = getCostService): Route[]
 
 /** The costs endpoint group; tests hand in a service over the fake provider. */
 export function costsFunction(service: () => CostService = getCostService) {
-  return httpGroup('costs', 'api/admin/v1/costs', costRoutes(service));
+  return defineGroup(declared.costs, costRoutes(service));
 }
 
 export const costFunctions = [costsFunction()];

@@ -4,7 +4,8 @@ import { getSettings } from '../shared/config/settings';
 import { getSql } from '../shared/db/client';
 import { dataFreshnessBlock } from '../shared/freshness/diagnostics';
 import { FRESHNESS_STATUSES } from '../shared/freshness/evaluation';
-import { httpGroup } from '../shared/host/definition';
+import { defineGroup } from '../shared/host/definition';
+import { declared } from './declarations';
 import { deadLetterBlock } from '../shared/ingest/deadLetterDiagnostics';
 import { readIngestHealth } from '../shared/ingest/health';
 import { DiagnosticsSummarySchema } from '../shared/diagnostics/summarySchema';
@@ -51,7 +52,7 @@ async function composeSummary(query: SummaryQuery, now: Date): Promise<Record<st
 
 /** Admin diagnostics: the summary operators open after a red freshness run (incident rule 6). */
 export const diagnosticsFunctions = [
-  httpGroup('diagnostics', 'api/admin/diagnostics', [
+  defineGroup(declared.diagnostics, [
     defineRoute({
       method: 'GET',
       path: '/api/admin/diagnostics/summary',

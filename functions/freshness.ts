@@ -10,7 +10,8 @@ import { runFreshnessCheck } from '../shared/freshness/freshnessTimer';
 import { receiveStarterlistPush, StarterlistPushResultSchema, StarterlistPushSchema } from '../shared/freshness/starterlists';
 import { TrainingPlanBodySchema } from '../shared/freshness/trainingPlan';
 import { getTrainingPlan, putTrainingPlan, TrainingPlanViewSchema } from '../shared/freshness/trainingPlanService';
-import { httpGroup, timerFunction } from '../shared/host/definition';
+import { defineGroup, defineTimer } from '../shared/host/definition';
+import { declared } from './declarations';
 import { clubRole } from './guards/clubRole';
 import { defineRoute, json } from '../shared/http/route';
 
@@ -32,7 +33,7 @@ const HistoryPageSchema = v.object({
 
 /** Data freshness: training plans, the starter-list channel of the boxes, the evaluation timer. */
 export const freshnessFunctions = [
-  httpGroup('trainingPlan', 'api/admin/clubs/{clubId}/training-plan', [
+  defineGroup(declared.trainingPlan, [
     defineRoute({
       method: 'GET',
       path: '/api/admin/clubs/{clubId}/training-plan',
@@ -62,7 +63,7 @@ export const freshnessFunctions = [
       },
     }),
   ]),
-  httpGroup('freshnessHistory', 'api/admin/clubs/{clubId}/freshness-history', [
+  defineGroup(declared.freshnessHistory, [
     defineRoute({
       method: 'GET',
       path: '/api/admin/clubs/{clubId}/freshness-history',
@@ -88,7 +89,7 @@ export const freshnessFunctions = [
       },
     }),
   ]),
-  httpGroup('starterlists', 'api/edge/starterlists', [
+  defineGroup(declared.starterlists, [
     defineRoute({
       method: 'POST',
       path: '/api/edge/starterlists',
@@ -103,5 +104,5 @@ export const freshnessFunctions = [
       },
     }),
   ]),
-  timerFunction('freshnessCheck', { schedule: '%FRESHNESS_SCHEDULE%' }, ({ log }) => runFreshnessCheck(getSql(), new Date(), log)),
+  defineTimer(declared.freshnessCheck, ({ log }) => runFreshnessCheck(getSql(), new Date(), log)),
 ];

@@ -4,7 +4,8 @@ import { databaseCheck, storageCheck } from '../shared/health/checks';
 import { evaluateHealth, HealthReportSchema, publicHealthView, type HealthCheck } from '../shared/health/health';
 import { publicAccess } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
-import { httpGroup } from '../shared/host/definition';
+import { defineGroup } from '../shared/host/definition';
+import { declared } from './declarations';
 import { ingestCheck } from '../shared/ingest/healthCheck';
 import { registerAzureSdk } from '../shared/telemetry/telemetry';
 import { ingestHealthRoute } from './ingestHealth';
@@ -31,7 +32,7 @@ export function serviceHealthChecks(): HealthCheck[] {
 }
 
 export const healthFunctions = [
-  httpGroup('health', 'healthz', [
+  defineGroup(declared.health, [
     defineRoute({
       method: 'GET',
       path: '/healthz',

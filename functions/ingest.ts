@@ -1,7 +1,8 @@
 import { getSettings } from '../shared/config/settings';
 import { getSql } from '../shared/db/client';
 import { notifyQuarantineToPlatformAdmins } from '../shared/ingest/quarantineNotice';
-import { eventHubFunction, timerFunction } from '../shared/host/definition';
+import { defineEventHub, defineTimer } from '../shared/host/definition';
+import { declared } from './declarations';
 import { applyOptionsFrom, eventRunnerIdentity, runEventBatch, runHeartbeat } from '../shared/ingest/eventRunner';
 import { readAdmission } from '../shared/ingest/statusRepository';
 import type { RunnerIdentity } from '../shared/ingest/statusRepository';
@@ -13,22 +14,13 @@ import type { Logger } from '../shared/log/logger';
  * and the heartbeat proving the app runs and reaches the database. Both hosts (Azure and the
  * local one) get these definitions from functions/definitions.ts.
  */
-export const ingestEventFunction = eventHubFunction(
-  'ingest',
-  {
-    eventHubName: '%INGEST_EVENTHUB_NAME%',
-    connection: 'INGEST_EVENTHUB_CONNECTION',
-    consumerGroup: '%INGEST_EVENTHUB_CONSUMER_GROUP%',
-    // retry: RETRY_POLICIES.eventBatch (exponential, 1 s to 5 min, without end): the host holds the checkpoint while it retries.
-  },
-  async (job, messages, context) => {
-    const settings = getSettings();
-    const options = applyOptionsFrom(settings, eventRunnerIdentity(settings));
-    const outcome = await runEventBatch(getSql(), messagesFromTrigger(messages, context.triggerMetadata), options, job.log);
-    if (outcome.admissionState === 'quarantined') await announceQuarantine(options.runner.kind, job.log);
-    return { ...outcome, rejectReasons: undefined, retryCount: context.retryContext?.retryCount };
-  },
-);
+export const ingestEventFunction = defineEventHub(declared.ingest, async (job, messages, context) => {
+  const settings = getSettings();
+  const options = applyOptionsFrom(settings, eventRunnerIdentity(settings));
+  const outcome = await runEventBatch(getSql(), messagesFromTrigger(messages, context.triggerMetadata), options, job.log);
+  if (outcome.admissionState === 'quarantined') await announceQuarantine(options.runner.kind, job.log);
+  return { ...outcome, rejectReasons: undefined, retryCount: context.retryContext?.retryCount };
+});
 
 /**
  * Tells the platform admins of a quarantine (once per quarantine: the notice is claimed by its
@@ -53,7 +45,7 @@ async function announceQuarantine(kind: RunnerIdentity['kind'], log: Logger): Pr
   }
 }
 
-export const ingestHeartbeatFunction = timerFunction('ingestHeartbeat', { schedule: '%INGEST_HEARTBEAT_SCHEDULE%' }, async () => {
+export const ingestHeartbeatFunction = defineTimer(declared.ingestHeartbeat, async () => {
   const settings = getSettings();
   return runHeartbeat(getSql(), applyOptionsFrom(settings, eventRunnerIdentity(settings)));
 });

@@ -1,11 +1,12 @@
 import { sessionOf, SessionSchema } from '../shared/auth/session';
-import { httpGroup } from '../shared/host/definition';
+import { defineGroup } from '../shared/host/definition';
+import { declared } from './declarations';
 import { authenticatedUser } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
 
 /** GET /api/me: the admin portal asks it which pages to offer (it gates navigation on capabilities). */
 export const meFunctions = [
-  httpGroup('me', 'api/me', [
+  defineGroup(declared.me, [
     defineRoute({
       method: 'GET',
       path: '/api/me',

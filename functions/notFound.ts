@@ -1,4 +1,5 @@
-import { httpGroup } from '../shared/host/definition';
+import { defineGroup } from '../shared/host/definition';
+import { declared } from './declarations';
 
 /** Lowest precedence: any path no group claims answers 404 in problem+json. */
-export const notFoundFunction = httpGroup('notFound', '', []);
+export const notFoundFunction = defineGroup(declared.notFound, []);

@@ -1,7 +1,9 @@
-import { getSql } from '../shared/db/client';
+import { getSql, type Sql } from '../shared/db/client';
 import * as v from 'valibot';
 import { getSettings } from '../shared/config/settings';
-import { httpGroup, timerFunction } from '../shared/host/definition';
+import { defineGroup, defineTimer } from '../shared/host/definition';
+import { callerResource } from './callerResource';
+import { declared } from './declarations';
 import { authenticatedUser, publicAccess } from '../shared/http/guards';
 import { defineRoute, json, noContent, type Route } from '../shared/http/route';
 import { clearInbox, listInbox, markAllRead, markRead, removeNotification } from '../shared/notifications/inboxService';
@@ -15,7 +17,7 @@ import {
 } from '../shared/notifications/schemas';
 import { getUserSettings, patchUserSettings, replaceUserSettings } from '../shared/notifications/userSettings';
 import { deliveriesOf, DeliveryLogSchema } from '../shared/notifications/outbox/deliveryLog';
-import { loadContact, saveContact } from '../shared/notifications/contactRepository';
+import { loadContact, saveContact, type Contact } from '../shared/notifications/contactRepository';
 import { ContactSchema } from '../shared/notifications/contactSchemas';
 import { pushChannelsFromSettings } from '../shared/notifications/push/pushChannels';
 import { pushRegistrationPage, registerPush, removePushRegistration } from '../shared/notifications/push/pushRegistrations';
@@ -69,58 +71,55 @@ const deliveryRoutes: Route[] = [
   }),
 ];
 
+/**
+ * A change to the caller's own inbox, answered 204: to one notification when the path names its
+ * `{id}` (404 when it is not theirs), else to all of them.
+ */
+function inboxChange(
+  route: { method: Route['method']; path: string; summary: string; missing?: string },
+  change: (sql: Sql, userId: string, id: string) => Promise<unknown>,
+): Route {
+  return defineRoute({
+    method: route.method,
+    path: route.path,
+    summary: route.summary,
+    guard: authenticatedUser,
+    ...(route.missing ? { params: IdParamsSchema, responses: { 404: { description: route.missing } } } : {}),
+    status: 204,
+    async handle({ caller, params }) {
+      await change(getSql(), caller.userId, params['id'] ?? '');
+      return noContent();
+    },
+  });
+}
+
 // Primary and compatibility routes share these handlers, so their behaviour cannot drift apart.
-const markOneRead = defineRoute({
-  method: 'POST',
-  path: '/api/notifications/{id}/read',
-  summary: 'Mark one of your notifications read (204; repeating is a no-op; 404 when it is not yours)',
-  guard: authenticatedUser,
-  params: IdParamsSchema,
-  status: 204,
-  responses: { 404: { description: 'You have no notification with this id' } },
-  async handle({ caller, params }) {
-    await markRead(getSql(), caller.userId, params.id);
-    return noContent();
+const markOneRead = inboxChange(
+  {
+    method: 'POST',
+    path: '/api/notifications/{id}/read',
+    summary: 'Mark one of your notifications read (204; repeating is a no-op; 404 when it is not yours)',
+    missing: 'You have no notification with this id',
   },
-});
-
-const markEveryRead = defineRoute({
-  method: 'POST',
-  path: '/api/notifications/read-all',
-  summary: 'Mark every notification of yours read (204)',
-  guard: authenticatedUser,
-  status: 204,
-  async handle({ caller }) {
-    await markAllRead(getSql(), caller.userId);
-    return noContent();
+  markRead,
+);
+const markEveryRead = inboxChange(
+  { method: 'POST', path: '/api/notifications/read-all', summary: 'Mark every notification of yours read (204)' },
+  (sql, userId) => markAllRead(sql, userId),
+);
+const deleteOne = inboxChange(
+  {
+    method: 'DELETE',
+    path: '/api/notifications/{id}',
+    summary: 'Delete one of your notifications (204; 404 when it is not yours or already gone)',
+    missing: 'You have no notification with this id (or it is already gone)',
   },
-});
-
-const deleteOne = defineRoute({
-  method: 'DELETE',
-  path: '/api/notifications/{id}',
-  summary: 'Delete one of your notifications (204; 404 when it is not yours or already gone)',
-  guard: authenticatedUser,
-  params: IdParamsSchema,
-  status: 204,
-  responses: { 404: { description: 'You have no notification with this id (or it is already gone)' } },
-  async handle({ caller, params }) {
-    await removeNotification(getSql(), caller.userId, params.id);
-    return noContent();
-  },
-});
-
-const clearAll = defineRoute({
-  method: 'DELETE',
-  path: '/api/notifications',
-  summary: 'Delete every notification of yours (204)',
-  guard: authenticatedUser,
-  status: 204,
-  async handle({ caller }) {
-    await clearInbox(getSql(), caller.userId);
-    return noContent();
-  },
-});
+  removeNotification,
+);
+const clearAll = inboxChange(
+  { method: 'DELETE', path: '/api/notifications', summary: 'Delete every notification of yours (204)' },
+  (sql, userId) => clearInbox(sql, userId),
+);
 
 /** The same behaviour under another method and path. */
 function alias(route: Route, method: Route['method'], path: string, summary: string): Route {
@@ -154,67 +153,39 @@ const inboxRoutes: Route[] = [
   alias(clearAll, 'POST', '/api/notifications/clear', 'Delete every notification'),
 ];
 
-const settingsRoutes: Route[] = [
-  defineRoute({
-    method: 'GET',
-    path: '/api/user/settings',
+const settingsRoutes = callerResource('/api/user/settings', UserSettingsSchema, {
+  GET: {
     summary: 'Your settings: the canonical notifications block (version 1), your time zone and the legacy flat mirror',
-    guard: authenticatedUser,
-    response: UserSettingsSchema,
-    async handle({ caller }) {
-      return json(await getUserSettings(getSql(), caller.userId), 200, { 'cache-control': 'no-store' });
-    },
-  }),
-  defineRoute({
-    method: 'PUT',
-    path: '/api/user/settings',
+    run: getUserSettings,
+  },
+  PUT: {
     summary:
       'Replace the notifications block (legacy flat fields are ignored next to a block, mapped onto the stored one without); optional timeZone',
-    guard: authenticatedUser,
     body: ReplaceSettingsBodySchema,
-    response: UserSettingsSchema,
-    async handle({ caller, body }) {
-      return json(await replaceUserSettings(getSql(), caller.userId, body), 200, { 'cache-control': 'no-store' });
-    },
-  }),
-  defineRoute({
-    method: 'PATCH',
-    path: '/api/user/settings',
+    run: replaceUserSettings,
+  },
+  PATCH: {
     summary: 'Deep-merge legacy flat fields, then a partial notifications block over them (the block wins per field); optional timeZone',
-    guard: authenticatedUser,
     body: PatchSettingsBodySchema,
-    response: UserSettingsSchema,
-    async handle({ caller, body }) {
-      return json(await patchUserSettings(getSql(), caller.userId, body), 200, { 'cache-control': 'no-store' });
-    },
-  }),
-];
+    run: patchUserSettings,
+  },
+});
 
-const contactRoutes: Route[] = [
-  defineRoute({
-    method: 'GET',
-    path: '/api/user/contact',
+const contactRoutes = callerResource('/api/user/contact', ContactSchema, {
+  GET: {
     summary:
       'Your contact details for delivery: the email address notifications go to (null: none) and the language (de, en) they are written in',
-    guard: authenticatedUser,
-    response: ContactSchema,
-    async handle({ caller }) {
-      return json(await loadContact(getSql(), caller.userId), 200, { 'cache-control': 'no-store' });
-    },
-  }),
-  defineRoute({
-    method: 'PUT',
-    path: '/api/user/contact',
+    run: loadContact,
+  },
+  PUT: {
     summary: 'Set your email address (null removes it) and language (de, en) for notification emails and pushes',
-    guard: authenticatedUser,
     body: ContactSchema,
-    response: ContactSchema,
-    async handle({ caller, body }) {
-      await saveContact(getSql(), caller.userId, body);
-      return json(await loadContact(getSql(), caller.userId), 200, { 'cache-control': 'no-store' });
+    async run(sql, userId, contact) {
+      await saveContact(sql, userId, contact as Contact);
+      return loadContact(sql, userId);
     },
-  }),
-];
+  },
+});
 
 const pushRoutes: Route[] = [
   defineRoute({
@@ -268,11 +239,9 @@ const pushRoutes: Route[] = [
 ];
 
 export const notificationFunctions = [
-  httpGroup('notifications', 'api/notifications', [...inboxRoutes, ...deliveryRoutes]),
-  httpGroup('userSettings', 'api/user/settings', settingsRoutes),
-  httpGroup('userContact', 'api/user/contact', contactRoutes),
-  httpGroup('pushRegistrations', 'api/user/push-registrations', pushRoutes),
-  timerFunction('notificationDelivery', { schedule: '%NOTIFY_DELIVERY_SCHEDULE%' }, ({ log }) =>
-    runDeliveryTimer(getSql(), getSettings(), log),
-  ),
+  defineGroup(declared.notifications, [...inboxRoutes, ...deliveryRoutes]),
+  defineGroup(declared.userSettings, settingsRoutes),
+  defineGroup(declared.userContact, contactRoutes),
+  defineGroup(declared.pushRegistrations, pushRoutes),
+  defineTimer(declared.notificationDelivery, ({ log }) => runDeliveryTimer(getSql(), getSettings(), log)),
 ];

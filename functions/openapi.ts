@@ -1,7 +1,8 @@
 import { publicAccess } from '../shared/http/guards';
 import { buildOpenApi, type OpenApiArea } from '../shared/http/openapi';
 import { defineRoute, json, type Route } from '../shared/http/route';
-import { httpGroup, type FunctionDefinition } from '../shared/host/definition';
+import { defineGroup, type FunctionDefinition } from '../shared/host/definition';
+import { declared } from './declarations';
 
 const CHALLENGES = { name: 'challenges', description: 'Challenge templates, participation, leaderboards, XP and badges, shooter links' };
 const NOTIFICATIONS = { name: 'notifications', description: 'The inbox and the notification settings of each user' };
@@ -54,7 +55,7 @@ export function openApiAreas(definitions: readonly FunctionDefinition[]): OpenAp
 /** GET /api/openapi.json, generated from the routes of the given functions on first request. */
 export function openApiFunction(documented: () => readonly FunctionDefinition[]): FunctionDefinition {
   let document: unknown;
-  return httpGroup('openapi', 'api/openapi.json', [
+  return defineGroup(declared.openapi, [
     defineRoute({
       method: 'GET',
       path: '/api/openapi.json',

@@ -1,21 +1,16 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- each area loads on its first use, synchronously: see below */
 import type { FunctionDefinition } from '../shared/host/definition';
-import { declareGroup, declareTimer, deferred, type AreaLoader, type Declaration } from '../shared/host/deferred';
-import { RETRY_POLICIES } from '../shared/host/bindings';
+import { deferred, type AreaLoader } from '../shared/host/deferred';
+import { DECLARATIONS, type AreaName } from './declarations';
 
 /**
- * Every function of functions/definitions.ts, in the same order and with the same triggers, as
- * the deployed app registers them: declared here, so the host sees them all at start, while each
- * area's code (routes, schemas, services) loads on the first invocation of one of its functions
- * (docs/decisions/012-functions-load-their-area-on-first-use.md). A cold start then evaluates only
- * this list, the settings check and @azure/functions.
- *
- * Each `require('./<area>')` below is an area module of its own in the bundle (development/build.mjs
- * makes every one an entry of dist/functions/, sharing the modules they have in common, so the
- * database pool, the settings and the telemetry seam exist once). tests/functions/registrations.unit.test.ts
- * proves this list and functions/definitions.ts declare the same functions.
+ * How each area module of functions/declarations.ts loads: a synchronous `require('./<area>')`,
+ * which the bundle keeps a module of its own, loaded on the first invocation of one of its
+ * functions (development/build.mjs makes every one an entry of dist/functions/, sharing the
+ * modules they have in common, so the database pool, the settings and the telemetry seam exist
+ * once; docs/decisions/012-functions-load-their-area-on-first-use.md).
  */
-const area = {
+export const areaModules = {
   health: () => (require('./health') as typeof import('./health')).healthFunctions,
   clubMaster: () => (require('./clubMaster') as typeof import('./clubMaster')).clubMasterFunctions,
   notifications: () => (require('./notifications') as typeof import('./notifications')).notificationFunctions,
@@ -30,59 +25,16 @@ const area = {
   authConfig: () => (require('./authConfig') as typeof import('./authConfig')).authConfigFunctions,
   openapi: () => [(require('./openapi') as typeof import('./openapi')).openApiFunction(() => registrations)],
   portal: () => [(require('./portal') as typeof import('./portal')).portalFunction()],
-  memberApp: () => [(require('./app') as typeof import('./app')).memberAppFunction()],
+  app: () => [(require('./app') as typeof import('./app')).memberAppFunction()],
   notFound: () => [(require('./notFound') as typeof import('./notFound')).notFoundFunction],
-} satisfies Record<string, AreaLoader>;
+} satisfies Record<AreaName, AreaLoader>;
 
-/** The static web apps' functions (functions/staticSite.ts): their files only, GET and HEAD. */
-const staticSite = (name: string, mount: string): Declaration => ({
-  kind: 'http',
-  name,
-  options: { route: `${mount}/{*rest}`, methods: ['GET', 'HEAD'], authLevel: 'anonymous' },
-});
-
-const declared: [Declaration, AreaLoader][] = [
-  [declareGroup('health', 'healthz'), area.health],
-  [declareGroup('clubMasterEdge', 'api/edge'), area.clubMaster],
-  [declareGroup('clubCatalog', 'api/admin/clubs'), area.clubMaster],
-  [declareTimer('clubMasterCleanup', '%CLUB_MASTER_CLEANUP_SCHEDULE%'), area.clubMaster],
-  [declareGroup('notifications', 'api/notifications'), area.notifications],
-  [declareGroup('userSettings', 'api/user/settings'), area.notifications],
-  [declareGroup('userContact', 'api/user/contact'), area.notifications],
-  [declareGroup('pushRegistrations', 'api/user/push-registrations'), area.notifications],
-  [declareTimer('notificationDelivery', '%NOTIFY_DELIVERY_SCHEDULE%'), area.notifications],
-  [
-    {
-      kind: 'eventHub',
-      name: 'ingest',
-      options: {
-        eventHubName: '%INGEST_EVENTHUB_NAME%',
-        connection: 'INGEST_EVENTHUB_CONNECTION',
-        consumerGroup: '%INGEST_EVENTHUB_CONSUMER_GROUP%',
-        cardinality: 'many',
-        retry: RETRY_POLICIES.eventBatch,
-      },
-    },
-    area.ingest,
-  ],
-  [declareTimer('ingestHeartbeat', '%INGEST_HEARTBEAT_SCHEDULE%'), area.ingest],
-  [declareGroup('costs', 'api/admin/v1/costs'), area.costs],
-  [declareGroup('challenges', 'api/challenges'), area.challenges],
-  [declareTimer('challengeProgress', '%CHALLENGE_PROGRESS_SCHEDULE%'), area.challenges],
-  [declareTimer('challengeExpiry', '%CHALLENGE_EXPIRY_SCHEDULE%'), area.challenges],
-  [declareGroup('trainingPlan', 'api/admin/clubs/{clubId}/training-plan'), area.freshness],
-  [declareGroup('freshnessHistory', 'api/admin/clubs/{clubId}/freshness-history'), area.freshness],
-  [declareGroup('starterlists', 'api/edge/starterlists'), area.freshness],
-  [declareTimer('freshnessCheck', '%FRESHNESS_SCHEDULE%'), area.freshness],
-  [declareGroup('diagnostics', 'api/admin/diagnostics'), area.diagnostics],
-  [declareGroup('clubOverview', 'api/admin/clubs/{clubId}/overview'), area.clubOverview],
-  [declareGroup('me', 'api/me'), area.me],
-  [declareGroup('clubs', 'api/clubs'), area.clubs],
-  [declareGroup('authConfig', 'api/auth/config'), area.authConfig],
-  [declareGroup('openapi', 'api/openapi.json'), area.openapi],
-  [staticSite('portal', 'portal'), area.portal],
-  [staticSite('memberApp', 'app'), area.memberApp],
-  [declareGroup('notFound', ''), area.notFound],
-];
-
-export const registrations: readonly FunctionDefinition[] = declared.map(([declaration, load]) => deferred(declaration, load));
+/**
+ * Every declared function as the deployed app registers it: the host sees them all at start,
+ * while each area's code (routes, schemas, services) loads on the first invocation of one of its
+ * functions. A cold start then evaluates only the declarations, the settings check and
+ * @azure/functions.
+ */
+export const registrations: readonly FunctionDefinition[] = DECLARATIONS.map(({ area, declaration }) =>
+  deferred(declaration, areaModules[area]),
+);

@@ -11,8 +11,17 @@ import { createDispatcher } from '../http/dispatch';
 import type { Route } from '../http/route';
 import { BusyError, DomainError } from '../errors/domainErrors';
 import { createInvocationLogger, type Logger } from '../log/logger';
-import { telemetry, within, type Attributes } from '../telemetry/telemetry';
-import { groupBinding, RETRY_POLICIES } from './bindings';
+import { telemetry, within, type Attributes, type JobSpan } from '../telemetry/telemetry';
+import {
+  declareEventHub,
+  declareGroup,
+  declareTimer,
+  RETRY_POLICIES,
+  type EventHubBinding,
+  type EventHubDeclaration,
+  type HttpDeclaration,
+  type TimerDeclaration,
+} from './bindings';
 
 /**
  * One function of the app, as data. functions/index.ts hands each to `app.http` / `app.timer` /
@@ -24,12 +33,17 @@ export type FunctionDefinition =
   | { kind: 'eventHub'; name: string; options: EventHubFunctionOptions };
 
 /**
- * One HTTP function for an endpoint group. The function accepts every method on `prefix` and
+ * One HTTP function for an endpoint group. The function accepts every method on its prefix and
  * below so that the group itself answers 404 and 405 in problem+json.
  */
+export function defineGroup(declaration: HttpDeclaration, routes: readonly Route[]): FunctionDefinition {
+  const handler = createDispatcher(routes, `/${declaration.options.route}`);
+  return { kind: 'http', name: declaration.name, routes, options: { ...declaration.options, handler } };
+}
+
+/** An endpoint group declared on the spot (tests, benches); the app's own are in functions/declarations.ts. */
 export function httpGroup(name: string, prefix: string, routes: readonly Route[]): FunctionDefinition {
-  const binding = groupBinding(prefix);
-  return { kind: 'http', name, routes, options: { ...binding, handler: createDispatcher(routes, `/${binding.route}`) } };
+  return defineGroup(declareGroup(name, prefix), routes);
 }
 
 export interface JobContext {
@@ -63,92 +77,112 @@ export interface TimerOptions {
   retry?: RetryOptions;
 }
 
+/** A timer function declared on the spot (tests); the app's own are in functions/declarations.ts. */
+export function timerFunction(
+  name: string,
+  { schedule, retry }: TimerOptions,
+  run: (job: JobContext, timer: Timer) => Promise<Record<string, unknown> | void>,
+): FunctionDefinition {
+  return defineTimer(declareTimer(name, schedule, retry), run);
+}
+
 /**
  * A timer function. Infrastructure failures are logged and rethrown so the host records the
  * invocation as failed and retries per policy; a domain error is logged and not retried.
  */
-export function timerFunction(
-  name: string,
-  { schedule, retry = RETRY_POLICIES.timer }: TimerOptions,
+export function defineTimer(
+  { name, options }: TimerDeclaration,
   run: (job: JobContext, timer: Timer) => Promise<Record<string, unknown> | void>,
 ): FunctionDefinition {
   return {
     kind: 'timer',
     name,
     options: {
-      schedule,
-      retry,
-      handler: async (timer, context) => {
+      ...options,
+      handler: (timer, context) => {
         const log = jobLogger(context, name);
         const started = performance.now();
-        const span = telemetry()?.jobSpan(name, { 'app.trigger': 'timer', 'app.retry_count': context.retryContext?.retryCount });
-        try {
-          const outcome = await within(span, () => run({ log, invocationId: context.invocationId }, timer));
-          span?.end(spanAttributes(outcome));
-          log.info('timer_completed', { durationMs: Math.round(performance.now() - started), ...(outcome ?? {}) });
-        } catch (error) {
-          const retryable = isRetryableJobError(error);
-          span?.end({ 'app.retryable': retryable }, error);
-          log.error('timer_failed', { durationMs: Math.round(performance.now() - started), retryable, error });
-          if (retryable) throw error;
-        }
+        const durationMs = () => Math.round(performance.now() - started);
+        return runJob(
+          telemetry()?.jobSpan(name, { 'app.trigger': 'timer', 'app.retry_count': context.retryContext?.retryCount }),
+          () => run({ log, invocationId: context.invocationId }, timer),
+          (outcome) => log.info('timer_completed', { durationMs: durationMs(), ...(outcome ?? {}) }),
+          (retryable, error) => log.error('timer_failed', { durationMs: durationMs(), retryable, error }),
+        );
       },
     },
   };
 }
 
-export interface EventHubOptions {
-  /** Hub name or `%SETTING%` expression. */
-  eventHubName: string;
-  /** Name of the app setting holding the connection (string or identity-based prefix). */
-  connection: string;
-  consumerGroup?: string;
-  retry?: RetryOptions;
+/** An Event Hubs function declared on the spot (tests); the app's own are in functions/declarations.ts. */
+export function eventHubFunction(
+  name: string,
+  binding: EventHubBinding,
+  run: (job: JobContext, messages: unknown[], context: InvocationContext) => Promise<Record<string, unknown> | void>,
+): FunctionDefinition {
+  return defineEventHub(declareEventHub(name, binding), run);
 }
 
 /**
- * An Event Hubs function receiving batches (`cardinality: 'many'`). An infrastructure failure is
- * rethrown and, through the retry policy, the same batch runs again before any checkpoint; a
- * domain error escaping the area (a poison batch) is logged and dropped so it cannot block the
- * partition. Areas handle per-event rejects themselves and never throw for them.
+ * An Event Hubs function receiving batches. An infrastructure failure is rethrown and, through the
+ * retry policy, the same batch runs again before any checkpoint; a domain error escaping the area
+ * (a poison batch) is logged and dropped so it cannot block the partition. Areas handle per-event
+ * rejects themselves and never throw for them.
  */
-export function eventHubFunction(
-  name: string,
-  { retry = RETRY_POLICIES.eventBatch, ...binding }: EventHubOptions,
+export function defineEventHub(
+  { name, options }: EventHubDeclaration,
   run: (job: JobContext, messages: unknown[], context: InvocationContext) => Promise<Record<string, unknown> | void>,
 ): FunctionDefinition {
   return {
     kind: 'eventHub',
     name,
     options: {
-      ...binding,
-      cardinality: 'many',
-      retry,
-      handler: async (messages, context) => {
+      ...options,
+      handler: (messages, context) => {
         const log = jobLogger(context, name);
         const batch = Array.isArray(messages) ? messages : [messages];
-        const span = telemetry()?.jobSpan(name, {
-          'app.trigger': 'eventHub',
-          'messaging.batch.message_count': batch.length,
-          'app.retry_count': context.retryContext?.retryCount,
-        });
-        try {
-          const outcome = await within(span, () => run({ log, invocationId: context.invocationId }, batch, context));
-          span?.end(spanAttributes(outcome));
-          log.info('event_batch_completed', { size: batch.length, ...(outcome ?? {}) });
-        } catch (error) {
-          const retryable = isRetryableJobError(error);
-          span?.end({ 'app.retryable': retryable }, error);
-          log.error(retryable ? 'event_batch_failed' : 'event_batch_dropped', {
-            size: batch.length,
-            retryCount: context.retryContext?.retryCount,
-            error,
-          });
-          if (retryable) throw error;
-        }
+        return runJob(
+          telemetry()?.jobSpan(name, {
+            'app.trigger': 'eventHub',
+            'messaging.batch.message_count': batch.length,
+            'app.retry_count': context.retryContext?.retryCount,
+          }),
+          () => run({ log, invocationId: context.invocationId }, batch, context),
+          (outcome) => log.info('event_batch_completed', { size: batch.length, ...(outcome ?? {}) }),
+          (retryable, error) =>
+            log.error(retryable ? 'event_batch_failed' : 'event_batch_dropped', {
+              size: batch.length,
+              retryCount: context.retryContext?.retryCount,
+              error,
+            }),
+        );
       },
     },
   };
+}
+
+type JobOutcome = Record<string, unknown> | void;
+
+/**
+ * One run of a job inside its span: the outcome reported, or the failure reported and, when
+ * retryable (isRetryableJobError), rethrown so that the host retries per policy.
+ */
+async function runJob(
+  span: JobSpan | undefined,
+  work: () => Promise<JobOutcome>,
+  completed: (outcome: JobOutcome) => void,
+  failed: (retryable: boolean, error: unknown) => void,
+): Promise<void> {
+  try {
+    const outcome = await within(span, work);
+    span?.end(spanAttributes(outcome));
+    completed(outcome);
+  } catch (error) {
+    const retryable = isRetryableJobError(error);
+    span?.end({ 'app.retryable': retryable }, error);
+    failed(retryable, error);
+    if (retryable) throw error;
+  }
 }
 
 /** A job's outcome as span attributes: its numbers, texts and flags (`app.outcome.applied`). */

@@ -1,6 +1,6 @@
 /**
  * RFC 9457 problem details. Handlers throw an HttpProblem; the one error path in
- * shared/http/dispatch.ts turns it into an `application/problem+json` response.
+ * shared/http/errorResponse.ts turns it into an `application/problem+json` response.
  */
 import { MAX_LISTED_ERRORS, type FieldError } from '../errors/domainErrors';
 

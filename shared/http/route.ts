@@ -83,24 +83,7 @@ export interface RouteDefinition<P, Q, B, C> {
 }
 
 /** A route with its types erased, as the dispatcher and the OpenAPI builder see it. */
-export interface Route {
-  method: HttpMethod;
-  path: string;
-  summary: string;
-  guard: Guard<unknown>;
-  params?: Schema;
-  query?: Schema;
-  body?: Schema;
-  response?: Schema;
-  status?: 200 | 201 | 202 | 204;
-  responseType?: string;
-  responses?: Partial<Record<DeclaredStatus, RouteResponse>>;
-  bodyType?: BodyType;
-  maxBodyBytes?: number;
-  fieldErrorsIn?: RouteInputName;
-  admit?(caller: unknown): Promise<() => void>;
-  handle(input: RouteInput<unknown, unknown, unknown, unknown>): Promise<HttpResponseInit>;
-}
+export type Route = RouteDefinition<Schema | undefined, Schema | undefined, Schema | undefined, unknown>;
 
 export function defineRoute<
   C,

@@ -1,6 +1,8 @@
 import type { HttpResponseInit } from '@azure/functions';
+import { appLogger } from '../log/appLogger';
+import { lazyLogger, type Logger } from '../log/logger';
+import { errorResponse } from './errorResponse';
 import { HttpProblem } from './problem';
-import { problemResponse } from './dispatch';
 
 /**
  * Same origin only, nothing inline, nothing from elsewhere (no CDN at run time): scripts and styles
@@ -60,30 +62,35 @@ export function serveStatic(
   mount: string,
   request: StaticRequest,
   requestId: string,
+  log: Logger = lazyLogger(appLogger),
 ): HttpResponseInit {
+  try {
+    return answer(assets, mount, request);
+  } catch (error) {
+    return staticErrorResponse(error, requestId, request.path, log);
+  }
+}
+
+/** What a thrown value answers on a web app's path: problem+json (shared/http/errorResponse.ts) with the web apps' security headers. */
+export function staticErrorResponse(error: unknown, requestId: string, path: string, log: Logger): HttpResponseInit {
+  const response = errorResponse(error, requestId, path, log);
+  return { ...response, headers: { ...SECURITY_HEADERS, ...(response.headers as Record<string, string>) } };
+}
+
+function answer(assets: ReadonlyMap<string, ServedFile> | undefined, mount: string, request: StaticRequest): HttpResponseInit {
   const method = request.method.toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') {
-    return withSecurity(
-      problemResponse(
-        new HttpProblem(405, 'Method Not Allowed', `${method} is not supported here.`, undefined, { allow: 'GET, HEAD' }),
-        requestId,
-        request.path,
-      ),
-    );
+    throw new HttpProblem(405, 'Method Not Allowed', `${method} is not supported here.`, undefined, { allow: 'GET, HEAD' });
   }
   const rest = request.path.slice(mount.length);
   if (request.path.toLowerCase().startsWith(mount.toLowerCase()) && rest === '') {
     return { status: 308, headers: { ...SECURITY_HEADERS, location: `${mount}/${request.query}`, 'cache-control': 'no-cache' } };
   }
   if (!assets)
-    return notFound(
-      `The web app at ${mount}/ is not part of this build; \`npm run build\` (or \`npm start\`) makes dist${mount}.`,
-      request,
-      requestId,
-    );
+    throw missing(`The web app at ${mount}/ is not part of this build; \`npm run build\` (or \`npm start\`) makes dist${mount}.`);
   const name = rest === '/' ? 'index.html' : rest.slice(1);
   const asset = rest.startsWith('/') && /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(name) ? assets.get(name) : undefined;
-  if (!asset) return notFound(`The web app at ${mount}/ has no such file.`, request, requestId);
+  if (!asset) throw missing(`The web app at ${mount}/ has no such file.`);
 
   const headers = {
     ...SECURITY_HEADERS,
@@ -101,11 +108,7 @@ export function serveStatic(
   };
 }
 
-function notFound(detail: string, request: StaticRequest, requestId: string): HttpResponseInit {
-  const response = withSecurity(problemResponse(new HttpProblem(404, 'Not Found', detail), requestId, request.path));
-  return { ...response, headers: { ...response.headers, 'cache-control': 'no-store' } };
-}
-
-function withSecurity(response: HttpResponseInit): HttpResponseInit {
-  return { ...response, headers: { ...SECURITY_HEADERS, ...(response.headers as Record<string, string>) } };
+/** A 404 no cache keeps: the file may be there after the next deployment. */
+function missing(detail: string): HttpProblem {
+  return new HttpProblem(404, 'Not Found', detail, undefined, { 'cache-control': 'no-store' });
 }

@@ -1,7 +1,9 @@
 import { HttpRequest, InvocationContext, type HttpResponseInit } from '@azure/functions';
+import { DECLARATIONS, DECLARED_BY_AREA, type AreaName } from '../../functions/declarations';
 import { functionDefinitions } from '../../functions/definitions';
-import { registrations } from '../../functions/registrations';
-import { deferred, declareGroup, declareTimer } from '../../shared/host/deferred';
+import { areaModules, registrations } from '../../functions/registrations';
+import { declareGroup, declareTimer } from '../../shared/host/bindings';
+import { deferred } from '../../shared/host/deferred';
 import type { FunctionDefinition } from '../../shared/host/definition';
 import type { Route } from '../../shared/http/route';
 
@@ -16,10 +18,28 @@ const request = (url: string) => new HttpRequest({ method: 'GET', url: `http://l
 const context = () => new InvocationContext({ logHandler: () => undefined });
 
 /**
- * functions/registrations.ts (what the deployed app registers, each area loaded on first use)
- * against functions/definitions.ts (every area loaded, what the local host serves and the tests read).
+ * What the host sees: functions/registrations.ts (what the deployed app registers, each area loaded
+ * on first use) and functions/definitions.ts (every area loaded, what the local host serves and the
+ * tests read), both from the one list of functions/declarations.ts.
  */
 describe('the registrations declared up front', () => {
+  it('register every declared function once, in order, with its declared trigger, binding options and retry policy', () => {
+    const declared = DECLARATIONS.map(({ declaration }) => ({
+      kind: declaration.kind,
+      name: declaration.name,
+      options: declaration.options,
+    }));
+    expect(registrations.map(binding)).toEqual(declared);
+    expect(new Set(declared.map(({ name }) => name)).size).toBe(declared.length);
+  });
+
+  it('are what each area defines: every declared function, built from its declaration, and no function undeclared', () => {
+    for (const [area, declarations] of Object.entries(DECLARED_BY_AREA) as [AreaName, readonly { name: string }[]][]) {
+      const defined = areaModules[area]();
+      expect(defined.map((definition) => definition.name)).toEqual(declarations.map(({ name }) => name));
+    }
+  });
+
   it('are the definitions: same functions in the same order, same triggers, routes and retry policies', () => {
     expect(registrations.map(binding)).toEqual(functionDefinitions.map(binding));
     for (const registration of registrations) {
@@ -42,6 +62,24 @@ describe('the registrations declared up front', () => {
     const missing = (await notFound.options.handler(request('/nowhere'), context())) as HttpResponseInit;
     expect(missing.status).toBe(404);
     expect(missing.headers).toMatchObject({ 'content-type': 'application/problem+json' });
+  });
+
+  it("load an area's module on the first invocation of one of its functions, not before, and once", async () => {
+    let loads = 0;
+    await jest.isolateModulesAsync(async () => {
+      jest.doMock('../../functions/notFound', () => {
+        loads += 1;
+        return jest.requireActual<typeof import('../../functions/notFound')>('../../functions/notFound');
+      });
+      const { registrations: fresh } = await import('../../functions/registrations');
+      const catchAll = fresh.find((registration) => registration.name === 'notFound');
+      if (catchAll?.kind !== 'http') throw new Error('no notFound function');
+      expect(loads).toBe(0);
+      const first = (await catchAll.options.handler(request('/nowhere'), context())) as HttpResponseInit;
+      await catchAll.options.handler(request('/nowhere'), context());
+      expect(loads).toBe(1);
+      expect(first.status).toBe(404);
+    });
   });
 
   it('load the area only when first used, once', () => {

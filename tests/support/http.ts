@@ -1,16 +1,7 @@
 /** Typed reads of JSON response bodies: the test states the body type it expects. */
 
-/** A problem+json body as the dispatcher writes it. */
-export interface ProblemJson {
-  type: string;
-  title: string;
-  status: number;
-  detail?: string;
-  instance?: string;
-  requestId: string;
-  code?: string;
-  errors?: { path: string; message: string }[];
-}
+/** A problem+json body as the app writes it (shared/http/errorResponse.ts). */
+export type { ProblemBody as ProblemJson } from '../../shared/http/problem';
 
 /** Any JSON object whose members the test reads by name. */
 export type JsonObject = Record<string, unknown>;
