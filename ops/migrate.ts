@@ -13,7 +13,8 @@ export const migrateCommand: Command = {
       console.log(
         `${database.description}: applied ${result.applied.length} migration(s)` +
           (result.applied.length ? ` (${result.applied.join(', ')})` : '') +
-          `, ${result.alreadyApplied} already applied`,
+          `, ${result.alreadyApplied} already applied` +
+          (result.liveApplied.length ? `; re-applied live file(s) ${result.liveApplied.join(', ')}` : ''),
       );
       return 0;
     } catch (error) {
