@@ -1,14 +1,11 @@
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { SignJWT } from 'jose';
-import * as v from 'valibot';
 import { startChildServer, type ChildServer } from './childServer';
 import type { BenchContext } from './context';
 import type { Comparison, Measured } from './harness';
-import { upsertChallenge } from '../shared/challenges/challengeRepository';
-import { RulesSchema } from '../shared/challenges/rules';
-import { getSettings } from '../shared/config/settings';
+import { benchChallenge, seedInbox } from './seed';
 import type { Sql } from '../shared/db/client';
+import { bearer } from '../tests/support/tokens';
 
 /** Seconds of load per run and side; 8 for the figures the issue quotes (BENCH_REQUEST_SECONDS=8). */
 const SECONDS = Number(process.env['BENCH_REQUEST_SECONDS'] ?? 3);
@@ -180,35 +177,9 @@ async function compareRoute(
   ];
 }
 
-async function seedInbox(sql: Sql): Promise<void> {
-  await sql`
-    insert into notification (user_id, title, body, tone, kind, category, source, created_at)
-    select ${USER}, 'Entry ' || n, case when n % 3 = 0 then null else 'Body of entry ' || n end,
-           (array['info', 'success', 'warning', 'error'])[1 + n % 4], 'member', 'club', 'bench',
-           now() - make_interval(mins => ${INBOX_ENTRIES} - n)
-    from generate_series(1, ${INBOX_ENTRIES}) as n`;
-  await sql`vacuum analyze notification`;
-}
-
 /** A global challenge with PARTICIPANTS participations, 70 % shared globally; USER ranks on the first page. */
 async function seedBoard(sql: Sql): Promise<string> {
-  const challenge = await upsertChallenge(sql, {
-    scope: 'global',
-    clubId: null,
-    personalizedForUserId: null,
-    title: 'Bench request path',
-    description: null,
-    difficulty: 'medium',
-    durationDays: 30,
-    endsAt: null,
-    lowerLevel: null,
-    upperLevel: null,
-    defaultVisibility: 'global',
-    rewardXp: 500,
-    priceCents: null,
-    rules: v.parse(RulesSchema, { goal: { metric: 'shots', target: 1000 } }),
-    createdBy: 'bench',
-  });
+  const challenge = await benchChallenge(sql, { title: 'Bench request path', defaultVisibility: 'global' });
   await sql`
     insert into challenge_participation (challenge_id, user_id, rules, reward_xp, deadline_at, score, score_reached_at, share_within_club, share_globally)
     select ${challenge.id}, case when n = 31 then ${USER} else 'path-user-' || n end, '{"goal":{"metric":"shots","target":1000}}', 500,
@@ -227,18 +198,10 @@ async function seedBoard(sql: Sql): Promise<string> {
  * (BENCH_HOST_PROFILE=<dir> of the host only).
  */
 export default async function requestPath({ sql, url }: BenchContext): Promise<Comparison[]> {
-  await seedInbox(sql);
+  await seedInbox(sql, USER, INBOX_ENTRIES);
+  await sql`vacuum analyze notification`;
   const challengeId = await seedBoard(sql);
-  const settings = getSettings();
-  const token = await new SignJWT({ roles: [] })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(USER)
-    .setIssuer(settings.AUTH_ISSUER)
-    .setAudience(settings.AUTH_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime('2h')
-    .sign(new TextEncoder().encode(settings.AUTH_JWT_SECRET ?? ''));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await bearer(USER, { expiresIn: '2h' });
   const host = await startServer('host', url);
   const bare = await startServer('bare', url);
   try {

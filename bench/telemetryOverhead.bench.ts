@@ -2,13 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { SignJWT } from 'jose';
 import { startChildServer, type ChildServer } from './childServer';
 import type { BenchContext } from './context';
 import type { Comparison, Measured } from './harness';
 import { startFakeAppInsights } from '../development/appInsightsFake/server';
 import { createFakeTls } from '../development/costsFake/certificate';
-import { getSettings } from '../shared/config/settings';
+import { bearer } from '../tests/support/tokens';
 
 /** Seconds of load per run and side (BENCH_REQUEST_SECONDS), runs per side (BENCH_REQUEST_ROUNDS). */
 const SECONDS = Number(process.env['BENCH_REQUEST_SECONDS'] ?? 3);
@@ -79,16 +78,7 @@ export default async function telemetryOverhead({ sql, url }: BenchContext): Pro
     select ${USER}, 'Entry ' || n, 'Body of entry ' || n, 'info', 'member', 'club', 'bench', now() - make_interval(mins => n)
     from generate_series(1, ${ENTRIES}) as n`;
   await sql`vacuum analyze notification`;
-  const settings = getSettings();
-  const token = await new SignJWT({ roles: [] })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(USER)
-    .setIssuer(settings.AUTH_ISSUER)
-    .setAudience(settings.AUTH_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime('2h')
-    .sign(new TextEncoder().encode(settings.AUTH_JWT_SECRET ?? ''));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await bearer(USER, { expiresIn: '2h' });
 
   const tlsDirectory = mkdtempSync(path.join(os.tmpdir(), 'bench-telemetry-'));
   const tls = await createFakeTls(tlsDirectory);

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import * as v from 'valibot';
-import { upsertChallenge, type NewChallenge } from '../../shared/challenges/challengeRepository';
+import { upsertChallenge } from '../../shared/challenges/challengeRepository';
 import type { ChallengeView } from '../../shared/challenges/model';
-import { RulesSchema } from '../../shared/challenges/rules';
 import { getSql } from '../../shared/db/client';
+import { challengeDraft, type ChallengeDraftOverrides } from '../support/challengeDraft';
 import { addMember as addClubMember } from '../support/fixtures';
 
 export const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
@@ -61,26 +60,8 @@ export function hitsOn(day: Date, count: number, value: number, series = 1): Hit
   return Array.from({ length: count }, (_, index) => ({ at: new Date(day.getTime() + index * 60_000), value, series }));
 }
 
-export async function makeChallenge(overrides: Omit<Partial<NewChallenge>, 'rules'> & { rules?: unknown } = {}): Promise<ChallengeView> {
-  const { rules, ...rest } = overrides;
-  return upsertChallenge(getSql(), {
-    scope: 'global',
-    clubId: null,
-    personalizedForUserId: null,
-    title: unique('Challenge'),
-    description: null,
-    difficulty: 'medium',
-    durationDays: 30,
-    endsAt: null,
-    lowerLevel: null,
-    upperLevel: null,
-    defaultVisibility: 'private',
-    rewardXp: 600,
-    priceCents: null,
-    createdBy: 'test',
-    ...rest,
-    rules: v.parse(RulesSchema, rules ?? { goal: { metric: 'shots', target: 10 } }),
-  });
+export async function makeChallenge(overrides: ChallengeDraftOverrides = {}): Promise<ChallengeView> {
+  return upsertChallenge(getSql(), challengeDraft({ title: unique('Challenge'), ...overrides }));
 }
 
 export async function ensureBadge(key: string, quality = 'gold'): Promise<void> {
