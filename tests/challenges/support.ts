@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { awardBadge } from '../../shared/challenges/badgeRepository';
 import { upsertChallenge } from '../../shared/challenges/challengeRepository';
 import type { ChallengeView } from '../../shared/challenges/model';
+import { joinChallenge, putSharingPreferences } from '../../shared/challenges/participationRepository';
 import { getSql } from '../../shared/db/client';
 import { challengeDraft, type ChallengeDraftOverrides } from '../support/challengeDraft';
 import { addMember as addClubMember } from '../support/fixtures';
@@ -68,4 +70,24 @@ export async function ensureBadge(key: string, quality = 'gold'): Promise<void> 
   await getSql()`
     insert into challenge_badge (key, name, icon, colour, description, quality)
     values (${key}, ${`Badge ${key}`}, 'star', '#d4af37', 'test badge', ${quality}) on conflict (key) do nothing`;
+}
+
+/**
+ * A completed participation of `owner` in a global challenge, booked on `clubId`, with the
+ * sharing flags given, and the badge `badgeKey` awarded for it; the participation's id.
+ */
+export async function earnBadge(
+  owner: string,
+  clubId: string,
+  share: { shareWithinClub: boolean; shareGlobally: boolean },
+  badgeKey: string,
+  challengeTitle = badgeKey,
+): Promise<string> {
+  const challenge = await makeChallenge({ title: challengeTitle });
+  await putSharingPreferences(getSql(), owner, share);
+  const participation = await joinChallenge(getSql(), owner, challenge.id, { clubId });
+  await getSql()`update challenge_participation set status = 'completed', finished_at = now() where id = ${participation.id}`;
+  await ensureBadge(badgeKey);
+  await awardBadge(getSql(), { userId: owner, badgeKey, challengeId: challenge.id, participationId: participation.id });
+  return participation.id;
 }

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startKafkaConnectFake, type KafkaConnectFake } from '../../development/kafkaConnectFake/fake';
 import { freePort } from '../../development/local/net';
-import { buildBundles, type BuiltBundles } from '../support/bundles';
+import { useBundles } from '../support/bundles';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -11,20 +11,14 @@ const root = path.resolve(__dirname, '..', '..');
  * defaults when the settings leave them empty), managing the connector on a Kafka Connect fake.
  */
 describe('the box agent bundle with connector management', () => {
-  let bundles: BuiltBundles;
-  let outdir: string;
+  const bundles = useBundles('edge-connector-bundle');
   let fake: KafkaConnectFake;
 
   beforeAll(async () => {
-    bundles = await buildBundles('edge-connector-bundle');
-    outdir = bundles.outdir;
     fake = await startKafkaConnectFake();
-  }, 60_000);
-
-  afterAll(async () => {
-    bundles.remove();
-    await fake.close();
   });
+
+  afterAll(() => fake.close());
 
   const startBundle = (env: Record<string, string>) => bundles.start('edge-agent', env);
 
@@ -40,12 +34,12 @@ describe('the box agent bundle with connector management', () => {
     const agent = startBundle(settings(await freePort()));
     expect(await agent.exited).toBe(1);
     expect(agent.output()).toContain(
-      `Start-up failed: The connector configuration file ${path.join(outdir, 'debezium-club-data.json')} could not be read`,
+      `Start-up failed: The connector configuration file ${path.join(bundles.outdir, 'debezium-club-data.json')} could not be read`,
     );
   }, 30_000);
 
   it('reads the connector file beside it, keeps the consent beside it and creates the connector once GRANTED', async () => {
-    copyFileSync(path.join(root, 'infra', 'connector', 'debezium-club-data.json'), path.join(outdir, 'debezium-club-data.json'));
+    copyFileSync(path.join(root, 'infra', 'connector', 'debezium-club-data.json'), path.join(bundles.outdir, 'debezium-club-data.json'));
     const port = await freePort();
     const agent = startBundle(settings(port));
     await agent.printed('manages the score-data connector');
@@ -57,10 +51,10 @@ describe('the box agent bundle with connector management', () => {
     });
     expect(answer.status).toBe(200);
     expect(fake.connector('club-data-4711')).toMatchObject({ target: 'STARTED' });
-    const stateFile = path.join(outdir, 'connector-state.json');
+    const stateFile = path.join(bundles.outdir, 'connector-state.json');
     expect(existsSync(stateFile)).toBe(true);
     expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toMatchObject({ consent: { state: 'GRANTED', changedBy: 'Club board' } });
-    expect(JSON.parse(readFileSync(path.join(outdir, 'connector-state.audit.jsonl'), 'utf8'))).toMatchObject({
+    expect(JSON.parse(readFileSync(path.join(bundles.outdir, 'connector-state.audit.jsonl'), 'utf8'))).toMatchObject({
       by: 'Club board',
       from: 'NONE',
       to: 'GRANTED',
@@ -81,7 +75,7 @@ describe('the box agent bundle with connector management', () => {
       SVC_EDGE_PORT: String(port),
       SVC_KAFKA_CONNECT_URL: fake.url,
       // A state file of its own: the previous case left a GRANTED consent beside the bundle.
-      SVC_CONNECTOR_STATE_FILE: path.join(outdir, 'gate-only-state.json'),
+      SVC_CONNECTOR_STATE_FILE: path.join(bundles.outdir, 'gate-only-state.json'),
     });
     await agent.printed('manages no connector (SVC_CONNECTOR_ENABLED=false)');
     for (let attempt = 0; attempt < 100 && fake.connector('club-data-by-hand')?.target !== 'PAUSED'; attempt += 1) {

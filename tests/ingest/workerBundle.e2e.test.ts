@@ -3,7 +3,7 @@ import type { LocalEventHubs } from '../../development/local/eventHubs/localEven
 import { startFakeAppInsights } from '../../development/appInsightsFake/server';
 import { readFakeTls } from '../../development/costsFake/certificate';
 import { getSql } from '../../shared/db/client';
-import { buildBundles, type BuiltBundles } from '../support/bundles';
+import { useBundles } from '../support/bundles';
 import { eventually, GROUP, hitEvents, hitValues, HUB, publish, startHub, uniqueClub, uniqueTag } from './workerSupport';
 
 /**
@@ -11,34 +11,32 @@ import { eventually, GROUP, hitEvents, hitValues, HUB, publish, startHub, unique
  * with plain `node` away from node_modules, stopped with SIGTERM.
  */
 describe('the ingest worker bundle', () => {
-  let bundles: BuiltBundles;
+  const bundles = useBundles('ingest-worker-bundle');
   let hub: LocalEventHubs;
 
   beforeAll(async () => {
-    bundles = await buildBundles('ingest-worker-bundle');
     hub = await startHub();
-  }, 60_000);
-
-  afterAll(async () => {
-    bundles.remove();
-    await hub.close();
   });
 
+  afterAll(() => hub.close());
+
   const startBundle = (env: Record<string, string>) => bundles.start('ingest-worker', env);
+  /** The settings of a worker on the test hub, with a checkpoint table of its own. */
+  const workerSettings = (more: Record<string, string>) => ({
+    DATABASE_URL: process.env['DATABASE_URL'] ?? '',
+    AzureWebJobsStorage: process.env['AzureWebJobsStorage'] ?? '',
+    INGEST_EVENTHUB_CONNECTION: hub.connectionString(),
+    INGEST_EVENTHUB_NAME: HUB,
+    INGEST_EVENTHUB_CONSUMER_GROUP: GROUP,
+    INGEST_CHECKPOINT_TABLE: `ckpt${uniqueTag()}`,
+    LOG_LEVEL: 'warn',
+    ...more,
+  });
 
   it('applies events with node alone, and on SIGTERM checkpoints, marks its row stopped and exits 0', async () => {
     const club = uniqueClub();
     await publish(hub, hitEvents(club, 30));
-    const worker = startBundle({
-      DATABASE_URL: process.env['DATABASE_URL'] ?? '',
-      AzureWebJobsStorage: process.env['AzureWebJobsStorage'] ?? '',
-      INGEST_EVENTHUB_CONNECTION: hub.connectionString(),
-      INGEST_EVENTHUB_NAME: HUB,
-      INGEST_EVENTHUB_CONSUMER_GROUP: GROUP,
-      INGEST_CHECKPOINT_TABLE: `ckpt${uniqueTag()}`,
-      INGEST_WORKER_LAG_SAMPLE_SECONDS: '1',
-      LOG_LEVEL: 'warn',
-    });
+    const worker = startBundle(workerSettings({ INGEST_WORKER_LAG_SAMPLE_SECONDS: '1' }));
     await eventually(async () => (await hitValues(getSql(), club)).size === 30);
     const runnerId = `worker:${os.hostname()}`;
     // The first lag sample after everything was applied: nothing left, live.
@@ -64,19 +62,14 @@ describe('the ingest worker bundle', () => {
     try {
       const club = uniqueClub();
       await publish(hub, hitEvents(club, 12));
-      const worker = startBundle({
-        DATABASE_URL: process.env['DATABASE_URL'] ?? '',
-        AzureWebJobsStorage: process.env['AzureWebJobsStorage'] ?? '',
-        INGEST_EVENTHUB_CONNECTION: hub.connectionString(),
-        INGEST_EVENTHUB_NAME: HUB,
-        INGEST_EVENTHUB_CONSUMER_GROUP: GROUP,
-        INGEST_CHECKPOINT_TABLE: `ckpt${uniqueTag()}`,
-        LOG_LEVEL: 'warn',
-        APPLICATIONINSIGHTS_CONNECTION_STRING: ingestion.connectionString,
-        NODE_EXTRA_CA_CERTS: caFile,
-        // Every trace kept: the default keeps 5 per second, starting from none, and this run is short.
-        OTEL_TRACES_SAMPLER: 'always_on',
-      });
+      const worker = startBundle(
+        workerSettings({
+          APPLICATIONINSIGHTS_CONNECTION_STRING: ingestion.connectionString,
+          NODE_EXTRA_CA_CERTS: caFile,
+          // Every trace kept: the default keeps 5 per second, starting from none, and this run is short.
+          OTEL_TRACES_SAMPLER: 'always_on',
+        }),
+      );
       await eventually(async () => (await hitValues(getSql(), club)).size === 12);
       worker.child.kill('SIGTERM');
       expect(await worker.exited).toBe(0);
