@@ -1,5 +1,4 @@
 import postgres from 'postgres';
-import { quoteIdentifier } from './embeddedPostgres';
 
 export interface ScratchDatabase {
   /** The new database's URL: the server's, with the database name swapped in. */
@@ -35,4 +34,10 @@ export async function createScratchDatabase(
       await admin.end();
     },
   };
+}
+
+/** A database name as an identifier, refusing any name that would need more than quotes. */
+export function quoteIdentifier(name: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`Unsafe database name: ${name}`);
+  return `"${name}"`;
 }

@@ -1,8 +1,8 @@
 import os from 'node:os';
-import type { LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
 import { startFakeAppInsights } from '../../development/appInsightsFake/server';
 import { readFakeTls } from '../../development/costsFake/certificate';
 import { getSql } from '../../shared/db/client';
+import { useAround } from '../support/around';
 import { useBundles } from '../support/bundles';
 import { eventually, GROUP, hitEvents, hitValues, HUB, publish, startHub, uniqueClub, uniqueTag } from './workerSupport';
 
@@ -12,20 +12,14 @@ import { eventually, GROUP, hitEvents, hitValues, HUB, publish, startHub, unique
  */
 describe('the ingest worker bundle', () => {
   const bundles = useBundles('ingest-worker-bundle');
-  let hub: LocalEventHubs;
-
-  beforeAll(async () => {
-    hub = await startHub();
-  });
-
-  afterAll(() => hub.close());
+  const hub = useAround('the hub', startHub, (started) => started.close());
 
   const startBundle = (env: Record<string, string>) => bundles.start('ingest-worker', env);
   /** The settings of a worker on the test hub, with a checkpoint table of its own. */
   const workerSettings = (more: Record<string, string>) => ({
     DATABASE_URL: process.env['DATABASE_URL'] ?? '',
     AzureWebJobsStorage: process.env['AzureWebJobsStorage'] ?? '',
-    INGEST_EVENTHUB_CONNECTION: hub.connectionString(),
+    INGEST_EVENTHUB_CONNECTION: hub().connectionString(),
     INGEST_EVENTHUB_NAME: HUB,
     INGEST_EVENTHUB_CONSUMER_GROUP: GROUP,
     INGEST_CHECKPOINT_TABLE: `ckpt${uniqueTag()}`,
@@ -35,7 +29,7 @@ describe('the ingest worker bundle', () => {
 
   it('applies events with node alone, and on SIGTERM checkpoints, marks its row stopped and exits 0', async () => {
     const club = uniqueClub();
-    await publish(hub, hitEvents(club, 30));
+    await publish(hub(), hitEvents(club, 30));
     const worker = startBundle(workerSettings({ INGEST_WORKER_LAG_SAMPLE_SECONDS: '1' }));
     await eventually(async () => (await hitValues(getSql(), club)).size === 30);
     const runnerId = `worker:${os.hostname()}`;
@@ -61,7 +55,7 @@ describe('the ingest worker bundle', () => {
     const ingestion = await startFakeAppInsights({ tls: readFakeTls(caFile) });
     try {
       const club = uniqueClub();
-      await publish(hub, hitEvents(club, 12));
+      await publish(hub(), hitEvents(club, 12));
       const worker = startBundle(
         workerSettings({
           APPLICATIONINSIGHTS_CONNECTION_STRING: ingestion.connectionString,

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { useAround } from './around';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -81,19 +82,16 @@ export function watchProcess(child: ChildProcess, name: string): StartedBundle {
  * with what is still running; declared before the services the bundles use, so they stop first.
  */
 export function useBundles(prefix: string): Omit<BuiltBundles, 'remove'> {
-  let built: BuiltBundles | undefined;
-  beforeAll(async () => {
-    built = await buildBundles(prefix);
-  }, 60_000);
-  afterAll(() => built?.remove());
-  const ready = (): BuiltBundles => {
-    if (!built) throw new Error('the bundles are built in beforeAll');
-    return built;
-  };
+  const built = useAround(
+    `the ${prefix} bundles`,
+    () => buildBundles(prefix),
+    (bundles) => bundles.remove(),
+    60_000,
+  );
   return {
     get outdir() {
-      return ready().outdir;
+      return built().outdir;
     },
-    start: (name, env, args) => ready().start(name, env, args),
+    start: (name, env, args) => built().start(name, env, args),
   };
 }

@@ -1,5 +1,6 @@
 import postgres from 'postgres';
-import { createScratchDatabase, type ScratchDatabase } from '../../development/local/scratchDatabase';
+import { createScratchDatabase } from '../../development/local/scratchDatabase';
+import { useAround } from './around';
 import { uniqueTag } from './fixtures';
 
 export interface MirrorDatabase {
@@ -14,28 +15,25 @@ export interface MirrorDatabase {
  * After the block, `beforeDrop` runs (to stop the agents reading it), then the database is dropped.
  */
 export function useMirrorDatabase(ddl: readonly string[], beforeDrop: () => unknown = () => undefined): MirrorDatabase {
-  let database: ScratchDatabase | undefined;
-  let sql: postgres.Sql | undefined;
-  beforeAll(async () => {
-    database = await createScratchDatabase(process.env['DATABASE_URL'] ?? '', `mirror_${uniqueTag()}`, async (preparing) => {
-      for (const statement of ddl) await preparing.unsafe(statement);
-    });
-    sql = postgres(database.url, { max: 1, onnotice: () => undefined });
-  });
-  afterAll(async () => {
-    await beforeDrop();
-    await database?.drop(...(sql ? [sql] : []));
-  });
-  const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('the mirror database is created in beforeAll');
-    return value;
-  };
+  const mirror = useAround(
+    'the mirror database',
+    async () => {
+      const database = await createScratchDatabase(process.env['DATABASE_URL'] ?? '', `mirror_${uniqueTag()}`, async (preparing) => {
+        for (const statement of ddl) await preparing.unsafe(statement);
+      });
+      return { database, sql: postgres(database.url, { max: 1, onnotice: () => undefined }) };
+    },
+    async ({ database, sql }) => {
+      await beforeDrop();
+      await database.drop(sql);
+    },
+  );
   return {
     get url() {
-      return started(database).url;
+      return mirror().database.url;
     },
     get sql() {
-      return started(sql);
+      return mirror().sql;
     },
   };
 }
