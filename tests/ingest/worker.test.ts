@@ -19,10 +19,6 @@ import {
   uniqueClub,
 } from './workerSupport';
 
-/**
- * The staging worker against the local hub (real SDK), Azurite (checkpoint table) and PostgreSQL.
- * Every test has its own hub, checkpoint table and club.
- */
 /** The core's batch step, noting the sequence numbers of each batch it is given in `seen`. */
 const recordingBatches =
   (seen: number[][]): IngestWorkerOptions['applyBatch'] =>
@@ -31,6 +27,10 @@ const recordingBatches =
     return runEventBatch(db, messages, options, log);
   };
 
+/**
+ * The staging worker against the local hub (real SDK), Azurite (checkpoint table) and PostgreSQL.
+ * Every test has its own hub, checkpoint table and club.
+ */
 describe('staging ingest worker', () => {
   let hub: LocalEventHubs;
   let store: TableCheckpointStore;
