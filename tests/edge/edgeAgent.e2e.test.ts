@@ -234,12 +234,18 @@ describe('box agent against the cloud served by the local host', () => {
     }
   });
 
-  it('does not push when every mirror row fails the checks (mirror_rows_invalid), keeping the cloud state', async () => {
+  /** A box whose agent has pushed a mirror of the one club `vereinsId` to the cloud. */
+  async function boxThatPushed(vereinsId: string, name: string) {
     const box = await createBox(getSql());
     await mirror.sql`delete from club_software_club`;
-    await mirror.sql`insert into club_software_club (vereins_id, name) values ('3001', 'SV Gut')`;
+    await mirror.sql`insert into club_software_club (vereins_id, name) values (${vereinsId}, ${name})`;
     const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: cloud.url, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
     expect((await post(agent)).status).toBe(200);
+    return { box, agent };
+  }
+
+  it('does not push when every mirror row fails the checks (mirror_rows_invalid), keeping the cloud state', async () => {
+    const { box, agent } = await boxThatPushed('3001', 'SV Gut');
 
     await mirror.sql`delete from club_software_club`;
     await mirror.sql`insert into club_software_club (vereins_id, name) values ('bad id', 'SV Kaputt'), ('3002', ${'\u202eSV'})`;
@@ -252,11 +258,7 @@ describe('box agent against the cloud served by the local host', () => {
   });
 
   it("pushes [] for an empty mirror table (decommission), marking the box's clubs deleted", async () => {
-    const box = await createBox(getSql());
-    await mirror.sql`delete from club_software_club`;
-    await mirror.sql`insert into club_software_club (vereins_id, name) values ('4001', 'SV Ende')`;
-    const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: cloud.url, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
-    expect((await post(agent)).status).toBe(200);
+    const { box, agent } = await boxThatPushed('4001', 'SV Ende');
     await mirror.sql`delete from club_software_club`;
     const response = await post(agent);
     expect(response.status).toBe(200);
