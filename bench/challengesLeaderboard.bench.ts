@@ -1,9 +1,7 @@
-import * as v from 'valibot';
 import { compare, type Comparison } from './harness';
 import type { BenchContext } from './context';
-import { upsertChallenge } from '../shared/challenges/challengeRepository';
+import { benchChallenge } from './seed';
 import { leaderboard, type Board } from '../shared/challenges/leaderboard';
-import { RulesSchema } from '../shared/challenges/rules';
 import type { Sql } from '../shared/db/client';
 
 const ITERATIONS = 200;
@@ -22,23 +20,7 @@ const VIEWERS = [31, 5777, 6278];
  * have joined one challenge, nearly every user has a single participation.
  */
 async function seedChallenge(sql: Sql, count: number, others: string): Promise<string> {
-  const challenge = await upsertChallenge(sql, {
-    scope: 'club',
-    clubId: CLUB,
-    personalizedForUserId: null,
-    title: `Bench ${count}`,
-    description: null,
-    difficulty: 'medium',
-    durationDays: 30,
-    endsAt: null,
-    lowerLevel: null,
-    upperLevel: null,
-    defaultVisibility: 'club',
-    rewardXp: 500,
-    priceCents: null,
-    rules: v.parse(RulesSchema, { goal: { metric: 'shots', target: 1000 } }),
-    createdBy: 'bench',
-  });
+  const challenge = await benchChallenge(sql, { scope: 'club', clubId: CLUB, title: `Bench ${count}`, defaultVisibility: 'club' });
   await sql`
     insert into challenge_participation (challenge_id, user_id, club_id, rules, reward_xp, deadline_at, score, score_reached_at, share_within_club, share_globally)
     select ${challenge.id}, case when n = any(${VIEWERS}) then 'user-' else ${others} end || n, ${CLUB}, '{"goal":{"metric":"shots","target":1000}}', 500, now() + interval '30 days',

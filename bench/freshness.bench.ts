@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import postgres from 'postgres';
 import { connect, type Sql } from '../shared/db/client';
 import { migrate } from '../shared/db/migrate';
 import { evaluateClubs } from '../shared/freshness/clubFreshness';
 import { CLUB_SIGNALS_QUERY, readClubSignals } from '../shared/freshness/freshnessRepository';
-import { quoteIdentifier } from '../development/local/embeddedPostgres';
+import { createScratchDatabase } from '../development/local/scratchDatabase';
 import type { BenchContext } from './context';
 import { compare, type Comparison, type Measured } from './harness';
 
@@ -146,20 +145,12 @@ async function createOwnDatabase(runnerSql: Sql): Promise<{ sql: Sql; drop(): Pr
   server.port = String(options.port[0] ?? 5432);
   server.username = options.user;
   if (typeof options.pass === 'string') server.password = options.pass;
-  const name = `bench_freshness_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   server.pathname = '/postgres';
-  const admin = postgres(server.toString(), { max: 1, onnotice: () => undefined });
-  await admin.unsafe(`create database ${quoteIdentifier(name)}`);
-  const url = new URL(server.toString());
-  url.pathname = `/${name}`;
-  const sql = connect({ url: url.toString(), max: 2 });
+  const database = await createScratchDatabase(
+    server.toString(),
+    `bench_freshness_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`,
+  );
+  const sql = connect({ url: database.url, max: 2 });
   await migrate(sql);
-  return {
-    sql,
-    drop: async () => {
-      await sql.end({ timeout: 5 });
-      await admin.unsafe(`drop database if exists ${quoteIdentifier(name)} with (force)`);
-      await admin.end();
-    },
-  };
+  return { sql, drop: () => database.drop(sql) };
 }

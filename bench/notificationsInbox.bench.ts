@@ -1,5 +1,6 @@
 import { compare, type Comparison } from './harness';
 import type { BenchContext } from './context';
+import { seedInbox } from './seed';
 import { listInbox, markAllRead } from '../shared/notifications/inboxService';
 import type { Sql } from '../shared/db/client';
 
@@ -9,19 +10,9 @@ const WARMUP = 10;
 const READ_ALL_ITERATIONS = 10;
 const READ_ALL_WARMUP = 1;
 
-/**
- * `entries` unread inbox entries for each user, one minute apart, in one statement per user;
- * straight into the table, bypassing notify and its INBOX_CAP (see below).
- */
+/** `entries` unread inbox entries for each user (see seedInbox). */
 async function seedInboxes(sql: Sql, users: string[], entries: number): Promise<void> {
-  for (const userId of users) {
-    await sql`
-      insert into notification (user_id, title, body, tone, kind, category, source, created_at)
-      select ${userId}, 'Entry ' || n, case when n % 3 = 0 then null else 'Body of entry ' || n end,
-             (array['info', 'success', 'warning', 'error'])[1 + n % 4], 'member', 'club', 'bench',
-             now() - make_interval(mins => ${entries} - n)
-      from generate_series(1, ${entries}) as n`;
-  }
+  for (const userId of users) await seedInbox(sql, userId, entries);
 }
 
 /**

@@ -1,32 +1,17 @@
 import path from 'node:path';
-import autocannon from 'autocannon';
-import { SignJWT } from 'jose';
-import * as v from 'valibot';
 import { startChildServer, type ChildServer } from './childServer';
 import type { BenchContext } from './context';
-import type { Comparison, Measured } from './harness';
-import { upsertChallenge } from '../shared/challenges/challengeRepository';
-import { RulesSchema } from '../shared/challenges/rules';
-import { getSettings } from '../shared/config/settings';
+import type { Comparison } from './harness';
+import { LOAD_CONNECTIONS, LOAD_ROUNDS, LOAD_SECONDS, loadRun, mean, measuredRuns, median, type LoadRun } from './loadRuns';
+import { benchChallenge, seedInbox } from './seed';
 import type { Sql } from '../shared/db/client';
+import { bearer } from '../tests/support/tokens';
 
-/** Seconds of load per run and side; 8 for the figures the issue quotes (BENCH_REQUEST_SECONDS=8). */
-const SECONDS = Number(process.env['BENCH_REQUEST_SECONDS'] ?? 3);
-/** Runs per side, the sides alternating. */
-const ROUNDS = Number(process.env['BENCH_REQUEST_ROUNDS'] ?? 3);
-const CONNECTIONS = 16;
 const INBOX_ENTRIES = 1_000;
 const PARTICIPANTS = 100_000;
 const USER = 'bench-path-user';
 
-interface Run {
-  requestsPerSecond: number;
-  p50Ms: number;
-  p90Ms: number;
-  p99Ms: number;
-  non2xx: number;
-  /** CPU time (user + system) the server process spent per answered request, in ms. */
-  cpuMsPerRequest: number;
+interface Run extends LoadRun {
   /** The server's young-generation collections during the run: how many, and their mean pause in ms. */
   youngCollections: number;
   youngPauseMs: number;
@@ -66,48 +51,27 @@ async function load(
   headers: Record<string, string>,
   length: { seconds: number } | { requests: number },
 ): Promise<Run> {
-  const cpuBefore = await server.cpuMicros();
   const youngBefore = await server.ask<YoungCollections>('gc', 'youngCollections');
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    headers,
-    ...('seconds' in length ? { duration: length.seconds } : { amount: length.requests }),
-  });
-  const cpuMicros = (await server.cpuMicros()) - cpuBefore;
+  const run = await loadRun(server, url, headers, length);
   const youngAfter = await server.ask<YoungCollections>('gc', 'youngCollections');
   const youngCollections = youngAfter.count - youngBefore.count;
-  return {
-    youngCollections,
-    youngPauseMs: (youngAfter.pauseMs - youngBefore.pauseMs) / Math.max(youngCollections, 1),
-    cpuMsPerRequest: cpuMicros / 1000 / Math.max(result.requests.total, 1),
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p90Ms: result.latency.p90,
-    p99Ms: result.latency.p99,
-    non2xx: result.non2xx + result.errors + result.timeouts,
-  };
+  return { ...run, youngCollections, youngPauseMs: (youngAfter.pauseMs - youngBefore.pauseMs) / Math.max(youngCollections, 1) };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(values.length, 1);
-
-function measured(name: string, runs: Run[]): Measured {
-  return { name, medianMs: median(runs.map((run) => run.p50Ms)), p90Ms: median(runs.map((run) => run.p90Ms)), samples: runs.length };
-}
+const cpuMs = (run: Run) => run.cpuMicrosPerRequest / 1000;
 
 function describe(runs: Run[]): string {
   return runs
     .map(
       (run) =>
-        `${Math.round(run.requestsPerSecond)} req/s p99 ${run.p99Ms} ms cpu ${run.cpuMsPerRequest.toFixed(3)} ms/req` +
+        `${Math.round(run.requestsPerSecond)} req/s p99 ${run.p99Ms} ms cpu ${cpuMs(run).toFixed(3)} ms/req` +
         ` young GC ${run.youngCollections} × ${run.youngPauseMs.toFixed(1)} ms`,
     )
     .join('; ');
 }
 
 /**
- * One route under `CONNECTIONS` concurrent connections: `ROUNDS` runs of `SECONDS` per side,
+ * One route under `LOAD_CONNECTIONS` concurrent connections: `LOAD_ROUNDS` runs of `LOAD_SECONDS` per side,
  * the service (through the local host, with a real token) and the bare server alternating, each
  * side's first run preceded by a warm-up of WARM_UP_REQUESTS requests. Two figures: throughput (bare req/s over the
  * service's, so that lower is better like every other ratio: 1.25 is 0.8× the bare throughput)
@@ -122,21 +86,21 @@ async function compareRoute(
   const bareRuns: Run[] = [];
   await load(service.server, service.url, service.headers, { requests: WARM_UP_REQUESTS });
   await load(bare.server, bare.url, {}, { requests: WARM_UP_REQUESTS });
-  for (let round = 0; round < ROUNDS; round += 1) {
+  for (let round = 0; round < LOAD_ROUNDS; round += 1) {
     const sides = [
-      async () => serviceRuns.push(await load(service.server, service.url, service.headers, { seconds: SECONDS })),
-      async () => bareRuns.push(await load(bare.server, bare.url, {}, { seconds: SECONDS })),
+      async () => serviceRuns.push(await load(service.server, service.url, service.headers, { seconds: LOAD_SECONDS })),
+      async () => bareRuns.push(await load(bare.server, bare.url, {}, { seconds: LOAD_SECONDS })),
     ];
     for (const side of round % 2 === 0 ? sides : sides.reverse()) await side();
   }
-  const failed = [...serviceRuns, ...bareRuns].reduce((sum, run) => sum + run.non2xx, 0);
+  const failed = [...serviceRuns, ...bareRuns].reduce((sum, run) => sum + run.failed, 0);
   if (failed) throw new Error(`${title}: ${failed} responses were not 2xx (or failed)`);
   const serviceRps = mean(serviceRuns.map((run) => run.requestsPerSecond));
   const bareRps = mean(bareRuns.map((run) => run.requestsPerSecond));
   const serviceP99 = median(serviceRuns.map((run) => run.p99Ms));
   const bareP99 = median(bareRuns.map((run) => run.p99Ms));
-  const serviceCpu = median(serviceRuns.map((run) => run.cpuMsPerRequest));
-  const bareCpu = median(bareRuns.map((run) => run.cpuMsPerRequest));
+  const serviceCpu = median(serviceRuns.map(cpuMs));
+  const bareCpu = median(bareRuns.map(cpuMs));
   const servicePause = median(serviceRuns.map((run) => run.youngPauseMs));
   const barePause = median(bareRuns.map((run) => run.youngPauseMs));
   const detail = [
@@ -147,20 +111,20 @@ async function compareRoute(
     // Each young-generation pause stalls every request in flight: it is what the p99 mostly is.
     `young-generation pause ${servicePause.toFixed(1)} against ${barePause.toFixed(1)} ms (median of the runs' means)`,
   ];
-  const load_ = `${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per side`;
+  const load_ = `${LOAD_CONNECTIONS} connections, ${LOAD_ROUNDS} × ${LOAD_SECONDS} s per side`;
   return [
     {
       title: `${title}, throughput (${load_}): bare req/s ÷ service req/s`,
-      baseline: measured('bare node:http + postgres.js, same queries and JSON (latency p50/p90)', bareRuns),
-      subject: measured('local host with a real token (latency p50/p90)', serviceRuns),
+      baseline: measuredRuns('bare node:http + postgres.js, same queries and JSON (latency p50/p90)', bareRuns),
+      subject: measuredRuns('local host with a real token (latency p50/p90)', serviceRuns),
       ratio: bareRps / serviceRps,
       target: 1.25,
       detail,
     },
     {
       title: `${title}, p99 latency (${load_}): service p99 ÷ bare p99`,
-      baseline: measured('bare server', bareRuns),
-      subject: measured('local host', serviceRuns),
+      baseline: measuredRuns('bare server', bareRuns),
+      subject: measuredRuns('local host', serviceRuns),
       ratio: serviceP99 / Math.max(bareP99, 1),
       target: 1.5,
     },
@@ -180,35 +144,9 @@ async function compareRoute(
   ];
 }
 
-async function seedInbox(sql: Sql): Promise<void> {
-  await sql`
-    insert into notification (user_id, title, body, tone, kind, category, source, created_at)
-    select ${USER}, 'Entry ' || n, case when n % 3 = 0 then null else 'Body of entry ' || n end,
-           (array['info', 'success', 'warning', 'error'])[1 + n % 4], 'member', 'club', 'bench',
-           now() - make_interval(mins => ${INBOX_ENTRIES} - n)
-    from generate_series(1, ${INBOX_ENTRIES}) as n`;
-  await sql`vacuum analyze notification`;
-}
-
 /** A global challenge with PARTICIPANTS participations, 70 % shared globally; USER ranks on the first page. */
 async function seedBoard(sql: Sql): Promise<string> {
-  const challenge = await upsertChallenge(sql, {
-    scope: 'global',
-    clubId: null,
-    personalizedForUserId: null,
-    title: 'Bench request path',
-    description: null,
-    difficulty: 'medium',
-    durationDays: 30,
-    endsAt: null,
-    lowerLevel: null,
-    upperLevel: null,
-    defaultVisibility: 'global',
-    rewardXp: 500,
-    priceCents: null,
-    rules: v.parse(RulesSchema, { goal: { metric: 'shots', target: 1000 } }),
-    createdBy: 'bench',
-  });
+  const challenge = await benchChallenge(sql, { title: 'Bench request path', defaultVisibility: 'global' });
   await sql`
     insert into challenge_participation (challenge_id, user_id, rules, reward_xp, deadline_at, score, score_reached_at, share_within_club, share_globally)
     select ${challenge.id}, case when n = 31 then ${USER} else 'path-user-' || n end, '{"goal":{"metric":"shots","target":1000}}', 500,
@@ -222,23 +160,15 @@ async function seedBoard(sql: Sql): Promise<string> {
  * The whole request path under concurrent load, measured from outside with autocannon: the inbox
  * first page (limit 50, 1,000 entries) and a leaderboard's first page (limit 20, 100,000
  * participations, the viewer on that page) through the local host against a bare server running
- * the same queries (bench/requestPath/server.ts). BENCH_REQUEST_SECONDS and BENCH_REQUEST_ROUNDS
+ * the same queries (bench/requestPath/server.ts). BENCH_REQUEST_LOAD_SECONDS and BENCH_REQUEST_LOAD_ROUNDS
  * lengthen the runs; BENCH_CPU_PROF=<dir> writes a CPU profile of each side there
  * (BENCH_HOST_PROFILE=<dir> of the host only).
  */
 export default async function requestPath({ sql, url }: BenchContext): Promise<Comparison[]> {
-  await seedInbox(sql);
+  await seedInbox(sql, USER, INBOX_ENTRIES);
+  await sql`vacuum analyze notification`;
   const challengeId = await seedBoard(sql);
-  const settings = getSettings();
-  const token = await new SignJWT({ roles: [] })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(USER)
-    .setIssuer(settings.AUTH_ISSUER)
-    .setAudience(settings.AUTH_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime('2h')
-    .sign(new TextEncoder().encode(settings.AUTH_JWT_SECRET ?? ''));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await bearer(USER, { expiresIn: '2h' });
   const host = await startServer('host', url);
   const bare = await startServer('bare', url);
   try {

@@ -1,31 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import { SignJWT } from 'jose';
 import { startChildServer, type ChildServer } from './childServer';
 import type { BenchContext } from './context';
-import type { Comparison, Measured } from './harness';
+import type { Comparison } from './harness';
+import { LOAD_CONNECTIONS, LOAD_ROUNDS, LOAD_SECONDS, loadRun, mean, measuredRuns, median, type LoadRun } from './loadRuns';
 import { startFakeAppInsights } from '../development/appInsightsFake/server';
 import { createFakeTls } from '../development/costsFake/certificate';
-import { getSettings } from '../shared/config/settings';
+import { bearer } from '../tests/support/tokens';
 
-/** Seconds of load per run and side (BENCH_REQUEST_SECONDS), runs per side (BENCH_REQUEST_ROUNDS). */
-const SECONDS = Number(process.env['BENCH_REQUEST_SECONDS'] ?? 3);
-const ROUNDS = Number(process.env['BENCH_REQUEST_ROUNDS'] ?? 3);
-const CONNECTIONS = 16;
 const ENTRIES = 1_000;
 const USER = 'bench-telemetry-user';
 
-interface Run {
-  requestsPerSecond: number;
-  p50Ms: number;
-  p90Ms: number;
-  p99Ms: number;
-  failed: number;
-  /** The host's CPU time (user + system) per answered request, in microseconds. */
-  cpuMicrosPerRequest: number;
-}
+type Run = LoadRun;
 
 type Host = ChildServer;
 
@@ -36,28 +23,9 @@ async function startHost(side: 'on' | 'sampled' | 'off', env: NodeJS.ProcessEnv)
   return startChildServer(path.join(__dirname, 'telemetryOverhead', 'host.ts'), [side], { env, nodeArgs: profile, label: `${side} host` });
 }
 
-async function load(host: Host, path_: string, headers: Record<string, string>, seconds: number): Promise<Run> {
-  const cpuBefore = await host.cpuMicros();
-  const result = await autocannon({ url: host.url + path_, connections: CONNECTIONS, duration: seconds, headers });
-  const cpuMicros = (await host.cpuMicros()) - cpuBefore;
-  return {
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p90Ms: result.latency.p90,
-    p99Ms: result.latency.p99,
-    failed: result.non2xx + result.errors + result.timeouts,
-    cpuMicrosPerRequest: cpuMicros / Math.max(result.requests.total, 1),
-  };
-}
+const load = (host: Host, path_: string, headers: Record<string, string>, seconds: number) =>
+  loadRun(host, host.url + path_, headers, { seconds });
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(values.length, 1);
-const measured = (name: string, runs: Run[]): Measured => ({
-  name,
-  medianMs: median(runs.map((run) => run.p50Ms)),
-  p90Ms: median(runs.map((run) => run.p90Ms)),
-  samples: runs.length,
-});
 const describeRuns = (runs: Run[]) =>
   runs
     .map((run) => `${Math.round(run.requestsPerSecond)} req/s p99 ${run.p99Ms} ms ${Math.round(run.cpuMicrosPerRequest)} µs CPU/req`)
@@ -69,7 +37,7 @@ const describeRuns = (runs: Run[]) =>
  * distro's whole pipeline, each envelope built, serialised and handed to an in-memory HTTP client:
  * the worst case; BENCH_TELEMETRY_ON_EXPORT=https sends it to the local ingestion endpoint instead)
  * and `sampled` (the distro's production sampler, at most 5 traces per second, exported to the
- * local ingestion endpoint over HTTPS), under CONNECTIONS concurrent connections, the sides taking
+ * local ingestion endpoint over HTTPS), under LOAD_CONNECTIONS concurrent connections, the sides taking
  * turns. Figures: off req/s ÷ on req/s and off req/s ÷ sampled req/s, with the host's CPU time per
  * request beside them.
  */
@@ -79,16 +47,7 @@ export default async function telemetryOverhead({ sql, url }: BenchContext): Pro
     select ${USER}, 'Entry ' || n, 'Body of entry ' || n, 'info', 'member', 'club', 'bench', now() - make_interval(mins => n)
     from generate_series(1, ${ENTRIES}) as n`;
   await sql`vacuum analyze notification`;
-  const settings = getSettings();
-  const token = await new SignJWT({ roles: [] })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(USER)
-    .setIssuer(settings.AUTH_ISSUER)
-    .setAudience(settings.AUTH_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime('2h')
-    .sign(new TextEncoder().encode(settings.AUTH_JWT_SECRET ?? ''));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await bearer(USER, { expiresIn: '2h' });
 
   const tlsDirectory = mkdtempSync(path.join(os.tmpdir(), 'bench-telemetry-'));
   const tls = await createFakeTls(tlsDirectory);
@@ -109,11 +68,11 @@ export default async function telemetryOverhead({ sql, url }: BenchContext): Pro
     const path_ = '/api/notifications?limit=50';
     const runs: Run[][] = hosts.map(() => []);
     for (const host of hosts) await load(host, path_, headers, 1);
-    for (let round = 0; round < ROUNDS; round += 1) {
+    for (let round = 0; round < LOAD_ROUNDS; round += 1) {
       // Each side goes first once in three rounds, so that no side always meets a warmer machine.
       for (let turn = 0; turn < hosts.length; turn += 1) {
         const side = (round + turn) % hosts.length;
-        runs[side]?.push(await load(hosts[side] as Host, path_, headers, SECONDS));
+        runs[side]?.push(await load(hosts[side] as Host, path_, headers, LOAD_SECONDS));
       }
     }
     const [offRuns = [], onRuns = [], sampledRuns = []] = runs;
@@ -125,9 +84,9 @@ export default async function telemetryOverhead({ sql, url }: BenchContext): Pro
     const figure = (side: string, sideRuns: Run[], name: string): Comparison => {
       const sideCpu = median(sideRuns.map((run) => run.cpuMicrosPerRequest));
       return {
-        title: `Inbox first page through the local host, telemetry ${side} vs off (${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per side): off req/s ÷ ${side} req/s`,
-        baseline: measured('telemetry off (latency p50/p90)', offRuns),
-        subject: measured(`${name} (latency p50/p90)`, sideRuns),
+        title: `Inbox first page through the local host, telemetry ${side} vs off (${LOAD_CONNECTIONS} connections, ${LOAD_ROUNDS} × ${LOAD_SECONDS} s per side): off req/s ÷ ${side} req/s`,
+        baseline: measuredRuns('telemetry off (latency p50/p90)', offRuns),
+        subject: measuredRuns(`${name} (latency p50/p90)`, sideRuns),
         ratio: offRps / mean(sideRuns.map((run) => run.requestsPerSecond)),
         target: 1.1,
         detail: [

@@ -5,6 +5,7 @@ import { hubsTheAppReads } from './local/eventHubs/appHubs';
 import { ensureLocalEventHubs } from './local/eventHubs/developmentHub';
 import { prepareLocalEnvironment } from './local/environment';
 import { stopOnSignals } from '../shared/process/signals';
+import { exitOnStartupFailure } from '../shared/process/startupFailure';
 import { leaveSignalsToCommand } from './local/embeddedPostgres';
 
 /**
@@ -39,14 +40,11 @@ async function main(): Promise<void> {
   if (eventHubs) console.log(`and "INGEST_EVENTHUB_CONNECTION": "${eventHubs.connectionString}"`);
   console.log('Ctrl-C stops them.');
   leaveSignalsToCommand();
-  stopOnSignals(async () => {
-    await eventHubs?.release();
-    await environment.release();
-  });
+  stopOnSignals(
+    () => eventHubs?.release(),
+    () => environment.release(),
+  );
   setInterval(() => undefined, 1 << 30);
 }
 
-main().catch((error: unknown) => {
-  console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure);

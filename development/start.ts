@@ -15,6 +15,7 @@ import { ensureLocalEventHubs, type RunningEventHubs } from './local/eventHubs/d
 import { prepareLocalEnvironment } from './local/environment';
 import { repoRoot } from './local/paths';
 import { stopOnSignals } from '../shared/process/signals';
+import { exitOnStartupFailure } from '../shared/process/startupFailure';
 import { DEMO_CLUB, seedDemo } from './demo/seed';
 import { secretValues, startTelemetry, stopTelemetry } from '../shared/telemetry/startup';
 import { leaveSignalsToCommand } from './local/embeddedPostgres';
@@ -112,16 +113,10 @@ async function main(): Promise<void> {
     throw error;
   }
   leaveSignalsToCommand();
-  stopOnSignals(async () => {
-    await host.close();
-    await shutdown();
-  });
+  stopOnSignals(() => host.close(), shutdown);
 }
 
-main().catch((error: unknown) => {
-  console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure);
 
 /** Where telemetry goes, without the instrumentation key. */
 function ingestionEndpointOf(connectionString: string | undefined): string {

@@ -2,6 +2,7 @@ import { getIngestWorkerSettings, getSettings } from '../shared/config/settings'
 import { closeSql, getSql } from '../shared/db/client';
 import { migrate } from '../shared/db/migrate';
 import { stopOnSignals } from '../shared/process/signals';
+import { exitOnStartupFailure } from '../shared/process/startupFailure';
 import { leaveSignalsToCommand } from './local/embeddedPostgres';
 import { runIngestWorkerFromSettings } from '../workers/ingest/run';
 import { effectiveConnectionString, ensureLocalEventHubs, type RunningEventHubs } from './local/eventHubs/developmentHub';
@@ -41,17 +42,11 @@ async function main(): Promise<void> {
     console.log(`Events:    ${eventHubs?.description ?? 'the hub of the running npm start'}`);
     console.log(`Ingest worker: ${running.description}`);
     leaveSignalsToCommand();
-    stopOnSignals(async () => {
-      await running.stop();
-      await shutdown();
-    });
+    stopOnSignals(() => running.stop(), shutdown);
   } catch (error) {
     await shutdown();
     throw error;
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure);

@@ -1,5 +1,6 @@
 import type { BoxFreshness } from './boxFreshness';
-import type { BoxRoute } from './server';
+import { pushRoutes } from './pushRoutes';
+import type { BoxRoute } from './boxRoute';
 import type { StarterlistPushAgent } from './starterlistPush';
 
 export const STARTERLIST_RUN_PATH = '/api/starterlist-sync/run';
@@ -13,15 +14,7 @@ export const FRESHNESS_RUN_PATH = '/api/freshness/run';
  */
 export function freshnessRoutes(push: StarterlistPushAgent, check: BoxFreshness): Record<string, BoxRoute> {
   return {
-    [STARTERLIST_RUN_PATH]: {
-      method: 'POST',
-      async handle() {
-        const outcome = await push.runOnce();
-        const status = outcome.ok ? 200 : outcome.error.reason === 'push_disabled' ? 409 : 502;
-        return { status, body: { ...outcome, status: push.status() } };
-      },
-    },
-    [STARTERLIST_STATUS_PATH]: { method: 'GET', handle: () => Promise.resolve({ status: 200, body: push.status() }) },
+    ...pushRoutes(push, { run: STARTERLIST_RUN_PATH, status: STARTERLIST_STATUS_PATH }, 'push_disabled'),
     [FRESHNESS_STATUS_PATH]: { method: 'GET', handle: () => Promise.resolve({ status: 200, body: check.status() }) },
     [FRESHNESS_RUN_PATH]: {
       method: 'POST',

@@ -3,7 +3,8 @@ import { parseEdgeConfig, withEnvFile } from './config';
 import { parseEdgeConnectorConfig } from './connectorConfig';
 import { connectorSetupFrom } from './connectorSetup';
 import { parseEdgeFreshnessConfig } from './freshnessConfig';
-import { exitOnStartupFailure, runBoxAgent } from './run';
+import { exitOnStartupFailure } from '../shared/process/startupFailure';
+import { runBoxAgent } from './run';
 import { runHashPasswordCommand } from './boxUiHashCommand';
 
 /**

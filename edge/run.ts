@@ -58,15 +58,9 @@ export async function runBoxAgent(
         : 'no consent gate'
     }`,
   );
-  stopOnSignals(async () => {
-    await agent.close();
-    await stopTelemetry();
-    await options.release?.();
-  });
-}
-
-/** Ends a failed start-up with one line naming the problem. */
-export function exitOnStartupFailure(error: unknown): never {
-  console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+  stopOnSignals(
+    () => agent.close(),
+    stopTelemetry,
+    () => options.release?.(),
+  );
 }

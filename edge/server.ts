@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../shared/log/logger';
 import type { Agent } from './agent';
+import type { BoxAnswer, BoxRoute } from './boxRoute';
+import { pushRoutes } from './pushRoutes';
 import { createBoxAccess, isLoopbackHost, type BoxAccess, type RequestFacts } from './boxUiAccess';
 
 export const RUN_PATH = '/api/club-master-sync/run';
@@ -10,23 +12,7 @@ export const STATUS_PATH = '/api/club-master-sync/status';
 /** Largest request body the box interface reads (the consent body is a few hundred bytes). */
 export const MAX_BODY_BYTES = 16 * 1024;
 
-/**
- * One endpoint of the box interface; `body` is the parsed JSON request body (undefined when empty).
- * An answer is JSON unless it carries `text` (the UI's page and assets). Every route needs the
- * box access (edge/boxUiAccess.ts) unless it is `public` (the UI's page, assets and sign-in).
- */
-export interface BoxRoute {
-  method: string;
-  public?: boolean;
-  handle(request: { body: unknown; facts: RequestFacts }): Promise<BoxAnswer>;
-}
-
-export interface BoxAnswer {
-  status: number;
-  body?: unknown;
-  text?: string;
-  headers?: Record<string, string>;
-}
+export type { BoxAnswer, BoxRoute } from './boxRoute';
 
 export interface AgentServer {
   url: string;
@@ -45,15 +31,7 @@ export async function startAgentServer(
   const access = options.access ?? createBoxAccess({ hash: undefined, loopbackOnly: isLoopbackHost(options.host) });
   const routes: Record<string, BoxRoute> = {
     ...options.routes,
-    [RUN_PATH]: {
-      method: 'POST',
-      async handle() {
-        const outcome = await agent.runOnce();
-        const status = outcome.ok ? 200 : outcome.error.reason === 'sync_disabled' ? 409 : 502;
-        return { status, body: { ...outcome, status: agent.status() } };
-      },
-    },
-    [STATUS_PATH]: { method: 'GET', handle: () => Promise.resolve({ status: 200, body: agent.status() }) },
+    ...pushRoutes(agent, { run: RUN_PATH, status: STATUS_PATH }, 'sync_disabled'),
   };
 
   const server = http.createServer((req, res) => {

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createFakeTls } from '../costsFake/certificate';
-import { localDataDir, repoRoot } from '../local/paths';
+import { serveFakeToHost } from '../local/hostWithFake';
+import { localDataDir } from '../local/paths';
 import { describeEnvelope } from './describe';
 import { startFakeAppInsights, type TelemetryEnvelope } from './server';
 
@@ -33,26 +33,7 @@ async function main(): Promise<void> {
     return fake.close();
   };
 
-  if (only) {
-    console.log('\nSettings for a host started separately (NODE_EXTRA_CA_CERTS must be set before it starts):');
-    for (const [name, value] of Object.entries(env)) console.log(`  ${name}=${value}`);
-    const stop = () => void close().then(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    return;
-  }
-
-  const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(repoRoot, 'development', 'start.ts')], {
-    cwd: repoRoot,
-    stdio: 'inherit',
-    env: { ...process.env, ...env },
-  });
-  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
-  process.on('SIGINT', forward('SIGINT'));
-  process.on('SIGTERM', forward('SIGTERM'));
-  child.on('exit', (code) => {
-    void close().then(() => process.exit(code ?? 0));
-  });
+  serveFakeToHost(env, close, only);
 }
 
 main().catch((error: unknown) => {

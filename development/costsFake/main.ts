@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { localDataDir, repoRoot } from '../local/paths';
+import { randomBytes } from 'node:crypto';
+import { serveFakeToHost } from '../local/hostWithFake';
+import { localDataDir } from '../local/paths';
 import { createFakeTls } from './certificate';
 import { demoDataset } from './demoData';
 import { startFakeCostProvider, type FakeFailure, type FakeOperation } from './server';
@@ -46,27 +46,7 @@ async function main(): Promise<void> {
   console.log(`Fake Entra ID:         ${fake.authUrl}`);
   console.log(`Fake Cost Management:  ${fake.apiUrl}`);
 
-  if (only) {
-    console.log('\nSettings for a host started separately (NODE_EXTRA_CA_CERTS must be set before it starts):');
-    for (const [name, value] of Object.entries(env)) console.log(`  ${name}=${value}`);
-    const stop = () => void fake.close().then(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    return;
-  }
-
-  const tsxCli = require.resolve('tsx/cli');
-  const child = spawn(process.execPath, [tsxCli, path.join(repoRoot, 'development', 'start.ts')], {
-    cwd: repoRoot,
-    stdio: 'inherit',
-    env: { ...process.env, ...env },
-  });
-  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
-  process.on('SIGINT', forward('SIGINT'));
-  process.on('SIGTERM', forward('SIGTERM'));
-  child.on('exit', (code) => {
-    void fake.close().then(() => process.exit(code ?? 0));
-  });
+  serveFakeToHost(env, () => fake.close(), only);
 }
 
 main().catch((error: unknown) => {

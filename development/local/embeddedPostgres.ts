@@ -9,6 +9,7 @@ import { PREFERRED_POSTGRES_PORT } from './defaults';
 import { freePort, isListening } from './net';
 import { localDataDir } from './paths';
 import { isProcessAlive, pause } from './processes';
+import { quoteIdentifier } from './scratchDatabase';
 
 /**
  * The embedded PostgreSQL of this checkout: data under .data/postgres (kept across restarts),
@@ -159,10 +160,7 @@ export async function createDatabaseIfMissing(database: string, serverUrl: strin
   }
 }
 
-export function quoteIdentifier(name: string): string {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`Unsafe database name: ${name}`);
-  return `"${name}"`;
-}
+export { quoteIdentifier };
 
 function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);

@@ -2,11 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import postgres from 'postgres';
 import { closeSql } from '../../shared/db/client';
 import { migrate } from '../../shared/db/migrate';
 import { createFakeTls } from '../costsFake/certificate';
-import { quoteIdentifier } from '../local/embeddedPostgres';
+import { createScratchDatabase, type ScratchDatabase } from '../local/scratchDatabase';
 import { prepareLocalEnvironment } from '../local/environment';
 import { formatFigures } from './stats';
 import { runSoak, type PhaseResult } from './soak';
@@ -36,19 +35,13 @@ async function main(): Promise<void> {
   };
   const environment = await prepareLocalEnvironment({ storage: true });
   const serverUrl = new URL(process.env['DATABASE_URL'] ?? '');
-  const database = `soak_${Date.now().toString(36)}`;
-  const admin = postgres(serverUrl.toString(), { max: 1, onnotice: () => undefined });
+  let database: ScratchDatabase | undefined;
   try {
-    await admin.unsafe(`create database ${quoteIdentifier(database)}`);
-    const soakUrl = new URL(serverUrl);
-    soakUrl.pathname = `/${database}`;
-    const migrating = postgres(soakUrl.toString(), { max: 1, onnotice: () => undefined });
-    await migrate(migrating);
-    await migrating.end();
+    database = await createScratchDatabase(serverUrl.toString(), `soak_${Date.now().toString(36)}`, migrate);
     const tls = await createFakeTls(mkdtempSync(path.join(os.tmpdir(), 'soak-tls-')));
     const floodSeconds = number('flood-seconds');
     const result = await runSoak({
-      databaseUrl: soakUrl.toString(),
+      databaseUrl: database.url,
       storageConnection: process.env['AzureWebJobsStorage'] ?? '',
       caFile: tls.caFile,
       seconds: number('seconds'),
@@ -75,8 +68,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    await admin.unsafe(`drop database if exists ${quoteIdentifier(database)} with (force)`).catch(() => undefined);
-    await admin.end();
+    await database?.drop().catch(() => undefined);
     await closeSql();
     await environment.release();
   }

@@ -105,13 +105,20 @@ export function azureCostProvider(config: CostProviderConfig, options: AzureProv
     return pages;
   }
 
+  /** Asks for the first page of `body` with the request timeout, then reads every further page. */
+  async function askAllPages<TBody extends QueryDefinition | ForecastDefinition>(
+    body: TBody,
+    ask: (client: Sdk['client'], body: TBody, options: { abortSignal: AbortSignal }) => Promise<ColumnarResult>,
+  ): Promise<ColumnarResult[]> {
+    const connection = await connect();
+    const first = await ask(connection.client, body, { abortSignal: AbortSignal.timeout(timeoutMs) });
+    return readAllPages(first, body, connection);
+  }
+
   return {
     async usage(range) {
       try {
-        const connection = await connect();
-        const body = usageQuery(range);
-        const first = await connection.client.query.usage(scope, body, { abortSignal: AbortSignal.timeout(timeoutMs) });
-        const pages = await readAllPages(first, body, connection);
+        const pages = await askAllPages(usageQuery(range), (client, body, options) => client.query.usage(scope, body, options));
         return pages.flatMap((page) => readUsageRows(page));
       } catch (error) {
         throw classify(error);
@@ -119,10 +126,7 @@ export function azureCostProvider(config: CostProviderConfig, options: AzureProv
     },
     async forecast(range) {
       try {
-        const connection = await connect();
-        const body = forecastQuery(range);
-        const first = await connection.client.forecast.usage(scope, body, { abortSignal: AbortSignal.timeout(timeoutMs) });
-        const pages = await readAllPages(first, body, connection);
+        const pages = await askAllPages(forecastQuery(range), (client, body, options) => client.forecast.usage(scope, body, options));
         const rows = pages.flatMap((page) => readForecastRows(page));
         return rows.length ? rows : undefined;
       } catch (error) {

@@ -94,27 +94,39 @@ export async function sendClaimedNotices(
 ): Promise<NoticeOutcome> {
   const byId = new Map(clubs.map((club) => [club.signals.clubId, club]));
   const outcome: NoticeOutcome = { staleNotices: 0, recoveryNotices: 0, failedNotices: 0 };
-  for (const { clubId, eveningStart } of claimed.stale) {
+  /** Sends one club's notice; on failure counts and logs it and gives the claim back. Returns how many went out. */
+  const send = async (
+    clubId: string,
+    notice: 'stale' | 'recovered',
+    notify: (club: ClubFreshness) => Promise<number>,
+    release: () => Promise<unknown>,
+  ) => {
     const club = byId.get(clubId);
-    if (!club) continue;
+    if (!club) return 0;
     try {
-      outcome.staleNotices += await notifyClubStale(sql, club, now);
+      return await notify(club);
     } catch (error) {
       outcome.failedNotices += 1;
-      log.warn('freshness_notice_failed', { clubId, notice: 'stale', error });
-      await releaseStaleClaim(sql, clubId, eveningStart);
+      log.warn('freshness_notice_failed', { clubId, notice, error });
+      await release();
+      return 0;
     }
+  };
+  for (const { clubId, eveningStart } of claimed.stale) {
+    outcome.staleNotices += await send(
+      clubId,
+      'stale',
+      (club) => notifyClubStale(sql, club, now),
+      () => releaseStaleClaim(sql, clubId, eveningStart),
+    );
   }
   for (const clubId of claimed.recovered) {
-    const club = byId.get(clubId);
-    if (!club) continue;
-    try {
-      outcome.recoveryNotices += await notifyClubRecovered(sql, club, now);
-    } catch (error) {
-      outcome.failedNotices += 1;
-      log.warn('freshness_notice_failed', { clubId, notice: 'recovered', error });
-      await releaseRecoveryClaim(sql, clubId);
-    }
+    outcome.recoveryNotices += await send(
+      clubId,
+      'recovered',
+      (club) => notifyClubRecovered(sql, club, now),
+      () => releaseRecoveryClaim(sql, clubId),
+    );
   }
   return outcome;
 }

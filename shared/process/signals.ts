@@ -1,9 +1,13 @@
 /**
- * Runs `stop` once on SIGINT or SIGTERM (Ctrl-C locally, `docker stop` or systemd on a host), then
- * exits: 0 when everything stopped, 1 when stopping failed. Every long-running process (the local
- * commands, the box agent, the workers) closes its servers and what it started through this.
+ * Runs the `steps` once, one after the other, on SIGINT or SIGTERM (Ctrl-C locally, `docker stop`
+ * or systemd on a host), then exits: 0 when everything stopped, 1 when stopping failed. Every
+ * long-running process (the local commands, the box agent, the workers) closes its servers and
+ * what it started through this.
  */
-export function stopOnSignals(stop: () => Promise<void>): void {
+export function stopOnSignals(...steps: (() => Promise<unknown> | undefined)[]): void {
+  const stop = async () => {
+    for (const step of steps) await step();
+  };
   let stopping = false;
   const handle = (signal: NodeJS.Signals) => {
     if (stopping) return;

@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core';
-import { awardBadge } from '../../shared/challenges/badgeRepository';
-import { joinChallenge, putSharingPreferences } from '../../shared/challenges/participationRepository';
+import { putSharingPreferences } from '../../shared/challenges/participationRepository';
 import { getSql } from '../../shared/db/client';
-import { addMember, createClub, ensureBadge, makeChallenge, unique } from '../challenges/support';
+import { addMember, createClub, earnBadge, unique } from '../challenges/support';
 import { bearer, tokenFor } from '../support/tokens';
 import { screenshot, signIn, useAppRig } from './support';
 
@@ -21,15 +20,8 @@ describe('member app: another member’s page', () => {
   let sharedParticipation: string;
 
   /** A completed participation of the owner in the club with the given flags, and its badge. */
-  async function earn(badgeKey: string, share: { shareWithinClub: boolean; shareGlobally: boolean }) {
-    const challenge = await makeChallenge({ title: `Challenge of ${badgeKey}` });
-    await putSharingPreferences(getSql(), owner, share);
-    const participation = await joinChallenge(getSql(), owner, challenge.id, { clubId });
-    await getSql()`update challenge_participation set status = 'completed', finished_at = now() where id = ${participation.id}`;
-    await ensureBadge(badgeKey);
-    await awardBadge(getSql(), { userId: owner, badgeKey, challengeId: challenge.id, participationId: participation.id });
-    return participation.id;
-  }
+  const earn = (badgeKey: string, share: { shareWithinClub: boolean; shareGlobally: boolean }) =>
+    earnBadge(owner, clubId, share, badgeKey, `Challenge of ${badgeKey}`);
 
   const keysOn = async (page: Page) =>
     Promise.all((await page.locator('[data-testid="member-page"] [data-testid="badge"]').all()).map((el) => el.getAttribute('data-key')));

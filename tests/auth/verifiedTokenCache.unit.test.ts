@@ -65,14 +65,20 @@ describe('a verified token remembered until its expiry', () => {
   });
 });
 
+/** A cache of capacity 2 holding token-a, then token-b, both valid for a minute. */
+function fullCacheOfTwo(): { cache: VerifiedTokenCache<string>; later: number } {
+  const cache = new VerifiedTokenCache<string>(2);
+  const later = Date.now() + 60_000;
+  cache.set('token-a', 'a', later);
+  cache.set('token-b', 'b', later);
+  return { cache, later };
+}
+
 describe('the verified token cache', () => {
   afterEach(() => jest.useRealTimers());
 
   it('holds at most its capacity, dropping the least recently used first', () => {
-    const cache = new VerifiedTokenCache<string>(2);
-    const later = Date.now() + 60_000;
-    cache.set('token-a', 'a', later);
-    cache.set('token-b', 'b', later);
+    const { cache, later } = fullCacheOfTwo();
     expect(cache.get('token-a')).toBe('a');
     cache.set('token-c', 'c', later);
     expect(cache.size).toBe(2);
@@ -82,10 +88,7 @@ describe('the verified token cache', () => {
   });
 
   it('keeps the recency order through runs of calls with one token and switches between tokens', () => {
-    const cache = new VerifiedTokenCache<string>(2);
-    const later = Date.now() + 60_000;
-    cache.set('token-a', 'a', later);
-    cache.set('token-b', 'b', later);
+    const { cache, later } = fullCacheOfTwo();
     expect(cache.get('token-b')).toBe('b');
     expect(cache.get('token-b')).toBe('b');
     expect(cache.get('token-a')).toBe('a');

@@ -6,6 +6,7 @@ import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
 import { addMember, createClub, ensureBadge, hitsOn, insertHits, linkShooter, makeChallenge, unique } from './support';
 import { inlineSchemaRefs, type JsonSchema } from '../support/openApiDocument';
+import type { ProblemJson } from '../support/http';
 
 const serviceToken = generateServiceToken();
 const rotatedOut = generateServiceToken();
@@ -21,12 +22,6 @@ const validBody = (overrides: Record<string, unknown> = {}) => ({
   rulesJson: { goal: { metric: 'shots', target: 200 } },
   ...overrides,
 });
-
-interface Problem {
-  status: number;
-  code?: string;
-  errors?: { path: string; message: string }[];
-}
 
 describe('challenge endpoints', () => {
   let restoreSettings: () => void;
@@ -109,7 +104,7 @@ describe('challenge endpoints', () => {
       for (const [body, path] of cases) {
         const response = await call(asAdmin, 'POST', '/api/challenges', body);
         expect(response.status).toBe(400);
-        const problem = (await response.json()) as Problem;
+        const problem = (await response.json()) as ProblemJson;
         expect(problem.errors?.map((error) => error.path)).toContain(path);
       }
       const created = await getSql()`select 1 from challenge where created_by = ${adminId}`;
@@ -132,7 +127,7 @@ describe('challenge endpoints', () => {
         }),
       );
       expect(response.status).toBe(400);
-      expect(((await response.json()) as Problem).errors).toEqual([
+      expect(((await response.json()) as ProblemJson).errors).toEqual([
         { path: 'body.rulesJson.knockout.finalistXp', message: 'must be less than rewardXp' },
       ]);
     });
@@ -234,7 +229,7 @@ describe('challenge endpoints', () => {
 
       const again = await call(sharer, 'POST', `/api/challenges/${challenge.id}/join`);
       expect(again.status).toBe(409);
-      expect(((await again.json()) as Problem).code).toBe('already_joined');
+      expect(((await again.json()) as ProblemJson).code).toBe('already_joined');
       expect((await call(sharer, 'PUT', '/api/challenges/sharing-preferences', { shareWithinClub: 'yes' })).status).toBe(400);
     });
 
@@ -246,11 +241,11 @@ describe('challenge endpoints', () => {
       const forGold = await makeChallenge({ lowerLevel: 'gold' });
       const tooLow = await call(user, 'POST', `/api/challenges/${forGold.id}/join`);
       expect(tooLow.status).toBe(409);
-      expect(((await tooLow.json()) as Problem).code).toBe('level_out_of_bounds');
+      expect(((await tooLow.json()) as ProblemJson).code).toBe('level_out_of_bounds');
       const open = await makeChallenge();
       const notMine = await call(user, 'POST', `/api/challenges/${open.id}/join?clubId=${club.clubId}`);
       expect(notMine.status).toBe(400);
-      expect(((await notMine.json()) as Problem).errors).toEqual([{ path: 'query.clubId', message: 'must be one of your clubs' }]);
+      expect(((await notMine.json()) as ProblemJson).errors).toEqual([{ path: 'query.clubId', message: 'must be one of your clubs' }]);
       await addMember(club.clubId, user);
       expect(await (await call(user, 'POST', `/api/challenges/${open.id}/join?clubId=${club.clubId}`)).json()).toMatchObject({
         clubId: club.clubId,
@@ -405,7 +400,7 @@ describe('challenge endpoints', () => {
     it('answers 409 insufficient_history without enough sessions', async () => {
       const response = await call(service, 'POST', '/api/challenges/personalize', { userId: unique('new'), metric: 'sessions' });
       expect(response.status).toBe(409);
-      expect(((await response.json()) as Problem).code).toBe('insufficient_history');
+      expect(((await response.json()) as ProblemJson).code).toBe('insufficient_history');
     });
 
     it('refuses a userId that is not well-formed Unicode: stored, it would name another user', async () => {
@@ -416,7 +411,7 @@ describe('challenge endpoints', () => {
         metric: 'shots',
       });
       expect(response.status).toBe(400);
-      expect(((await response.json()) as Problem).errors).toEqual([
+      expect(((await response.json()) as ProblemJson).errors).toEqual([
         { path: 'body.userId', message: 'must be well-formed Unicode (no lone surrogates)' },
       ]);
       expect(await getSql()`select id from challenge where personalized_for_user_id = ${other}`).toEqual([]);
@@ -471,7 +466,7 @@ describe('challenge endpoints', () => {
       await addMember(club.clubId, rival);
       const taken = await call(rival, 'POST', '/api/challenges/shooter-links', { clubId: club.clubId, shooterId });
       expect(taken.status).toBe(409);
-      expect(((await taken.json()) as Problem).code).toBe('shooter_taken');
+      expect(((await taken.json()) as ProblemJson).code).toBe('shooter_taken');
 
       const own = (await (await call(member, 'GET', '/api/challenges/shooter-links')).json()) as { items: { status: string }[] };
       expect(own.items.map((item) => item.status)).toEqual(['confirmed']);
@@ -510,7 +505,7 @@ describe('challenge endpoints', () => {
       for (const action of ['confirm', 'reject']) {
         const own = await decide(leader, action);
         expect(own.status).toBe(403);
-        expect(((await own.json()) as Problem).code).toBe('own_claim');
+        expect(((await own.json()) as ProblemJson).code).toBe('own_claim');
       }
       const [stored] = await getSql()<{ status: string; decidedBy: string | null }[]>`
         select status, decided_by as "decidedBy" from challenge_shooter_link where id = ${claim.id}`;
@@ -543,7 +538,7 @@ describe('challenge endpoints', () => {
       const tooRich = await call(leader, 'POST', '/api/challenges', validBody({ clubId: club.clubId, rewardXp: 100_000 }));
       expect(tooRich.status).toBe(400);
       expect(tooRich.headers.get('content-type')).toContain('application/problem+json');
-      expect(((await tooRich.json()) as Problem).errors).toEqual([{ path: 'body.rewardXp', message: 'must be at most 1000' }]);
+      expect(((await tooRich.json()) as ProblemJson).errors).toEqual([{ path: 'body.rewardXp', message: 'must be at most 1000' }]);
       const after = await getSql()<{ count: number }[]>`select count(*)::int as count from challenge where club_id = ${club.clubId}`;
       expect(after).toEqual(before);
 
@@ -553,7 +548,7 @@ describe('challenge endpoints', () => {
       );
       const beyond = await call(await admin(), 'POST', '/api/challenges', validBody({ clubId: club.clubId, rewardXp: 100_001 }));
       expect(beyond.status).toBe(400);
-      expect(((await beyond.json()) as Problem).errors).toEqual([{ path: 'body.rewardXp', message: 'must be at most 100000' }]);
+      expect(((await beyond.json()) as ProblemJson).errors).toEqual([{ path: 'body.rewardXp', message: 'must be at most 100000' }]);
     });
   });
 

@@ -1,25 +1,14 @@
 import type { Capability } from '../../shared/auth/roles';
 import { achievementsOf } from '../../shared/challenges/achievements';
-import { awardBadge } from '../../shared/challenges/badgeRepository';
 import { putBadgePreferences } from '../../shared/challenges/badgeVisibilityRepository';
 import { badgesOfMember } from '../../shared/challenges/memberBadges';
-import { joinChallenge, putSharingPreferences, setParticipationVisibility } from '../../shared/challenges/participationRepository';
+import { setParticipationVisibility } from '../../shared/challenges/participationRepository';
 import { getSql } from '../../shared/db/client';
-import { addMember, createClub, ensureBadge, makeChallenge, unique } from './support';
+import { addMember, createClub, earnBadge, unique } from './support';
 
 /** Who sees which of a member's badges, without HTTP. */
 
 const viewer = (userId: string, capabilities: Capability[] = []) => ({ userId, capabilities: new Set(capabilities) });
-
-async function earn(owner: string, clubId: string, share: { shareWithinClub: boolean; shareGlobally: boolean }, badgeKey: string) {
-  const challenge = await makeChallenge({ title: badgeKey });
-  await putSharingPreferences(getSql(), owner, share);
-  const participation = await joinChallenge(getSql(), owner, challenge.id, { clubId });
-  await getSql()`update challenge_participation set status = 'completed', finished_at = now() where id = ${participation.id}`;
-  await ensureBadge(badgeKey);
-  await awardBadge(getSql(), { userId: owner, badgeKey, challengeId: challenge.id, participationId: participation.id });
-  return participation.id;
-}
 
 describe('badge visibility', () => {
   it('shows each badge as far as its participation is shared, and private ones only to club mates when the owner shows them', async () => {
@@ -36,9 +25,9 @@ describe('badge visibility', () => {
       string,
       string,
     ];
-    await earn(owner, club.clubId, { shareWithinClub: false, shareGlobally: true }, globalBadge);
-    const clubShared = await earn(owner, club.clubId, { shareWithinClub: true, shareGlobally: false }, clubBadge);
-    await earn(owner, club.clubId, { shareWithinClub: false, shareGlobally: false }, privateBadge);
+    await earnBadge(owner, club.clubId, { shareWithinClub: false, shareGlobally: true }, globalBadge);
+    const clubShared = await earnBadge(owner, club.clubId, { shareWithinClub: true, shareGlobally: false }, clubBadge);
+    await earnBadge(owner, club.clubId, { shareWithinClub: false, shareGlobally: false }, privateBadge);
 
     const seenBy = async (who: ReturnType<typeof viewer>) =>
       (await badgesOfMember(getSql(), who, owner)).badgeGroups.flatMap((group) => group.badges.map((badge) => badge.key)).sort();

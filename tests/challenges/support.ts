@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import * as v from 'valibot';
-import { upsertChallenge, type NewChallenge } from '../../shared/challenges/challengeRepository';
+import { awardBadge } from '../../shared/challenges/badgeRepository';
+import { upsertChallenge } from '../../shared/challenges/challengeRepository';
 import type { ChallengeView } from '../../shared/challenges/model';
-import { RulesSchema } from '../../shared/challenges/rules';
+import { joinChallenge, putSharingPreferences } from '../../shared/challenges/participationRepository';
 import { getSql } from '../../shared/db/client';
+import { challengeDraft, type ChallengeDraftOverrides } from '../support/challengeDraft';
 import { addMember as addClubMember } from '../support/fixtures';
 
 export const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
@@ -61,30 +62,32 @@ export function hitsOn(day: Date, count: number, value: number, series = 1): Hit
   return Array.from({ length: count }, (_, index) => ({ at: new Date(day.getTime() + index * 60_000), value, series }));
 }
 
-export async function makeChallenge(overrides: Omit<Partial<NewChallenge>, 'rules'> & { rules?: unknown } = {}): Promise<ChallengeView> {
-  const { rules, ...rest } = overrides;
-  return upsertChallenge(getSql(), {
-    scope: 'global',
-    clubId: null,
-    personalizedForUserId: null,
-    title: unique('Challenge'),
-    description: null,
-    difficulty: 'medium',
-    durationDays: 30,
-    endsAt: null,
-    lowerLevel: null,
-    upperLevel: null,
-    defaultVisibility: 'private',
-    rewardXp: 600,
-    priceCents: null,
-    createdBy: 'test',
-    ...rest,
-    rules: v.parse(RulesSchema, rules ?? { goal: { metric: 'shots', target: 10 } }),
-  });
+export async function makeChallenge(overrides: ChallengeDraftOverrides = {}): Promise<ChallengeView> {
+  return upsertChallenge(getSql(), challengeDraft({ title: unique('Challenge'), ...overrides }));
 }
 
 export async function ensureBadge(key: string, quality = 'gold'): Promise<void> {
   await getSql()`
     insert into challenge_badge (key, name, icon, colour, description, quality)
     values (${key}, ${`Badge ${key}`}, 'star', '#d4af37', 'test badge', ${quality}) on conflict (key) do nothing`;
+}
+
+/**
+ * A completed participation of `owner` in a global challenge, booked on `clubId`, with the
+ * sharing flags given, and the badge `badgeKey` awarded for it; the participation's id.
+ */
+export async function earnBadge(
+  owner: string,
+  clubId: string,
+  share: { shareWithinClub: boolean; shareGlobally: boolean },
+  badgeKey: string,
+  challengeTitle = badgeKey,
+): Promise<string> {
+  const challenge = await makeChallenge({ title: challengeTitle });
+  await putSharingPreferences(getSql(), owner, share);
+  const participation = await joinChallenge(getSql(), owner, challenge.id, { clubId });
+  await getSql()`update challenge_participation set status = 'completed', finished_at = now() where id = ${participation.id}`;
+  await ensureBadge(badgeKey);
+  await awardBadge(getSql(), { userId: owner, badgeKey, challengeId: challenge.id, participationId: participation.id });
+  return participation.id;
 }

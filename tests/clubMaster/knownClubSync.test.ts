@@ -4,6 +4,14 @@ import { isLockTimeout } from '../../shared/db/errors';
 import { activeVereinsIds, clubList, holdBoxSyncLock, knownRows } from './fixtures';
 import { createServiceClub, uniqueTag } from '../support/fixtures';
 
+/** A box whose only club, 100 "SV Eins", was reported once and then no more (sourceDeleted). */
+async function boxWithDeletedClub() {
+  const box = await createServiceClub(getSql());
+  await syncKnownClubs(getSql(), box, [{ vereinsId: '100', name: 'SV Eins' }]);
+  await syncKnownClubs(getSql(), box, []);
+  return box;
+}
+
 /** The sync service against real PostgreSQL: every row transition, decommission, atomicity. */
 describe('syncKnownClubs', () => {
   const sql = () => getSql();
@@ -54,9 +62,7 @@ describe('syncKnownClubs', () => {
   });
 
   it('leaves already deleted rows alone (sourceDeletedAt keeps the first disappearance)', async () => {
-    const box = await createServiceClub(sql());
-    await syncKnownClubs(sql(), box, [{ vereinsId: '100', name: 'SV Eins' }]);
-    await syncKnownClubs(sql(), box, []);
+    const box = await boxWithDeletedClub();
     const [first] = await knownRows(sql(), box);
     const result = await syncKnownClubs(sql(), box, []);
     expect(result).toEqual({ reported: 0, added: 0, restored: 0, refreshed: 0, markedDeleted: 0 });
@@ -65,9 +71,7 @@ describe('syncKnownClubs', () => {
   });
 
   it('restores a sourceDeleted club that is reported again, refreshing lastSeenAt', async () => {
-    const box = await createServiceClub(sql());
-    await syncKnownClubs(sql(), box, [{ vereinsId: '100', name: 'SV Eins' }]);
-    await syncKnownClubs(sql(), box, []);
+    const box = await boxWithDeletedClub();
     const [deleted] = await knownRows(sql(), box);
     const result = await syncKnownClubs(sql(), box, [{ vereinsId: '100', name: 'SV Eins' }]);
     expect(result).toEqual({ reported: 1, added: 0, restored: 1, refreshed: 0, markedDeleted: 0 });

@@ -164,20 +164,18 @@ describe('POST /api/edge/clubs/sync through the local host', () => {
       expect(await activeVereinsIds(sql(), box.clubId)).toEqual(['1']);
     });
 
+    /** The box's report as raw text of a content type, past the JSON the sync helper would write. */
+    const postRaw = (contentType: string, body: string) =>
+      host.request('POST', SYNC, { headers: { authorization: `Bearer ${box.token}`, 'content-type': contentType }, body });
+
     it('invalid JSON', async () => {
-      const response = await host.request('POST', SYNC, {
-        headers: { authorization: `Bearer ${box.token}`, 'content-type': 'application/json' },
-        body: '{"clubs": [',
-      });
+      const response = await postRaw('application/json', '{"clubs": [');
       expect(response.status).toBe(400);
       expect(await activeVereinsIds(sql(), box.clubId)).toEqual(['1']);
     });
 
     it('not JSON at all: 415', async () => {
-      const response = await host.request('POST', SYNC, {
-        headers: { authorization: `Bearer ${box.token}`, 'content-type': 'text/plain' },
-        body: 'clubs',
-      });
+      const response = await postRaw('text/plain', 'clubs');
       expect(response.status).toBe(415);
     });
 

@@ -3,14 +3,9 @@ import { getSql } from '../../shared/db/client';
 import { addMember, createClub, linkShooter, makeChallenge, unique } from '../challenges/support';
 import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
+import type { ProblemJson } from '../support/http';
 
 /** Club membership over HTTP: from the first leader to a member who sees the club's challenges, and every refusal. */
-
-interface Problem {
-  status: number;
-  code?: string;
-  errors?: { path: string; message: string }[];
-}
 
 describe('club membership endpoints', () => {
   // The info lines too, to see what the routes log.
@@ -23,7 +18,7 @@ describe('club membership endpoints', () => {
   const admin = unique('platform-admin');
   const call = async (user: string, method: string, path: string, json?: unknown) =>
     host.request(method, path, { headers: await bearer(user, user === admin ? { roles: ['platform_admin'] } : {}), json });
-  const fields = async (response: Response) => ((await response.json()) as Problem).errors?.map((error) => error.path);
+  const fields = async (response: Response) => ((await response.json()) as ProblemJson).errors?.map((error) => error.path);
 
   it('takes a club from its first leader to a member who sees its challenges, and back out', async () => {
     const { clubId } = await createClub();

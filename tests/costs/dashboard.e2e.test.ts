@@ -3,7 +3,7 @@ import type { FakeCostProvider } from '../../development/costsFake/server';
 import type { CostService } from '../../shared/costs/service';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
-import { clockAt, serviceFor, startFake } from './support';
+import { clockAt, serviceFor, startFake, useFake } from './support';
 
 /**
  * The dashboard endpoints over HTTP, through the production service, @azure/identity and
@@ -246,14 +246,10 @@ describe('cost dashboard on 2026-11-21 (mid-month)', () => {
 });
 
 describe('month boundaries', () => {
-  let fake: FakeCostProvider;
-  beforeAll(async () => {
-    fake = await startFake();
-  });
-  afterAll(() => fake.close());
+  const fake = useFake();
 
   it('on the 1st the month to date is the 1st alone and last month is the whole month before', async () => {
-    const service = serviceFor(fake, clockAt('2026-12-01T06:00:00Z').now);
+    const service = serviceFor(fake(), clockAt('2026-12-01T06:00:00Z').now);
     const host = await hostFor(() => service);
     try {
       const headers = await bearer('admin-1', { roles: ['ops_admin'] });
@@ -278,8 +274,8 @@ describe('month boundaries', () => {
   });
 
   it('in January last month is December of the year before; without a provider forecast the run rate is used', async () => {
-    const before = fake.requests.length;
-    const service = serviceFor(fake, clockAt('2027-01-15T12:00:00Z').now);
+    const before = fake().requests.length;
+    const service = serviceFor(fake(), clockAt('2027-01-15T12:00:00Z').now);
     const host = await hostFor(() => service);
     try {
       const headers = await bearer('admin-1', { roles: ['platform_admin'] });
@@ -303,7 +299,9 @@ describe('month boundaries', () => {
       expect(summary['warnings']).toEqual([
         'The provider has no forecast for this month yet; the end of month is the month-to-date run rate.',
       ]);
-      const periods = fake.requests.slice(before).map((request) => (request.body as { timePeriod?: unknown } | undefined)?.timePeriod);
+      const periods = fake()
+        .requests.slice(before)
+        .map((request) => (request.body as { timePeriod?: unknown } | undefined)?.timePeriod);
       expect(periods).toEqual(
         expect.arrayContaining([
           { from: '2027-01-01T00:00:00.000Z', to: '2027-01-15T23:59:59.000Z' },

@@ -7,6 +7,7 @@ import { azureCostProvider } from '../../shared/costs/azureProvider';
 import type { CostProviderConfig } from '../../shared/costs/config';
 import { createCostService, type CostService } from '../../shared/costs/service';
 import { createLogger, type Logger } from '../../shared/log/logger';
+import { useAround } from '../support/around';
 
 export const fixtureDataset = JSON.parse(
   readFileSync(path.join(__dirname, '..', 'fixtures', 'cost-management', 'dataset.json'), 'utf8'),
@@ -29,6 +30,15 @@ export function startFake(options: Partial<FakeProviderOptions> = {}): Promise<F
     subscriptionId: SUBSCRIPTION,
     ...options,
   });
+}
+
+/** The fake provider started before a describe block's tests and closed after them. */
+export function useFake(options: Partial<FakeProviderOptions> = {}): () => FakeCostProvider {
+  return useAround(
+    'the cost provider fake',
+    () => startFake(options),
+    (fake) => fake.close(),
+  );
 }
 
 export function configFor(fake: FakeCostProvider, overrides: Partial<CostProviderConfig> = {}): CostProviderConfig {

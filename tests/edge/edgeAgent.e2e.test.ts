@@ -3,7 +3,6 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import postgres from 'postgres';
 import type { AgentStatus, RunError } from '../../edge/agent';
 import { nextRunDelaySeconds } from '../../edge/backoff';
 import type { SyncResult } from '../../shared/clubMaster/schemas';
@@ -14,22 +13,17 @@ import { parseEdgeConfig } from '../../edge/config';
 import { MIRROR_CLUB_TABLE_DDL } from '../../edge/mirror';
 import { startAgent, type RunningAgent } from '../../edge/startAgent';
 import { freePort } from '../../development/local/net';
+import { useMirrorDatabase } from '../support/mirrorDatabase';
 import { useTestHost } from '../support/testHost';
 import { activeVereinsIds, knownRows } from '../clubMaster/fixtures';
-import { createBox, uniqueTag } from '../support/fixtures';
+import { createBox } from '../support/fixtures';
 
 const RUN = '/api/club-master-sync/run';
 const STATUS = '/api/club-master-sync/status';
-// The name is built from [a-z0-9_] only (uniqueTag is hex), so quoting is all it needs.
-const quoteIdentifier = (name: string) => `"${name}"`;
 const CLUB_MASTER_FUNCTIONS = new Set(['clubMasterEdge', 'clubCatalog', 'clubMasterCleanup']);
 
 /** The box agent end to end: its mirror database, its HTTP interface, and the cloud's local host. */
 describe('box agent against the cloud served by the local host', () => {
-  let mirrorUrl: string;
-  let mirror: postgres.Sql;
-  let admin: postgres.Sql;
-  let mirrorDatabase: string;
   const agents: RunningAgent[] = [];
   const quiet = createLogger({ minLevel: 'error', sink: () => undefined });
   // The agents read this fixed time, so schedules are compared exactly, never against the wall clock.
@@ -37,23 +31,7 @@ describe('box agent against the cloud served by the local host', () => {
   const clock = { now: () => now };
   const inSeconds = (seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
 
-  beforeAll(async () => {
-    mirrorDatabase = `mirror_${uniqueTag()}`;
-    admin = postgres(process.env['DATABASE_URL']!, { max: 1, onnotice: () => undefined });
-    await admin.unsafe(`create database ${quoteIdentifier(mirrorDatabase)}`);
-    const url = new URL(process.env['DATABASE_URL']!);
-    url.pathname = `/${mirrorDatabase}`;
-    mirrorUrl = url.toString();
-    mirror = postgres(mirrorUrl, { max: 1, onnotice: () => undefined });
-    await mirror.unsafe(MIRROR_CLUB_TABLE_DDL);
-  });
-
-  afterAll(async () => {
-    await Promise.all(agents.map((agent) => agent.close()));
-    await mirror.end();
-    await admin.unsafe(`drop database if exists ${quoteIdentifier(mirrorDatabase)} with (force)`);
-    await admin.end();
-  });
+  const mirror = useMirrorDatabase([MIRROR_CLUB_TABLE_DDL], () => Promise.all(agents.map((agent) => agent.close())));
   // Declared after the clean-up above, so the agents stop before the clouds they push to.
   const cloud = useTestHost();
   // A release without the club master functions: the sync path falls through to the 404 group.
@@ -61,7 +39,7 @@ describe('box agent against the cloud served by the local host', () => {
 
   async function agentFor(env: Record<string, string>): Promise<RunningAgent> {
     const config = parseEdgeConfig({ SVC_EDGE_PORT: '0', SVC_CLUB_MASTER_SYNC_SECONDS: '3600', ...env });
-    const agent = await startAgent({ ...config, mirrorDatabaseUrl: mirrorUrl }, quiet, clock);
+    const agent = await startAgent({ ...config, mirrorDatabaseUrl: mirror.url }, quiet, clock);
     agents.push(agent);
     return agent;
   }
@@ -73,8 +51,8 @@ describe('box agent against the cloud served by the local host', () => {
 
   it('pushes the mirror clubs on run and reports the outcome in status', async () => {
     const box = await createBox(getSql());
-    await mirror`delete from club_software_club`;
-    await mirror`insert into club_software_club (vereins_id, name, deleted) values
+    await mirror.sql`delete from club_software_club`;
+    await mirror.sql`insert into club_software_club (vereins_id, name, deleted) values
       ('1001', 'SV Adler', false), ('1002', 'SV Birke', false), ('1003', 'SV Cobra', true)`;
     const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: cloud.url, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
 
@@ -83,8 +61,8 @@ describe('box agent against the cloud served by the local host', () => {
     expect((await answer(first)).ok).toBe(true);
     expect(await activeVereinsIds(getSql(), box.clubId)).toEqual(['1001', '1002']);
 
-    await mirror`update club_software_club set deleted = true where vereins_id = '1001'`;
-    await mirror`insert into club_software_club (vereins_id, name) values ('1004', 'SV Dachs')`;
+    await mirror.sql`update club_software_club set deleted = true where vereins_id = '1001'`;
+    await mirror.sql`insert into club_software_club (vereins_id, name) values ('1004', 'SV Dachs')`;
     const second = await post(agent);
     expect(second.status).toBe(200);
     const body = await answer(second);
@@ -112,8 +90,8 @@ describe('box agent against the cloud served by the local host', () => {
 
   it('pushes on its own when the push is enabled (first run at start-up)', async () => {
     const box = await createBox(getSql());
-    await mirror`delete from club_software_club`;
-    await mirror`insert into club_software_club (vereins_id, name) values ('2001', 'SV Eigenlauf')`;
+    await mirror.sql`delete from club_software_club`;
+    await mirror.sql`insert into club_software_club (vereins_id, name) values ('2001', 'SV Eigenlauf')`;
     const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: cloud.url, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
     // The start-up run is in flight when startAgent returns; runOnce joins it rather than pushing again
     // (a second push would report the club as refreshed, not added).
@@ -179,14 +157,14 @@ describe('box agent against the cloud served by the local host', () => {
 
   it('loses no club when one mirror row has a bad name: nothing is sent and the run names the row', async () => {
     const box = await createBox(getSql());
-    await mirror`delete from club_software_club`;
-    await mirror`insert into club_software_club (vereins_id, name) values ('2001', 'SV Erle'), ('2002', 'SV Fichte'), ('2003', 'SV Geier')`;
+    await mirror.sql`delete from club_software_club`;
+    await mirror.sql`insert into club_software_club (vereins_id, name) values ('2001', 'SV Erle'), ('2002', 'SV Fichte'), ('2003', 'SV Geier')`;
     const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: cloud.url, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
     expect((await post(agent)).status).toBe(200);
     expect(await activeVereinsIds(getSql(), box.clubId)).toEqual(['2001', '2002', '2003']);
 
     // The club software now holds a name the cloud would refuse (empty after trimming).
-    await mirror`update club_software_club set name = '   ' where vereins_id = '2002'`;
+    await mirror.sql`update club_software_club set name = '   ' where vereins_id = '2002'`;
     const second = await post(agent);
     expect(second.status).toBe(502);
     const body = await answer(second);
@@ -201,7 +179,7 @@ describe('box agent against the cloud served by the local host', () => {
     ]);
 
     // Once the club software is fixed, the next push goes through and still loses nothing.
-    await mirror`update club_software_club set name = 'SV Fichte' where vereins_id = '2002'`;
+    await mirror.sql`update club_software_club set name = 'SV Fichte' where vereins_id = '2002'`;
     const third = await post(agent);
     expect(third.status).toBe(200);
     expect((await answer(third)).result).toMatchObject({ reported: 3, markedDeleted: 0 });
@@ -223,15 +201,15 @@ describe('box agent against the cloud served by the local host', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'box-consent-report-'));
     const stateFile = path.join(dir, 'connector-state.json');
     try {
-      await mirror`delete from club_software_club`;
-      await mirror`insert into club_software_club (vereins_id, name) values ('5001', 'SV Hain')`;
+      await mirror.sql`delete from club_software_club`;
+      await mirror.sql`insert into club_software_club (vereins_id, name) values ('5001', 'SV Hain')`;
       const config = parseEdgeConfig({
         SVC_EDGE_PORT: '0',
         SVC_CLUB_MASTER_SYNC_SECONDS: '3600',
         SVC_EDGE_API_TOKEN: 'edge_test',
         SVC_CLOUD_BASE_URL: `http://127.0.0.1:${(capture.address() as AddressInfo).port}`,
       });
-      const agent = await startAgent({ ...config, mirrorDatabaseUrl: mirrorUrl, syncEnabled: true }, quiet, clock, undefined, {
+      const agent = await startAgent({ ...config, mirrorDatabaseUrl: mirror.url, syncEnabled: true }, quiet, clock, undefined, {
         kafkaConnectUrl: `http://127.0.0.1:${await freePort()}`,
         stateFile,
         checkSeconds: 3600,
@@ -256,15 +234,21 @@ describe('box agent against the cloud served by the local host', () => {
     }
   });
 
-  it('does not push when every mirror row fails the checks (mirror_rows_invalid), keeping the cloud state', async () => {
+  /** A box whose agent has pushed a mirror of the one club `vereinsId` to the cloud. */
+  async function boxThatPushed(vereinsId: string, name: string) {
     const box = await createBox(getSql());
-    await mirror`delete from club_software_club`;
-    await mirror`insert into club_software_club (vereins_id, name) values ('3001', 'SV Gut')`;
+    await mirror.sql`delete from club_software_club`;
+    await mirror.sql`insert into club_software_club (vereins_id, name) values (${vereinsId}, ${name})`;
     const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: cloud.url, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
     expect((await post(agent)).status).toBe(200);
+    return { box, agent };
+  }
 
-    await mirror`delete from club_software_club`;
-    await mirror`insert into club_software_club (vereins_id, name) values ('bad id', 'SV Kaputt'), ('3002', ${'\u202eSV'})`;
+  it('does not push when every mirror row fails the checks (mirror_rows_invalid), keeping the cloud state', async () => {
+    const { box, agent } = await boxThatPushed('3001', 'SV Gut');
+
+    await mirror.sql`delete from club_software_club`;
+    await mirror.sql`insert into club_software_club (vereins_id, name) values ('bad id', 'SV Kaputt'), ('3002', ${'\u202eSV'})`;
     const response = await post(agent);
     expect(response.status).toBe(502);
     const body = await answer(response);
@@ -274,12 +258,8 @@ describe('box agent against the cloud served by the local host', () => {
   });
 
   it("pushes [] for an empty mirror table (decommission), marking the box's clubs deleted", async () => {
-    const box = await createBox(getSql());
-    await mirror`delete from club_software_club`;
-    await mirror`insert into club_software_club (vereins_id, name) values ('4001', 'SV Ende')`;
-    const agent = await agentFor({ SVC_EDGE_API_TOKEN: box.token, SVC_CLOUD_BASE_URL: cloud.url, SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
-    expect((await post(agent)).status).toBe(200);
-    await mirror`delete from club_software_club`;
+    const { box, agent } = await boxThatPushed('4001', 'SV Ende');
+    await mirror.sql`delete from club_software_club`;
     const response = await post(agent);
     expect(response.status).toBe(200);
     expect((await answer(response)).result).toEqual({ reported: 0, added: 0, restored: 0, refreshed: 0, markedDeleted: 1 });

@@ -1,13 +1,13 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import postgres from 'postgres';
 import { getSql } from '../../shared/db/client';
 import { MIRROR_CLUB_TABLE_DDL } from '../../edge/mirror';
 import { freePort } from '../../development/local/net';
-import { buildBundles, type BuiltBundles } from '../support/bundles';
+import { useBundles } from '../support/bundles';
+import { useMirrorDatabase } from '../support/mirrorDatabase';
 import { useTestHost } from '../support/testHost';
 import { activeVereinsIds } from '../clubMaster/fixtures';
-import { createBox, uniqueTag } from '../support/fixtures';
+import { createBox } from '../support/fixtures';
 
 /**
  * The box agent as a box runs it: the bundle `npm run build` emits, copied nowhere near the
@@ -15,44 +15,22 @@ import { createBox, uniqueTag } from '../support/fixtures';
  * to the cloud served by the local host.
  */
 describe('the box agent bundle', () => {
-  let bundles: BuiltBundles;
-  let admin: postgres.Sql;
-  let mirror: postgres.Sql;
-  let mirrorUrl: string;
-  const mirrorDatabase = `mirror_${uniqueTag()}`;
-
-  beforeAll(async () => {
-    bundles = await buildBundles('edge-bundle');
-    admin = postgres(process.env['DATABASE_URL'] ?? '', { max: 1, onnotice: () => undefined });
-    // The name is built from [a-z0-9_] only (uniqueTag is hex), so quoting is all it needs.
-    await admin.unsafe(`create database "${mirrorDatabase}"`);
-    const url = new URL(process.env['DATABASE_URL'] ?? '');
-    url.pathname = `/${mirrorDatabase}`;
-    mirrorUrl = url.toString();
-    mirror = postgres(mirrorUrl, { max: 1, onnotice: () => undefined });
-    await mirror.unsafe(MIRROR_CLUB_TABLE_DDL);
-  }, 60_000);
+  const bundles = useBundles('edge-bundle');
+  const mirror = useMirrorDatabase([MIRROR_CLUB_TABLE_DDL]);
   const cloud = useTestHost();
-
-  afterAll(async () => {
-    bundles.remove();
-    await mirror.end();
-    await admin.unsafe(`drop database if exists "${mirrorDatabase}" with (force)`);
-    await admin.end();
-  });
 
   const startBundle = (env: Record<string, string>) => bundles.start('edge-agent', env);
 
   it('starts with node alone, pushes the mirror clubs to the cloud and stops on SIGTERM', async () => {
     const box = await createBox(getSql());
-    await mirror`insert into club_software_club (vereins_id, name) values ('5001', 'SV Bündel'), ('5002', 'SV Paket')`;
+    await mirror.sql`insert into club_software_club (vereins_id, name) values ('5001', 'SV Bündel'), ('5002', 'SV Paket')`;
     const port = await freePort();
     // As on a box: the settings in the .env next to the bundle, the environment overriding one.
     const envFile = path.join(bundles.outdir, '.env');
     writeFileSync(
       envFile,
       [
-        `SVC_MIRROR_DATABASE_URL=${mirrorUrl}`,
+        `SVC_MIRROR_DATABASE_URL=${mirror.url}`,
         `SVC_EDGE_API_TOKEN=${box.token}`,
         `SVC_CLOUD_BASE_URL=${cloud.url}`,
         'SVC_CLUB_MASTER_SYNC_ENABLED=true',

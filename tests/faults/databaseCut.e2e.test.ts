@@ -1,9 +1,10 @@
 import postgres from 'postgres';
 import { closeSql } from '../../shared/db/client';
 import { getSettings, overrideSettings } from '../../shared/config/settings';
-import { readJson, type JsonObject, type ProblemJson } from '../support/http';
+import { readJson, type ProblemJson } from '../support/http';
 import { startFaultProxy, throughProxy, type FaultProxy } from '../support/faultProxy';
 import { useTestHost } from '../support/testHost';
+import { healthAfterCut, healthOf } from './health';
 import { bearer } from '../support/tokens';
 import { activeVereinsIds, clubList } from '../clubMaster/fixtures';
 import { createBox } from '../support/fixtures';
@@ -37,16 +38,10 @@ describe('PostgreSQL restarted (connections cut) mid-request', () => {
     proxy.delay(0);
   });
 
-  const health = async () => {
-    const response = await host.request('GET', '/healthz');
-    return { status: response.status, body: await readJson<JsonObject & { failing: string[] }>(response) };
-  };
+  const health = () => healthOf(host);
 
   it('turns /healthz 503 naming the database while the server is gone, and 200 again once it is back', async () => {
-    expect((await health()).status).toBe(200);
-    proxy.refuse();
-    proxy.cutAll();
-    const down = await health();
+    const down = await healthAfterCut(host, proxy);
     expect(down.status).toBe(503);
     expect(down.body.failing).toContain('database');
     proxy.accept();

@@ -1,17 +1,15 @@
 import { EventHubProducerClient } from '@azure/event-hubs';
-import type { EventHubHandler, InvocationContext } from '@azure/functions';
+import type { InvocationContext } from '@azure/functions';
 import postgres from 'postgres';
-import { functionDefinitions } from '../../functions/definitions';
-import { startDevHost, type DevHost } from '../../development/devhost/host';
+import type { DevHost } from '../../development/devhost/host';
 import { trainingEvening, type HitRow } from '../../development/ingest/debeziumEvents';
 import { sendChangeEvents } from '../../development/ingest/sendChangeEvents';
 import { startLocalEventHubs, type LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
-import { getSettings, overrideSettings, rawSetting } from '../../shared/config/settings';
+import { getSettings, overrideSettings } from '../../shared/config/settings';
 import { closeSql } from '../../shared/db/client';
-import type { FunctionDefinition } from '../../shared/host/definition';
-import { createLogger } from '../../shared/log/logger';
 import { startFaultProxy, throughProxy, type FaultProxy } from '../support/faultProxy';
 import { useIngestTablesExclusively } from '../ingest/exclusive';
+import { startFeedHost, withIngestHandler } from '../ingest/feedHost';
 import { uniqueClub } from '../ingest/fixtures';
 
 // Real sockets, SDK link set-up, a retried batch and a reconnect take a while on a busy machine.
@@ -19,10 +17,6 @@ jest.setTimeout(90_000);
 
 // One hub per test, so each consumer group reads only its own test's events.
 const HUBS = { dbcut: 'club-data-dbcut', hubdrop: 'club-data-hubdrop' } as const;
-const ingestDefinition = functionDefinitions.find((candidate) => candidate.name === 'ingest');
-if (ingestDefinition?.kind !== 'eventHub') throw new Error('the ingest function is not registered');
-const ingest = ingestDefinition;
-const ingestHandler = ingest.options.handler as EventHubHandler;
 
 interface Delivery {
   sequenceNumbers: number[];
@@ -95,41 +89,24 @@ describe('ingest under faults: the batch is retried and applied exactly once', (
   });
 
   /** Starts the feed for `consumerGroup`; `onDelivery` runs inside each invocation, alongside the real handler. */
-  async function startFeed(
+  function startFeed(
     hubName: string,
     deliveries: Delivery[],
     onDelivery: (delivery: Delivery) => void,
     sleep?: (ms: number) => Promise<void>,
   ): Promise<DevHost> {
     restoreHubName = overrideSettings({ INGEST_EVENTHUB_NAME: hubName });
-    const watched: FunctionDefinition = {
-      kind: 'eventHub',
-      name: 'ingest',
-      options: {
-        ...ingest.options,
-        handler: async (messages: unknown, context: InvocationContext) => {
-          const delivery = {
-            sequenceNumbers: (context.triggerMetadata?.['sequenceNumberArray'] as number[] | undefined) ?? [],
-            retryCount: context.retryContext?.retryCount ?? 0,
-          };
-          const running = ingestHandler(messages, context);
-          onDelivery(delivery);
-          await running;
-          deliveries.push(delivery);
-        },
-      },
-    };
-    return startDevHost(
-      functionDefinitions.map((definition) => (definition.name === 'ingest' ? watched : definition)),
-      {
-        port: 0,
-        log: createLogger({ minLevel: 'info', sink: (level, line) => logged.push({ level, line }) }),
-        functionLog: (level, line) => logged.push({ level, line }),
-        setting: rawSetting,
-        runTimers: false,
-        eventHubTriggers: { maxEventBatchSize: 100, maxWaitTimeInSeconds: 1, ...(sleep ? { sleep } : {}) },
-      },
-    );
+    const watched = withIngestHandler((ingestHandler) => async (messages: unknown, context: InvocationContext) => {
+      const delivery = {
+        sequenceNumbers: (context.triggerMetadata?.['sequenceNumberArray'] as number[] | undefined) ?? [],
+        retryCount: context.retryContext?.retryCount ?? 0,
+      };
+      const running = ingestHandler(messages, context);
+      onDelivery(delivery);
+      await running;
+      deliveries.push(delivery);
+    });
+    return startFeedHost(watched, logged, sleep);
   }
 
   const hitRows = (club: string) =>

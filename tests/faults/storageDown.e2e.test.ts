@@ -5,9 +5,10 @@ import { startPrivateAzurite } from '../../development/local/azurite';
 import { freePort } from '../../development/local/net';
 import { overrideSettings } from '../../shared/config/settings';
 import { resetTableService } from '../../shared/storage/tables';
-import { readJson, type JsonObject } from '../support/http';
+import { readJson } from '../support/http';
 import { startFaultProxy, type FaultProxy } from '../support/faultProxy';
 import { useTestHost } from '../support/testHost';
+import { healthAfterCut, healthOf } from './health';
 import { bearer } from '../support/tokens';
 
 // Starting and stopping a real Azurite takes a few seconds on a busy machine.
@@ -40,10 +41,7 @@ describe('Azurite down: storage failures stay in the health report', () => {
     if (!stopped) await storage.release();
   });
 
-  const health = async () => {
-    const response = await host.request('GET', '/healthz');
-    return { status: response.status, body: await readJson<JsonObject & { failing: string[] }>(response) };
-  };
+  const health = () => healthOf(host);
 
   /** What a user does while storage is away: read the inbox, write and read settings. */
   async function userTrafficWorks(user: string): Promise<void> {
@@ -56,10 +54,7 @@ describe('Azurite down: storage failures stay in the health report', () => {
   }
 
   it('unreachable storage: /healthz 503 names storage only, user routes answer as usual, and health recovers', async () => {
-    expect((await health()).status).toBe(200);
-    proxy.refuse();
-    proxy.cutAll();
-    const down = await health();
+    const down = await healthAfterCut(host, proxy);
     expect(down.status).toBe(503);
     expect(down.body.failing).toEqual(['storage']);
     await userTrafficWorks('storage-user-1');

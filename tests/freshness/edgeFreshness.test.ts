@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import postgres from 'postgres';
 import { MIRROR_HIT_TABLE_DDL, createBoxFreshness } from '../../edge/boxFreshness';
 import { parseEdgeConfig } from '../../edge/config';
@@ -9,38 +8,19 @@ import { MIRROR_STARTERLIST_TABLE_DDL, eveningDates } from '../../edge/starterli
 import { functionDefinitions } from '../../functions/definitions';
 import { getSql } from '../../shared/db/client';
 import { createLogger } from '../../shared/log/logger';
+import { useMirrorDatabase } from '../support/mirrorDatabase';
 import { useTestHost } from '../support/testHost';
 import { createFreshnessClub } from './fixtures';
 import { addEdgeToken } from '../support/fixtures';
 
-const quoteIdentifier = (name: string) => `"${name}"`;
-
 /** The box's starter-list push and its own freshness check, against the cloud on the local host. */
 describe('box agent: starter lists and the box-side check', () => {
-  let admin: postgres.Sql;
-  let mirror: postgres.Sql;
-  let mirrorUrl: string;
-  let mirrorDatabase: string;
   const agents: RunningAgent[] = [];
   const quiet = createLogger({ minLevel: 'error', sink: () => undefined });
 
-  beforeAll(async () => {
-    mirrorDatabase = `mirror_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
-    admin = postgres(process.env['DATABASE_URL']!, { max: 1, onnotice: () => undefined });
-    await admin.unsafe(`create database ${quoteIdentifier(mirrorDatabase)}`);
-    const url = new URL(process.env['DATABASE_URL']!);
-    url.pathname = `/${mirrorDatabase}`;
-    mirrorUrl = url.toString();
-    mirror = postgres(mirrorUrl, { max: 1, onnotice: () => undefined });
-    for (const ddl of [MIRROR_CLUB_TABLE_DDL, MIRROR_STARTERLIST_TABLE_DDL, MIRROR_HIT_TABLE_DDL]) await mirror.unsafe(ddl);
-  });
-
-  afterAll(async () => {
-    await Promise.all(agents.map((agent) => agent.close()));
-    await mirror.end();
-    await admin.unsafe(`drop database if exists ${quoteIdentifier(mirrorDatabase)} with (force)`);
-    await admin.end();
-  });
+  const mirror = useMirrorDatabase([MIRROR_CLUB_TABLE_DDL, MIRROR_STARTERLIST_TABLE_DDL, MIRROR_HIT_TABLE_DDL], () =>
+    Promise.all(agents.map((agent) => agent.close())),
+  );
   // Declared after the clean-up above, so the agents stop before the clouds they push to.
   const cloud = useTestHost();
   // A release without the starter-list function.
@@ -48,7 +28,7 @@ describe('box agent: starter lists and the box-side check', () => {
 
   async function agentFor(token: string, cloudUrl: string, enabled = true): Promise<RunningAgent> {
     const config = parseEdgeConfig({ SVC_EDGE_PORT: '0', SVC_EDGE_API_TOKEN: token, SVC_CLOUD_BASE_URL: cloudUrl });
-    const agent = await startAgent({ ...config, mirrorDatabaseUrl: mirrorUrl }, quiet, undefined, {
+    const agent = await startAgent({ ...config, mirrorDatabaseUrl: mirror.url }, quiet, undefined, {
       starterlistSyncEnabled: enabled,
       starterlistSyncSeconds: 3600,
     });
@@ -60,8 +40,8 @@ describe('box agent: starter lists and the box-side check', () => {
     const club = await createFreshnessClub(getSql());
     const token = await addEdgeToken(getSql(), club.clubId);
     const [, today] = eveningDates(new Date());
-    await mirror`delete from club_software_starterlist`;
-    await mirror`insert into club_software_starterlist (id, name, list_date, discipline, lane_count, starters_count) values
+    await mirror.sql`delete from club_software_starterlist`;
+    await mirror.sql`insert into club_software_starterlist (id, name, list_date, discipline, lane_count, starters_count) values
       ('today-1', 'Luftgewehr Abend', ${today}::date, 'Luftgewehr', 12, 18),
       ('old-1', 'Alte Liste', date '2020-01-01', 'Luftpistole', 8, 4)`;
     const agent = await agentFor(token, cloud.url);
@@ -111,7 +91,7 @@ describe('box agent: starter lists and the box-side check', () => {
 
     it('a run over a mirror without hits after the evening is red', async () => {
       const agent = await quietAgent();
-      await mirror`delete from club_software_hit`;
+      await mirror.sql`delete from club_software_hit`;
       const red = await fetch(agent.url + FRESHNESS_RUN_PATH, { method: 'POST' });
       expect(red.status).toBe(200);
       expect(((await red.json()) as { lastCheck: unknown }).lastCheck).toMatchObject({ result: 'red', hitsAfterEvening: false });
@@ -119,8 +99,8 @@ describe('box agent: starter lists and the box-side check', () => {
 
     it('a run over a mirror with a hit after the evening is green', async () => {
       const agent = await quietAgent();
-      await mirror`delete from club_software_hit`;
-      await mirror`insert into club_software_hit (id, shot_at) values ('h1', now())`;
+      await mirror.sql`delete from club_software_hit`;
+      await mirror.sql`insert into club_software_hit (id, shot_at) values ('h1', now())`;
       const green = (await (await fetch(agent.url + FRESHNESS_RUN_PATH, { method: 'POST' })).json()) as { lastCheck: unknown };
       expect(green.lastCheck).toMatchObject({ result: 'green', hitsAfterEvening: true });
     });
@@ -129,8 +109,8 @@ describe('box agent: starter lists and the box-side check', () => {
   it('sends the box check along, so the cloud can tell "box green, cloud red"', async () => {
     const club = await createFreshnessClub(getSql());
     const token = await addEdgeToken(getSql(), club.clubId);
-    await mirror`delete from club_software_hit`;
-    await mirror`insert into club_software_hit (id, shot_at) values ('h2', now())`;
+    await mirror.sql`delete from club_software_hit`;
+    await mirror.sql`insert into club_software_hit (id, shot_at) values ('h2', now())`;
     const agent = await agentFor(token, cloud.url);
     await fetch(agent.url + FRESHNESS_RUN_PATH, { method: 'POST' });
     // The first call may join the push the agent started at start-up, before the check ran.

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { EventHubProducerClient } from '@azure/event-hubs';
 import fc from 'fast-check';
 import { functionDefinitions } from '../../functions/definitions';
-import { startDevHost, type DevHost } from '../../development/devhost/host';
+import type { DevHost } from '../../development/devhost/host';
 import { startLocalEventHubs, type LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
-import { overrideSettings, rawSetting } from '../../shared/config/settings';
+import { overrideSettings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
 import { classifyMessage } from '../../shared/ingest/contract';
-import { createLogger } from '../../shared/log/logger';
 import { useIngestTablesExclusively } from '../ingest/exclusive';
+import { startFeedHost } from '../ingest/feedHost';
 import { hitBody, uniqueClub } from '../ingest/fixtures';
 import { hostileString } from '../support/schemaArbitrary';
 
@@ -173,14 +173,7 @@ describe('hostile change events through the real producer never stop ingest', ()
       INGEST_EVENTHUB_CONSUMER_GROUP: 'ingest',
     });
     producer = new EventHubProducerClient(hub.connectionString(), HUB);
-    host = await startDevHost(functionDefinitions, {
-      port: 0,
-      log: createLogger({ minLevel: 'info', sink: (level, line) => logged.push({ level, line }) }),
-      functionLog: (level, line) => logged.push({ level, line }),
-      setting: rawSetting,
-      runTimers: false,
-      eventHubTriggers: { maxEventBatchSize: 100, maxWaitTimeInSeconds: 1 },
-    });
+    host = await startFeedHost(functionDefinitions, logged);
   }, 120_000);
 
   afterAll(async () => {

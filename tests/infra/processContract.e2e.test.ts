@@ -14,7 +14,7 @@ import { startIdentityEndpoint, type IdentityEndpoint } from '../../development/
 import { freePort } from '../../development/local/net';
 import { MIRROR_CLUB_TABLE_DDL } from '../../edge/mirror';
 import { getSql } from '../../shared/db/client';
-import { buildBundles, type BuiltBundles, type StartedBundle } from '../support/bundles';
+import { buildBundles, watchProcess, type BuiltBundles, type StartedBundle } from '../support/bundles';
 import { createBox } from '../support/fixtures';
 import { eventually, hitEvents, hitValues, shooterEvents, uniqueClub, uniqueTag } from '../ingest/workerSupport';
 import {
@@ -360,22 +360,7 @@ function startBundleHost(outdir: string, env: Record<string, string>): StartedBu
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  let output = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const printed = (text: string) =>
-    new Promise<void>((resolve, reject) => {
-      const check = () => output.includes(text) && resolve();
-      child.stdout?.on('data', check);
-      child.once('exit', () => (output.includes(text) ? resolve() : reject(new Error(`bundle host exited: ${output}`))));
-      check();
-    });
-  return { child, output: () => output, stderr: () => stderr, exited, printed };
+  return watchProcess(child, 'bundle host');
 }
 
 /** A producer on the TLS hub with a token of the identity endpoint, as a club's connector would publish. */

@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { EventHubProducerClient } from '@azure/event-hubs';
-import type { EventHubHandler, InvocationContext } from '@azure/functions';
-import { functionDefinitions } from '../../functions/definitions';
-import { startDevHost, type DevHost } from '../../development/devhost/host';
+import type { InvocationContext } from '@azure/functions';
+import type { DevHost } from '../../development/devhost/host';
 import { changeEvent, trainingEvening, type ChangeEvent, type HitRow } from '../../development/ingest/debeziumEvents';
 import { sendChangeEvents } from '../../development/ingest/sendChangeEvents';
 import { startLocalEventHubs, type LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
-import { overrideSettings, rawSetting } from '../../shared/config/settings';
+import { overrideSettings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
 import type { FunctionDefinition } from '../../shared/host/definition';
-import { createLogger } from '../../shared/log/logger';
 import { bearer } from '../support/tokens';
 import { useIngestTablesExclusively } from './exclusive';
+import { startFeedHost, withIngestHandler } from './feedHost';
 import { uniqueClub } from './fixtures';
 
 // Real sockets, SDK link set-up and two full deliveries take a while on a busy machine.
@@ -20,29 +19,16 @@ jest.setTimeout(90_000);
 const HUB = 'club-data';
 const sql = () => getSql();
 
-const ingestDefinition = functionDefinitions.find((candidate) => candidate.name === 'ingest');
-if (ingestDefinition?.kind !== 'eventHub') throw new Error('the ingest function is not registered');
-const ingest = ingestDefinition;
-const ingestHandler = ingest.options.handler as EventHubHandler;
-
 /**
  * The app's definitions with the real `ingest` handler counting the messages it has finished with,
  * so a test knows when a replay has gone all the way through (the status record's progress writes
  * are throttled and cannot say so).
  */
 function definitionsCounting(finished: { messages: number }): FunctionDefinition[] {
-  const counting: FunctionDefinition = {
-    kind: 'eventHub',
-    name: 'ingest',
-    options: {
-      ...ingest.options,
-      handler: async (messages: unknown, context: InvocationContext) => {
-        await ingestHandler(messages, context);
-        finished.messages += (messages as unknown[]).length;
-      },
-    },
-  };
-  return functionDefinitions.map((definition) => (definition.name === 'ingest' ? counting : definition));
+  return withIngestHandler((ingestHandler) => async (messages: unknown, context: InvocationContext) => {
+    await ingestHandler(messages, context);
+    finished.messages += (messages as unknown[]).length;
+  });
 }
 
 /** Polls until `condition` holds, failing with `what` after the deadline. */
@@ -90,14 +76,7 @@ describe('ingest end to end: producer → local hub → local host feed → inge
 
   async function startFeed(consumerGroup: string): Promise<DevHost> {
     restores.push(overrideSettings({ INGEST_EVENTHUB_CONSUMER_GROUP: consumerGroup }));
-    const started = await startDevHost(definitionsCounting(finished), {
-      port: 0,
-      log: createLogger({ minLevel: 'info', sink: (level, line) => logged.push({ level, line }) }),
-      functionLog: (level, line) => logged.push({ level, line }),
-      setting: rawSetting,
-      runTimers: false,
-      eventHubTriggers: { maxEventBatchSize: 100, maxWaitTimeInSeconds: 1 },
-    });
+    const started = await startFeedHost(definitionsCounting(finished), logged);
     expect(started.eventHubFeeds).toEqual([`ingest <- ${HUB} (${consumerGroup})`]);
     return started;
   }

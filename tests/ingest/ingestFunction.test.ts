@@ -6,6 +6,7 @@ import { getSql } from '../../shared/db/client';
 import { readIngestHealth } from '../../shared/ingest/health';
 import { useIngestTablesExclusively } from './exclusive';
 import { event, hitBody, hitEvent, invocationFor, shooterBody, uniqueClub, type LoggedLine, type SentEvent } from './fixtures';
+import { whileDatabaseRefuses } from './injectedFailure';
 
 const definition = functionDefinitions.find((candidate) => candidate.name === 'ingest');
 if (definition?.kind !== 'eventHub') throw new Error('the ingest function is not registered');
@@ -256,32 +257,22 @@ describe('the ingest function (Event Hubs trigger, cardinality many)', () => {
 
   it('leaves nothing half-applied when the database fails mid-batch, and applies the batch on retry', async () => {
     const club = uniqueClub();
-    // A failure inside the transaction after the hits were written: the shooters statement fails
-    // with a serialization failure, as a concurrent transaction could make it.
-    const fn = `fail_shooters_${club}`;
-    await sql().unsafe(`
-      create function ${fn}() returns trigger language plpgsql as $$
-      begin
-        if new.source_club_id = '${club}' then raise exception 'injected' using errcode = '40001'; end if;
-        return new;
-      end $$;
-      create trigger ${fn} before insert on club_data_shooter for each row execute function ${fn}();`);
     const batch = [
       hitEvent({ id: 1, clubId: club, lsn: 1 }),
       hitEvent({ id: 2, clubId: club, lsn: 2 }),
       event(shooterBody({ id: 5, clubId: club, lsn: 3 }), { topic: `club.${club}.shooters`, clubId: club }),
     ];
     const logged: LoggedLine[] = [];
-    try {
+    // A failure inside the transaction after the hits were written: the shooters statement fails
+    // with a serialization failure, as a concurrent transaction could make it.
+    await whileDatabaseRefuses(sql(), { table: 'club_data_shooter', club, errcode: '40001' }, async () => {
       await expect(deliver(batch, { sequenceNumbers: [1, 2, 3], logged })).rejects.toMatchObject({ code: '40001' });
       expect(await hitState(club)).toEqual([]);
       expect(await statusRow()).toMatchObject({ workerState: 'retrying', lastErrorMessage: 'PostgresError: injected' });
       expect(logged.filter((line) => line.level === 'error').map((line) => JSON.parse(line.line) as { event: string })).toEqual([
         expect.objectContaining({ event: 'event_batch_failed' }),
       ]);
-    } finally {
-      await sql().unsafe(`drop trigger ${fn} on club_data_shooter; drop function ${fn}();`);
-    }
+    });
     // The retry policy reruns the same batch (same sequence numbers).
     await deliver(batch, { sequenceNumbers: [1, 2, 3], retryCount: 1 });
     expect((await hitState(club)).map((row) => row.record)).toEqual(['1', '2']);

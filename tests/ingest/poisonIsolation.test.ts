@@ -9,6 +9,7 @@ import { readIngestHealth } from '../../shared/ingest/health';
 import { replayDeadLetters } from '../../shared/ingest/replayDeadLetters';
 import { useIngestTablesExclusively } from './exclusive';
 import { event, hitBody, hitEvent, invocationFor, TEST_THRESHOLDS, uniqueClub, type LoggedLine, type SentEvent } from './fixtures';
+import { whileDatabaseRefuses } from './injectedFailure';
 
 const definition = functionDefinitions.find((candidate) => candidate.name === 'ingest');
 if (definition?.kind !== 'eventHub') throw new Error('the ingest function is not registered');
@@ -60,23 +61,8 @@ const poisonHit = (club: string, id: number, lsn: number) => {
 };
 
 /** While it is in place, hits of `club` with discipline 'poison' violate a check (a non-transient error). */
-async function withRefusal<T>(club: string, run: () => Promise<T>): Promise<T> {
-  const fn = `refuse_poison_${club}`;
-  await sql().unsafe(`
-    create function ${fn}() returns trigger language plpgsql as $$
-    begin
-      if new.source_club_id = '${club}' and new.discipline = 'poison' then
-        raise exception 'injected refusal of %', new.source_record_id using errcode = '23514';
-      end if;
-      return new;
-    end $$;
-    create trigger ${fn} before insert or update on club_data_hit for each row execute function ${fn}();`);
-  try {
-    return await run();
-  } finally {
-    await sql().unsafe(`drop trigger ${fn} on club_data_hit; drop function ${fn}();`);
-  }
-}
+const withRefusal = <T>(club: string, run: () => Promise<T>): Promise<T> =>
+  whileDatabaseRefuses(sql(), { table: 'club_data_hit', club, errcode: '23514', poisonOnly: true, updates: true }, run);
 
 describe('poison isolation: no single event stops ingest', () => {
   it('applies the rest of a refused batch and records the refused event as a dead letter counted toward admission', async () => {
@@ -120,19 +106,11 @@ describe('poison isolation: no single event stops ingest', () => {
 
   it('still retries the whole batch on a transient error', async () => {
     const club = uniqueClub();
-    const fn = `transient_${club}`;
-    await sql().unsafe(`
-      create function ${fn}() returns trigger language plpgsql as $$
-      begin
-        if new.source_club_id = '${club}' then raise exception 'injected' using errcode = '40P01'; end if;
-        return new;
-      end $$;
-      create trigger ${fn} before insert on club_data_hit for each row execute function ${fn}();`);
-    try {
-      await expect(deliver([hitEvent({ id: 1, clubId: club, lsn: 1 })], [31])).rejects.toMatchObject({ code: '40P01' });
-    } finally {
-      await sql().unsafe(`drop trigger ${fn} on club_data_hit; drop function ${fn}();`);
-    }
+    await expect(
+      whileDatabaseRefuses(sql(), { table: 'club_data_hit', club, errcode: '40P01' }, () =>
+        deliver([hitEvent({ id: 1, clubId: club, lsn: 1 })], [31]),
+      ),
+    ).rejects.toMatchObject({ code: '40P01' });
     expect(await deadLetters(club)).toEqual([]);
   });
 

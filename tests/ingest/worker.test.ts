@@ -5,6 +5,7 @@ import type { IngestWorker, IngestWorkerOptions } from '../../shared/ingest/work
 import type { TableCheckpointStore } from '../../shared/ingest/checkpointStore';
 import { partitionForKey } from '../../development/local/eventHubs/partitionKey';
 import { topicFor } from '../../development/ingest/debeziumEvents';
+import { whileDatabaseRefuses } from './injectedFailure';
 import {
   checkpointStore,
   eventually,
@@ -17,6 +18,14 @@ import {
   startTestWorker,
   uniqueClub,
 } from './workerSupport';
+
+/** The core's batch step, noting the sequence numbers of each batch it is given in `seen`. */
+const recordingBatches =
+  (seen: number[][]): IngestWorkerOptions['applyBatch'] =>
+  (db, messages, options, log) => {
+    seen.push(messages.map((message) => message.sequenceNumber ?? -1));
+    return runEventBatch(db, messages, options, log);
+  };
 
 /**
  * The staging worker against the local hub (real SDK), Azurite (checkpoint table) and PostgreSQL.
@@ -95,10 +104,7 @@ describe('staging ingest worker', () => {
   it('checkpoints a position only once the core committed it, and after a failed checkpoint write delivers again from the last one written', async () => {
     const club = uniqueClub();
     const seen: number[][] = [];
-    const applyBatch: IngestWorkerOptions['applyBatch'] = (db, messages, options, log) => {
-      seen.push(messages.map((message) => message.sequenceNumber ?? -1));
-      return runEventBatch(db, messages, options, log);
-    };
+    const applyBatch = recordingBatches(seen);
     // Each write is checked against the table of hits when it starts; the second one fails.
     const writes: { sequenceNumber: number; committed: boolean }[] = [];
     const write = store.updateCheckpoint.bind(store);
@@ -125,10 +131,7 @@ describe('staging ingest worker', () => {
   it('writes the checkpoint again when the write of the last batch failed and nothing else arrives', async () => {
     const club = uniqueClub();
     const seen: number[][] = [];
-    const applyBatch: IngestWorkerOptions['applyBatch'] = (db, messages, options, log) => {
-      seen.push(messages.map((message) => message.sequenceNumber ?? -1));
-      return runEventBatch(db, messages, options, log);
-    };
+    const applyBatch = recordingBatches(seen);
     let failed = false;
     const write = store.updateCheckpoint.bind(store);
     store.updateCheckpoint = async (checkpoint) => {
@@ -150,21 +153,11 @@ describe('staging ingest worker', () => {
     const club = uniqueClub();
     const events = hitEvents(club, 20);
     (events[7]!.body!.after as { discipline: string }).discipline = 'poison';
-    const fn = `refuse_${club}`;
-    await sql().unsafe(`
-      create function ${fn}() returns trigger language plpgsql as $$
-      begin
-        if new.source_club_id = '${club}' and new.discipline = 'poison' then raise exception 'refused' using errcode = '23514'; end if;
-        return new;
-      end $$;
-      create trigger ${fn} before insert on club_data_hit for each row execute function ${fn}();`);
-    try {
+    await whileDatabaseRefuses(sql(), { table: 'club_data_hit', club, errcode: '23514', poisonOnly: true }, async () => {
       await publish(hub, events);
       await start();
       await eventually(async () => [...(await checkpointed()).values()].includes(19));
-    } finally {
-      await sql().unsafe(`drop trigger ${fn} on club_data_hit; drop function ${fn}();`);
-    }
+    });
     const values = await hitValues(sql(), club);
     expect(values.size).toBe(19);
     expect(values.has('8')).toBe(false);

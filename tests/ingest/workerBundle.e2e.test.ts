@@ -1,9 +1,9 @@
 import os from 'node:os';
-import type { LocalEventHubs } from '../../development/local/eventHubs/localEventHubs';
 import { startFakeAppInsights } from '../../development/appInsightsFake/server';
 import { readFakeTls } from '../../development/costsFake/certificate';
 import { getSql } from '../../shared/db/client';
-import { buildBundles, type BuiltBundles } from '../support/bundles';
+import { useAround } from '../support/around';
+import { useBundles } from '../support/bundles';
 import { eventually, GROUP, hitEvents, hitValues, HUB, publish, startHub, uniqueClub, uniqueTag } from './workerSupport';
 
 /**
@@ -11,42 +11,26 @@ import { eventually, GROUP, hitEvents, hitValues, HUB, publish, startHub, unique
  * with plain `node` away from node_modules, stopped with SIGTERM.
  */
 describe('the ingest worker bundle', () => {
-  let bundles: BuiltBundles;
-  let hub: LocalEventHubs;
+  const bundles = useBundles('ingest-worker-bundle');
+  const hub = useAround('the hub', startHub, (started) => started.close());
 
-  beforeAll(async () => {
-    bundles = await buildBundles('ingest-worker-bundle');
-    hub = await startHub();
-  }, 60_000);
-
-  afterAll(async () => {
-    bundles.remove();
-    await hub.close();
-  });
-
-  /** The bundle with this run's database and storage, and `env`. */
-  const startBundle = (env: Record<string, string> = {}) =>
-    bundles.start('ingest-worker', {
-      DATABASE_URL: process.env['DATABASE_URL'] ?? '',
-      AzureWebJobsStorage: process.env['AzureWebJobsStorage'] ?? '',
-      ...env,
-    });
-  /** A worker reading the local hub, with a checkpoint table of its own. */
-  const readingTheHub = () => ({
-    INGEST_EVENTHUB_CONNECTION: hub.connectionString(),
+  const startBundle = (env: Record<string, string>) => bundles.start('ingest-worker', env);
+  /** The settings of a worker on the test hub, with a checkpoint table of its own. */
+  const workerSettings = (more: Record<string, string>) => ({
+    DATABASE_URL: process.env['DATABASE_URL'] ?? '',
+    AzureWebJobsStorage: process.env['AzureWebJobsStorage'] ?? '',
+    INGEST_EVENTHUB_CONNECTION: hub().connectionString(),
     INGEST_EVENTHUB_NAME: HUB,
     INGEST_EVENTHUB_CONSUMER_GROUP: GROUP,
     INGEST_CHECKPOINT_TABLE: `ckpt${uniqueTag()}`,
     LOG_LEVEL: 'warn',
+    ...more,
   });
 
   it('applies events with node alone, and on SIGTERM checkpoints, marks its row stopped and exits 0', async () => {
     const club = uniqueClub();
-    await publish(hub, hitEvents(club, 30));
-    const worker = startBundle({
-      ...readingTheHub(),
-      INGEST_WORKER_LAG_SAMPLE_SECONDS: '1',
-    });
+    await publish(hub(), hitEvents(club, 30));
+    const worker = startBundle(workerSettings({ INGEST_WORKER_LAG_SAMPLE_SECONDS: '1' }));
     await eventually(async () => (await hitValues(getSql(), club)).size === 30);
     const runnerId = `worker:${os.hostname()}`;
     // The first lag sample after everything was applied: nothing left, live.
@@ -71,14 +55,15 @@ describe('the ingest worker bundle', () => {
     const ingestion = await startFakeAppInsights({ tls: readFakeTls(caFile) });
     try {
       const club = uniqueClub();
-      await publish(hub, hitEvents(club, 12));
-      const worker = startBundle({
-        ...readingTheHub(),
-        APPLICATIONINSIGHTS_CONNECTION_STRING: ingestion.connectionString,
-        NODE_EXTRA_CA_CERTS: caFile,
-        // Every trace kept: the default keeps 5 per second, starting from none, and this run is short.
-        OTEL_TRACES_SAMPLER: 'always_on',
-      });
+      await publish(hub(), hitEvents(club, 12));
+      const worker = startBundle(
+        workerSettings({
+          APPLICATIONINSIGHTS_CONNECTION_STRING: ingestion.connectionString,
+          NODE_EXTRA_CA_CERTS: caFile,
+          // Every trace kept: the default keeps 5 per second, starting from none, and this run is short.
+          OTEL_TRACES_SAMPLER: 'always_on',
+        }),
+      );
       await eventually(async () => (await hitValues(getSql(), club)).size === 12);
       worker.child.kill('SIGTERM');
       expect(await worker.exited).toBe(0);
@@ -98,7 +83,10 @@ describe('the ingest worker bundle', () => {
   }, 60_000);
 
   it('refuses to start without the Event Hubs connection, naming the setting', async () => {
-    const worker = startBundle();
+    const worker = startBundle({
+      DATABASE_URL: process.env['DATABASE_URL'] ?? '',
+      AzureWebJobsStorage: process.env['AzureWebJobsStorage'] ?? '',
+    });
     expect(await worker.exited).toBe(1);
     expect(worker.output()).toContain(
       'Start-up failed: Neither INGEST_EVENTHUB_CONNECTION nor INGEST_EVENTHUB_CONNECTION__fullyQualifiedNamespace is set',

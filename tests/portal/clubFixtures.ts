@@ -77,3 +77,21 @@ export async function breakClubPath(sql: Sql, vereinsId: string, otherVereinsId:
     { keep: 1000, maxAgeDays: 30 },
   );
 }
+
+/**
+ * What the diagnostics summary and the club pages list as failing: the club's last club master
+ * report moved to 2000 (so it leads the oldest-first lists in every run), an email to `user-<tag>`
+ * that failed for `reason`, and a push held until 2100 (no worker's clock reaches it) in the queue.
+ */
+export async function seedFailingDelivery(sql: Sql, clubId: string, tag: string, reason: string): Promise<void> {
+  await sql`update club_master_report set last_reported_at = '2000-01-01T00:00:00Z' where club_id = ${clubId}`;
+  const [outbox] = await sql<{ id: string }[]>`
+    insert into notification_outbox (user_id, channel, deliver_after, title, tone, status, attempts)
+    values (${`user-${tag}`}, 'email', now() - interval '1 hour', 'Training', 'info', 'failed', 1) returning id`;
+  await sql`
+    insert into notification_delivery_log (outbox_id, user_id, channel, attempt, outcome, reason)
+    values (${outbox?.id ?? ''}, ${`user-${tag}`}, 'email', 1, 'failed', ${reason})`;
+  await sql`
+    insert into notification_outbox (user_id, channel, deliver_after, title, tone)
+    values (${`user-${tag}`}, 'push', '2100-01-01T00:00:00Z', 'Training', 'info')`;
+}

@@ -4,7 +4,7 @@ import { createClub, uniqueTag, uniqueVereinsId } from '../support/fixtures';
 import { useIngestTablesExclusively } from '../ingest/exclusive';
 import { useTestHost } from '../support/testHost';
 import { bearer } from '../support/tokens';
-import { breakClubPath, seedIncidentClub } from './clubFixtures';
+import { breakClubPath, seedFailingDelivery, seedIncidentClub } from './clubFixtures';
 import type { ClubOverview } from '../../shared/portal/clubOverviewSchema';
 
 const sql = () => getSql();
@@ -142,19 +142,9 @@ describe('GET /api/admin/diagnostics/summary: delivery queue and box pushes', ()
 
   it('lists a club whose box calls but whose club master push is refused, and the delivery failures by reason', async () => {
     const club = await seedIncidentClub(sql(), `AAA Summary Push ${tag}`);
-    // Oldest first: a report from 2000 is among the first listed in every run.
-    await sql()`update club_master_report set last_reported_at = '2000-01-01T00:00:00Z' where club_id = ${club.clubId}`;
     const reason = `MailboxFull: ${tag}`;
-    const [outbox] = await sql()<{ id: string }[]>`
-      insert into notification_outbox (user_id, channel, deliver_after, title, tone, status, attempts)
-      values (${`user-${tag}`}, 'email', now() - interval '1 hour', 'Training', 'info', 'failed', 1) returning id`;
-    await sql()`
-      insert into notification_delivery_log (outbox_id, user_id, channel, attempt, outcome, reason)
-      values (${outbox?.id ?? ''}, ${`user-${tag}`}, 'email', 1, 'failed', ${reason})`;
-    // A push held until 2100 (no worker's clock reaches it) is counted under its channel.
-    await sql()`
-      insert into notification_outbox (user_id, channel, deliver_after, title, tone)
-      values (${`user-${tag}`}, 'push', '2100-01-01T00:00:00Z', 'Training', 'info')`;
+    // The push held until 2100 is counted under its channel.
+    await seedFailingDelivery(sql(), club.clubId, tag, reason);
     const response = await host.request('GET', '/api/admin/diagnostics/summary?limit=1', {
       headers: await bearer('admin-summary', { roles: ['platform_admin'] }),
     });

@@ -10,7 +10,7 @@ import { uniqueTag, uniqueVereinsId, type ClubFixture } from '../support/fixture
 import { createFreshnessClub } from '../freshness/fixtures';
 import { tokenFor } from '../support/tokens';
 import { navLink, screenshot, signIn, startPortalRig, type PortalRig } from './browser';
-import { breakClubPath, seedIncidentClub } from './clubFixtures';
+import { breakClubPath, seedFailingDelivery, seedIncidentClub } from './clubFixtures';
 
 const sql = () => getSql();
 
@@ -31,18 +31,8 @@ describe('portal: the club page', () => {
       extra: [...clubOverviewFunctions, ...clubFunctions, ...freshnessFunctions.filter((definition) => definition.kind === 'http')],
     });
     club = await seedIncidentClub(sql(), `AAA Club Page ${tag}`);
-    // Oldest first on the failing-push lists: a report from 2000 leads them in every run.
-    await sql()`update club_master_report set last_reported_at = '2000-01-01T00:00:00Z' where club_id = ${club.clubId}`;
-    const [outbox] = await sql()<{ id: string }[]>`
-      insert into notification_outbox (user_id, channel, deliver_after, title, tone, status, attempts)
-      values (${`user-${tag}`}, 'email', now() - interval '1 hour', 'Training', 'info', 'failed', 1) returning id`;
-    await sql()`
-      insert into notification_delivery_log (outbox_id, user_id, channel, attempt, outcome, reason)
-      values (${outbox?.id ?? ''}, ${`user-${tag}`}, 'email', 1, 'failed', ${reason})`;
-    // A push held until 2100 (no worker's clock reaches it): the queue per channel lists push.
-    await sql()`
-      insert into notification_outbox (user_id, channel, deliver_after, title, tone)
-      values (${`user-${tag}`}, 'push', '2100-01-01T00:00:00Z', 'Training', 'info')`;
+    // The push held until 2100: the queue per channel lists push.
+    await seedFailingDelivery(sql(), club.clubId, tag, reason);
     page = await rig.newPage();
     await signIn(page, rig.host, await tokenFor(`club-page-admin-${tag}`, { roles: ['platform_admin'] }));
   }, 60_000);

@@ -4,6 +4,7 @@ import type { FunctionDefinition } from '../../shared/host/definition';
 import { startDevHost } from '../../development/devhost/host';
 import { readEventHubTriggerSettings } from '../../development/devhost/hostJson';
 import { createLogger } from '../../shared/log/logger';
+import { exitOnStartupFailure } from '../../shared/process/startupFailure';
 
 /**
  * The BUILT function app (argv[2], a dist/main.js from `npm run build`) served over HTTP with only
@@ -78,7 +79,4 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void host.close().then(() => process.exit(0)));
 }
 
-main().catch((error: unknown) => {
-  console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { useAround } from './around';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -46,27 +47,51 @@ export async function buildBundles(prefix: string, options: { metafile?: boolean
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       children.push(child);
-      let output = '';
-      let stderr = '';
-      child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        stderr += chunk.toString();
-      });
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      const printed = (text: string) =>
-        new Promise<void>((resolve, reject) => {
-          const check = () => output.includes(text) && resolve();
-          child.stdout?.on('data', check);
-          child.stderr?.on('data', check);
-          child.once('exit', () => (output.includes(text) ? resolve() : reject(new Error(`${name} exited: ${output}`))));
-          check();
-        });
-      return { child, output: () => output, stderr: () => stderr, exited, printed };
+      return watchProcess(child, name);
     },
     remove() {
       for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
       rmSync(outdir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Collects what `child` prints and when it exits; `name` names it in the error of a failed wait. */
+export function watchProcess(child: ChildProcess, name: string): StartedBundle {
+  let output = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const printed = (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => output.includes(text) && resolve();
+      child.stdout?.on('data', check);
+      child.stderr?.on('data', check);
+      child.once('exit', () => (output.includes(text) ? resolve() : reject(new Error(`${name} exited: ${output}`))));
+      check();
+    });
+  return { child, output: () => output, stderr: () => stderr, exited, printed };
+}
+
+/**
+ * The bundles built before a describe block's tests (see buildBundles) and removed after them,
+ * with what is still running; declared before the services the bundles use, so they stop first.
+ */
+export function useBundles(prefix: string): Omit<BuiltBundles, 'remove'> {
+  const built = useAround(
+    `the ${prefix} bundles`,
+    () => buildBundles(prefix),
+    (bundles) => bundles.remove(),
+    60_000,
+  );
+  return {
+    get outdir() {
+      return built().outdir;
+    },
+    start: (name, env, args) => built().start(name, env, args),
   };
 }

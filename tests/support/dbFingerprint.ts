@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import postgres from 'postgres';
 import { closeSql, type Queryable } from '../../shared/db/client';
 import { migrate } from '../../shared/db/migrate';
 import { getSettings, overrideSettings } from '../../shared/config/settings';
+import { createScratchDatabase } from '../../development/local/scratchDatabase';
 
 /** One checksum per application table: the row count and an md5 over every row, in a stable order. */
 export type DbFingerprint = Record<string, { rows: number; checksum: string }>;
@@ -59,23 +59,15 @@ export interface PrivateDatabase {
 export async function usePrivateDatabase(prefix: string): Promise<PrivateDatabase> {
   const serverUrl = getSettings().DATABASE_URL;
   if (!serverUrl) throw new Error('DATABASE_URL is not set: run through jest (tests/support/globalSetup.ts)');
-  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => undefined });
-  await admin.unsafe(`create database ${quote(name)}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const own = postgres(url.toString(), { max: 1, onnotice: () => undefined });
-  await migrate(own);
-  await own.end();
+  const database = await createScratchDatabase(serverUrl, `${prefix}_${randomBytes(5).toString('hex')}`, migrate);
   await closeSql();
-  const restoreSettings = overrideSettings({ DATABASE_URL: url.toString() });
+  const restoreSettings = overrideSettings({ DATABASE_URL: database.url });
   return {
-    url: url.toString(),
+    url: database.url,
     async drop() {
       await closeSql();
       restoreSettings();
-      await admin.unsafe(`drop database if exists ${quote(name)} with (force)`);
-      await admin.end();
+      await database.drop();
     },
   };
 }

@@ -2,6 +2,7 @@ import * as coreTracing from '@azure/core-tracing';
 import { getIngestWorkerSettings } from '../../shared/config/settings';
 import { createLogger } from '../../shared/log/logger';
 import { stopOnSignals } from '../../shared/process/signals';
+import { exitOnStartupFailure } from '../../shared/process/startupFailure';
 import { secretValues, startTelemetry, stopTelemetry } from '../../shared/telemetry/startup';
 import { registerAzureSdk } from '../../shared/telemetry/telemetry';
 import { runIngestWorkerFromSettings } from './run';
@@ -25,13 +26,7 @@ async function main(): Promise<void> {
   registerAzureSdk(coreTracing);
   const running = await runIngestWorkerFromSettings(settings, log);
   console.log(`Ingest worker: ${running.description}${telemetry ? '; telemetry to Application Insights' : ''}`);
-  stopOnSignals(async () => {
-    await running.stop();
-    await stopTelemetry();
-  });
+  stopOnSignals(() => running.stop(), stopTelemetry);
 }
 
-main().catch((error: unknown) => {
-  console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure);
