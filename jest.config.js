@@ -1,7 +1,9 @@
-// Transpile only: `npm run build` checks types once for the whole project.
-const transform = {
+// esbuild strips the types file by file (tests/support/esbuildTransform.js); `npm run build` checks them once.
+const transform = process.env.TS_JEST ? {
   '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', moduleResolution: 'node', esModuleInterop: true } }],
-};
+} : { '^.+\\.[cm]?[jt]s$': '<rootDir>/tests/support/esbuildTransform.js' };
+// ESM-only packages (jose from 6 on) are turned into CommonJS by the same transform.
+const transformIgnorePatterns = ['/node_modules/(?!jose/)'];
 
 /**
  * Two projects on one axis:
@@ -13,6 +15,7 @@ const transform = {
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
+  testSequencer: '<rootDir>/tests/support/slowFirstSequencer.js',
   // A project-level testTimeout is ignored by jest 29: the one value for both projects lives here.
   testTimeout: 30000,
   // Always run tests in workers, never in the jest process itself: workers start after
@@ -25,6 +28,7 @@ module.exports = {
       roots: ['<rootDir>/tests', '<rootDir>/edge'],
       testMatch: ['**/*.unit.test.ts'],
       transform,
+      transformIgnorePatterns,
     },
     {
       displayName: 'integration',
@@ -33,6 +37,7 @@ module.exports = {
       testMatch: ['**/*.test.ts'],
       testPathIgnorePatterns: ['\\.unit\\.test\\.ts$'],
       transform,
+      transformIgnorePatterns,
       globalSetup: '<rootDir>/tests/support/globalSetup.ts',
       globalTeardown: '<rootDir>/tests/support/globalTeardown.ts',
       setupFilesAfterEnv: ['<rootDir>/tests/support/perFile.ts'],
