@@ -1,7 +1,7 @@
-// esbuild strips the types file by file (tests/support/esbuildTransform.js); `npm run build` checks them once.
-const transform = process.env.TS_JEST ? {
-  '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', moduleResolution: 'node', esModuleInterop: true } }],
-} : { '^.+\\.[cm]?[jt]s$': '<rootDir>/tests/support/esbuildTransform.js' };
+// esbuild strips the types file by file (tests/support/esbuildTransform.js); `npm run build`
+// checks them once for the whole project.
+const transform = { '^.+\\.[cm]?[jt]s$': '<rootDir>/tests/support/esbuildTransform.js' };
+
 // ESM-only packages (jose from 6 on) are turned into CommonJS by the same transform.
 const transformIgnorePatterns = ['/node_modules/(?!jose/)'];
 
