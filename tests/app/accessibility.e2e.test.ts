@@ -4,6 +4,7 @@ import { notify } from '../../shared/notifications/notify';
 import { addMember, createClub, makeChallenge, unique } from '../challenges/support';
 import { tokenFor } from '../support/tokens';
 import { card, screenshot, useAppRig } from './support';
+import { tabTo as tabToName } from '../support/keyboard';
 
 const SCREENS = [
   ['challenges?tab=global', 'challenges'],
@@ -23,19 +24,8 @@ describe('member app: keyboard, German and phone width', () => {
   let page: Page;
 
   const focused = () => page.locator(':focus');
-  /** Presses Tab until the focused element's accessible name matches (at most `limit` times). */
-  async function tabTo(name: string | RegExp, limit = 40): Promise<void> {
-    for (let i = 0; i < limit; i++) {
-      await page.keyboard.press('Tab');
-      const label = await page.evaluate<string>(`(() => {
-        const e = document.activeElement;
-        if (!e || e === document.body) return '';
-        return (e.getAttribute('aria-label') || (e.labels && e.labels[0] && e.labels[0].textContent) || e.textContent || '').trim();
-      })()`);
-      if (typeof name === 'string' ? label === name : name.test(label)) return;
-    }
-    throw new Error(`Tab never reached ${String(name)}`);
-  }
+  /** Tab to `name` (at most `limit` presses). */
+  const tabTo = (name: string | RegExp, limit = 40) => tabToName(page, name, limit);
   async function focusRing(): Promise<{ style: string; width: number }> {
     return page.evaluate(`(() => {
       const e = document.activeElement;

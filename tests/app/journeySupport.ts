@@ -8,23 +8,6 @@ import type { IncomingMessage } from '../../shared/ingest/contract';
 import { applyIngestBatch } from '../../shared/ingest/apply';
 import { admissionThresholds } from '../../shared/ingest/eventRunner';
 
-/**
- * Presses Tab until the focused element's accessible name is `name`, as a keyboard user moves
- * through a page (the member app or the provider's login page).
- */
-export async function tabTo(page: Page, name: string, limit = 60): Promise<void> {
-  for (let i = 0; i < limit; i++) {
-    await page.keyboard.press('Tab');
-    const label = await page.evaluate<string>(`(() => {
-      const e = document.activeElement;
-      if (!e || e === document.body) return '';
-      return (e.getAttribute('aria-label') || (e.labels && e.labels[0] && e.labels[0].textContent) || e.textContent || '').trim();
-    })()`);
-    if (label === name) return;
-  }
-  throw new Error(`Tab never reached ${name}`);
-}
-
 // Clear of the demo seed's hit ids (from 1,000,000) and the simulator's (from 50,001).
 let nextHitId = 3_000_000;
 let lsn = 90_000_000;

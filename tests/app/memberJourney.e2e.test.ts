@@ -3,8 +3,9 @@ import { DEMO_CLUB, DEMO_MEMBERSHIPS, seedDemo } from '../../development/demo/se
 import { overrideSettings } from '../../shared/config/settings';
 import { getSql } from '../../shared/db/client';
 import { createClub, makeChallenge, unique } from '../challenges/support';
-import { providerToken, startProviderProcess, type ProviderProcess } from '../support/oidcProvider';
-import { boardRows, ingestShots, tabTo } from './journeySupport';
+import { providerSignInSettings, providerToken, startProviderProcess, type ProviderProcess } from '../support/oidcProvider';
+import { tabTo } from '../support/keyboard';
+import { boardRows, ingestShots } from './journeySupport';
 import { card, screenshot, useAppRig } from './support';
 
 const AUDIENCE = 'shooting-club-api';
@@ -33,16 +34,7 @@ describe('member journey: sign in, join, progress, boards, privacy, badge, bell,
 
   beforeAll(async () => {
     provider = await startProviderProcess({ origins: [rig.host.url], audience: AUDIENCE });
-    restoreSettings = overrideSettings({
-      AUTH_JWKS_URL: provider.jwksUrl,
-      AUTH_ISSUER: provider.issuer,
-      AUTH_AUDIENCE: AUDIENCE,
-      AUTH_OIDC_AUTHORITY: provider.issuer,
-      AUTH_PORTAL_CLIENT_ID: 'portal',
-      AUTH_APP_CLIENT_ID: 'app',
-      AUTH_OIDC_SCOPE: 'openid profile offline_access api',
-      AUTH_TOKEN_PASTE: 'false',
-    });
+    restoreSettings = overrideSettings(providerSignInSettings(provider, AUDIENCE));
     await seedDemo(getSql());
     const [row] = await getSql()<{ id: string }[]>`select id from challenge where preset_key = 'global-average-9'`;
     if (!row) throw new Error('the demo seed made no global-average-9 challenge');

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { memberAppFunction } from '../../functions/app';
 import { authConfigFunctions } from '../../functions/authConfig';
 import { challengeFunctions } from '../../functions/challenges';
@@ -10,21 +10,10 @@ import { clubFunctions } from '../../functions/clubs';
 import { meFunctions } from '../../functions/me';
 import { notificationFunctions } from '../../functions/notifications';
 import { httpGroup, type FunctionDefinition } from '../../shared/host/definition';
-import { CHROMIUM } from '../portal/browser';
+import { openContext, type OpenedContext } from '../support/chromium';
 import { useTestHost, type TestHostHandle } from '../support/testHost';
 
 const root = path.resolve(__dirname, '../..');
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 /** The member app built as `npm run build` builds it (development/build.mjs --only app), into a folder of its own. */
 export function buildApp(): { dir: string; output: string; remove(): void } {
   const outdir = mkdtempSync(path.join(os.tmpdir(), 'app-build-'));
@@ -63,7 +52,7 @@ export interface AppRig {
 
 /**
  * One test file's member app: built into a folder of its own, served by the local host with the
- * API functions, and one headless Chromium per language with a fresh profile, UTC. Registers its
+ * API functions, and browser contexts of its own in the run's Chromium, UTC. Registers its
  * beforeAll/afterAll like useTestHost.
  */
 export function useAppRig(extra: readonly FunctionDefinition[] = []): AppRig {
@@ -89,45 +78,31 @@ export function useAppRig(extra: readonly FunctionDefinition[] = []): AppRig {
 
 export interface Browsers {
   /**
-   * A new tab in the browser named `profile` (one headless Chromium each, with a profile of its
-   * own: its own cookies, so its own sign-in at the provider), in the given language.
+   * A new tab in the browser profile named `profile` (a browser context each: its own cookies, so
+   * its own sign-in at the provider), in the given language.
    */
   newPage(profile: string, options?: { locale?: 'en-GB' | 'de-DE'; width?: number; height?: number }): Promise<Page>;
   close(): Promise<void>;
 }
 
-/** Headless Chromium with fresh profiles, UTC, started on first use; `close` ends them and removes the profiles. */
+/** Browser profiles (contexts) in the run's Chromium, UTC, opened on first use; `close` ends them. */
 export function openBrowsers(): Browsers {
-  const contexts = new Map<string, BrowserContext>();
-  const profiles: string[] = [];
-  const contextFor = async (name: string, locale: string) => {
-    const existing = contexts.get(name);
-    if (existing) return existing;
-    const profile = mkdtempSync(path.join(os.tmpdir(), 'app-chromium-'));
-    profiles.push(profile);
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ARGS,
-      locale,
-      timezoneId: 'UTC',
-      viewport: { width: 1280, height: 900 },
-    });
-    context.setDefaultTimeout(15_000);
-    contexts.set(name, context);
-    return context;
-  };
+  const profiles = new Map<string, Promise<OpenedContext>>();
   return {
     async newPage(profile, options = {}) {
-      const context = await contextFor(profile, options.locale ?? 'en-GB');
-      const page = await context.newPage();
+      let opened = profiles.get(profile);
+      if (!opened) {
+        opened = openContext({ locale: options.locale ?? 'en-GB' });
+        profiles.set(profile, opened);
+      }
+      const page = await (await opened).context.newPage();
       if (options.width) await page.setViewportSize({ width: options.width, height: options.height ?? 844 });
       return page;
     },
     async close() {
-      for (const context of contexts.values()) await context.close().catch(() => undefined);
-      contexts.clear();
-      for (const profile of profiles.splice(0)) rmSync(profile, { recursive: true, force: true });
+      const opened = [...profiles.values()];
+      profiles.clear();
+      for (const profile of opened) await (await profile).close().catch(() => undefined);
     },
   };
 }

@@ -1,28 +1,19 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { parseEdgeConfig } from '../../edge/config';
 import type { ConnectorStatusView } from '../../edge/connectorManager';
 import { startAgent, type RunningAgent } from '../../edge/startAgent';
 import { hashPassword } from '../../edge/boxUiCredential';
 import { createLogger } from '../../shared/log/logger';
 import { startKafkaConnectFake, type KafkaConnectFake } from '../../development/kafkaConnectFake/fake';
+import { openContext, type OpenedContext } from '../support/chromium';
 
 const root = path.resolve(__dirname, '..', '..');
 const CONNECTOR_FILE = path.join(root, 'infra', 'connector', 'debezium-club-data.json');
 const NAME = 'club-data-4711';
 const PASSWORD = 'correct horse battery staple';
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-];
-
 function artifact(name: string): string {
   const dir = path.join(root, 'test-artifacts');
   mkdirSync(dir, { recursive: true });
@@ -39,6 +30,7 @@ describe('box agent: the operator web UI', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'box-ui-'));
   let fake: KafkaConnectFake;
   let agent: RunningAgent;
+  let opened: OpenedContext;
   let browser: BrowserContext;
   let hash: string;
   let counter = 0;
@@ -63,20 +55,12 @@ describe('box agent: the operator web UI', () => {
     hash = await hashPassword(PASSWORD);
     fake = await startKafkaConnectFake();
     agent = await agentWith({ SVC_BOX_UI_PASSWORD_HASH: hash });
-    const profile = mkdtempSync(path.join(dir, 'chromium-'));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ARGS,
-      locale: 'en-GB',
-      timezoneId: 'UTC',
-      viewport: { width: 1100, height: 900 },
-    });
-    browser.setDefaultTimeout(15_000);
+    opened = await openContext({ viewport: { width: 1100, height: 900 } });
+    browser = opened.context;
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await opened?.close();
     await Promise.all(extra.splice(0).map((running) => running.close()));
     await agent?.close();
     await fake?.close();
@@ -235,10 +219,9 @@ describe('box agent: the operator web UI', () => {
   });
 
   it('speaks German for a German browser and switches language on request', async () => {
-    const german = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+    const german = await openContext({ locale: 'de-DE', timezoneId: 'Europe/Berlin', viewport: { width: 1100, height: 900 } });
     try {
-      const context = await german.newContext({ locale: 'de-DE', timezoneId: 'Europe/Berlin', viewport: { width: 1100, height: 900 } });
-      const page = await context.newPage();
+      const page = await german.context.newPage();
       await page.goto(agent.url + '/ui');
       await page.getByLabel('Passwort').fill(PASSWORD);
       await page.getByRole('button', { name: 'Anmelden' }).click();

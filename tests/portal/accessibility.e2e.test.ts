@@ -3,6 +3,7 @@ import type { FakeCostProvider } from '../../development/costsFake/server';
 import { tokenFor } from '../support/tokens';
 import { clockAt, serviceFor, startFake } from '../costs/support';
 import { navLink, screenshot, startPortalRig, type PortalRig } from './browser';
+import { tabTo as tabToName } from '../support/keyboard';
 
 /** The portal used with the keyboard only, in German, and at a phone's width. */
 describe('portal: keyboard, language and phone width', () => {
@@ -24,19 +25,8 @@ describe('portal: keyboard, language and phone width', () => {
   });
 
   const focused = () => page.locator(':focus');
-  /** Presses Tab until the focused element's accessible name matches (at most `limit` times; the page may wrap around). */
-  async function tabTo(name: string | RegExp, limit = 25): Promise<void> {
-    for (let i = 0; i < limit; i++) {
-      await page.keyboard.press('Tab');
-      const label = await page.evaluate<string>(`(() => {
-        const e = document.activeElement;
-        if (!e || e === document.body) return '';
-        return e.getAttribute('aria-label') || (e.labels && e.labels[0] && e.labels[0].textContent) || e.textContent || '';
-      })()`);
-      if (typeof name === 'string' ? label.trim() === name : name.test(label)) return;
-    }
-    throw new Error(`Tab never reached ${String(name)}`);
-  }
+  /** Tab to `name` (at most `limit` presses; the page may wrap around). */
+  const tabTo = (name: string | RegExp, limit = 25) => tabToName(page, name, limit);
   /** The diagnostics page's club catalog has answered: its table, or the line saying no club matches. */
   const catalogLoaded = () => page.getByTestId('catalog').or(page.getByText('No clubs match.')).first().waitFor();
   /** The focus ring of the focused element: a real outline. */

@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { authConfigFunctions } from '../../functions/authConfig';
 import { clubMasterFunctions } from '../../functions/clubMaster';
 import { diagnosticsFunctions } from '../../functions/diagnostics';
@@ -11,21 +8,9 @@ import { portalFunction } from '../../functions/portal';
 import { costsFunction } from '../../functions/costs';
 import type { CostService } from '../../shared/costs/service';
 import { httpGroup, type FunctionDefinition } from '../../shared/host/definition';
+import { openContext } from '../support/chromium';
 import { startTestHost, type TestHost } from '../support/testHost';
 import { artifactPath, buildPortal } from './support';
-
-/** Debian's Chromium (installed by .ci/run when missing), driven by playwright-core. */
-export const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export interface PortalRig {
   host: TestHost;
@@ -39,8 +24,8 @@ export interface PortalRig {
 
 /**
  * One test file's portal: the portal built into a folder of its own, served by the local host
- * with the API functions it calls (costs over `costService`), and one headless Chromium with a
- * fresh profile. English labels, UTC, so the expected texts are fixed.
+ * with the API functions it calls (costs over `costService`), and a browser context of its own in
+ * the run's Chromium. English labels, UTC, so the expected texts are fixed.
  */
 export async function startPortalRig(options: { costService: () => CostService; extra?: FunctionDefinition[] }): Promise<PortalRig> {
   const build = buildPortal();
@@ -59,26 +44,16 @@ export async function startPortalRig(options: { costService: () => CostService; 
     ],
     { functionLog: (level, line) => functionLogs.push({ level, line }) },
   );
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'portal-chromium-'));
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-    locale: 'en-GB',
-    timezoneId: 'UTC',
-    viewport: { width: 1280, height: 900 },
-    acceptDownloads: true,
-  });
-  browser.setDefaultTimeout(15_000);
+  const opened = await openContext({ acceptDownloads: true });
+  const browser = opened.context;
   return {
     host,
     browser,
     functionLogs,
     newPage: () => browser.newPage(),
     async close() {
-      await browser.close();
+      await opened.close();
       await host.close();
-      rmSync(profile, { recursive: true, force: true });
       build.remove();
     },
   };

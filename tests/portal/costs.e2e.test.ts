@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { text } from 'node:stream/consumers';
 import type { Page } from 'playwright-core';
 import type { FakeCostProvider } from '../../development/costsFake/server';
 import { createCostService, type CostService } from '../../shared/costs/service';
@@ -98,7 +98,8 @@ describe('portal: cost dashboard in a browser', () => {
       page.getByRole('button', { name: 'Download CSV (30 days)' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('costs-2026-10-23-to-2026-11-21.csv');
-    const csv = readFileSync((await download.path()) ?? '', 'utf8');
+    // Read through the connection: the file lies with the run's browser, not this worker.
+    const csv = await text(await download.createReadStream());
     expect(csv.split('\r\n')[0]).toBe('date,resourceGroup,service,cost,currency');
     expect(csv.split('\r\n').length).toBeGreaterThan(2);
     expect(requests).toHaveLength(1);

@@ -3,7 +3,7 @@ import type { FakeCostProvider } from '../../development/costsFake/server';
 import { freePort } from '../../development/local/net';
 import { overrideSettings, withSettings } from '../../shared/config/settings';
 import { clockAt, serviceFor, startFake } from '../costs/support';
-import { providerToken, startProviderProcess, type ProviderProcess } from '../support/oidcProvider';
+import { providerSignInSettings, providerToken, startProviderProcess, type ProviderProcess } from '../support/oidcProvider';
 import { navLink, screenshot, startPortalRig, type PortalRig } from './browser';
 
 const AUDIENCE = 'shooting-club-api';
@@ -31,16 +31,7 @@ describe('portal sign-in with the local OpenID provider', () => {
     const service = serviceFor(fake, clockAt('2026-11-21T10:00:00Z').now);
     rig = await startPortalRig({ costService: () => service });
     provider = await startProviderProcess({ origins: [rig.host.url], audience: AUDIENCE, accessTokenTtlSeconds: ACCESS_TOKEN_SECONDS });
-    restoreSettings = overrideSettings({
-      AUTH_JWKS_URL: provider.jwksUrl,
-      AUTH_ISSUER: provider.issuer,
-      AUTH_AUDIENCE: AUDIENCE,
-      AUTH_OIDC_AUTHORITY: provider.issuer,
-      AUTH_PORTAL_CLIENT_ID: 'portal',
-      AUTH_APP_CLIENT_ID: 'app',
-      AUTH_OIDC_SCOPE: 'openid profile offline_access api',
-      AUTH_TOKEN_PASTE: 'false',
-    });
+    restoreSettings = overrideSettings(providerSignInSettings(provider, AUDIENCE));
   }, 90_000);
   afterAll(async () => {
     restoreSettings?.();

@@ -9,17 +9,20 @@ import { ensureDatabase, quoteIdentifier } from '../../development/local/embedde
 import { loadLocalSettings } from '../../development/local/environment';
 import { freePort } from '../../development/local/net';
 import { createFakeTls } from '../../development/costsFake/certificate';
+import { startRunBrowser } from './chromium';
 
 /**
  * Real components for the whole run: a fresh PostgreSQL database (on DATABASE_URL's server, else
- * the embedded one) with every migration applied, and a private Azurite on free ports. Workers
- * inherit the resulting DATABASE_URL and AzureWebJobsStorage.
+ * the embedded one) with every migration applied, a private Azurite on free ports and one headless
+ * Chromium. Workers inherit the resulting DATABASE_URL, AzureWebJobsStorage and browser endpoint.
  */
 export default async function globalSetup(): Promise<void> {
   // Request logs would drown the test report; warnings and errors still show.
   process.env['LOG_LEVEL'] ??= 'warn';
   loadLocalSettings();
-  const server = await ensureDatabase(process.env['DATABASE_URL'] || undefined);
+  // Chromium starts while the database is made and migrated.
+  const browserStarted = startRunBrowser();
+  const server = await ensureDatabase(process.env['DATABASE_URL'] || undefined, { throwaway: true });
   const database = `test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const admin = postgres(server.url, { max: 1, onnotice: () => undefined });
   await admin.unsafe(`create database ${quoteIdentifier(database)}`);
@@ -41,14 +44,19 @@ export default async function globalSetup(): Promise<void> {
   const fakeTls = await createFakeTls(mkdtempSync(path.join(os.tmpdir(), 'fake-cost-tls-')));
   process.env['NODE_EXTRA_CA_CERTS'] = fakeTls.caFile;
 
+  const stopBrowser = await browserStarted;
+
   globalThis.__testResources = {
     serverUrl: server.url,
     database,
     releaseServer: () => server.release(),
     releaseStorage: () => storage.release(),
+    stopBrowser,
   };
 }
 
 declare global {
-  var __testResources: { serverUrl: string; database: string; releaseServer(): Promise<void>; releaseStorage(): Promise<void> } | undefined;
+  var __testResources:
+    | { serverUrl: string; database: string; releaseServer(): Promise<void>; releaseStorage(): Promise<void>; stopBrowser(): Promise<void> }
+    | undefined;
 }

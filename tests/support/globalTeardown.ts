@@ -7,6 +7,7 @@ export default async function globalTeardown(): Promise<void> {
   const admin = postgres(resources.serverUrl, { max: 1, onnotice: () => undefined });
   await admin.unsafe(`drop database if exists ${quoteIdentifier(resources.database)} with (force)`);
   await admin.end();
+  await resources.stopBrowser();
   await resources.releaseStorage();
   await resources.releaseServer();
 }

@@ -76,3 +76,20 @@ export async function providerToken(provider: { issuer: string }, origin: string
   );
   return stdout.trim();
 }
+
+/**
+ * The settings that send the host's sign-in to `provider` (as `npm start` configures it) for
+ * tokens of `audience`, with the token paste off: for `overrideSettings`.
+ */
+export function providerSignInSettings(provider: ProviderProcess, audience: string): Record<string, string> {
+  return {
+    AUTH_JWKS_URL: provider.jwksUrl,
+    AUTH_ISSUER: provider.issuer,
+    AUTH_AUDIENCE: audience,
+    AUTH_OIDC_AUTHORITY: provider.issuer,
+    AUTH_PORTAL_CLIENT_ID: 'portal',
+    AUTH_APP_CLIENT_ID: 'app',
+    AUTH_OIDC_SCOPE: 'openid profile offline_access api',
+    AUTH_TOKEN_PASTE: 'false',
+  };
+}

@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+
+/** Debian's Chromium (installed by development/ensure-chromium.sh when missing), driven by playwright-core. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Where globalSetup's browser listens; the workers inherit it. */
+const ENDPOINT_VARIABLE = 'TEST_CHROMIUM_ENDPOINT';
+
+const LAUNCH = {
+  executablePath: CHROMIUM,
+  headless: true,
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+
+/**
+ * One headless Chromium for the whole test run, started by globalSetup when the machine has one
+ * (a browser start costs more than most browser tests' own work). Returns its stop function.
+ */
+export async function startRunBrowser(): Promise<() => Promise<void>> {
+  if (!existsSync(CHROMIUM)) return () => Promise.resolve();
+  const server = await chromium.launchServer(LAUNCH);
+  process.env[ENDPOINT_VARIABLE] = server.wsEndpoint();
+  return () => server.close();
+}
+
+/** A browser context and the one call that ends it. */
+export interface OpenedContext {
+  context: BrowserContext;
+  /** Closes the context, then disconnects from the run's browser (or ends the one started for it). */
+  close(): Promise<void>;
+}
+
+/**
+ * A browser context of the caller's own (its own cookies and storage, like a fresh profile),
+ * English and UTC unless `options` says otherwise: in the run's browser, or in a browser started
+ * here when there is none (a file run outside the integration project).
+ */
+export async function openContext(options: BrowserContextOptions = {}): Promise<OpenedContext> {
+  const endpoint = process.env[ENDPOINT_VARIABLE];
+  const browser: Browser = endpoint ? await chromium.connect(endpoint) : await chromium.launch(LAUNCH);
+  const context = await browser.newContext({
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+    viewport: { width: 1280, height: 900 },
+    ...options,
+  });
+  context.setDefaultTimeout(15_000);
+  return {
+    context,
+    async close() {
+      await context.close().catch(() => undefined);
+      await browser.close();
+    },
+  };
+}
