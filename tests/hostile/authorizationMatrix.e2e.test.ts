@@ -1,6 +1,6 @@
 import { functionDefinitions } from '../../functions/definitions';
 import { getSql } from '../../shared/db/client';
-import { changedTables, dbFingerprint, usePrivateDatabase, type PrivateDatabase } from '../support/dbFingerprint';
+import { changedTables, usePrivateDatabase, watchFingerprint, type FingerprintWatch, type PrivateDatabase } from '../support/dbFingerprint';
 import { sendRaw } from '../support/hostileClient';
 import { useTestHost } from '../support/testHost';
 import { tokenFor } from '../support/tokens';
@@ -49,6 +49,7 @@ function meets(status: number, expected: Outcome): boolean {
 
 describe('the authorization matrix', () => {
   let database: PrivateDatabase;
+  let fingerprints: FingerprintWatch;
   let world: World;
   let as: Record<Principal, Caller>;
 
@@ -59,6 +60,7 @@ describe('the authorization matrix', () => {
   const host = useTestHost();
   beforeAll(async () => {
     as = await callers(world);
+    fingerprints = await watchFingerprint(getSql());
   });
 
   afterAll(async () => {
@@ -88,12 +90,12 @@ describe('the authorization matrix', () => {
         headers['content-type'] = 'application/json';
       }
       const expected = row.expect[principal];
-      const before = await dbFingerprint(getSql());
+      const before = await fingerprints.current();
       const answer = await sendRaw(host.url, { method, path: targetOf(path, sample, world, club), headers, body });
       if (!meets(answer.status, expected)) {
         mismatches.push(`${principal}: expected ${expected}, got ${answer.status} ${answer.body.slice(0, 200)}`);
       } else if (expected !== 'allowed') {
-        const changed = changedTables(before, await dbFingerprint(getSql()));
+        const changed = changedTables(before, await fingerprints.current());
         if (changed.length) mismatches.push(`${principal}: refused with ${answer.status} but changed ${changed.join(', ')}`);
       }
     }

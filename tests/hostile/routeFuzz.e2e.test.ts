@@ -13,7 +13,14 @@ import { getSql } from '../../shared/db/client';
 import { buildOpenApi } from '../../shared/http/openapi';
 import { isWellFormed } from '../../shared/validation/humanText';
 import { createLogger } from '../../shared/log/logger';
-import { changedTables, dbFingerprint, usePrivateDatabase, type DbFingerprint, type PrivateDatabase } from '../support/dbFingerprint';
+import {
+  changedTables,
+  usePrivateDatabase,
+  watchFingerprint,
+  type DbFingerprint,
+  type FingerprintWatch,
+  type PrivateDatabase,
+} from '../support/dbFingerprint';
 import { headerSafe, percentEncode, RAW_ESCAPES, sendRaw, type RawAnswer } from '../support/hostileClient';
 import { inlineSchemaRefs, type JsonSchema, type OpenApiDocument, type OpenApiOperation } from '../support/openApiDocument';
 import { bodyValue, hostileString, HOSTILE_STRINGS, PROTOTYPE_KEYS, validValue } from '../support/schemaArbitrary';
@@ -257,6 +264,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
   let plainUser: string;
   const errorLines: string[] = [];
   let baseline: DbFingerprint;
+  let fingerprints: FingerprintWatch;
   const spans = new InMemorySpanExporter();
   const telemetryRecords: string[] = [];
   let ingestion: FakeAppInsights;
@@ -312,7 +320,8 @@ describe('fuzzing every route of the OpenAPI document', () => {
       `Bearer ${await tokenFor('roles', { roles: ['__proto__', 'constructor', 'platform_admin '] })}`,
       headerSafe('Bearer \u00ff\u00fe'),
     ];
-    baseline = await dbFingerprint(getSql());
+    fingerprints = await watchFingerprint(getSql());
+    baseline = await fingerprints.current();
   }, 120_000);
 
   afterAll(async () => {
@@ -409,7 +418,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
             );
           }
           if (errorLines.length) throw new Error(`logged at error level:\n${errorLines.join('\n').slice(0, 2_000)}\n${describe()}`);
-          const after = await dbFingerprint(getSql());
+          const after = await fingerprints.current();
           if (answer.status >= 400) {
             const changed = changedTables(baseline, after);
             if (changed.length) throw new Error(`a refused request (${answer.status}) changed ${changed.join(', ')}\n${describe()}`);

@@ -71,3 +71,60 @@ export async function usePrivateDatabase(prefix: string): Promise<PrivateDatabas
     },
   };
 }
+
+const WRITES_SEQUENCE = 'fingerprint_writes';
+
+/**
+ * The fingerprint of a private database, taken again only after a statement that may have
+ * written. Every base table gets a statement-level trigger that advances one sequence on insert,
+ * update, delete and truncate; sequences are not transactional, so a statement that wrote and was
+ * rolled back advances it too. An unchanged sequence therefore proves that no statement wrote, and
+ * the last fingerprint still holds; any other case takes a full one. The hostile tests compare
+ * thousands of states, nearly all unchanged: this keeps each check as exact as a full
+ * fingerprint at a small part of its cost.
+ */
+export interface FingerprintWatch {
+  /** The fingerprint now: the last one when no statement has written since it was taken. */
+  current(): Promise<DbFingerprint>;
+  /** How many full fingerprints were taken (for the watch's own test). */
+  readonly taken: number;
+}
+
+export async function watchFingerprint(sql: Queryable): Promise<FingerprintWatch> {
+  const tables = await sql<{ schema: string; name: string }[]>`
+    select table_schema as schema, table_name as name from information_schema.tables
+    where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`;
+  await sql.unsafe(`
+    create sequence if not exists ${WRITES_SEQUENCE};
+    create or replace function fingerprint_write_seen() returns trigger language plpgsql as $$
+    begin
+      perform nextval('${WRITES_SEQUENCE}');
+      return null;
+    end $$;
+    ${tables
+      .map(
+        ({ schema, name }) => `create or replace trigger fingerprint_write_seen
+          after insert or update or delete or truncate on ${quote(schema)}.${quote(name)}
+          for each statement execute function fingerprint_write_seen();`,
+      )
+      .join('\n')}`);
+  const writes = async () => {
+    const [row] = await sql.unsafe<{ mark: string }[]>(`select last_value::text || ':' || is_called::text as mark from ${WRITES_SEQUENCE}`);
+    return row?.mark ?? '';
+  };
+  let last: { mark: string; fingerprint: DbFingerprint } | undefined;
+  let taken = 0;
+  return {
+    get taken() {
+      return taken;
+    },
+    async current() {
+      // The mark first: a write that lands while the fingerprint is taken changes the mark again.
+      const mark = await writes();
+      if (last?.mark === mark) return last.fingerprint;
+      taken += 1;
+      last = { mark, fingerprint: await dbFingerprint(sql) };
+      return last.fingerprint;
+    },
+  };
+}
