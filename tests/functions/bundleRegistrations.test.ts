@@ -3,10 +3,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { functionDefinitions } from '../../functions/definitions';
 import type { FunctionDefinition } from '../../shared/host/definition';
+import { sharedBuild } from '../support/bundles';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
-const bundle = path.join(root, 'dist', 'main.js');
 
 /** What the worker receives for one function (toCoreFunctionMetadata of @azure/functions). */
 interface Registration {
@@ -57,12 +57,14 @@ function expectedTrigger(definition: FunctionDefinition): Record<string, unknown
 }
 
 /** The built bundle, loaded as the Azure worker loads it, registers exactly the definitions list. */
+let bundle: string;
+
 describe('dist/main.js registrations', () => {
   let registrations: Registration[];
 
   beforeAll(async () => {
-    // Built here so the test checks the bundle of this very source tree.
-    await run(process.execPath, [path.join(root, 'development', 'build.mjs')], { cwd: root });
+    // Built for this run, so the test checks the bundle of this very source tree.
+    bundle = path.join(await sharedBuild(), 'main.js');
     registrations = await loadBundle();
   }, 120_000);
 

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { buildBundles, type BuiltBundles } from '../support/bundles';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -91,14 +91,15 @@ interface Metafile {
 }
 
 describe('dist/main.js keeps the large SDKs and the areas out of a cold start', () => {
+  let bundles: BuiltBundles;
   let outdir: string;
 
   beforeAll(async () => {
-    outdir = mkdtempSync(path.join(os.tmpdir(), 'cold-start-'));
-    await run(process.execPath, [path.join(root, 'development', 'build.mjs'), '--metafile', '--outdir', outdir], { cwd: root });
+    bundles = await buildBundles('cold-start');
+    outdir = bundles.outdir;
   }, 120_000);
 
-  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+  afterAll(() => bundles.remove());
 
   it('bundles none of them into main.js, and each separate file holds its own', () => {
     const inputsOf = (name: string) =>

@@ -15,7 +15,7 @@ describe('the production commands bundle (dist/ops.js)', () => {
   let bundles: BuiltBundles;
 
   beforeAll(async () => {
-    bundles = await buildBundles('ops-bundle', { metafile: true });
+    bundles = await buildBundles('ops-bundle');
   }, 120_000);
 
   afterAll(() => bundles.remove());

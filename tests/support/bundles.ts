@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -29,14 +30,13 @@ export interface BuiltBundles {
 }
 
 /**
- * The production bundles as `npm run build` emits them, built into a temporary folder, for tests
- * that run a process as a box or a container runs it: `node <bundle>.js`, no tsx, no
- * devDependencies, nothing of the test's environment.
+ * The production bundles as `npm run build` emits them (with esbuild's metafiles), copied into a
+ * temporary folder of the caller's own, for tests that run a process as a box or a container runs
+ * it: `node <bundle>.js`, no tsx, no devDependencies, nothing of the test's environment.
  */
-export async function buildBundles(prefix: string, options: { metafile?: boolean } = {}): Promise<BuiltBundles> {
+export async function buildBundles(prefix: string): Promise<BuiltBundles> {
   const outdir = mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
-  const metafile = options.metafile ? ['--metafile'] : [];
-  await promisify(execFile)(process.execPath, ['development/build.mjs', '--outdir', outdir, ...metafile], { cwd: root });
+  cpSync(await sharedBuild(), outdir, { recursive: true });
   const children: ChildProcess[] = [];
   return {
     outdir,
@@ -94,4 +94,44 @@ export function useBundles(prefix: string): Omit<BuiltBundles, 'remove'> {
     },
     start: (name, env, args) => built().start(name, env, args),
   };
+}
+
+let built: Promise<string> | undefined;
+
+/**
+ * One build of this source tree per test run, made by the first test file that asks for it while
+ * the others wait: a full build takes seconds of CPU, and nine files use one. The run's folder is
+ * TEST_BUILD_DIR (tests/support/globalSetup.ts, removed by the teardown); outside a jest run each
+ * process builds once for itself. Callers copy it (buildBundles) or only read it.
+ */
+export function sharedBuild(): Promise<string> {
+  built ??= buildOnceForTheRun(process.env['TEST_BUILD_DIR'] || mkdtempSync(path.join(os.tmpdir(), 'bundles-')));
+  return built;
+}
+
+async function buildOnceForTheRun(runDir: string): Promise<string> {
+  const outdir = path.join(runDir, 'build');
+  const [done, failed] = [path.join(runDir, 'done'), path.join(runDir, 'failed')];
+  let builder = true;
+  try {
+    mkdirSync(path.join(runDir, 'lock'), { recursive: false });
+  } catch {
+    builder = false;
+  }
+  if (builder) {
+    try {
+      await promisify(execFile)(process.execPath, ['development/build.mjs', '--outdir', outdir, '--metafile'], { cwd: root });
+      writeFileSync(done, '');
+    } catch (error) {
+      writeFileSync(failed, String(error instanceof Error ? error.message : error));
+      throw error;
+    }
+    return outdir;
+  }
+  // Another file of this run builds: wait for its mark (a build that hangs fails the caller's hook timeout).
+  for (;;) {
+    if (existsSync(done)) return outdir;
+    if (existsSync(failed)) throw new Error(`the run's build failed: ${readFileSync(failed, 'utf8')}`);
+    await delay(200);
+  }
 }

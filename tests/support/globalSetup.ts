@@ -44,6 +44,10 @@ export default async function globalSetup(): Promise<void> {
   const fakeTls = await createFakeTls(mkdtempSync(path.join(os.tmpdir(), 'fake-cost-tls-')));
   process.env['NODE_EXTRA_CA_CERTS'] = fakeTls.caFile;
 
+  // The production bundles are built once for the run, by the first file that needs them (tests/support/bundles.ts).
+  const buildDir = mkdtempSync(path.join(os.tmpdir(), 'test-build-'));
+  process.env['TEST_BUILD_DIR'] = buildDir;
+
   const stopBrowser = await browserStarted;
 
   globalThis.__testResources = {
@@ -52,11 +56,19 @@ export default async function globalSetup(): Promise<void> {
     releaseServer: () => server.release(),
     releaseStorage: () => storage.release(),
     stopBrowser,
+    buildDir,
   };
 }
 
 declare global {
   var __testResources:
-    | { serverUrl: string; database: string; releaseServer(): Promise<void>; releaseStorage(): Promise<void>; stopBrowser(): Promise<void> }
+    | {
+        serverUrl: string;
+        database: string;
+        releaseServer(): Promise<void>;
+        releaseStorage(): Promise<void>;
+        stopBrowser(): Promise<void>;
+        buildDir: string;
+      }
     | undefined;
 }

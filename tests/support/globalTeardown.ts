@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import postgres from 'postgres';
 import { quoteIdentifier } from '../../development/local/embeddedPostgres';
 
@@ -10,4 +11,5 @@ export default async function globalTeardown(): Promise<void> {
   await resources.stopBrowser();
   await resources.releaseStorage();
   await resources.releaseServer();
+  rmSync(resources.buildDir, { recursive: true, force: true });
 }
