@@ -26,6 +26,7 @@ import {
   type Locals,
 } from './processSettings';
 import { infraSettings } from './settingsSources';
+import { useIngestTablesInTurn } from '../ingest/exclusive';
 
 /**
  * The infra-to-process contract: every deployed process started from the BUILT bundles with
@@ -46,6 +47,8 @@ const EVENT_HUBS = 'https://eventhubs.azure.net';
 const { hubName, consumerGroups } = eventHubsModule();
 
 describe('infra-to-process contract: each process starts as infra and the workflows start it', () => {
+  // Its function hosts and workers write ingest status into the run's database.
+  useIngestTablesInTurn();
   let bundles: BuiltBundles;
   let identity: IdentityEndpoint;
   let hub: LocalEventHubs;

@@ -18,6 +18,7 @@ import {
   startTestWorker,
   uniqueClub,
 } from './workerSupport';
+import { useIngestTablesInTurn } from './exclusive';
 
 /** The core's batch step, noting the sequence numbers of each batch it is given in `seen`. */
 const recordingBatches =
@@ -32,6 +33,7 @@ const recordingBatches =
  * Every test has its own hub, checkpoint table and club.
  */
 describe('staging ingest worker', () => {
+  useIngestTablesInTurn();
   let hub: LocalEventHubs;
   let store: TableCheckpointStore;
   const workers: IngestWorker[] = [];

@@ -5,12 +5,14 @@ import { getSql } from '../../shared/db/client';
 import { useAround } from '../support/around';
 import { useBundles } from '../support/bundles';
 import { eventually, GROUP, hitEvents, hitValues, HUB, publish, startHub, uniqueClub, uniqueTag } from './workerSupport';
+import { useIngestTablesInTurn } from './exclusive';
 
 /**
  * The worker as the staging container runs it: dist/ingest-worker.js from `npm run build`, started
  * with plain `node` away from node_modules, stopped with SIGTERM.
  */
 describe('the ingest worker bundle', () => {
+  useIngestTablesInTurn();
   const bundles = useBundles('ingest-worker-bundle');
   const hub = useAround('the hub', startHub, (started) => started.close());
 
