@@ -14,7 +14,9 @@ const transformIgnorePatterns = ['/node_modules/(?!jose/)'];
  */
 /** @type {import('jest').Config} */
 module.exports = {
-  maxWorkers: 2,
+  // One more worker than the two cores: the browser and end-to-end files wait on timers, tokens
+  // and child processes a good part of their run, and a third file fills those waits.
+  maxWorkers: 3,
   testSequencer: '<rootDir>/tests/support/slowFirstSequencer.js',
   // A project-level testTimeout is ignored by jest (29 and 30 alike): the one value for both projects lives here.
   testTimeout: 30000,
