@@ -128,10 +128,13 @@ async function buildOnceForTheRun(runDir: string): Promise<string> {
     }
     return outdir;
   }
-  // Another file of this run builds: wait for its mark (a build that hangs fails the caller's hook timeout).
-  for (;;) {
+  // Another file of this run builds: wait for its mark, but not past a bound, so that a builder
+  // that died without one leaves no worker polling after its hook has timed out.
+  for (const deadline = Date.now() + BUILD_WAIT_MS; Date.now() < deadline; await delay(200)) {
     if (existsSync(done)) return outdir;
     if (existsSync(failed)) throw new Error(`the run's build failed: ${readFileSync(failed, 'utf8')}`);
-    await delay(200);
   }
+  throw new Error(`the run's build in ${outdir} gave no mark within ${BUILD_WAIT_MS / 1000} s`);
 }
+
+const BUILD_WAIT_MS = 180_000;
