@@ -59,7 +59,9 @@ export async function claimDue(sql: Sql, channel: 'email' | 'push', now: Date, b
           and id <> all(${due.map((row) => row.id)}::bigint[])
         for update skip locked`;
     }
-    const rows = [...due, ...siblings];
+    // Oldest first, whichever query claimed a row: a summary's sibling can be one the first query
+    // skipped while another transaction held it, and a summary lists its rows in the order they were queued.
+    const rows = [...due, ...siblings].sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || Number(a.id) - Number(b.id));
     const claimed: { id: string; attempts: number }[] = await tx`
       update notification_outbox
       set attempts = attempts + 1, deliver_after = ${new Date(now.getTime() + leaseMs)}, updated_at = now()
