@@ -11,7 +11,8 @@ import { newMember, notifyAt, twoInstancesAtOnce } from '../support';
 import { apnsToken, fcmToken, usePushWorldOf } from './support';
 
 // Other test files queue rows due around their own clocks; this file's rows are all due in 1995,
-// and the worker runs with a 1995 clock, so it claims only them.
+// and the worker runs with a 1995 clock, so it claims none of a later clock's rows (the push file
+// of 1994 takes turns with this one: usePushWorldOf).
 const T0 = new Date('1995-06-14T10:00:00.000Z');
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 

@@ -1,6 +1,7 @@
 import webPush from 'web-push';
 import { overrideSettings } from '../../../shared/config/settings';
 import { getSql } from '../../../shared/db/client';
+import { useAdvisoryTurn } from '../../support/advisoryTurn';
 import { readFakeTls } from '../../../development/costsFake/certificate';
 import { startFakeNotificationHubs, type FakeNotificationHubs } from '../../../development/pushFakes/notificationHubsFake';
 import { startFakeWebPush, type FakeWebPush } from '../../../development/pushFakes/webPushFake';
@@ -79,12 +80,17 @@ export function usePushWorldSettings(): () => PushWorld {
   };
 }
 
+/** Push delivery claims every due row up to its clock, so files that run it take turns. */
+const PUSH_DELIVERY_LOCK = 8_311_077;
+
 /**
  * The push fakes for a test file whose rows are all due in `year`: started before its tests and
  * closed after them, and the rows of that year still pending withdrawn before each test, so that
- * no test claims an earlier one's leftovers. Call the returned function inside a test for the world.
+ * no test claims an earlier one's leftovers. A worker with a later year's clock would claim an
+ * earlier year's rows too, so the files take turns. Call the returned function inside a test for the world.
  */
 export function usePushWorldOf(year: number): () => PushWorld {
+  useAdvisoryTurn(PUSH_DELIVERY_LOCK);
   let world: PushWorld | undefined;
   beforeAll(async () => {
     world = await startPushWorld();
