@@ -2,6 +2,7 @@ import type { JWTPayload } from 'jose';
 import type { Settings } from '../config/settings';
 import { isWellFormed } from '../validation/humanText';
 import { isPlatformRole, type PlatformRole } from './roles';
+import { isUsableSubject } from './subject';
 import { VerifiedTokenCache } from './verifiedTokenCache';
 
 export interface VerifiedUser {
@@ -59,11 +60,11 @@ export function createTokenVerifier(settings: VerifierSettings): TokenVerifier {
     } catch (error) {
       throw new TokenRejected(describeJoseError(jose.errors, error));
     }
-    if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > 200 || CONTROL.test(payload.sub)) {
-      throw new TokenRejected('The token has no usable sub claim.');
-    }
     // Lone surrogates would be stored as U+FFFD, so two different subjects could become one user.
     if (!claimsWellFormed(payload)) throw new TokenRejected('The token contains text that is not well-formed Unicode.');
+    if (!isUsableSubject(payload.sub)) {
+      throw new TokenRejected('The token has no usable sub claim.');
+    }
     const rawRoles = payload['roles'];
     if (rawRoles !== undefined && !Array.isArray(rawRoles)) {
       throw new TokenRejected('The roles claim must be an array.');
@@ -77,8 +78,6 @@ export function createTokenVerifier(settings: VerifierSettings): TokenVerifier {
     return user;
   };
 }
-
-const CONTROL = /\p{Cc}/u;
 
 function claimsWellFormed(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return isWellFormed(value);

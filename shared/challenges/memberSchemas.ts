@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { userIdSchema } from '../auth/subject';
 import { cursorParameter } from '../paging/cursor';
 import { pageLimit } from '../paging/limit';
 import { ladderCursor } from './cursors';
@@ -13,7 +14,7 @@ import { ClubIdSchema, PersonalizeBodySchema } from './schemas';
 export const MemberPersonalizeBodySchema = v.omit(PersonalizeBodySchema, ['userId', 'rewardXp']);
 
 export const UserParamsSchema = v.object({
-  userId: v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(200, 'must be at most 200 characters')),
+  userId: userIdSchema(),
 });
 
 // --- XP ladders ---

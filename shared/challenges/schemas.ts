@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { userIdSchema } from '../auth/subject';
 import { bodyWholeNumber } from '../validation/wholeNumber';
 import { cursorParameter } from '../paging/cursor';
 import { pageLimit } from '../paging/limit';
@@ -76,7 +77,7 @@ export type CreateChallengeBody = v.InferOutput<typeof CreateChallengeBodySchema
 // --- personal goals ---
 
 export const PersonalizeBodySchema = v.strictObject({
-  userId: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(200, 'must be at most 200 characters')),
+  userId: userIdSchema(),
   metric: v.picklist(METRICS, 'must be shots, sessions, averageRing or bestSeries'),
   difficulty: v.optional(v.picklist(DIFFICULTIES, 'must be easy, medium, hard or expert'), 'medium'),
   lookbackDays: v.optional(
@@ -129,7 +130,7 @@ export const LeaderboardQuerySchema = v.object({
 
 export const SeasonBodySchema = v.strictObject({ name: visibleText(80) });
 export const AchievementsQuerySchema = v.object({
-  userId: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(200, 'must be at most 200 characters'))),
+  userId: v.optional(userIdSchema()),
 });
 
 // --- member <-> shooter links ---

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { userIdSchema } from '../auth/subject';
 import { cursorParameter } from '../paging/cursor';
 import { pageLimit } from '../paging/limit';
 import { bodyWholeNumber } from '../validation/wholeNumber';
@@ -8,8 +9,8 @@ import { CLUB_ROLES } from './membershipRepository';
 /** Every schema of the membership API (docs/clubs.md). */
 
 const ClubIdSchema = v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters'));
-/** A user is the `sub` of their token, as the identity provider issues it. */
-const UserIdSchema = v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(200, 'must be at most 200 characters'));
+/** A user is the `sub` of their token, as the identity provider issues it: the same rule as the token's. */
+const UserIdSchema = userIdSchema();
 
 export const ClubParamsSchema = v.object({ clubId: ClubIdSchema });
 export const ClubUserParamsSchema = v.object({ clubId: ClubIdSchema, userId: UserIdSchema });

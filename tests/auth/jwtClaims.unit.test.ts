@@ -50,6 +50,9 @@ describe('claims a signed token must carry in good form', () => {
     ['NUL', 'user\u0000'],
     ['a line break', 'user\nadmin'],
     ['DEL', 'user\u007f'],
+    ['a line separator', 'user\u2028admin'],
+    ['a right-to-left override', 'user\u202enimda'],
+    ['a zero-width space', 'demo\u200bleader'],
   ])('refuses a sub with %s', async (_case, sub) => {
     await expect(verify(await sign({ sub }))).rejects.toThrow(/sub claim/);
   });

@@ -195,6 +195,18 @@ describe('club membership endpoints', () => {
     expect(await fields(await call(admin, 'PUT', `/api/clubs/${clubId}/leaders/${'x'.repeat(201)}`))).toEqual(['params.userId']);
   });
 
+  it('refuses leader ids no token could ever carry as its subject, and stores none of them', async () => {
+    const { clubId } = await createClub();
+    // A line feed, a right-to-left override (shows the id reversed) and a zero-width space (looks like another id).
+    for (const userId of ['demo-member-1%0Aadmin', 'user%E2%80%AEnimda', 'demo%E2%80%8Bleader', 'tab%09id']) {
+      const response = await call(admin, 'PUT', `/api/clubs/${clubId}/leaders/${userId}`);
+      expect(response.status).toBe(400);
+      expect(await fields(response)).toEqual(['params.userId']);
+    }
+    const [count] = await getSql()<{ n: number }[]>`select count(*)::int as n from club_membership where club_id = ${clubId}`;
+    expect(count?.n).toBe(0);
+  });
+
   it('pages a club’s members for a platform admin', async () => {
     const { clubId } = await createClub();
     for (let index = 0; index < 5; index += 1) await addMember(clubId, `${unique('member')}-${index}`);
