@@ -28,14 +28,15 @@ const INFRASTRUCTURE = [
 /** Each area and the other areas it is designed to use (beyond INFRASTRUCTURE). shared/http is for nobody here. */
 const AREAS = {
   boxConnector: [],
-  challenges: ['notifications', 'clubs', 'clubMaster'], // payouts are notifications; memberships and clubs decide who sees which board
+  challenges: ['notifications', 'clubs', 'clubMaster', 'people'], // payouts are notifications; memberships and clubs decide who sees which board; boards name people
   clubMaster: ['boxConnector'], // the box's pushes carry its consent report
-  clubs: [],
+  clubs: ['people'], // member lists name people
   costs: [],
   diagnostics: ['freshness', 'ingest', 'notifications', 'portal'], // the admin summary's answer joins their blocks
   freshness: ['notifications', 'boxConnector'], // freshness notices are notifications; starter-list pushes carry the consent report
   ingest: ['notifications'], // the quarantine notice goes to platform admins' inboxes
   notifications: [],
+  people: ['notifications'], // the profile's language is the contact's one stored language
   portal: ['boxConnector', 'clubMaster', 'clubs', 'freshness', 'ingest'], // the operator's read model: the club page joins every area's view of one club
 };
 

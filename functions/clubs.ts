@@ -1,6 +1,6 @@
 import { withdrawFromClub } from '../shared/challenges/clubDeparture';
 import { acceptInvitation, createInvitation, listInvitations, revokeInvitation } from '../shared/clubs/invitations';
-import { appointLeader, listClubMembers, ownClubs, removeMember, type OnDeparture } from '../shared/clubs/memberships';
+import { appointLeader, listClubMembers, ownClubs, removeMember, stepDownLeader, type OnDeparture } from '../shared/clubs/memberships';
 import {
   AcceptInvitationBodySchema,
   ClubParamsSchema,
@@ -49,6 +49,23 @@ const clubRoutes: Route[] = [
       const { membership, created } = await appointLeader(getSql(), params.clubId, params.userId);
       log.info('club_leader_appointed', { clubId: params.clubId, userId: params.userId, by: caller.userId, created });
       return json(membership, created ? 201 : 200);
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/clubs/{clubId}/leaders/{userId}',
+    summary: 'Undo a leader’s appointment: they stay in the club as a member (club leaders, or clubs.manage; never the club’s last leader)',
+    guard: leaderOrManager,
+    params: ClubUserParamsSchema,
+    response: MembershipSchema,
+    responses: {
+      404: { description: '`code` club_not_found (no such club) or leader_not_found (the user is not a leader of this club)' },
+      409: { description: '`code` last_leader: the club would be left without a leader' },
+    },
+    async handle({ params, caller, log }) {
+      const membership = await stepDownLeader(getSql(), params.clubId, params.userId);
+      log.info('club_leader_stepped_down', { clubId: params.clubId, userId: params.userId, by: caller.userId });
+      return json(membership, 200, NO_STORE);
     },
   }),
   defineRoute({

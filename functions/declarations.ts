@@ -46,6 +46,7 @@ export const DECLARED_BY_AREA = {
   diagnostics: [declareGroup('diagnostics', 'api/admin/diagnostics')],
   clubOverview: [declareGroup('clubOverview', 'api/admin/clubs/{clubId}/overview')],
   me: [declareGroup('me', 'api/me')],
+  people: [declareGroup('people', 'api/admin/people')],
   clubs: [declareGroup('clubs', 'api/clubs')],
   authConfig: [declareGroup('authConfig', 'api/auth/config')],
   openapi: [declareGroup('openapi', 'api/openapi.json')],

@@ -1,10 +1,16 @@
 import { sessionOf, SessionSchema } from '../shared/auth/session';
+import { getSql } from '../shared/db/client';
 import { defineGroup } from '../shared/host/definition';
 import { declared } from './declarations';
-import { authenticatedUser } from '../shared/http/guards';
+import { authenticatedUser, type UserCaller } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
+import { profileOf, updateProfile, type ProfileOwner } from '../shared/people/profiles';
+import { ProfileBodySchema, ProfileSchema } from '../shared/people/schemas';
 
-/** GET /api/me: the admin portal asks it which pages to offer (it gates navigation on capabilities). */
+const PRIVATE = { 'cache-control': 'private, no-store' };
+const ownerOf = (caller: UserCaller): ProfileOwner => ({ userId: caller.userId, signInName: caller.signIn?.name });
+
+/** GET /api/me: the admin portal asks it which pages to offer (it gates navigation on capabilities). The caller's own profile. */
 export const meFunctions = [
   defineGroup(declared.me, [
     defineRoute({
@@ -13,7 +19,26 @@ export const meFunctions = [
       summary: "The caller's sub, platform roles and the capabilities the server derives from them (shared/auth/roles.ts)",
       guard: authenticatedUser,
       response: SessionSchema,
-      handle: ({ caller }) => Promise.resolve(json(sessionOf(caller), 200, { 'cache-control': 'private, no-store' })),
+      handle: ({ caller }) => Promise.resolve(json(sessionOf(caller), 200, PRIVATE)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/me/profile',
+      summary:
+        "The caller's profile: display name (from the sign-in until they choose one), initials and their one stored language (any signed-in user)",
+      guard: authenticatedUser,
+      response: ProfileSchema,
+      handle: async ({ caller }) => json(await profileOf(getSql(), ownerOf(caller)), 200, PRIVATE),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/api/me/profile',
+      summary:
+        'Change the display name (trimmed, 1..50 characters, no control, line or invisible characters; sign-ins then no longer change it) and/or the language (any signed-in user)',
+      guard: authenticatedUser,
+      body: ProfileBodySchema,
+      response: ProfileSchema,
+      handle: async ({ caller, body }) => json(await updateProfile(getSql(), ownerOf(caller), body), 200, PRIVATE),
     }),
   ]),
 ];

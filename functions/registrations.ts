@@ -1,7 +1,17 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- each area loads on its first use, synchronously: see below */
 import type { FunctionDefinition } from '../shared/host/definition';
 import { deferred, type AreaLoader } from '../shared/host/deferred';
+import { recordSignInsWith } from '../shared/http/signIns';
 import { DECLARATIONS, type AreaName } from './declarations';
+
+// Required in one place: the build makes an area entry of each `require('./<area>')` it finds here.
+const peopleArea = () => require('./people') as typeof import('./people');
+
+/**
+ * A person's first signed-in request with a token records their sign-in (makes or refreshes their
+ * profile, docs/member-app.md); the people area loads on that first use, not at the cold start.
+ */
+recordSignInsWith((userId, name) => peopleArea().recordPersonSignIn(userId, name));
 
 /**
  * How each area module of functions/declarations.ts loads: a synchronous `require('./<area>')`,
@@ -21,6 +31,7 @@ export const areaModules = {
   diagnostics: () => (require('./diagnostics') as typeof import('./diagnostics')).diagnosticsFunctions,
   clubOverview: () => (require('./clubOverview') as typeof import('./clubOverview')).clubOverviewFunctions,
   me: () => (require('./me') as typeof import('./me')).meFunctions,
+  people: () => peopleArea().peopleFunctions,
   clubs: () => (require('./clubs') as typeof import('./clubs')).clubFunctions,
   authConfig: () => (require('./authConfig') as typeof import('./authConfig')).authConfigFunctions,
   openapi: () => [(require('./openapi') as typeof import('./openapi')).openApiFunction(() => registrations)],

@@ -2,12 +2,25 @@ import type { JWTPayload } from 'jose';
 import type { Settings } from '../config/settings';
 import { isWellFormed } from '../validation/humanText';
 import { isPlatformRole, type PlatformRole } from './roles';
+import { signInNameOf } from './signInName';
 import { isUsableSubject } from './subject';
 import { VerifiedTokenCache } from './verifiedTokenCache';
 
 export interface VerifiedUser {
   userId: string;
   roles: PlatformRole[];
+  /** This token's sign-in, one object per verified token: absent for callers made without a token. */
+  signIn?: SignIn;
+}
+
+/**
+ * What a token says about the person beyond their id, for their profile (shared/http/signIns.ts):
+ * the name its claims suggest, and whether this token's sign-in was recorded on this instance.
+ * Kept with the verified token, so the profile is written once per token, not once per request.
+ */
+export interface SignIn {
+  readonly name: string | undefined;
+  recorded: boolean;
 }
 
 /** Why a token was refused; the message is safe to show the caller. */
@@ -51,7 +64,7 @@ export function createTokenVerifier(settings: VerifierSettings): TokenVerifier {
   const verified = new VerifiedTokenCache<VerifiedUser>(VERIFIED_TOKEN_CACHE_ENTRIES);
   return async (token) => {
     const known = verified.get(token);
-    if (known) return { userId: known.userId, roles: [...known.roles] };
+    if (known) return { userId: known.userId, roles: [...known.roles], signIn: known.signIn };
     loading ??= load();
     const { jose, verify } = await loading;
     let payload;
@@ -71,10 +84,11 @@ export function createTokenVerifier(settings: VerifierSettings): TokenVerifier {
     }
     // Unknown roles (other applications' app roles) are ignored, not trusted.
     const roles = (rawRoles ?? []).filter(isPlatformRole);
-    const user = { userId: payload.sub, roles: [...new Set(roles)] };
+    const user = { userId: payload.sub, roles: [...new Set(roles)], signIn: { name: signInNameOf(payload), recorded: false } };
     // Remembered until exp itself, not exp plus the clock tolerance: once the tolerance matters,
     // the token is verified again and jose decides. requiredClaims makes exp a number here.
-    if (typeof payload.exp === 'number') verified.set(token, { userId: user.userId, roles: [...user.roles] }, payload.exp * 1000);
+    if (typeof payload.exp === 'number')
+      verified.set(token, { userId: user.userId, roles: [...user.roles], signIn: user.signIn }, payload.exp * 1000);
     return user;
   };
 }

@@ -53,6 +53,14 @@ export async function findMembership(sql: Queryable, clubId: string, userId: str
   return row;
 }
 
+/** Makes a leader of the club a member again (keeping since); undefined when the user is no leader there. */
+export async function demoteLeader(sql: Queryable, clubId: string, userId: string): Promise<MembershipRow | undefined> {
+  const [row]: [MembershipRow?] = await sql`
+    update club_membership set role = 'member' where club_id = ${clubId} and user_id = ${userId} and role = 'leader'
+    returning ${sql.unsafe(COLUMNS)}`;
+  return row;
+}
+
 export async function deleteMembership(sql: Queryable, clubId: string, userId: string): Promise<boolean> {
   const deleted = await sql`delete from club_membership where club_id = ${clubId} and user_id = ${userId}`;
   return deleted.count > 0;
@@ -64,21 +72,25 @@ export interface MemberListPosition {
   userId: string;
 }
 
-/** A page of the club's members: leaders first ('leader' sorts before 'member'), then by since and user id. */
+/**
+ * A page of the club's members: leaders first ('leader' sorts before 'member'), then by since and
+ * user id, each with their display name (null without a profile) joined in the same query.
+ */
 export function listMembers(
   sql: Queryable,
   query: { clubId: string; role?: ClubRole | undefined; limit: number; after?: MemberListPosition | undefined },
-): Promise<(MembershipRow & { cursorSince: string })[]> {
+): Promise<(MembershipRow & { cursorSince: string; displayName: string | null })[]> {
   const { clubId, role, limit, after } = query;
   // `::text` before `::timestamptz`: a parameter the server types as timestamptz is serialised
   // through a JS Date, which drops the microseconds the position was written with.
-  return sql<(MembershipRow & { cursorSince: string })[]>`
-    select ${sql.unsafe(COLUMNS)}, to_char(created_at at time zone 'UTC', ${MICRO_FORMAT}) as "cursorSince"
-    from club_membership
-    where club_id = ${clubId}
-      ${role ? sql`and role = ${role}` : sql``}
-      ${after ? sql`and (role, created_at, user_id) > (${after.role}, ${after.since}::text::timestamptz, ${after.userId})` : sql``}
-    order by role, created_at, user_id
+  return sql<(MembershipRow & { cursorSince: string; displayName: string | null })[]>`
+    select m.club_id as "clubId", m.user_id as "userId", m.role, m.created_at as "since",
+      to_char(m.created_at at time zone 'UTC', ${MICRO_FORMAT}) as "cursorSince", p.display_name as "displayName"
+    from club_membership m left join person_profile p on p.user_id = m.user_id
+    where m.club_id = ${clubId}
+      ${role ? sql`and m.role = ${role}` : sql``}
+      ${after ? sql`and (m.role, m.created_at, m.user_id) > (${after.role}, ${after.since}::text::timestamptz, ${after.userId})` : sql``}
+    order by m.role, m.created_at, m.user_id
     limit ${limit + 1}`;
 }
 

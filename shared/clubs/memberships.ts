@@ -3,6 +3,7 @@ import { ConflictError, NotFoundError } from '../errors/domainErrors';
 import {
   clubExists,
   deleteMembership,
+  demoteLeader,
   findMembership,
   listMembers,
   listOwnClubs,
@@ -12,6 +13,7 @@ import {
 } from './clubMembersRepository';
 import { memberListCursor } from './cursors';
 import type { ClubRole } from './membershipRepository';
+import { personName } from '../people/names';
 import type { MemberPage, Membership, OwnClubs } from './schemas';
 
 /**
@@ -43,9 +45,27 @@ export async function listClubMembers(
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   return {
-    items: page.map(view),
+    items: page.map((row) => ({ ...view(row), ...personName(row.displayName) })),
     nextCursor: rows.length > query.limit && last ? memberListCursor.encode([last.role, last.cursorSince, last.userId]) : null,
   };
+}
+
+/**
+ * Undoes a leader's appointment: they stay in the club as a member. Locks the club's leaders
+ * first, as a removal does, so the club never loses its last leader this way either.
+ */
+export async function stepDownLeader(sql: Sql, clubId: string, userId: string): Promise<Membership> {
+  return sql.begin(async (tx) => {
+    if (!(await clubExists(tx, clubId))) throw new NotFoundError('No such club.', { code: 'club_not_found' });
+    const leaders = await lockLeaders(tx, clubId);
+    if (!leaders.includes(userId)) throw new NotFoundError('This user is not a leader of the club.', { code: 'leader_not_found' });
+    if (leaders.length <= 1) {
+      throw new ConflictError('The club would be left without a leader; appoint another leader first.', { code: 'last_leader' });
+    }
+    const row = await demoteLeader(tx, clubId, userId);
+    if (!row) throw new Error('The locked leader row was not updated');
+    return view(row);
+  });
 }
 
 /** What else leaves the club with a member (the functions layer passes challenges' part), in the same transaction. */

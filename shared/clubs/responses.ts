@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { personNameEntries } from '../people/responses';
 
 /**
  * What the club routes answer: a member's own clubs, member lists and invitations. Kept apart from the request
@@ -25,8 +26,11 @@ export const MembershipSchema = v.pipe(
 );
 export type Membership = v.InferOutput<typeof MembershipSchema>;
 
+/** A membership in a club's member list, with the person's name (null without a profile). */
+export const ClubMemberSchema = v.pipe(v.object({ ...MembershipSchema.entries, ...personNameEntries }), v.title('ClubMember'));
+
 export const MemberPageSchema = v.pipe(
-  v.object({ items: v.array(MembershipSchema), nextCursor: v.nullable(v.string()) }),
+  v.object({ items: v.array(ClubMemberSchema), nextCursor: v.nullable(v.string()) }),
   v.title('MemberPage'),
 );
 export type MemberPage = v.InferOutput<typeof MemberPageSchema>;

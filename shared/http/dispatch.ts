@@ -12,6 +12,7 @@ import { compileTemplate, type CompiledTemplate } from './pathTemplate';
 import { domainProblem, problemOf, problemResponse } from './errorResponse';
 import { badRequest, HttpProblem, invalidInput, notFound, payloadTooLarge, type FieldError } from './problem';
 import type { Route, RouteInputName } from './route';
+import { recordFirstUse } from './signIns';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -150,6 +151,7 @@ async function validateAndHandle(
     errors.push(...unstorable.filter((error) => !named.has(error.path)));
   }
   if (errors.length) throw invalidInput('The request did not pass validation.', errors);
+  await recordFirstUse(caller);
   let response: HttpResponseInit;
   try {
     response = await route.handle({ request, requestId, log, caller, params, query, body });

@@ -24,3 +24,10 @@ export async function saveContact(sql: Queryable, userId: string, contact: Conta
 export async function loadContact(sql: Queryable, userId: string): Promise<Contact> {
   return (await loadContacts(sql, [userId])).get(userId) ?? { email: null, language: 'de' };
 }
+
+/** Sets only the user's language (the profile's language is this one stored value); the address stays. */
+export async function saveLanguage(sql: Queryable, userId: string, language: Language): Promise<void> {
+  await sql`
+    insert into user_contact (user_id, email, language) values (${userId}, null, ${language})
+    on conflict (user_id) do update set language = excluded.language, updated_at = now()`;
+}

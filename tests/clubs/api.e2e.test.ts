@@ -207,6 +207,52 @@ describe('club membership endpoints', () => {
     expect(count?.n).toBe(0);
   });
 
+  it('undoes a leader’s appointment, keeping them as a member, but never the club’s last leader', async () => {
+    const { clubId } = await createClub();
+    const first = unique('first-leader');
+    const second = unique('second-leader');
+    const member = unique('member');
+    await addMember(clubId, first, 'leader');
+    await addMember(clubId, member);
+    expect((await call(admin, 'PUT', `/api/clubs/${clubId}/leaders/${second}`)).status).toBe(201);
+
+    expect((await call(member, 'DELETE', `/api/clubs/${clubId}/leaders/${second}`)).status).toBe(403);
+    const notLeader = await call(first, 'DELETE', `/api/clubs/${clubId}/leaders/${member}`);
+    expect(notLeader.status).toBe(404);
+    expect(await notLeader.json()).toMatchObject({ code: 'leader_not_found' });
+    expect(await (await call(admin, 'DELETE', `/api/clubs/${unique('no-club')}/leaders/${second}`)).json()).toMatchObject({
+      code: 'club_not_found',
+    });
+
+    const undone = await call(first, 'DELETE', `/api/clubs/${clubId}/leaders/${second}`);
+    expect(undone.status).toBe(200);
+    expect(await undone.json()).toMatchObject({ clubId, userId: second, role: 'member' });
+    const last = await call(admin, 'DELETE', `/api/clubs/${clubId}/leaders/${first}`);
+    expect(last.status).toBe(409);
+    expect(await last.json()).toMatchObject({ code: 'last_leader' });
+    const roles = await getSql()<{ userId: string; role: string }[]>`
+      select user_id as "userId", role from club_membership where club_id = ${clubId} order by user_id`;
+    expect(Object.fromEntries(roles.map((row) => [row.userId, row.role]))).toEqual({
+      [first]: 'leader',
+      [second]: 'member',
+      [member]: 'member',
+    });
+  });
+
+  it('names the members in its list, null for someone without a profile', async () => {
+    const { clubId } = await createClub();
+    const named = unique('named');
+    const nameless = unique('nameless');
+    await addMember(clubId, named, 'leader');
+    await addMember(clubId, nameless);
+    await getSql()`insert into person_profile (user_id, display_name) values (${named}, 'Anna Schütz')`;
+    const page = (await (await call(admin, 'GET', `/api/clubs/${clubId}/members`)).json()) as { items: unknown[] };
+    expect(page.items).toEqual([
+      expect.objectContaining({ userId: named, role: 'leader', displayName: 'Anna Schütz', initials: 'AS' }),
+      expect.objectContaining({ userId: nameless, role: 'member', displayName: null, initials: null }),
+    ]);
+  });
+
   it('pages a club’s members for a platform admin', async () => {
     const { clubId } = await createClub();
     for (let index = 0; index < 5; index += 1) await addMember(clubId, `${unique('member')}-${index}`);
