@@ -15,6 +15,7 @@ const COSTS = { name: 'costs', description: 'Cloud cost dashboard for platform o
 const OPERATIONS = { name: 'operations', description: 'Health, diagnostics and this description of the API' };
 const CLUBS = { name: 'clubs', description: 'Club memberships: leaders, members, invitations' };
 const SESSION = { name: 'session', description: 'How to sign in, who the caller is and what they may do' };
+const PEOPLE = { name: 'people', description: 'Profiles: the names people see of each other, and the operators’ lookup of people' };
 
 /** The tag each HTTP function's routes appear under in the document: the area of the service they belong to. */
 const AREA_OF_FUNCTION: Record<string, { name: string; description: string }> = {
@@ -34,6 +35,7 @@ const AREA_OF_FUNCTION: Record<string, { name: string; description: string }> = 
   clubOverview: OPERATIONS,
   openapi: OPERATIONS,
   me: SESSION,
+  people: PEOPLE,
   clubs: CLUBS,
   authConfig: SESSION,
 };

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- each area loads on its first use, synchronously: see below */
 import type { FunctionDefinition } from '../shared/host/definition';
 import { deferred, type AreaLoader } from '../shared/host/deferred';
-import { recordSignInsWith } from '../shared/http/signIns';
+import { recordSignInsWith } from '../shared/auth/signIns';
 import { DECLARATIONS, type AreaName } from './declarations';
 
 // Required in one place: the build makes an area entry of each `require('./<area>')` it finds here.

@@ -14,7 +14,7 @@ export interface VerifiedUser {
 }
 
 /**
- * What a token says about the person beyond their id, for their profile (shared/http/signIns.ts):
+ * What a token says about the person beyond their id, for their profile (shared/auth/signIns.ts):
  * the name its claims suggest, and whether this token's sign-in was recorded on this instance.
  * Kept with the verified token, so the profile is written once per token, not once per request.
  */

@@ -1,5 +1,6 @@
 import { listClubRoles } from '../clubs/membershipRepository';
 import type { Queryable } from '../db/client';
+import { personName } from '../people/names';
 import { ForbiddenError, NotFoundError } from '../errors/domainErrors';
 import { assertMayViewClubBoard, type Actor } from './access';
 import { ladderCursor } from './cursors';
@@ -43,7 +44,15 @@ const before = (a: LadderEntry, b: LadderEntry) => a.xp > b.xp || (a.xp === b.xp
 function toRow(entry: LadderEntry, rank: number, viewerId: string, board: LadderBoard): LadderRow {
   const isOwn = entry.userId === viewerId;
   const shared = board.kind === 'global' ? entry.sharedGlobally : entry.sharedGlobally || entry.sharedWithinClub;
-  return { rank, userId: entry.userId, xp: entry.xp, tier: tierOf(entry.xp), isOwn, hiddenFromOthers: isOwn && !shared };
+  return {
+    rank,
+    userId: entry.userId,
+    ...personName(entry.displayName),
+    xp: entry.xp,
+    tier: tierOf(entry.xp),
+    isOwn,
+    hiddenFromOthers: isOwn && !shared,
+  };
 }
 
 export async function ladderForViewer(sql: Queryable, viewer: Actor, query: LadderQuery): Promise<LadderPage> {

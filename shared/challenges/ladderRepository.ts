@@ -10,6 +10,8 @@ export interface LadderEntry {
   xp: number;
   sharedGlobally: boolean;
   sharedWithinClub: boolean;
+  /** The person's display name (person_profile); null without a profile. */
+  displayName: string | null;
 }
 
 /** The totals of the period, with the copy of the owner's shareGlobally (migration 021). */
@@ -19,9 +21,14 @@ function totals(sql: Queryable, period: LadderPeriod) {
     : sql`select user_id, xp, share_globally from xp_season_total where season_id = ${period.seasonId}`;
 }
 
-/** The columns of a LadderEntry over `t` (the totals) and `sp` (the sharing preference). */
+/**
+ * The columns of a LadderEntry over `t` (the totals) and `sp` (the sharing preference). The name
+ * is looked up in the same statement by primary key; PostgreSQL evaluates such a lookup after the
+ * sort and limit, so only for the rows a page returns.
+ */
 const COLUMNS = `t.user_id as "userId", t.xp, t.share_globally as "sharedGlobally",
-  coalesce(sp.share_within_club, false) as "sharedWithinClub"`;
+  coalesce(sp.share_within_club, false) as "sharedWithinClub",
+  (select p.display_name from person_profile p where p.user_id = t.user_id) as "displayName"`;
 
 /**
  * The rows others see on a ladder, by the user's sharing preferences (the opt-in the boards use):

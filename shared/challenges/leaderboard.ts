@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/client';
+import { personName } from '../people/names';
 import { leaderboardCursor } from './cursors';
 import { boardPage, boardTextToMicro, boardTextToShown, type Board, type BoardPageRow } from './leaderboardRepository';
 import type { LeaderboardCursor, LeaderboardPage, LeaderboardRow } from './schemas';
@@ -43,6 +44,7 @@ function toRow(entry: BoardEntry, rank: number, viewerId: string, board: Board):
     rank,
     participationId: entry.id,
     userId: entry.userId,
+    ...personName(entry.displayName),
     score: Number(entry.score),
     reachedAt: boardTextToShown(entry.reachedAt),
     status: entry.status,

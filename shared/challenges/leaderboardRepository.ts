@@ -23,10 +23,12 @@ export interface BoardPageRow {
   clubId: string | null;
   /** On the own row when it is not on the page: the visible rows ahead of it; null otherwise. */
   ahead: number | null;
+  /** The person's display name (person_profile); null without a profile. */
+  displayName: string | null;
 }
 
 /**
- * One round trip for a whole board view, through challenge_board_view
+ * One round trip for a whole board view, each row with the person's display name, through challenge_board_view
  * (shared/db/migrations/live/challenge_board_view.sql): the viewer's own row (whatever its
  * sharing), the next `limit + 1` visible rows of others after the cursor in board order, and, only
  * when the own row will not be on this page, its rank's count and two visible neighbours each
@@ -40,9 +42,13 @@ export function boardPage(
 ): Promise<BoardPageRow[]> {
   const { challengeId, viewerId, board, limit, after } = query;
   const clubId = board.kind === 'club' ? board.clubId : null;
+  // The names are looked up in the same statement, for the rows the view returns only (a page,
+  // at most five more), and outside the view, so the view stays the one definition of the board.
+  // A lookup per row in the select list keeps the view's row order, which a join need not.
   return sql<BoardPageRow[]>`
-    select * from challenge_board_view(${challengeId}, ${clubId}, ${viewerId}, ${limit},
-      ${after?.[0] ?? null}::numeric, ${after?.[1] ?? null}::text::timestamptz, ${after?.[2] ?? null})`;
+    select b.*, (select p.display_name from person_profile p where p.user_id = b."userId") as "displayName"
+    from challenge_board_view(${challengeId}, ${clubId}, ${viewerId}, ${limit},
+      ${after?.[0] ?? null}::numeric, ${after?.[1] ?? null}::text::timestamptz, ${after?.[2] ?? null}) b`;
 }
 
 // A board row's instant is board text: the UTC timestamp as PostgreSQL's DateStyle ISO writes it,

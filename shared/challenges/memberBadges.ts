@@ -1,4 +1,6 @@
 import type { Queryable } from '../db/client';
+import { personName } from '../people/names';
+import { displayNamesOf } from '../people/profileRepository';
 import { isPlatformAdmin, type Actor } from './access';
 import { groupBadges } from './achievements';
 import { listEarnedBadges } from './badgeRepository';
@@ -13,13 +15,16 @@ import { xpTotals } from './xpLedgerRepository';
  * has the rules) and the lifetime XP and tier under the XP ladders' opt-in (shared globally:
  * everyone; shared within the club: whoever is in one of their clubs). The user themself and
  * platform admins see all. An unknown user has no badges and no XP shown, so the answer cannot
- * tell who exists.
+ * tell who exists. The name is shown under the same rules: when the viewer sees all, or sees the
+ * member's standing or at least one of their badges; otherwise it is null as for someone nameless.
  */
 export async function badgesOfMember(sql: Queryable, viewer: Actor, userId: string): Promise<MemberBadges> {
   const seesAll = viewer.userId === userId || isPlatformAdmin(viewer);
   const badges = seesAll ? await listEarnedBadges(sql, userId) : await listBadgesVisibleTo(sql, userId, viewer.userId);
   const standing = seesAll || (await sharesStandingWith(sql, userId, viewer.userId)) ? await standingOf(sql, userId) : null;
-  return { userId, standing, badgeGroups: groupBadges(badges) };
+  const shown = seesAll || standing !== null || badges.length > 0;
+  const name = shown ? (await displayNamesOf(sql, [userId])).get(userId) : undefined;
+  return { userId, ...personName(name), standing, badgeGroups: groupBadges(badges) };
 }
 
 async function sharesStandingWith(sql: Queryable, ownerId: string, viewerId: string): Promise<boolean> {

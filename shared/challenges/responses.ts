@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { personNameEntries } from '../people/responses';
 import { ChallengeSchema } from './model';
 import { METRICS } from './rules';
 import { TIERS } from './tiers';
@@ -40,6 +41,7 @@ export const LeaderboardRowSchema = v.pipe(
     rank: v.number(),
     participationId: v.string(),
     userId: v.string(),
+    ...personNameEntries,
     score: v.number(),
     reachedAt: timestamp,
     status: v.picklist(['active', 'completed', 'failed']),
@@ -147,6 +149,7 @@ export const LadderRowSchema = v.pipe(
   v.object({
     rank: v.number(),
     userId: v.string(),
+    ...personNameEntries,
     xp: v.number(),
     tier: v.picklist(TIERS),
     isOwn: v.boolean(),
@@ -181,6 +184,7 @@ export type BadgePreferences = v.InferOutput<typeof BadgePreferencesSchema>;
 export const MemberBadgesSchema = v.pipe(
   v.object({
     userId: v.string(),
+    ...personNameEntries,
     /**
      * Lifetime XP and tier, under the XP ladders' opt-in: shown when the member shares globally, or
      * within the club and the viewer is in one of their clubs; always to themself and platform

@@ -12,7 +12,7 @@ import { compileTemplate, type CompiledTemplate } from './pathTemplate';
 import { domainProblem, problemOf, problemResponse } from './errorResponse';
 import { badRequest, HttpProblem, invalidInput, notFound, payloadTooLarge, type FieldError } from './problem';
 import type { Route, RouteInputName } from './route';
-import { recordFirstUse } from './signIns';
+import { recordFirstUse } from '../auth/signIns';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 

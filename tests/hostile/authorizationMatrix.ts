@@ -180,6 +180,10 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   'GET /api/admin/v1/costs/export.csv': { expect: COSTS_READ },
 
   'GET /api/me': { expect: ANY_USER },
+  'GET /api/me/profile': { expect: ANY_USER },
+  'PUT /api/me/profile': { expect: ANY_USER, request: { body: { language: 'de' } } },
+  // The operators' people lookup (clubs.manage) for appointing leaders.
+  'GET /api/admin/people': { expect: PLATFORM_ADMIN, request: { query: { query: 'hostile' } } },
 
   'GET /api/notifications': { expect: ANY_USER },
   'DELETE /api/notifications': { expect: ANY_USER },
@@ -271,6 +275,9 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   'GET /api/clubs/mine': { expect: ANY_USER },
   // Platform admins (clubs.manage) appoint leaders; club leaders cannot appoint one another.
   'PUT /api/clubs/{clubId}/leaders/{userId}': { expect: PLATFORM_ADMIN, request: { params: { userId: 'candidate' } } },
+  // Undoing an appointment: the club's leaders or clubs.manage; a candidate who is no leader (any
+  // more) is 404 and the last leader 409, both past authorization.
+  'DELETE /api/clubs/{clubId}/leaders/{userId}': { expect: CLUB_LEADER_OR_MANAGER, request: { params: { userId: 'candidate' } } },
   'GET /api/clubs/{clubId}/members': { expect: CLUB_LEADER_OR_MANAGER },
   // The first allowed caller removes the member; later ones find no such member (404, still past authorization).
   'DELETE /api/clubs/{clubId}/members/{userId}': { expect: CLUB_LEADER_OR_MANAGER, request: { params: { userId: 'removableMember' } } },

@@ -1,4 +1,4 @@
-import type { VerifiedUser } from '../auth/jwt';
+import type { VerifiedUser } from './jwt';
 
 /** Writes a person's sign-in (their profile): given the user id and the name the token suggests. */
 export type SignInRecorder = (userId: string, name: string | undefined) => Promise<void>;
