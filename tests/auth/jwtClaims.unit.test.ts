@@ -21,9 +21,10 @@ describe('claims a signed token must carry in good form', () => {
   }
 
   it('accepts a well-formed token, astral characters included', async () => {
-    await expect(verify(await sign({ sub: 'schütze-🎯', roles: ['platform_admin'] }))).resolves.toEqual({
+    await expect(verify(await sign({ sub: 'schütze-🎯', roles: ['platform_admin'], name: 'Anna 🎯 Schütz' }))).resolves.toEqual({
       userId: 'schütze-🎯',
       roles: ['platform_admin'],
+      signIn: { name: 'Anna 🎯 Schütz', recorded: false },
     });
   });
 

@@ -32,13 +32,25 @@ describe('a verified token remembered until its expiry', () => {
     const token = await sign({ sub: 'user-1', roles: ['platform_admin', 'other-app-role'] }, START + 600_000);
     const first = await verify(token);
     first.roles.push('club_admin' as never);
-    await expect(verify(token)).resolves.toEqual({ userId: 'user-1', roles: ['platform_admin'] });
+    await expect(verify(token)).resolves.toMatchObject({ userId: 'user-1', roles: ['platform_admin'] });
+  });
+
+  it('keeps one sign-in per token: once recorded, every later call with the token knows it', async () => {
+    const verify = createTokenVerifier(settings);
+    const token = await sign({ sub: 'user-1', name: 'Anna Schütz' }, START + 600_000);
+    const first = await verify(token);
+    expect(first.signIn).toEqual({ name: 'Anna Schütz', recorded: false });
+    if (first.signIn) first.signIn.recorded = true;
+    expect((await verify(token)).signIn).toEqual({ name: 'Anna Schütz', recorded: true });
+    // Another token of the same person is another sign-in.
+    const again = await sign({ sub: 'user-1', name: 'Anna Schütz', roles: ['ops_admin'] }, START + 600_000);
+    expect((await verify(again)).signIn).toEqual({ name: 'Anna Schütz', recorded: false });
   });
 
   it('refuses the token once it has expired although it was verified before', async () => {
     const verify = createTokenVerifier(settings);
     const token = await sign({ sub: 'user-1' }, START + 60_000);
-    await expect(verify(token)).resolves.toEqual({ userId: 'user-1', roles: [] });
+    await expect(verify(token)).resolves.toMatchObject({ userId: 'user-1', roles: [] });
     // Past exp and past the 30 s clock tolerance jose allows.
     jest.setSystemTime(START + 60_000 + 31_000);
     await expect(verify(token)).rejects.toThrow(new TokenRejected('The token has expired.'));
