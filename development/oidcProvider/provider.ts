@@ -27,8 +27,8 @@ export interface LocalProviderOptions {
 
 /**
  * The local OpenID provider (oidc-provider, a certified implementation): authorization code with
- * PKCE for public clients only, RS256 JWT access tokens for the API with the `roles` claim the API
- * reads, rotating refresh tokens, revocation and RP-initiated sign-out. Signing and cookie keys
+ * PKCE for public clients only, RS256 JWT access tokens for the API with the `roles` and `name`
+ * claims the API reads, rotating refresh tokens, revocation and RP-initiated sign-out. Signing and cookie keys
  * are made at start, so tokens of an earlier run are refused.
  */
 export async function createLocalProvider(options: LocalProviderOptions): Promise<Provider> {
@@ -78,7 +78,9 @@ export async function createLocalProvider(options: LocalProviderOptions): Promis
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     extraTokenClaims(_ctx, token) {
       if (token.kind !== 'AccessToken') return undefined;
-      return { roles: demoUserBySub(token.accountId)?.roles ?? [] };
+      // The name as Entra ID's v2 access tokens carry it: the API makes the person's profile from it.
+      const user = demoUserBySub(token.accountId);
+      return { roles: user?.roles ?? [], ...(user ? { name: user.name } : {}) };
     },
     // First-party clients: consent is implied, as for an Entra ID app with admin consent granted.
     async loadExistingGrant(ctx: KoaContextWithOIDC) {

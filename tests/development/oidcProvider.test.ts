@@ -48,17 +48,23 @@ describe('local OpenID provider', () => {
     });
     const lifetime = (claimsOf(token)['exp'] as number) - (claimsOf(token)['iat'] as number);
     expect(lifetime).toBe(120);
-    await expect(verifier()(token)).resolves.toEqual({ userId: 'demo-admin', roles: ['platform_admin'] });
+    await expect(verifier()(token)).resolves.toEqual({
+      userId: 'demo-admin',
+      roles: ['platform_admin'],
+      signIn: { name: 'Demo Admin', recorded: false },
+    });
   }, 60_000);
 
-  it('gives a member no platform role and the ops user ops_admin only', async () => {
+  it('gives a member no platform role and the ops user ops_admin only, each with their name', async () => {
     await expect(verifier()(await providerToken(provider, ORIGIN, 'demo-member-1'))).resolves.toEqual({
       userId: 'demo-member-1',
       roles: [],
+      signIn: { name: 'Demo Member 1', recorded: false },
     });
     await expect(verifier()(await providerToken(provider, ORIGIN, 'demo-ops'))).resolves.toEqual({
       userId: 'demo-ops',
       roles: ['ops_admin'],
+      signIn: { name: 'Demo Ops', recorded: false },
     });
   }, 60_000);
 
