@@ -9,7 +9,7 @@ const peopleArea = () => require('./people') as typeof import('./people');
 
 /**
  * A person's first signed-in request with a token records their sign-in (makes or refreshes their
- * profile, docs/member-app.md); the people area loads on that first use, not at the cold start.
+ * profile, docs/clubs.md, People); the people area loads on that first use, not at the cold start.
  */
 recordSignInsWith((userId, name) => peopleArea().recordPersonSignIn(userId, name));
 

@@ -16,13 +16,17 @@ export function recordSignInsWith(next: SignInRecorder | undefined): void {
 /**
  * Records the caller's sign-in the first time one of their tokens is used for a request that
  * passed its guard and validation (a refused request changes nothing), then never again for that
- * token on this instance: the request path keeps no query of its own. Concurrent first requests
- * of one token may both record it; the recorder's upsert makes that harmless.
+ * token on this instance: the request path keeps no query of its own. Answers undefined when there
+ * is nothing to record, so the usual request does not even wait a turn of the event loop. Concurrent
+ * first requests of one token may both record it; the recorder's upsert makes that harmless. A
+ * failed write fails the request and leaves the sign-in to the token's next request.
  */
-export async function recordFirstUse(caller: unknown): Promise<void> {
-  if (!recorder || !isSignedIn(caller) || !caller.signIn || caller.signIn.recorded) return;
-  await recorder(caller.userId, caller.signIn.name);
-  caller.signIn.recorded = true;
+export function recordFirstUse(caller: unknown): Promise<void> | undefined {
+  if (!recorder || !isSignedIn(caller) || !caller.signIn || caller.signIn.recorded) return undefined;
+  const signIn = caller.signIn;
+  return recorder(caller.userId, signIn.name).then(() => {
+    signIn.recorded = true;
+  });
 }
 
 function isSignedIn(caller: unknown): caller is VerifiedUser & { kind: 'user' } {

@@ -151,7 +151,8 @@ async function validateAndHandle(
     errors.push(...unstorable.filter((error) => !named.has(error.path)));
   }
   if (errors.length) throw invalidInput('The request did not pass validation.', errors);
-  await recordFirstUse(caller);
+  const recording = recordFirstUse(caller);
+  if (recording) await recording;
   let response: HttpResponseInit;
   try {
     response = await route.handle({ request, requestId, log, caller, params, query, body });
