@@ -7,6 +7,7 @@ import { applyIngestBatch } from '../../shared/ingest/apply';
 import { admissionThresholds } from '../../shared/ingest/eventRunner';
 import { getSettings } from '../../shared/config/settings';
 import { trainingEvening } from '../ingest/debeziumEvents';
+import { demoUserBySub } from '../oidcProvider/demoUsers';
 
 /**
  * The demo `npm start` fills the local database with: one club, its leader and two members (the
@@ -54,6 +55,10 @@ export async function seedDemo(sql: Sql, now: Date = new Date()): Promise<DemoOu
     await sql`
       insert into club_membership (club_id, user_id, role) values (${DEMO_CLUB.id}, ${member.userId}, ${member.role})
       on conflict (club_id, user_id) do update set role = excluded.role`;
+    // The name their sign-in brings, so the boards name each of them before they signed in; a
+    // profile that exists (a name the demo user chose) is left as it is.
+    const name = demoUserBySub(member.userId)?.name;
+    if (name) await sql`insert into person_profile (user_id, display_name) values (${member.userId}, ${name}) on conflict do nothing`;
   }
 
   const evenings = demoEvenings(now);

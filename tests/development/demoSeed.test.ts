@@ -45,12 +45,17 @@ describe('the local demo', () => {
     expect(joined).toHaveLength(2);
     for (const item of joined) expect(item.participation?.progress?.value).toBeGreaterThan(0);
 
-    // A club board with all three demo users on it, seen by a member.
+    // A club board with all three demo users on it, by name, seen by a member.
     const board = (await get('demo-member-2', `/api/challenges/${joined[0]!.id}/leaderboard?scope=club`)) as {
-      items: { userId: string }[];
+      items: { userId: string; displayName: string | null; initials: string | null }[];
       me: { userId: string } | null;
     };
     expect(board.items.map((row) => row.userId).sort()).toEqual(DEMO_MEMBERSHIPS.map((member) => member.userId).sort());
+    expect(board.items.map((row) => [row.displayName, row.initials]).sort()).toEqual([
+      ['Demo Leader', 'DL'],
+      ['Demo Member 1', 'D1'],
+      ['Demo Member 2', 'D2'],
+    ]);
     expect(board.me?.userId).toBe('demo-member-2');
     // The leader reviews the club's members.
     const members = (await get('demo-leader', `/api/clubs/${DEMO_CLUB.id}/members`)) as { items: unknown[] };
