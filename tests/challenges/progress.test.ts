@@ -170,7 +170,7 @@ describe('progress from shot data', () => {
     expect(deliveries).toHaveLength(0);
   });
 
-  it('a knockout pays the winner rewardXp and the badge, finalists less, the rest nothing', async () => {
+  it('a knockout pays the winner rewardXp, finalists less, both the badge, the rest nothing', async () => {
     const club = await createClub();
     await ensureBadge('cup-test', 'diamond');
     const endsAt = day(10);
@@ -218,7 +218,10 @@ describe('progress from shot data', () => {
       [users[3]!]: ['failed', 'out', 4],
       [idle]: ['failed', 'out', null],
     });
+    // The spec: completion grants the challenge's rewardBadge with the XP, and finalists complete.
     const badges = await getSql()<{ userId: string }[]>`select user_id as "userId" from challenge_user_badge where badge_key = 'cup-test'`;
-    expect(badges.map((row) => row.userId)).toEqual([users[1]]);
+    expect(badges.map((row) => row.userId).sort()).toEqual([users[0], users[1], users[2]].sort());
+    const finalistResult = results.find((row) => row.userId === users[0])?.result as { badge?: string } | undefined;
+    expect(finalistResult?.badge).toBe('cup-test');
   });
 });
