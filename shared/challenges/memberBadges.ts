@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/client';
+import { DEFAULT_LANGUAGE, type Language } from '../i18n/language';
 import { isPlatformAdmin, type Actor } from './access';
 import { groupBadges } from './achievements';
 import { listEarnedBadges } from './badgeRepository';
@@ -15,11 +16,16 @@ import { xpTotals } from './xpLedgerRepository';
  * platform admins see all. An unknown user has no badges and no XP shown, so the answer cannot
  * tell who exists.
  */
-export async function badgesOfMember(sql: Queryable, viewer: Actor, userId: string): Promise<MemberBadges> {
+export async function badgesOfMember(
+  sql: Queryable,
+  viewer: Actor,
+  userId: string,
+  language: Language = DEFAULT_LANGUAGE,
+): Promise<MemberBadges> {
   const seesAll = viewer.userId === userId || isPlatformAdmin(viewer);
   const badges = seesAll ? await listEarnedBadges(sql, userId) : await listBadgesVisibleTo(sql, userId, viewer.userId);
   const standing = seesAll || (await sharesStandingWith(sql, userId, viewer.userId)) ? await standingOf(sql, userId) : null;
-  return { userId, standing, badgeGroups: groupBadges(badges) };
+  return { userId, standing, badgeGroups: groupBadges(badges, language) };
 }
 
 async function sharesStandingWith(sql: Queryable, ownerId: string, viewerId: string): Promise<boolean> {

@@ -1,5 +1,7 @@
 import type { Queryable } from '../db/client';
 import type { InboxPosition } from './cursor';
+import type { TextParameters } from '../i18n/catalogue';
+import type { Message } from './message';
 import type { Category, Tone } from './record';
 
 /** One inbox entry as stored, with its keyset position. */
@@ -9,6 +11,9 @@ export interface InboxRow {
   body: string | null;
   tone: Tone;
   read: boolean;
+  /** The catalogue message the entry was written from (null for older entries and fixed texts). */
+  messageKey: string | null;
+  messageParams: TextParameters | null;
   /** created_at as ISO 8601 UTC with microseconds (`2026-11-18T12:00:00.123456Z`): the date and the cursor. */
   position: string;
   seq: number;
@@ -18,6 +23,7 @@ export interface NewInboxEntry {
   userId: string;
   title: string;
   body?: string;
+  message?: Message | null;
   tone: Tone;
   kind: string;
   category?: Category;
@@ -60,7 +66,7 @@ type SliceRow = InboxRow & { unread: number };
  */
 export async function selectInboxSlice(sql: Queryable, userId: string, page: PageRequest): Promise<InboxSlice> {
   const rows = await sql<SliceRow[]>`
-    select id, title, body, tone, read_at is not null as read, seq,
+    select id, title, body, tone, read_at is not null as read, seq, message_key as "messageKey", message_params as "messageParams",
            to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position,
            coalesce((select unread from notification_unread_count where user_id = ${userId}), 0) as unread
     from notification
@@ -89,8 +95,9 @@ export async function countUnread(sql: Queryable, userId: string): Promise<numbe
  */
 export async function insertInboxEntry(sql: Queryable, entry: NewInboxEntry): Promise<{ id: string; createdAt: Date }> {
   const [row]: [{ id: string; createdAt: Date }?] = await sql`
-    insert into notification (user_id, title, body, tone, kind, category, source, created_at)
-    values (${entry.userId}, ${entry.title}, ${entry.body ?? null}, ${entry.tone}, ${entry.kind}, ${entry.category ?? null}, ${entry.source}, clock_timestamp())
+    insert into notification (user_id, title, body, tone, kind, category, source, message_key, message_params, created_at)
+    values (${entry.userId}, ${entry.title}, ${entry.body ?? null}, ${entry.tone}, ${entry.kind}, ${entry.category ?? null}, ${entry.source},
+            ${entry.message?.key ?? null}, ${entry.message ? sql.json(entry.message.params as never) : null}, clock_timestamp())
     returning id, created_at as "createdAt"`;
   if (!row) throw new Error('notification insert returned no row');
   return row;

@@ -97,10 +97,11 @@ describe('progress from shot data', () => {
     expect(total?.xp).toBe(750);
     const badges = await getSql()`select badge_key from challenge_user_badge where user_id = ${user}`;
     expect(badges).toHaveLength(1);
+    // Stored in the member's language (German: none is stored); the inbox renders it for each reader.
     expect(await inboxOf(user)).toEqual([
       {
-        title: 'Challenge completed: Race to ten',
-        body: 'You earned +750 XP and badge "Badge race-badge".',
+        title: 'Challenge geschafft: Race to ten',
+        body: 'Du hast +750 XP und das Abzeichen „Badge race-badge“ verdient.',
         tone: 'success',
         kind: 'challenge',
         category: 'training',
@@ -164,7 +165,7 @@ describe('progress from shot data', () => {
     >`select id, status from challenge_participation where challenge_id = ${challenge.id}`;
     expect(Object.fromEntries(rows.map((row) => [row.id, row.status]))).toEqual({ [lateOne.id]: 'completed', [idleOne.id]: 'failed' });
     expect(await inboxOf(idle)).toEqual([
-      expect.objectContaining({ title: 'Challenge ended: Short one', tone: 'info', kind: 'challenge' }),
+      expect.objectContaining({ title: 'Challenge beendet: Short one', tone: 'info', kind: 'challenge' }),
     ]);
     const deliveries = await getSql()`select 1 from notification_outbox where user_id = ${idle}`;
     expect(deliveries).toHaveLength(0);
