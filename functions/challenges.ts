@@ -3,6 +3,7 @@ import { achievementsOf } from '../shared/challenges/achievements';
 import { listChallenges } from '../shared/challenges/challengeRepository';
 import { leaderboardForViewer } from '../shared/challenges/clubBoard';
 import { createChallenge } from '../shared/challenges/createChallenge';
+import { remindEndingChallenges } from '../shared/challenges/endReminders';
 import { expireParticipations } from '../shared/challenges/expiry';
 import { ChallengePageSchema, ChallengeSchema, ParticipationSchema } from '../shared/challenges/model';
 import {
@@ -258,5 +259,9 @@ const challengeRoutes: Route[] = [
 export const challengeFunctions = [
   defineGroup(declared.challenges, [...challengeRoutes, ...memberChallengeRoutes]),
   defineTimer(declared.challengeProgress, async () => evaluateAllActive(getSql())),
-  defineTimer(declared.challengeExpiry, async () => expireParticipations(getSql())),
+  // Past deadlines end first; then members whose attempt ends within 24 hours are reminded.
+  defineTimer(declared.challengeExpiry, async () => {
+    const expired = await expireParticipations(getSql());
+    return { ...expired, reminded: await remindEndingChallenges(getSql()) };
+  }),
 ];
