@@ -13,7 +13,10 @@ export interface Catalogue<K extends string = string> {
   readonly sameInBoth: readonly K[];
 }
 
-export function defineCatalogue<const K extends string>(texts: { de: Record<K, string>; en: Record<K, string> }, sameInBoth: readonly K[] = []): Catalogue<K> {
+export function defineCatalogue<const K extends string>(
+  texts: { de: Record<K, string>; en: Record<K, string> },
+  sameInBoth: readonly NoInfer<K>[] = [],
+): Catalogue<K> {
   return { de: texts.de, en: texts.en, sameInBoth };
 }
 

@@ -2,6 +2,7 @@ import { CHALLENGE_TEXTS } from '../../shared/challenges/texts';
 import { PRESETS } from '../../shared/challenges/presets';
 import { CLUB_TEXTS } from '../../shared/clubs/texts';
 import type { Catalogue } from '../../shared/i18n/catalogue';
+import { NOTIFICATION_TEXTS } from '../../shared/notifications/texts';
 
 /**
  * Every area's server texts. A new catalogue is added here with one line; a new key in an existing
@@ -10,6 +11,7 @@ import type { Catalogue } from '../../shared/i18n/catalogue';
 const CATALOGUES: Record<string, Catalogue> = {
   challenges: CHALLENGE_TEXTS,
   clubs: CLUB_TEXTS,
+  notifications: NOTIFICATION_TEXTS,
 };
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
