@@ -39,7 +39,7 @@ import {
 import { startSeason } from '../shared/challenges/seasons';
 import { claimShooter, decideLink, listClubLinks, listOwnLinks } from '../shared/challenges/shooterLinks';
 import { getSql } from '../shared/db/client';
-import { READER_LANGUAGE_HEADERS, requestLanguage } from '../shared/i18n/requestLanguage';
+import { READER_LANGUAGE_HEADERS, requestLanguage } from '../shared/notifications/requestLanguage';
 import { callerResource } from './callerResource';
 import { memberChallengeRoutes } from './challengesMember';
 import { challengesService } from './guards/challengesService';

@@ -14,7 +14,7 @@ import { ParticipationSchema } from '../shared/challenges/model';
 import { personalize } from '../shared/challenges/personalize';
 import { IdParamsSchema, PersonalizeResponseSchema } from '../shared/challenges/schemas';
 import { getSql } from '../shared/db/client';
-import { READER_LANGUAGE_HEADERS, requestLanguage } from '../shared/i18n/requestLanguage';
+import { READER_LANGUAGE_HEADERS, requestLanguage } from '../shared/notifications/requestLanguage';
 import { callerResource } from './callerResource';
 import { authenticatedUser } from '../shared/http/guards';
 import { defineRoute, json, type Route } from '../shared/http/route';

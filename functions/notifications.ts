@@ -8,7 +8,7 @@ import { authenticatedUser, publicAccess } from '../shared/http/guards';
 import { defineRoute, json, noContent, type Route } from '../shared/http/route';
 import { clearInbox, listInbox, markAllRead, markRead, removeNotification } from '../shared/notifications/inboxService';
 import { InboxPageSchema } from '../shared/notifications/responses';
-import { READER_LANGUAGE_HEADERS, requestLanguage } from '../shared/i18n/requestLanguage';
+import { READER_LANGUAGE_HEADERS, requestLanguage } from '../shared/notifications/requestLanguage';
 import {
   IdParamsSchema,
   ListQuerySchema,

@@ -4,7 +4,7 @@ import { upsertChallenge } from './challengeRepository';
 import type { ChallengeView } from './model';
 import { adaptiveGoal, MIN_HISTORY_SESSIONS } from './personalizeMaths';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/language';
-import { challengeTextInBoth } from './texts';
+import { challengeTextInBoth } from '../i18n/challengeTexts';
 import type { PersonalizeBody, PersonalizeResponse } from './schemas';
 import { measureShots } from './shotDataRepository';
 

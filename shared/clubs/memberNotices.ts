@@ -1,6 +1,6 @@
 import type { Queryable, TransactionSql } from '../db/client';
 import { notify } from '../notifications/notify';
-import type { ClubMessage } from './texts';
+import type { ClubMessage } from '../i18n/clubTexts';
 
 /** What kind of notification each membership message is: an invitation's use is governed by the invites switch. */
 const KINDS: Record<ClubMessage, 'member' | 'invite'> = {

@@ -1,6 +1,6 @@
-import { LANGUAGES, type Language } from '../notifications/contactSchemas';
-
-export type { Language };
+/** The languages the service writes in: German first, English equal. */
+export const LANGUAGES = ['de', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
 
 /** The language nobody chose: the clubs are German. */
 export const DEFAULT_LANGUAGE: Language = 'de';

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/client';
 import type { InboxPosition } from './cursor';
 import type { TextParameters } from '../i18n/catalogue';
-import type { Message } from './message';
+import type { Message } from '../i18n/message';
 import type { Category, Tone } from './record';
 
 /** One inbox entry as stored, with its keyset position. */
@@ -97,7 +97,7 @@ export async function insertInboxEntry(sql: Queryable, entry: NewInboxEntry): Pr
   const [row]: [{ id: string; createdAt: Date }?] = await sql`
     insert into notification (user_id, title, body, tone, kind, category, source, message_key, message_params, created_at)
     values (${entry.userId}, ${entry.title}, ${entry.body ?? null}, ${entry.tone}, ${entry.kind}, ${entry.category ?? null}, ${entry.source},
-            ${entry.message?.key ?? null}, ${entry.message ? sql.json(entry.message.params as never) : null}, clock_timestamp())
+            ${entry.message?.key ?? null}, ${entry.message ? sql.json(entry.message.params) : null}, clock_timestamp())
     returning id, created_at as "createdAt"`;
   if (!row) throw new Error('notification insert returned no row');
   return row;

@@ -4,7 +4,7 @@ import { millisecondTimestampOf } from '../paging/microTimestamp';
 import { inboxCursor, type InboxPosition } from './cursor';
 import { deleteAllEntries, deleteEntry, markAllEntriesRead, markEntryRead, selectInboxSlice, type InboxRow } from './inboxRepository';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/language';
-import { entryText } from './messageRegistry';
+import { entryText } from '../i18n/messages';
 import type { InboxPage, NotificationRecord } from './responses';
 
 export const DEFAULT_PAGE_SIZE = 50;

@@ -5,8 +5,8 @@ import { enqueueDeliveries } from './outbox/outboxRepository';
 import { loadSettings } from './preferencesRepository';
 import type { Tone } from './record';
 import { loadContact } from './contactRepository';
-import type { Message } from './message';
-import { isKnownMessage, renderMessage } from './messageRegistry';
+import type { Message } from '../i18n/message';
+import { isKnownMessage, renderMessage } from '../i18n/messages';
 
 /**
  * The newest entries a user keeps; notify deletes older ones in the same transaction, so a

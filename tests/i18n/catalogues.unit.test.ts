@@ -1,8 +1,8 @@
-import { CHALLENGE_TEXTS } from '../../shared/challenges/texts';
+import { CHALLENGE_TEXTS } from '../../shared/i18n/challengeTexts';
 import { PRESETS } from '../../shared/challenges/presets';
-import { CLUB_TEXTS } from '../../shared/clubs/texts';
+import { CLUB_TEXTS } from '../../shared/i18n/clubTexts';
 import type { Catalogue } from '../../shared/i18n/catalogue';
-import { NOTIFICATION_TEXTS } from '../../shared/notifications/texts';
+import { NOTIFICATION_TEXTS } from '../../shared/i18n/notificationTexts';
 
 /**
  * Every area's server texts. A new catalogue is added here with one line; a new key in an existing

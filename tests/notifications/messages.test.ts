@@ -5,7 +5,7 @@ import { acsEmailSender } from '../../shared/notifications/channels/email/acsEma
 import { deliverDueEmails } from '../../shared/notifications/channels/email/deliverEmails';
 import { saveContact } from '../../shared/notifications/contactRepository';
 import { listInbox } from '../../shared/notifications/inboxService';
-import type { Message } from '../../shared/notifications/message';
+import type { Message } from '../../shared/i18n/message';
 import { newMember, notifyAt } from './support';
 
 /**

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client';
 import type { Delivery } from '../deliveryDecision';
-import type { Message } from '../message';
+import type { Message } from '../../i18n/message';
 import type { Category, Tone } from '../record';
 
 /** What every delivery of one notification carries. */

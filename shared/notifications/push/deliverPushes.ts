@@ -10,7 +10,7 @@ import { afterFailure, boundedReason, DeliveryFailure } from '../outbox/retryPol
 import { loadSettingsOf } from '../preferencesRepository';
 import type { PushChannels } from './pushChannels';
 import type { PushChannel, PushMessage, PushTarget } from '../channels/pushChannel';
-import { entryText } from '../messageRegistry';
+import { entryText } from '../../i18n/messages';
 import { renderPushes } from './pushTexts';
 import { markSent, removeStaleRegistration, targetsOf } from './registrationRepository';
 

@@ -1,6 +1,6 @@
 import { textOf } from '../../i18n/catalogue';
 import type { Language } from '../contactSchemas';
-import { NOTIFICATION_TEXTS } from '../texts';
+import { NOTIFICATION_TEXTS } from '../../i18n/notificationTexts';
 
 export interface PushItem {
   title: string;

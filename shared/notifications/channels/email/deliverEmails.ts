@@ -6,7 +6,7 @@ import type { Outcome } from '../../outbox/deliveryOutcomes';
 import { drainOutbox, type DrainOptions } from '../../outbox/drainOutbox';
 import type { EmailSender } from './emailSender';
 import { renderEmail } from './emailTemplates';
-import { entryText } from '../../messageRegistry';
+import { entryText } from '../../../i18n/messages';
 import type { OutboxChannel } from '../../outbox/outboxChannel';
 import { summaryKey, type ClaimedRow } from '../../outbox/outboxClaims';
 import { afterFailure, boundedReason, DeliveryFailure } from '../../outbox/retryPolicy';

@@ -2,7 +2,7 @@ import type { Digest } from '../../deliveryDecision';
 import type { Language } from '../../contactSchemas';
 import type { Category } from '../../record';
 import { textOf, type TextParameters } from '../../../i18n/catalogue';
-import { NOTIFICATION_TEXTS, type NotificationTextKey } from '../../texts';
+import { NOTIFICATION_TEXTS, type NotificationTextKey } from '../../../i18n/notificationTexts';
 
 export interface EmailItem {
   title: string;

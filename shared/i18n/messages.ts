@@ -1,7 +1,7 @@
-import { CHALLENGE_MESSAGES } from '../challenges/texts';
-import { CLUB_MESSAGES } from '../clubs/texts';
-import type { TextParameters } from '../i18n/catalogue';
-import type { Language } from '../i18n/language';
+import { CHALLENGE_MESSAGES } from './challengeTexts';
+import { CLUB_MESSAGES } from './clubTexts';
+import type { TextParameters } from './catalogue';
+import type { Language } from './language';
 import type { Message, MessageRenderers, RenderedMessage } from './message';
 
 /**

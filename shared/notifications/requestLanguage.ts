@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/client';
-import { loadContact } from '../notifications/contactRepository';
-import { headerLanguage, readerLanguage, type Language } from './language';
+import { loadContact } from './contactRepository';
+import { headerLanguage, readerLanguage, type Language } from '../i18n/language';
 
 /** The request headers the language is read from (an HttpRequest's `headers`). */
 interface WithHeaders {

@@ -1,10 +1,10 @@
-import type { TextParameters } from '../i18n/catalogue';
-import type { Language } from '../i18n/language';
+import type { TextParameters } from './catalogue';
+import type { Language } from './language';
 
 /**
  * A notification named by what happened rather than by its words: a key (`challenges.result`)
  * and the parameters its texts need. Stored with the inbox entry and its deliveries, it is
- * rendered when read, in the reader's language (messageRegistry.ts).
+ * rendered when read, in the reader's language (messages.ts).
  */
 export interface Message {
   key: string;

@@ -1,12 +1,12 @@
-import { defineCatalogue, textOf, type TextParameters } from '../i18n/catalogue';
-import type { Language } from '../i18n/language';
-import type { BilingualText } from '../i18n/localizedText';
-import type { MessageRenderers, RenderedMessage } from '../notifications/message';
+import { defineCatalogue, textOf, type TextParameters } from './catalogue';
+import type { Language } from './language';
+import type { BilingualText } from './localizedText';
+import type { MessageRenderers, RenderedMessage } from './message';
 
 /**
  * What the challenges area writes for members, German first: the adaptive goal's title and
  * description and the inbox messages of results and reminders. The presets' own titles, descriptions
- * and badge names live with each preset (presets.ts). Add a key to both languages; the catalogue
+ * and badge names live with each preset (shared/challenges/presets.ts). Add a key to both languages; the catalogue
  * test fails when one is missing or an English text was copied into the German side.
  */
 export const CHALLENGE_TEXTS = defineCatalogue({

@@ -1,5 +1,5 @@
-import { defineCatalogue, textOf } from '../i18n/catalogue';
-import type { MessageRenderers } from '../notifications/message';
+import { defineCatalogue, textOf } from './catalogue';
+import type { MessageRenderers } from './message';
 
 /**
  * What the clubs area writes for members, German first: the inbox messages of membership changes.

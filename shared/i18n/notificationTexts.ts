@@ -1,4 +1,4 @@
-import { defineCatalogue } from '../i18n/catalogue';
+import { defineCatalogue } from './catalogue';
 
 /**
  * The delivery's own words around what producers wrote, German first: summary emails and pushes,
