@@ -6,7 +6,7 @@ export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'de';
 
 /**
- * The language a response is written in (docs/architecture.md, "The reader's language"): the
+ * The language a response is written in (docs/languages.md): the
  * first of `de`/`en` the request's Accept-Language names (`de-AT` counts as `de`, an entry with
  * `q=0` is a refusal and skipped), else the member's stored language, else German. Pure.
  *

@@ -3,7 +3,7 @@ import { defineCatalogue } from './catalogue';
 /**
  * The delivery's own words around what producers wrote, German first: summary emails and pushes,
  * the email footer and its unsubscribe line, the category names. Written in the recipient's stored
- * language (docs/notifications.md, "Entries in the reader's language").
+ * language (docs/languages.md).
  */
 export const NOTIFICATION_TEXTS = defineCatalogue(
   {

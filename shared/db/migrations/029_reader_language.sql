@@ -1,5 +1,5 @@
--- Server-written text in the reader's language (docs/challenges.md, "Texts in two languages";
--- docs/notifications.md, "Entries in the reader's language").
+-- Server-written text in the reader's language (docs/languages.md; docs/challenges.md, "Texts in
+-- two languages").
 --
 -- Challenge templates and badges keep their one `title`/`name` (and `description`) as the text
 -- shown when the reader's language has none, and gain the texts per language, `{"de": …, "en": …}`,
