@@ -1,5 +1,6 @@
 import { CHALLENGE_MESSAGES } from './challengeTexts';
 import { CLUB_MESSAGES } from './clubTexts';
+import { FRESHNESS_MESSAGES } from './freshnessTexts';
 import type { TextParameters } from './catalogue';
 import type { Language } from './language';
 import type { Message, MessageRenderers, RenderedMessage } from './message';
@@ -8,7 +9,7 @@ import type { Message, MessageRenderers, RenderedMessage } from './message';
  * Every area's messages by key. An area adds its renderers here once; its keys start with the
  * area's name, so two areas cannot claim one key.
  */
-const MESSAGES: MessageRenderers = { ...CHALLENGE_MESSAGES, ...CLUB_MESSAGES };
+const MESSAGES: MessageRenderers = { ...CHALLENGE_MESSAGES, ...CLUB_MESSAGES, ...FRESHNESS_MESSAGES };
 
 /** Whether a message key is known, so a producer cannot store one that would never render. */
 export function isKnownMessage(key: string): boolean {

@@ -2,6 +2,7 @@ import { CHALLENGE_TEXTS } from '../../shared/i18n/challengeTexts';
 import { PRESETS } from '../../shared/challenges/presets';
 import { CLUB_TEXTS } from '../../shared/i18n/clubTexts';
 import type { Catalogue } from '../../shared/i18n/catalogue';
+import { FRESHNESS_TEXTS } from '../../shared/i18n/freshnessTexts';
 import { NOTIFICATION_TEXTS } from '../../shared/i18n/notificationTexts';
 
 /**
@@ -11,6 +12,7 @@ import { NOTIFICATION_TEXTS } from '../../shared/i18n/notificationTexts';
 const CATALOGUES: Record<string, Catalogue> = {
   challenges: CHALLENGE_TEXTS,
   clubs: CLUB_TEXTS,
+  freshness: FRESHNESS_TEXTS,
   notifications: NOTIFICATION_TEXTS,
 };
 
@@ -37,12 +39,15 @@ describe.each(Object.entries(CATALOGUES))('the %s catalogue', (_, catalogue) => 
 });
 
 describe('the presets', () => {
-  const texts = PRESETS.flatMap((preset) => [
-    [`${preset.key} title`, preset.title],
-    [`${preset.key} description`, preset.description],
-    [`${preset.key} badge name`, preset.badge.name],
-    [`${preset.key} badge description`, preset.badge.description],
-  ] as const);
+  const texts = PRESETS.flatMap(
+    (preset) =>
+      [
+        [`${preset.key} title`, preset.title],
+        [`${preset.key} description`, preset.description],
+        [`${preset.key} badge name`, preset.badge.name],
+        [`${preset.key} badge description`, preset.badge.description],
+      ] as const,
+  );
 
   it.each(texts)('%s is written in German and in English, differently', (_, text) => {
     expect(text.de.trim()).not.toBe('');
