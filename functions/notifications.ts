@@ -8,7 +8,8 @@ import { authenticatedUser, publicAccess } from '../shared/http/guards';
 import { defineRoute, json, noContent, type Route } from '../shared/http/route';
 import { clearInbox, listInbox, markAllRead, markRead, removeNotification } from '../shared/notifications/inboxService';
 import { InboxPageSchema } from '../shared/notifications/responses';
-import { READER_LANGUAGE_HEADERS, requestLanguage } from '../shared/notifications/requestLanguage';
+import { headerLanguage } from '../shared/i18n/language';
+import { READER_LANGUAGE_HEADERS } from '../shared/notifications/requestLanguage';
 import {
   IdParamsSchema,
   ListQuerySchema,
@@ -142,7 +143,8 @@ const inboxRoutes: Route[] = [
         limit: query.limit,
         after: query.cursor,
         unreadOnly: query.unread === 'true',
-        language: await requestLanguage(sql, request, caller.userId),
+        // The stored language, when the header names neither, comes with the page's own statement.
+        language: headerLanguage(request.headers.get('accept-language')),
       });
       return json(page, 200, READER_LANGUAGE_HEADERS);
     },

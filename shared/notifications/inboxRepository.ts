@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/client';
 import type { InboxPosition } from './cursor';
 import type { TextParameters } from '../i18n/catalogue';
+import type { Language } from '../i18n/language';
 import type { Message } from '../i18n/message';
 import type { Category, Tone } from './record';
 
@@ -41,14 +42,17 @@ export interface InboxSlice {
   rows: InboxRow[];
   /** The user's total unread count, whatever the page and filter. */
   unread: number;
+  /** The user's stored contact language, read in the same statement (null: none stored, or an empty page). */
+  storedLanguage: Language | null;
 }
 
-type SliceRow = InboxRow & { unread: number };
+type SliceRow = InboxRow & { unread: number; storedLanguage: Language | null };
 
 /**
  * Newest first, strictly after `after` in (created_at, seq) order, together with the unread
- * counter in the same round trip: every row carries it (a one-time subquery, not a per-row
- * lookup). The position goes in as text: a timestamptz parameter would pass through a JS Date
+ * counter and the user's stored language in the same round trip: every row carries them (one-time
+ * subqueries, not per-row lookups; the language renders catalogue messages when the request names
+ * none). The position goes in as text: a timestamptz parameter would pass through a JS Date
  * and lose its microseconds.
  *
  * One cached plan for every user and page size. With the user id and the row count as plain
@@ -68,7 +72,8 @@ export async function selectInboxSlice(sql: Queryable, userId: string, page: Pag
   const rows = await sql<SliceRow[]>`
     select id, title, body, tone, read_at is not null as read, seq, message_key as "messageKey", message_params as "messageParams",
            to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position,
-           coalesce((select unread from notification_unread_count where user_id = ${userId}), 0) as unread
+           coalesce((select unread from notification_unread_count where user_id = ${userId}), 0) as unread,
+           (select language from user_contact where user_id = ${userId}) as "storedLanguage"
     from notification
     where user_id = (select ${userId}::text)
       ${page.unreadOnly ? sql`and read_at is null` : sql``}
@@ -76,8 +81,8 @@ export async function selectInboxSlice(sql: Queryable, userId: string, page: Pag
     order by created_at desc, seq desc
     limit (select ${page.rows}::int)`;
   const first = rows[0];
-  if (first) return { rows, unread: first.unread };
-  return { rows: [], unread: page.after ? await countUnread(sql, userId) : 0 };
+  if (first) return { rows, unread: first.unread, storedLanguage: first.storedLanguage };
+  return { rows: [], unread: page.after ? await countUnread(sql, userId) : 0, storedLanguage: null };
 }
 
 /** How many of the user's entries are unread (the trigger-maintained counter, not a row count). */

@@ -3,7 +3,7 @@ import { NotFoundError } from '../errors/domainErrors';
 import { millisecondTimestampOf } from '../paging/microTimestamp';
 import { inboxCursor, type InboxPosition } from './cursor';
 import { deleteAllEntries, deleteEntry, markAllEntriesRead, markEntryRead, selectInboxSlice, type InboxRow } from './inboxRepository';
-import { DEFAULT_LANGUAGE, type Language } from '../i18n/language';
+import { readerLanguage, type Language } from '../i18n/language';
 import { entryText } from '../i18n/messages';
 import type { InboxPage, NotificationRecord } from './responses';
 
@@ -14,7 +14,11 @@ export interface ListInboxOptions {
   limit: number;
   after?: InboxPosition;
   unreadOnly: boolean;
-  /** The reader's language (German when not given): entries written from a catalogue message are rendered in it. */
+  /**
+   * The language the request asked for (Accept-Language's first of de/en). Entries written from a
+   * catalogue message are rendered in it, else in the user's stored language (read in the page's
+   * own statement), else in German.
+   */
   language?: Language;
 }
 
@@ -23,7 +27,7 @@ export interface ListInboxOptions {
  * of the page and the filter) and the cursor of the next page (null on the last one).
  */
 export async function listInbox(sql: Queryable, userId: string, options: ListInboxOptions): Promise<InboxPage> {
-  const { rows, unread } = await selectInboxSlice(sql, userId, {
+  const { rows, unread, storedLanguage } = await selectInboxSlice(sql, userId, {
     rows: options.limit + 1,
     after: options.after,
     unreadOnly: options.unreadOnly,
@@ -32,7 +36,7 @@ export async function listInbox(sql: Queryable, userId: string, options: ListInb
   const page = hasMore ? rows.slice(0, options.limit) : rows;
   const last = page[page.length - 1];
   return {
-    items: page.map((row) => toRecord(row, options.language ?? DEFAULT_LANGUAGE)),
+    items: page.map((row) => toRecord(row, readerLanguage(null, options.language ?? storedLanguage))),
     unreadCount: unread,
     nextCursor: hasMore && last ? inboxCursor.encode([last.position, last.seq]) : null,
   };

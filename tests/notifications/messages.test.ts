@@ -43,6 +43,11 @@ describe('notifications written from a message', () => {
       ['Challenge geschafft: Vereinspokal', 'Du hast +1.500 XP und das Abzeichen „Pokal“ verdient.'],
     ]);
     expect(await inbox(userId, 'en')).toEqual([['Challenge completed: Club cup', 'You earned +1,500 XP and badge "Cup".']]);
+    // A request that names no language reads the stored one, then German.
+    const unnamed = async (id: string) => (await listInbox(getSql(), id, { limit: 10, unreadOnly: false })).items.map((item) => item.title);
+    expect(await unnamed(userId)).toEqual(['Challenge completed: Club cup']);
+    await saveContact(getSql(), userId, { email: null, language: 'de' });
+    expect(await unnamed(userId)).toEqual(['Challenge geschafft: Vereinspokal']);
   });
 
   it('keep older entries, and entries whose message is no longer known, readable as stored', async () => {
