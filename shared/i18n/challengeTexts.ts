@@ -55,7 +55,10 @@ const PLACEMENTS = ['completed', 'winner', 'finalist'] as const;
 type Placement = (typeof PLACEMENTS)[number];
 
 const isBilingual = (value: unknown): value is BilingualText =>
-  typeof value === 'object' && value !== null && typeof (value as BilingualText).de === 'string' && typeof (value as BilingualText).en === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as BilingualText).de === 'string' &&
+  typeof (value as BilingualText).en === 'string';
 
 /** The end of a challenge as a reader of `language` writes a date and time in Germany. */
 function endsAtText(iso: string, language: Language): string {

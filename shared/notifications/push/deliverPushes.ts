@@ -67,7 +67,10 @@ function pushOutboxChannel(options: PushDeliveryOptions, removed: { count: numbe
         const language = contacts.get(userId)?.language ?? 'de';
         const userTargets = targets.get(userId) ?? [];
         const attempts: Attempt[] = [];
-        for (const push of renderPushes(language, userRows.map((row) => entryText(row, language)))) {
+        for (const push of renderPushes(
+          language,
+          userRows.map((row) => entryText(row, language)),
+        )) {
           const pushRows = push.items.map((index) => userRows[index] as ClaimedRow);
           const message = messageOf({ ...push, rows: pushRows }, preferences.push.sound);
           // The batch's outcomes are written together: an unexpected error (a failed query removing a
