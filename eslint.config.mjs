@@ -16,6 +16,7 @@ const INFRASTRUCTURE = [
   'db',
   'errors',
   'health',
+  'i18n',
   'log',
   'paging',
   'process',
@@ -30,7 +31,7 @@ const AREAS = {
   boxConnector: [],
   challenges: ['notifications', 'clubs', 'clubMaster', 'people'], // payouts are notifications; memberships and clubs decide who sees which board; boards name people
   clubMaster: ['boxConnector'], // the box's pushes carry its consent report
-  clubs: ['people'], // member lists name people
+  clubs: ['people', 'notifications'], // member lists name people; membership changes are notifications
   costs: [],
   diagnostics: ['freshness', 'ingest', 'notifications', 'portal'], // the admin summary's answer joins their blocks
   freshness: ['notifications', 'boxConnector'], // freshness notices are notifications; starter-list pushes carry the consent report

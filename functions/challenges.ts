@@ -3,6 +3,7 @@ import { achievementsOf } from '../shared/challenges/achievements';
 import { listChallenges } from '../shared/challenges/challengeRepository';
 import { leaderboardForViewer } from '../shared/challenges/clubBoard';
 import { createChallenge } from '../shared/challenges/createChallenge';
+import { remindEndingChallenges } from '../shared/challenges/endReminders';
 import { expireParticipations } from '../shared/challenges/expiry';
 import { ChallengePageSchema, ChallengeSchema, ParticipationSchema } from '../shared/challenges/model';
 import {
@@ -38,6 +39,7 @@ import {
 import { startSeason } from '../shared/challenges/seasons';
 import { claimShooter, decideLink, listClubLinks, listOwnLinks } from '../shared/challenges/shooterLinks';
 import { getSql } from '../shared/db/client';
+import { READER_LANGUAGE_HEADERS, requestLanguage } from '../shared/notifications/requestLanguage';
 import { callerResource } from './callerResource';
 import { memberChallengeRoutes } from './challengesMember';
 import { challengesService } from './guards/challengesService';
@@ -58,8 +60,10 @@ const challengeRoutes: Route[] = [
     guard: authenticatedUser,
     query: ListQuerySchema,
     response: ChallengePageSchema,
-    async handle({ caller, query }) {
-      const page = await listChallenges(getSql(), caller.userId, {
+    async handle({ caller, query, request }) {
+      const sql = getSql();
+      const page = await listChallenges(sql, caller.userId, {
+        language: await requestLanguage(sql, request, caller.userId),
         scope: query.scope,
         status: query.status,
         difficulty: query.difficulty,
@@ -67,7 +71,7 @@ const challengeRoutes: Route[] = [
         limit: query.limit,
         after: query.cursor ? { createdAt: query.cursor[0], id: query.cursor[1] } : undefined,
       });
-      return json(page, 200, NO_STORE);
+      return json(page, 200, READER_LANGUAGE_HEADERS);
     },
   }),
   defineRoute({
@@ -79,9 +83,15 @@ const challengeRoutes: Route[] = [
     guard: authenticatedUser,
     body: CreateChallengeBodySchema,
     response: ChallengeSchema,
-    async handle({ caller, body }) {
-      await assertMayCreateChallenge(getSql(), caller, body);
-      return json(await createChallenge(getSql(), body, caller.userId, { maxRewardXp: maxRewardXpFor(caller) }), 201);
+    async handle({ caller, body, request }) {
+      const sql = getSql();
+      await assertMayCreateChallenge(sql, caller, body);
+      const language = await requestLanguage(sql, request, caller.userId);
+      return json(
+        await createChallenge(sql, body, caller.userId, { maxRewardXp: maxRewardXpFor(caller), language }),
+        201,
+        READER_LANGUAGE_HEADERS,
+      );
     },
   }),
   defineRoute({
@@ -92,10 +102,11 @@ const challengeRoutes: Route[] = [
     guard: authenticatedUser,
     query: AchievementsQuerySchema,
     response: AchievementsSchema,
-    async handle({ caller, query }) {
+    async handle({ caller, query, request }) {
       const userId = query.userId ?? caller.userId;
       assertMayReadAchievements(caller, userId);
-      return json(await achievementsOf(getSql(), userId), 200, NO_STORE);
+      const sql = getSql();
+      return json(await achievementsOf(sql, userId, await requestLanguage(sql, request, caller.userId)), 200, READER_LANGUAGE_HEADERS);
     },
   }),
   ...callerResource('/api/challenges/sharing-preferences', SharingPreferencesSchema, {
@@ -117,8 +128,10 @@ const challengeRoutes: Route[] = [
     responses: {
       409: { description: '`code` insufficient_history: too few training sessions in the look-back window for an adaptive goal' },
     },
-    async handle({ body }) {
-      return json(await personalize(getSql(), body), 200);
+    async handle({ body, request }) {
+      // A service call has no member: Accept-Language, else the member the goal is for.
+      const sql = getSql();
+      return json(await personalize(sql, body, new Date(), await requestLanguage(sql, request, body.userId)), 200, READER_LANGUAGE_HEADERS);
     },
   }),
   defineRoute({
@@ -246,5 +259,9 @@ const challengeRoutes: Route[] = [
 export const challengeFunctions = [
   defineGroup(declared.challenges, [...challengeRoutes, ...memberChallengeRoutes]),
   defineTimer(declared.challengeProgress, async () => evaluateAllActive(getSql())),
-  defineTimer(declared.challengeExpiry, async () => expireParticipations(getSql())),
+  // Past deadlines end first; then members whose attempt ends within 24 hours are reminded.
+  defineTimer(declared.challengeExpiry, async () => {
+    const expired = await expireParticipations(getSql());
+    return { ...expired, reminded: await remindEndingChallenges(getSql()) };
+  }),
 ];

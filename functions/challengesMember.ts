@@ -14,6 +14,7 @@ import { ParticipationSchema } from '../shared/challenges/model';
 import { personalize } from '../shared/challenges/personalize';
 import { IdParamsSchema, PersonalizeResponseSchema } from '../shared/challenges/schemas';
 import { getSql } from '../shared/db/client';
+import { READER_LANGUAGE_HEADERS, requestLanguage } from '../shared/notifications/requestLanguage';
 import { callerResource } from './callerResource';
 import { authenticatedUser } from '../shared/http/guards';
 import { defineRoute, json, type Route } from '../shared/http/route';
@@ -36,8 +37,11 @@ export const memberChallengeRoutes: Route[] = [
     responses: {
       409: { description: '`code` insufficient_history: too few training sessions of your linked shooter in the look-back window' },
     },
-    async handle({ caller, body }) {
-      return json(await personalize(getSql(), { ...body, userId: caller.userId, rewardXp: MEMBER_GOAL_REWARD_XP }), 200);
+    async handle({ caller, body, request }) {
+      const sql = getSql();
+      const language = await requestLanguage(sql, request, caller.userId);
+      const goal = await personalize(sql, { ...body, userId: caller.userId, rewardXp: MEMBER_GOAL_REWARD_XP }, new Date(), language);
+      return json(goal, 200, READER_LANGUAGE_HEADERS);
     },
   }),
   defineRoute({
@@ -88,8 +92,10 @@ export const memberChallengeRoutes: Route[] = [
     guard: authenticatedUser,
     params: UserParamsSchema,
     response: MemberBadgesSchema,
-    async handle({ caller, params }) {
-      return json(await badgesOfMember(getSql(), caller, params.userId), 200, NO_STORE);
+    async handle({ caller, params, request }) {
+      const sql = getSql();
+      const language = await requestLanguage(sql, request, caller.userId);
+      return json(await badgesOfMember(sql, caller, params.userId, language), 200, READER_LANGUAGE_HEADERS);
     },
   }),
 ];

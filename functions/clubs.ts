@@ -98,7 +98,7 @@ const clubRoutes: Route[] = [
       409: { description: '`code` last_leader: the club would be left without a leader' },
     },
     async handle({ params, caller, log }) {
-      await removeMember(getSql(), params.clubId, params.userId, departure);
+      await removeMember(getSql(), params.clubId, params.userId, departure, caller.userId);
       log.info('club_member_removed', { clubId: params.clubId, userId: params.userId, by: caller.userId });
       return noContent();
     },

@@ -8,6 +8,8 @@ import { authenticatedUser, publicAccess } from '../shared/http/guards';
 import { defineRoute, json, noContent, type Route } from '../shared/http/route';
 import { clearInbox, listInbox, markAllRead, markRead, removeNotification } from '../shared/notifications/inboxService';
 import { InboxPageSchema } from '../shared/notifications/responses';
+import { headerLanguage } from '../shared/i18n/language';
+import { READER_LANGUAGE_HEADERS } from '../shared/notifications/requestLanguage';
 import {
   IdParamsSchema,
   ListQuerySchema,
@@ -130,17 +132,21 @@ const inboxRoutes: Route[] = [
   defineRoute({
     method: 'GET',
     path: '/api/notifications',
-    summary: 'Your inbox, newest first: items, unreadCount and nextCursor (limit 1..200, default 50; cursor; unread=true)',
+    summary:
+      'Your inbox, newest first: items, unreadCount and nextCursor (limit 1..200, default 50; cursor; unread=true); texts in the first of de/en of Accept-Language, else your contact language',
     guard: authenticatedUser,
     query: ListQuerySchema,
     response: InboxPageSchema,
-    async handle({ caller, query }) {
-      const page = await listInbox(getSql(), caller.userId, {
+    async handle({ caller, query, request }) {
+      const sql = getSql();
+      const page = await listInbox(sql, caller.userId, {
         limit: query.limit,
         after: query.cursor,
         unreadOnly: query.unread === 'true',
+        // The stored language, when the header names neither, comes with the page's own statement.
+        language: headerLanguage(request.headers.get('accept-language')),
       });
-      return json(page, 200, { 'cache-control': 'no-store' });
+      return json(page, 200, READER_LANGUAGE_HEADERS);
     },
   }),
   markOneRead,

@@ -1,4 +1,6 @@
 import type { Queryable } from '../db/client';
+import { DEFAULT_LANGUAGE, type Language } from '../i18n/language';
+import { pickText, type LocalizedText } from '../i18n/localizedText';
 import { MICRO_FORMAT } from '../paging/microTimestamp';
 import { challengeListCursor } from './cursors';
 import type { ChallengeListItem, ChallengeView, ParticipationStatus, ParticipationView, Scope, Visibility } from './model';
@@ -10,8 +12,12 @@ export interface NewChallenge {
   scope: Scope;
   clubId: string | null;
   personalizedForUserId: string | null;
+  /** Shown when the reader's language has no text of its own in `titles` (docs/challenges.md, "Texts in two languages"). */
   title: string;
   description: string | null;
+  /** The title and description per language; either may be missing. */
+  titles?: LocalizedText;
+  descriptions?: LocalizedText;
   difficulty: Difficulty;
   durationDays: number;
   endsAt: Date | null;
@@ -30,14 +36,15 @@ interface ChallengeRow extends Omit<NewChallenge, 'createdBy'> {
   createdAt: Date;
 }
 
-export function challengeView(row: ChallengeRow): ChallengeView {
+/** A template as a reader of `language` sees it: its title and description in that language where it has them. */
+export function challengeView(row: ChallengeRow, language: Language = DEFAULT_LANGUAGE): ChallengeView {
   return {
     id: row.id,
     scope: row.scope,
     clubId: row.clubId,
     personalizedForUserId: row.personalizedForUserId,
-    title: row.title,
-    description: row.description,
+    title: pickText(row.titles, language, row.title),
+    description: pickText(row.descriptions, language, row.description),
     difficulty: row.difficulty,
     durationDays: row.durationDays,
     endsAt: row.endsAt?.toISOString() ?? null,
@@ -52,7 +59,7 @@ export function challengeView(row: ChallengeRow): ChallengeView {
 }
 
 export const CHALLENGE_COLUMNS = `c.id, c.scope, c.club_id as "clubId", c.personalized_for_user_id as "personalizedForUserId", c.title,
-  c.description, c.difficulty, c.duration_days as "durationDays", c.ends_at as "endsAt", c.lower_level as "lowerLevel",
+  c.description, c.titles, c.descriptions, c.difficulty, c.duration_days as "durationDays", c.ends_at as "endsAt", c.lower_level as "lowerLevel",
   c.upper_level as "upperLevel", c.default_visibility as "defaultVisibility", c.reward_xp as "rewardXp",
   c.price_cents as "priceCents", c.rules, c.created_at as "createdAt"`;
 
@@ -61,6 +68,7 @@ export async function upsertChallenge(
   sql: Queryable,
   challenge: NewChallenge,
   key: { presetKey?: string; personalizationKey?: string } = {},
+  language: Language = DEFAULT_LANGUAGE,
 ): Promise<ChallengeView> {
   const values = {
     preset_key: key.presetKey ?? null,
@@ -70,6 +78,8 @@ export async function upsertChallenge(
     personalized_for_user_id: challenge.personalizedForUserId,
     title: challenge.title,
     description: challenge.description,
+    titles: sql.json(challenge.titles ?? {}),
+    descriptions: sql.json(challenge.descriptions ?? {}),
     difficulty: challenge.difficulty,
     duration_days: challenge.durationDays,
     ends_at: challenge.endsAt,
@@ -91,7 +101,7 @@ export async function upsertChallenge(
     select ${sql.unsafe(CHALLENGE_COLUMNS)} from c`;
   // An insert, or an upsert's update, always returns its row.
   if (!row) throw new Error('challenge upsert returned no row');
-  return challengeView(row);
+  return challengeView(row, language);
 }
 
 export async function findChallenge(sql: Queryable, id: string): Promise<ChallengeView | undefined> {
@@ -119,6 +129,8 @@ export interface ListFilter {
   status?: ParticipationStatus | 'available';
   difficulty?: Difficulty;
   search?: string;
+  /** The reader's language for titles and descriptions (German when not given). */
+  language?: Language;
   limit: number;
   after?: { createdAt: string; id: string };
 }
@@ -143,6 +155,11 @@ export interface ParticipationRowJson {
   shareWithinClub: boolean;
   shareGlobally: boolean;
 }
+
+/** Whether a text of the template in either language matches the search. */
+const searchTexts = (sql: Queryable, search: string) =>
+  sql`(c.titles->>'de' ilike ${search} or c.titles->>'en' ilike ${search}
+    or c.descriptions->>'de' ilike ${search} or c.descriptions->>'en' ilike ${search})`;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (match) => `\\${match}`);
 
@@ -187,7 +204,7 @@ export async function listChallenges(
       ${filter.scope ? sql`and c.scope = ${filter.scope}` : sql``}
       ${filter.difficulty ? sql`and c.difficulty = ${filter.difficulty}` : sql``}
       ${statusFilter}
-      ${search ? sql`and (c.title ilike ${search} or c.description ilike ${search})` : sql``}
+      ${search ? sql`and (c.title ilike ${search} or c.description ilike ${search} or ${searchTexts(sql, search)})` : sql``}
       ${filter.after ? sql`and (c.created_at, c.id) < (${filter.after.createdAt}::text::timestamptz, ${filter.after.id})` : sql``}
     order by c.created_at desc, c.id desc
     limit ${filter.limit + 1}`;
@@ -195,7 +212,7 @@ export async function listChallenges(
   const last = page[page.length - 1];
   return {
     items: page.map((row) => ({
-      ...challengeView(row),
+      ...challengeView(row, filter.language),
       participation: row.participation,
       teamProgress: row.teamProgress
         ? { ...row.teamProgress, value: row.teamProgress.value === null ? 0 : Number(row.teamProgress.value) }

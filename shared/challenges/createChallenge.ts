@@ -7,6 +7,7 @@ import { upsertChallenge } from './challengeRepository';
 import type { ChallengeView } from './model';
 import type { CreateChallengeBody } from './schemas';
 import { compareTiers } from './tiers';
+import type { Language } from '../i18n/language';
 
 /** Rules between fields; every broken one is listed. */
 export async function validateChallenge(
@@ -16,6 +17,8 @@ export async function validateChallenge(
   maxRewardXp: number = HARD_MAX_REWARD_XP,
 ): Promise<void> {
   const errors: FieldError[] = [];
+  if (!body.title && !body.titles?.de && !body.titles?.en)
+    errors.push({ path: 'title', message: 'is required: give title or titles.de or titles.en' });
   if (body.rewardXp > maxRewardXp) errors.push({ path: 'rewardXp', message: `must be at most ${maxRewardXp}` });
   if (body.scope === 'club' && !body.clubId) errors.push({ path: 'clubId', message: 'is required for a club challenge' });
   if (body.scope !== 'club' && body.clubId) errors.push({ path: 'clubId', message: 'is only allowed on a club challenge' });
@@ -47,24 +50,33 @@ export async function createChallenge(
   sql: Queryable,
   body: CreateChallengeBody,
   createdBy: string,
-  options: { maxRewardXp?: number; now?: Date } = {},
+  options: { maxRewardXp?: number; now?: Date; language?: Language } = {},
 ): Promise<ChallengeView> {
   await validateChallenge(sql, body, options.now ?? new Date(), options.maxRewardXp);
-  return upsertChallenge(sql, {
-    scope: body.scope,
-    clubId: body.clubId ?? null,
-    personalizedForUserId: body.personalizedForUserId ?? null,
-    title: body.title,
-    description: body.description ?? null,
-    difficulty: body.difficulty,
-    durationDays: body.durationDays,
-    endsAt: body.endsAt ? new Date(body.endsAt) : null,
-    lowerLevel: body.lowerLevel ?? null,
-    upperLevel: body.upperLevel ?? null,
-    defaultVisibility: body.defaultVisibility,
-    rewardXp: body.rewardXp,
-    priceCents: body.priceCents ?? null,
-    rules: body.rulesJson,
-    createdBy,
-  });
+  return upsertChallenge(
+    sql,
+    {
+      scope: body.scope,
+      clubId: body.clubId ?? null,
+      personalizedForUserId: body.personalizedForUserId ?? null,
+      // The language-neutral text is what a reader gets when their language has none: the one `title`
+      // when given, else German, else English.
+      title: body.title ?? body.titles?.de ?? body.titles?.en ?? '',
+      description: body.description ?? body.descriptions?.de ?? body.descriptions?.en ?? null,
+      titles: body.titles ?? {},
+      descriptions: body.descriptions ?? {},
+      difficulty: body.difficulty,
+      durationDays: body.durationDays,
+      endsAt: body.endsAt ? new Date(body.endsAt) : null,
+      lowerLevel: body.lowerLevel ?? null,
+      upperLevel: body.upperLevel ?? null,
+      defaultVisibility: body.defaultVisibility,
+      rewardXp: body.rewardXp,
+      priceCents: body.priceCents ?? null,
+      rules: body.rulesJson,
+      createdBy,
+    },
+    {},
+    options.language,
+  );
 }

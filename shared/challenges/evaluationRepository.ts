@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/client';
+import type { LocalizedText } from '../i18n/localizedText';
 import type { Rules } from './rules';
 
 /**
@@ -12,6 +13,7 @@ export interface ActiveParticipation {
   userId: string;
   challengeId: string;
   title: string;
+  titles: LocalizedText;
   scope: 'global' | 'club' | 'personal';
   challengeClubId: string | null;
   rules: Rules;
@@ -22,7 +24,7 @@ export interface ActiveParticipation {
 
 export async function findActiveParticipation(sql: Queryable, participationId: string): Promise<ActiveParticipation | undefined> {
   const [row]: [ActiveParticipation?] = await sql`
-    select p.id, p.user_id as "userId", p.challenge_id as "challengeId", c.title, c.scope,
+    select p.id, p.user_id as "userId", p.challenge_id as "challengeId", c.title, c.titles, c.scope,
            c.club_id as "challengeClubId", p.rules, p.reward_xp as "rewardXp",
            p.joined_at as "joinedAt", p.deadline_at as "deadlineAt"
     from challenge_participation p join challenge c on c.id = p.challenge_id
@@ -96,13 +98,13 @@ export async function failActiveParticipation(
   sql: Queryable,
   participationId: string,
   now: Date,
-): Promise<{ userId: string; title: string } | undefined> {
-  const [row]: [{ userId: string; title: string }?] = await sql`
+): Promise<{ userId: string; title: string; titles: LocalizedText } | undefined> {
+  const [row]: [{ userId: string; title: string; titles: LocalizedText }?] = await sql`
     update challenge_participation p set status = 'failed', finished_at = ${now},
       result = coalesce(p.result, '{}'::jsonb) || jsonb_build_object('placement', 'out')
     from challenge c
     where p.id = ${participationId} and p.status = 'active' and c.id = p.challenge_id
-    returning p.user_id as "userId", c.title`;
+    returning p.user_id as "userId", c.title, c.titles`;
   return row;
 }
 
@@ -139,6 +141,7 @@ export interface Contender {
   rules: Rules;
   rewardXp: number;
   title: string;
+  titles: LocalizedText;
 }
 
 /**
@@ -147,7 +150,7 @@ export interface Contender {
  */
 export async function lockContenders(sql: Queryable, challengeId: string, now: Date): Promise<Contender[]> {
   return sql<Contender[]>`
-    select p.id, p.user_id as "userId", p.club_id as "clubId", p.score::text as score, p.rules, p.reward_xp as "rewardXp", c.title
+    select p.id, p.user_id as "userId", p.club_id as "clubId", p.score::text as score, p.rules, p.reward_xp as "rewardXp", c.title, c.titles
     from challenge_participation p join challenge c on c.id = p.challenge_id
     where p.challenge_id = ${challengeId} and p.status = 'active' and p.deadline_at <= ${now}
     order by p.club_id nulls last, p.score desc, p.score_reached_at, p.id

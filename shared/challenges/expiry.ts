@@ -1,4 +1,5 @@
 import type { Sql } from '../db/client';
+import { bothLanguages } from '../i18n/localizedText';
 import {
   dueParticipationIds,
   expiredParticipationIds,
@@ -58,7 +59,7 @@ export async function settleKnockout(sql: Sql, challengeId: string, now: Date): 
       const outcome = place === null ? ({ placement: 'out' } as const) : knockoutOutcome(place, contender.rewardXp, knockout);
       if (outcome.placement === 'out') {
         await finishContender(tx, contender.id, 'failed', { placement: 'out', place }, now);
-        await notifyFailed(tx, contender.userId, contender.title);
+        await notifyFailed(tx, contender.userId, bothLanguages(contender.titles, contender.title));
         failed += 1;
         continue;
       }
@@ -68,7 +69,7 @@ export async function settleKnockout(sql: Sql, challengeId: string, now: Date): 
         userId: contender.userId,
         participationId: contender.id,
         challengeId,
-        challengeTitle: contender.title,
+        challengeTitle: bothLanguages(contender.titles, contender.title),
         xp: outcome.xp,
         badgeKey,
         placement: outcome.placement,

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/client';
+import { DEFAULT_LANGUAGE, type Language } from '../i18n/language';
 import { personName } from '../people/names';
 import { displayNamesOf } from '../people/profileRepository';
 import { isPlatformAdmin, type Actor } from './access';
@@ -18,13 +19,18 @@ import { xpTotals } from './xpLedgerRepository';
  * tell who exists. The name is shown under the same rules: when the viewer sees all, or sees the
  * member's standing or at least one of their badges; otherwise it is null as for someone nameless.
  */
-export async function badgesOfMember(sql: Queryable, viewer: Actor, userId: string): Promise<MemberBadges> {
+export async function badgesOfMember(
+  sql: Queryable,
+  viewer: Actor,
+  userId: string,
+  language: Language = DEFAULT_LANGUAGE,
+): Promise<MemberBadges> {
   const seesAll = viewer.userId === userId || isPlatformAdmin(viewer);
   const badges = seesAll ? await listEarnedBadges(sql, userId) : await listBadgesVisibleTo(sql, userId, viewer.userId);
   const standing = seesAll || (await sharesStandingWith(sql, userId, viewer.userId)) ? await standingOf(sql, userId) : null;
   const shown = seesAll || standing !== null || badges.length > 0;
   const name = shown ? (await displayNamesOf(sql, [userId])).get(userId) : undefined;
-  return { userId, ...personName(name), standing, badgeGroups: groupBadges(badges) };
+  return { userId, ...personName(name), standing, badgeGroups: groupBadges(badges, language) };
 }
 
 async function sharesStandingWith(sql: Queryable, ownerId: string, viewerId: string): Promise<boolean> {

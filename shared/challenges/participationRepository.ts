@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/client';
+import type { LocalizedText } from '../i18n/localizedText';
 import { ConflictError, InvalidError, NotFoundError } from '../errors/domainErrors';
 import { PARTICIPATION_JSON, findVisibleChallenge, type ParticipationRowJson } from './challengeRepository';
 import type { ParticipationView } from './model';
@@ -117,6 +118,7 @@ export interface CompletionRow {
   participationId: string;
   challengeId: string;
   title: string;
+  titles: LocalizedText;
   finishedAt: Date;
   xp: number;
   placement: string | null;
@@ -127,7 +129,7 @@ export interface CompletionRow {
 /** A user's completed participations, newest first. */
 export function listRecentCompletions(sql: Queryable, userId: string, limit: number): Promise<CompletionRow[]> {
   return sql<CompletionRow[]>`
-    select p.id as "participationId", p.challenge_id as "challengeId", c.title, p.finished_at as "finishedAt",
+    select p.id as "participationId", p.challenge_id as "challengeId", c.title, c.titles, p.finished_at as "finishedAt",
            coalesce((p.result->>'xp')::int, p.reward_xp) as xp, p.result->>'placement' as placement,
            not (p.share_within_club or p.share_globally) as private, p.club_id as "clubId"
     from challenge_participation p join challenge c on c.id = p.challenge_id

@@ -3,16 +3,10 @@ import { ConflictError } from '../errors/domainErrors';
 import { upsertChallenge } from './challengeRepository';
 import type { ChallengeView } from './model';
 import { adaptiveGoal, MIN_HISTORY_SESSIONS } from './personalizeMaths';
-import type { Metric } from './rules';
+import { DEFAULT_LANGUAGE, type Language } from '../i18n/language';
+import { challengeTextInBoth } from '../i18n/challengeTexts';
 import type { PersonalizeBody, PersonalizeResponse } from './schemas';
 import { measureShots } from './shotDataRepository';
-
-const TITLES: Record<Metric, string> = {
-  shots: 'Personal goal: shots',
-  sessions: 'Personal goal: training sessions',
-  averageRing: 'Personal goal: average ring value',
-  bestSeries: 'Personal goal: best series',
-};
 
 /**
  * Generates (or regenerates: same user and metric, same template) an adaptive personal goal
@@ -23,6 +17,7 @@ export async function personalize(
   sql: Queryable,
   body: PersonalizeBody,
   now: Date = new Date(),
+  language: Language = DEFAULT_LANGUAGE,
 ): Promise<{ challenge: ChallengeView; recommendation: PersonalizeResponse['recommendation'] }> {
   const history = await measureShots(sql, {
     userId: body.userId,
@@ -57,14 +52,21 @@ export async function personalize(
     lookbackDays: body.lookbackDays,
     sessions: history.sessions,
   };
+  const titles = challengeTextInBoth(`personal.${body.metric}.title`);
+  const descriptions = challengeTextInBoth('personal.description', {
+    percent: Math.round(adaptive.multiplier * 100),
+    days: body.lookbackDays,
+  });
   const challenge = await upsertChallenge(
     sql,
     {
       scope: 'personal',
       clubId: null,
       personalizedForUserId: body.userId,
-      title: TITLES[body.metric],
-      description: `${Math.round(adaptive.multiplier * 100)} % above your average of the last ${body.lookbackDays} days.`,
+      title: titles.de,
+      description: descriptions.de,
+      titles,
+      descriptions,
       difficulty: body.difficulty,
       durationDays: body.durationDays,
       endsAt: null,
@@ -77,6 +79,7 @@ export async function personalize(
       createdBy: 'personalize',
     },
     { personalizationKey: `${body.userId}:${body.metric}` },
+    language,
   );
   return { challenge, recommendation: { metric: body.metric, target: adaptive.goal.target, ...personalization } };
 }

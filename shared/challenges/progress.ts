@@ -1,4 +1,5 @@
 import type { Sql } from '../db/client';
+import { bothLanguages } from '../i18n/localizedText';
 import { payReward, notifyFailed } from './payout';
 import { isGoalMet, progressFraction, type Measurement, type Rules } from './rules';
 import {
@@ -80,7 +81,7 @@ export async function evaluateParticipation(sql: Sql, participationId: string, n
       userId: participation.userId,
       participationId: participation.id,
       challengeId: participation.challengeId,
-      challengeTitle: participation.title,
+      challengeTitle: bothLanguages(participation.titles, participation.title),
       xp: participation.rewardXp,
       badgeKey: rules.rewardBadge ?? null,
       placement: 'completed',
@@ -132,7 +133,7 @@ export async function failParticipation(sql: Sql, participationId: string, now: 
   return sql.begin(async (tx) => {
     const row = await failActiveParticipation(tx, participationId, now);
     if (!row) return false;
-    await notifyFailed(tx, row.userId, row.title);
+    await notifyFailed(tx, row.userId, bothLanguages(row.titles, row.title));
     return true;
   });
 }

@@ -8,6 +8,7 @@ import { PARTICIPATION_STATUSES, SCOPES, VISIBILITIES } from './model';
 import { DIFFICULTIES } from './personalizeMaths';
 import { METRICS, RulesSchema } from './rules';
 import { visibleText } from './text';
+import { localizedTextSchema } from '../i18n/localizedText';
 import { TIERS } from './tiers';
 import { timestampSchema } from '../validation/timestamp';
 import { LINK_STATUSES } from './responses';
@@ -59,8 +60,12 @@ export const CreateChallengeBodySchema = v.strictObject({
   scope: v.picklist(SCOPES, 'must be global, club or personal'),
   clubId: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(64))),
   personalizedForUserId: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(200))),
-  title: visibleText(120),
+  // One text, or one per language (`titles: { de, en }`, either optional); at least one title in all
+  // (createChallenge). A reader sees their language's text, else `title`, else the other language's.
+  title: v.optional(visibleText(120)),
+  titles: v.optional(localizedTextSchema(visibleText(120))),
   description: v.optional(visibleText(2000)),
+  descriptions: v.optional(localizedTextSchema(visibleText(2000))),
   difficulty: v.picklist(DIFFICULTIES, 'must be easy, medium, hard or expert'),
   durationDays: bodyWholeNumber(1, 366),
   endsAt: v.optional(timestampSchema()),

@@ -18,14 +18,24 @@ export async function clubExists(sql: Queryable, clubId: string): Promise<boolea
   return row !== undefined;
 }
 
-/** Makes the user a leader: a new membership, or a member promoted (keeping since). `created` when the row is new. */
-export async function upsertLeader(sql: Queryable, clubId: string, userId: string): Promise<MembershipRow & { created: boolean }> {
+/**
+ * Makes the user a leader: a new membership, or a member promoted (keeping since). `created` when
+ * the row is new, `changed` when this call made them a leader (false for a leader already, also
+ * when a concurrent call promoted them first: the update's condition is re-checked on the row).
+ */
+export async function upsertLeader(
+  sql: Queryable,
+  clubId: string,
+  userId: string,
+): Promise<MembershipRow & { created: boolean; changed: boolean }> {
   const [row]: [(MembershipRow & { created: boolean })?] = await sql`
     insert into club_membership (club_id, user_id, role) values (${clubId}, ${userId}, 'leader')
-    on conflict (club_id, user_id) do update set role = 'leader'
+    on conflict (club_id, user_id) do update set role = 'leader' where club_membership.role <> 'leader'
     returning ${sql.unsafe(COLUMNS)}, (xmax = 0) as created`;
-  if (!row) throw new Error('membership upsert returned no row');
-  return row;
+  if (row) return { ...row, changed: true };
+  const existing = await findMembership(sql, clubId, userId);
+  if (!existing) throw new Error('membership upsert returned no row');
+  return { ...existing, created: false, changed: false };
 }
 
 /** Adds the user as a member; undefined when they already belong to the club. */

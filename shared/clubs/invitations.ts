@@ -2,6 +2,7 @@ import type { Sql } from '../db/client';
 import { ConflictError, InvalidError, NotFoundError } from '../errors/domainErrors';
 import { insertMember } from './clubMembersRepository';
 import { invitationListCursor } from './cursors';
+import { noticeMembership } from './memberNotices';
 import { digestsMatch, generateInvitationCode, hashInvitationCode, normaliseInvitationCode } from './invitationCode';
 import {
   countInvitations,
@@ -86,7 +87,7 @@ export async function revokeInvitation(sql: Sql, clubId: string, invitationId: s
  * The holder of the code becomes a member of the club. One transaction locks the invitation,
  * checks it, inserts the membership and marks the code used: of two accepts of one code, the
  * second waits for the first and finds it used. Someone who already belongs to the club does not
- * use up the code.
+ * use up the code. The newcomer is welcomed and the invitation's creator told, in the same transaction.
  */
 export async function acceptInvitation(sql: Sql, userId: string, code: string, now: Date = new Date()): Promise<Membership> {
   const normalised = normaliseInvitationCode(code);
@@ -104,6 +105,8 @@ export async function acceptInvitation(sql: Sql, userId: string, code: string, n
     const membership = await insertMember(tx, invitation.clubId, userId, now);
     if (!membership) throw new ConflictError('You are a member of this club already.', { code: 'already_member' });
     await markInvitationUsed(tx, invitation.id, userId, now);
+    await noticeMembership(tx, 'joined', invitation.clubId, userId);
+    if (invitation.createdBy !== userId) await noticeMembership(tx, 'invitationAccepted', invitation.clubId, invitation.createdBy);
     return { clubId: membership.clubId, userId: membership.userId, role: membership.role, since: membership.since.toISOString() };
   });
 }

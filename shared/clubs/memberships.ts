@@ -12,6 +12,7 @@ import {
   type MembershipRow,
 } from './clubMembersRepository';
 import { memberListCursor } from './cursors';
+import { noticeMembership } from './memberNotices';
 import type { ClubRole } from './membershipRepository';
 import { personName } from '../people/names';
 import type { MemberPage, Membership, OwnClubs } from './schemas';
@@ -28,11 +29,14 @@ const view = (row: MembershipRow): Membership => ({
   since: row.since.toISOString(),
 });
 
-/** Makes the user a leader of the club (a new membership, or a member promoted). */
+/** Makes the user a leader of the club (a new membership, or a member promoted) and tells them so. */
 export async function appointLeader(sql: Sql, clubId: string, userId: string): Promise<{ membership: Membership; created: boolean }> {
-  if (!(await clubExists(sql, clubId))) throw new NotFoundError('No such club.', { code: 'club_not_found' });
-  const row = await upsertLeader(sql, clubId, userId);
-  return { membership: view(row), created: row.created };
+  return sql.begin(async (tx) => {
+    if (!(await clubExists(tx, clubId))) throw new NotFoundError('No such club.', { code: 'club_not_found' });
+    const row = await upsertLeader(tx, clubId, userId);
+    if (row.changed) await noticeMembership(tx, 'madeLeader', clubId, userId);
+    return { membership: view(row), created: row.created };
+  });
 }
 
 export async function listClubMembers(
@@ -74,8 +78,9 @@ export type OnDeparture = (tx: TransactionSql, clubId: string, userId: string) =
 /**
  * Removes the user from the club. The club's leaders are locked first, so two leaders removing
  * each other (or leaving at once) cannot both succeed: the second finds the club's last leader.
+ * `removedBy`, someone other than the user, is told to the user as a removal; leaving says nothing.
  */
-export async function removeMember(sql: Sql, clubId: string, userId: string, onDeparture?: OnDeparture): Promise<void> {
+export async function removeMember(sql: Sql, clubId: string, userId: string, onDeparture?: OnDeparture, removedBy?: string): Promise<void> {
   await sql.begin(async (tx) => {
     const leaders = await lockLeaders(tx, clubId);
     const membership = await findMembership(tx, clubId, userId);
@@ -85,6 +90,7 @@ export async function removeMember(sql: Sql, clubId: string, userId: string, onD
     }
     await deleteMembership(tx, clubId, userId);
     await onDeparture?.(tx, clubId, userId);
+    if (removedBy !== undefined && removedBy !== userId) await noticeMembership(tx, 'removed', clubId, userId);
   });
 }
 

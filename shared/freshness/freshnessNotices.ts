@@ -1,4 +1,5 @@
 import type { Sql } from '../db/client';
+import type { Message } from '../i18n/message';
 import type { Logger } from '../log/logger';
 import { notify } from '../notifications/notify';
 import type { ClubFreshness } from './clubFreshness';
@@ -8,69 +9,28 @@ import { releaseRecoveryClaim, releaseStaleClaim, type ClaimedNotices } from './
 /** The producer name the inbox records for these notices. */
 export const FRESHNESS_SOURCE = 'freshness';
 
-/** "Wednesday, 18 November 2026, 18:00" on the club's own clock. */
-function localTime(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(instant);
-}
-
-/** Tells each leader of the club that no shot data arrived for the evaluated evening (warning). */
+/** Tells each leader of the club that no shot data arrived for the evaluated evening (warning), in their language. */
 export async function notifyClubStale(sql: Sql, club: ClubFreshness, now: Date): Promise<number> {
-  const leaders = await listClubLeaders(sql, club.signals.clubId);
-  const evening = localTime(club.verdict.evening.start, club.plan.timeZone);
-  const body = [
-    `No shot data reached the cloud for the training evening of ${evening}${club.planSource === 'assumed' ? ' (default plan: no training plan is stored for the club)' : ''}.`,
-    club.hint?.message,
-  ]
-    .filter(Boolean)
-    .join(' ');
-  for (const userId of leaders) {
-    await sql.begin((tx) =>
-      notify(
-        tx,
-        {
-          userId,
-          title: `No shot data from ${club.signals.name}`,
-          body,
-          tone: 'warning',
-          kind: 'report',
-          category: 'club',
-          source: FRESHNESS_SOURCE,
-        },
-        now,
-      ),
-    );
-  }
-  return leaders.length;
+  const params = {
+    club: club.signals.name,
+    evening: club.verdict.evening.start.toISOString(),
+    timeZone: club.plan.timeZone,
+    planSource: club.planSource,
+    ...(club.hint ? { hint: club.hint.code } : {}),
+  };
+  return notifyLeaders(sql, club, { key: 'freshness.stale', params }, 'warning', now);
 }
 
-/** Tells each leader of the club that shot data arrives again (success). */
+/** Tells each leader of the club that shot data arrives again (success), in their language. */
 export async function notifyClubRecovered(sql: Sql, club: ClubFreshness, now: Date): Promise<number> {
+  const params = { club: club.signals.name, evening: club.verdict.evening.start.toISOString(), timeZone: club.plan.timeZone };
+  return notifyLeaders(sql, club, { key: 'freshness.recovered', params }, 'success', now);
+}
+
+async function notifyLeaders(sql: Sql, club: ClubFreshness, message: Message, tone: 'warning' | 'success', now: Date): Promise<number> {
   const leaders = await listClubLeaders(sql, club.signals.clubId);
-  const body = `Shot data reached the cloud again after the training evening of ${localTime(club.verdict.evening.start, club.plan.timeZone)}.`;
   for (const userId of leaders) {
-    await sql.begin((tx) =>
-      notify(
-        tx,
-        {
-          userId,
-          title: `Shot data from ${club.signals.name} arrives again`,
-          body,
-          tone: 'success',
-          kind: 'report',
-          category: 'club',
-          source: FRESHNESS_SOURCE,
-        },
-        now,
-      ),
-    );
+    await sql.begin((tx) => notify(tx, { userId, message, tone, kind: 'report', category: 'club', source: FRESHNESS_SOURCE }, now));
   }
   return leaders.length;
 }

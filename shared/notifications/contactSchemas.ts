@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 
+import { LANGUAGES, type Language } from '../i18n/language';
+
 /** The languages emails and pushes are written in; the member's choice, German when none is stored. */
-export const LANGUAGES = ['de', 'en'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES, type Language };
 
 /**
  * The member's contact details for delivery: where email goes and which language emails and

@@ -1,5 +1,8 @@
 import type { Queryable } from '../db/client';
 import type { InboxPosition } from './cursor';
+import type { TextParameters } from '../i18n/catalogue';
+import type { Language } from '../i18n/language';
+import type { Message } from '../i18n/message';
 import type { Category, Tone } from './record';
 
 /** One inbox entry as stored, with its keyset position. */
@@ -9,6 +12,9 @@ export interface InboxRow {
   body: string | null;
   tone: Tone;
   read: boolean;
+  /** The catalogue message the entry was written from (null for older entries and fixed texts). */
+  messageKey: string | null;
+  messageParams: TextParameters | null;
   /** created_at as ISO 8601 UTC with microseconds (`2026-11-18T12:00:00.123456Z`): the date and the cursor. */
   position: string;
   seq: number;
@@ -18,6 +24,7 @@ export interface NewInboxEntry {
   userId: string;
   title: string;
   body?: string;
+  message?: Message | null;
   tone: Tone;
   kind: string;
   category?: Category;
@@ -35,14 +42,17 @@ export interface InboxSlice {
   rows: InboxRow[];
   /** The user's total unread count, whatever the page and filter. */
   unread: number;
+  /** The user's stored contact language, read in the same statement (null: none stored, or an empty page). */
+  storedLanguage: Language | null;
 }
 
-type SliceRow = InboxRow & { unread: number };
+type SliceRow = InboxRow & { unread: number; storedLanguage: Language | null };
 
 /**
  * Newest first, strictly after `after` in (created_at, seq) order, together with the unread
- * counter in the same round trip: every row carries it (a one-time subquery, not a per-row
- * lookup). The position goes in as text: a timestamptz parameter would pass through a JS Date
+ * counter and the user's stored language in the same round trip: every row carries them (one-time
+ * subqueries, not per-row lookups; the language renders catalogue messages when the request names
+ * none). The position goes in as text: a timestamptz parameter would pass through a JS Date
  * and lose its microseconds.
  *
  * One cached plan for every user and page size. With the user id and the row count as plain
@@ -60,9 +70,10 @@ type SliceRow = InboxRow & { unread: number };
  */
 export async function selectInboxSlice(sql: Queryable, userId: string, page: PageRequest): Promise<InboxSlice> {
   const rows = await sql<SliceRow[]>`
-    select id, title, body, tone, read_at is not null as read, seq,
+    select id, title, body, tone, read_at is not null as read, seq, message_key as "messageKey", message_params as "messageParams",
            to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position,
-           coalesce((select unread from notification_unread_count where user_id = ${userId}), 0) as unread
+           coalesce((select unread from notification_unread_count where user_id = ${userId}), 0) as unread,
+           (select language from user_contact where user_id = ${userId}) as "storedLanguage"
     from notification
     where user_id = (select ${userId}::text)
       ${page.unreadOnly ? sql`and read_at is null` : sql``}
@@ -70,8 +81,8 @@ export async function selectInboxSlice(sql: Queryable, userId: string, page: Pag
     order by created_at desc, seq desc
     limit (select ${page.rows}::int)`;
   const first = rows[0];
-  if (first) return { rows, unread: first.unread };
-  return { rows: [], unread: page.after ? await countUnread(sql, userId) : 0 };
+  if (first) return { rows, unread: first.unread, storedLanguage: first.storedLanguage };
+  return { rows: [], unread: page.after ? await countUnread(sql, userId) : 0, storedLanguage: null };
 }
 
 /** How many of the user's entries are unread (the trigger-maintained counter, not a row count). */
@@ -89,8 +100,9 @@ export async function countUnread(sql: Queryable, userId: string): Promise<numbe
  */
 export async function insertInboxEntry(sql: Queryable, entry: NewInboxEntry): Promise<{ id: string; createdAt: Date }> {
   const [row]: [{ id: string; createdAt: Date }?] = await sql`
-    insert into notification (user_id, title, body, tone, kind, category, source, created_at)
-    values (${entry.userId}, ${entry.title}, ${entry.body ?? null}, ${entry.tone}, ${entry.kind}, ${entry.category ?? null}, ${entry.source}, clock_timestamp())
+    insert into notification (user_id, title, body, tone, kind, category, source, message_key, message_params, created_at)
+    values (${entry.userId}, ${entry.title}, ${entry.body ?? null}, ${entry.tone}, ${entry.kind}, ${entry.category ?? null}, ${entry.source},
+            ${entry.message?.key ?? null}, ${entry.message ? sql.json(entry.message.params) : null}, clock_timestamp())
     returning id, created_at as "createdAt"`;
   if (!row) throw new Error('notification insert returned no row');
   return row;

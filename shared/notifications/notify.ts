@@ -4,6 +4,9 @@ import { insertInboxEntry, pruneToNewest } from './inboxRepository';
 import { enqueueDeliveries } from './outbox/outboxRepository';
 import { loadSettings } from './preferencesRepository';
 import type { Tone } from './record';
+import { loadContact } from './contactRepository';
+import type { Message } from '../i18n/message';
+import { isKnownMessage, renderMessage } from '../i18n/messages';
 
 /**
  * The newest entries a user keeps; notify deletes older ones in the same transaction, so a
@@ -16,7 +19,13 @@ export const INBOX_LOCK_NAMESPACE = 4_110_001;
 
 export interface NotifyInput extends DeliverySubject {
   userId: string;
-  title: string;
+  /**
+   * What the entry says: a catalogue message (rendered in the reader's language wherever it is
+   * read, and in the recipient's stored language for email and push), or else a fixed `title` and
+   * `body` the producer wrote in one language.
+   */
+  message?: Message;
+  title?: string;
   body?: string;
   tone: Tone;
   /** The producing area, for diagnostics: 'billing', 'scheduler', 'duels', ... */
@@ -50,10 +59,10 @@ export async function notify(tx: TransactionSql, input: NotifyInput, now: Date =
   // Trimming before the insert makes room for the new entry, and takes row locks before the
   // unread counter's lock, in the same order as every other inbox statement.
   const pruned = await pruneToNewest(tx, input.userId, INBOX_CAP - 1);
+  const text = await storedText(tx, input);
   const entry = await insertInboxEntry(tx, {
     userId: input.userId,
-    title: input.title,
-    body: input.body,
+    ...text,
     tone: input.tone,
     kind: input.kind,
     category: input.category,
@@ -66,8 +75,9 @@ export async function notify(tx: TransactionSql, input: NotifyInput, now: Date =
     {
       notificationId: entry.id,
       userId: input.userId,
-      title: input.title,
-      body: input.body ?? null,
+      title: text.title,
+      body: text.body ?? null,
+      message: text.message,
       tone: input.tone,
       category: input.category ?? null,
     },
@@ -75,4 +85,19 @@ export async function notify(tx: TransactionSql, input: NotifyInput, now: Date =
     input.cancelKey ?? null,
   );
   return { id: entry.id, deliveries, pruned };
+}
+
+/**
+ * The text stored with the entry: a message's rendering in the recipient's stored language (what
+ * is shown should the message's key ever be removed), or the producer's own title and body.
+ */
+async function storedText(tx: TransactionSql, input: NotifyInput): Promise<{ title: string; body?: string; message: Message | null }> {
+  if (!input.message) {
+    if (input.title === undefined) throw new Error('notify needs a message or a title');
+    return { title: input.title, body: input.body, message: null };
+  }
+  if (!isKnownMessage(input.message.key)) throw new Error(`unknown notification message ${input.message.key}`);
+  const rendered = renderMessage(input.message, (await loadContact(tx, input.userId)).language);
+  if (!rendered) throw new Error(`notification message ${input.message.key} cannot render its parameters`);
+  return { title: rendered.title, body: rendered.body, message: input.message };
 }

@@ -45,7 +45,7 @@ describe('XP ledger and seasons', () => {
       userId: user,
       participationId: participation.id,
       challengeId: challenge.id,
-      challengeTitle: challenge.title,
+      challengeTitle: { de: challenge.title, en: challenge.title },
       xp: 500,
       badgeKey: null,
       placement: 'completed' as const,

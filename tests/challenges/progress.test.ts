@@ -97,10 +97,11 @@ describe('progress from shot data', () => {
     expect(total?.xp).toBe(750);
     const badges = await getSql()`select badge_key from challenge_user_badge where user_id = ${user}`;
     expect(badges).toHaveLength(1);
+    // Stored in the member's language (German: none is stored); the inbox renders it for each reader.
     expect(await inboxOf(user)).toEqual([
       {
-        title: 'Challenge completed: Race to ten',
-        body: 'You earned +750 XP and badge "Badge race-badge".',
+        title: 'Challenge geschafft: Race to ten',
+        body: 'Du hast +750 XP und das Abzeichen „Badge race-badge“ verdient.',
         tone: 'success',
         kind: 'challenge',
         category: 'training',
@@ -164,13 +165,13 @@ describe('progress from shot data', () => {
     >`select id, status from challenge_participation where challenge_id = ${challenge.id}`;
     expect(Object.fromEntries(rows.map((row) => [row.id, row.status]))).toEqual({ [lateOne.id]: 'completed', [idleOne.id]: 'failed' });
     expect(await inboxOf(idle)).toEqual([
-      expect.objectContaining({ title: 'Challenge ended: Short one', tone: 'info', kind: 'challenge' }),
+      expect.objectContaining({ title: 'Challenge beendet: Short one', tone: 'info', kind: 'challenge' }),
     ]);
     const deliveries = await getSql()`select 1 from notification_outbox where user_id = ${idle}`;
     expect(deliveries).toHaveLength(0);
   });
 
-  it('a knockout pays the winner rewardXp and the badge, finalists less, the rest nothing', async () => {
+  it('a knockout pays the winner rewardXp, finalists less, both the badge, the rest nothing', async () => {
     const club = await createClub();
     await ensureBadge('cup-test', 'diamond');
     const endsAt = day(10);
@@ -218,7 +219,10 @@ describe('progress from shot data', () => {
       [users[3]!]: ['failed', 'out', 4],
       [idle]: ['failed', 'out', null],
     });
+    // The spec: completion grants the challenge's rewardBadge with the XP, and finalists complete.
     const badges = await getSql()<{ userId: string }[]>`select user_id as "userId" from challenge_user_badge where badge_key = 'cup-test'`;
-    expect(badges.map((row) => row.userId)).toEqual([users[1]]);
+    expect(badges.map((row) => row.userId).sort()).toEqual([users[0], users[1], users[2]].sort());
+    const finalistResult = results.find((row) => row.userId === users[0])?.result as { badge?: string } | undefined;
+    expect(finalistResult?.badge).toBe('cup-test');
   });
 });

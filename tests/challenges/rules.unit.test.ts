@@ -121,14 +121,14 @@ describe('adaptive goals (personalize maths)', () => {
 
 describe('knockout payout', () => {
   const knockout = { finalists: 3, finalistXp: 400 };
-  it('pays the winner more than the finalists and nothing beyond', () => {
+  it('pays the winner more than the finalists and nothing beyond; every completion earns the badge', () => {
     expect(knockoutOutcome(1, 1000, knockout)).toEqual({ placement: 'winner', xp: 1000, badge: true });
-    expect(knockoutOutcome(2, 1000, knockout)).toEqual({ placement: 'finalist', xp: 400, badge: false });
-    expect(knockoutOutcome(4, 1000, knockout)).toEqual({ placement: 'finalist', xp: 400, badge: false });
+    expect(knockoutOutcome(2, 1000, knockout)).toEqual({ placement: 'finalist', xp: 400, badge: true });
+    expect(knockoutOutcome(4, 1000, knockout)).toEqual({ placement: 'finalist', xp: 400, badge: true });
     expect(knockoutOutcome(5, 1000, knockout)).toEqual({ placement: 'out' });
   });
   it('a finalist never gets as much as the winner', () => {
-    expect(knockoutOutcome(2, 300, { finalists: 1, finalistXp: 500 })).toEqual({ placement: 'finalist', xp: 299, badge: false });
+    expect(knockoutOutcome(2, 300, { finalists: 1, finalistXp: 500 })).toEqual({ placement: 'finalist', xp: 299, badge: true });
   });
 });
 

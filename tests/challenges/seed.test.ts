@@ -13,9 +13,18 @@ describe('seed:challenges', () => {
       (preset) => preset.key + (preset.scope === 'club' ? `@${club.clubId}` : preset.scope === 'personal' ? `@${personalUser}` : ''),
     );
     const ours = () => getSql()<
-      { id: string; presetKey: string; scope: string; rewardXp: number; title: string; endsAt: Date | null; badge: string }[]
+      {
+        id: string;
+        presetKey: string;
+        scope: string;
+        rewardXp: number;
+        title: string;
+        titles: Record<string, string>;
+        endsAt: Date | null;
+        badge: string;
+      }[]
     >`
-      select id, preset_key as "presetKey", scope, reward_xp as "rewardXp", title, ends_at as "endsAt", rules->>'rewardBadge' as badge
+      select id, preset_key as "presetKey", scope, reward_xp as "rewardXp", title, titles, ends_at as "endsAt", rules->>'rewardBadge' as badge
       from challenge where preset_key = any(${keys}::text[])
       order by preset_key`;
 
@@ -51,7 +60,12 @@ describe('seed:challenges', () => {
     expect(await seedChallenges(getSql(), { clubId: club.clubId, personalUserId: personalUser }, now)).toMatchObject({ templates: 15 });
     const second = await ours();
     expect(second.map((row) => row.id)).toEqual(first.map((row) => row.id));
-    expect(second.find((row) => row.id === globalPreset!.id)).toMatchObject({ title: '500 shots in 30 days', rewardXp: 550 });
+    // Restored in both languages; the German one is the text for a reader whose language has none.
+    expect(second.find((row) => row.id === globalPreset!.id)).toMatchObject({
+      title: '500 Schüsse in 30 Tagen',
+      titles: { de: '500 Schüsse in 30 Tagen', en: '500 shots in 30 days' },
+      rewardXp: 550,
+    });
     const [kept] = await getSql()<
       { id: string; status: string }[]
     >`select id, status from challenge_participation where id = ${participation.id}`;

@@ -24,8 +24,8 @@ function capturingLog() {
   };
 }
 
-async function inboxOf(userId: string) {
-  const page = await listInbox(sql(), userId, { limit: 50, unreadOnly: false });
+async function inboxOf(userId: string, language: 'de' | 'en' = 'en') {
+  const page = await listInbox(sql(), userId, { limit: 50, unreadOnly: false, language });
   return page.items.map(({ title, body, tone }) => ({ title, body, tone }));
 }
 
@@ -75,6 +75,12 @@ describe('freshnessCheck timer', () => {
       expect(inbox[0]!.body).toContain('default plan');
       // The box called after the evening ended, no starter lists: nothing was shot.
       expect(inbox[0]!.body).toContain('nothing was shot');
+      // The same entry as a German reader sees it.
+      const [german] = await inboxOf(leader, 'de');
+      expect(german?.title).toBe(`Keine Schussdaten von ${club.name}`);
+      expect(german?.body).toContain('Mittwoch, 19. November 2025');
+      expect(german?.body).toContain('kein Trainingsplan hinterlegt');
+      expect(german?.body).toContain('Es wurde nicht geschossen');
     }
     expect(await inboxOf(club.members[0]!)).toEqual([]);
 

@@ -1,5 +1,6 @@
 import type { Sql } from '../../db/client';
 import type { Digest } from '../deliveryDecision';
+import type { TextParameters } from '../../i18n/catalogue';
 import type { Category, Tone } from '../record';
 
 /** One outbox row a worker instance holds while it sends it. */
@@ -10,6 +11,9 @@ export interface ClaimedRow {
   channel: 'email' | 'push';
   title: string;
   body: string | null;
+  /** The catalogue message, rendered in the recipient's language at send time (null: title and body as stored). */
+  messageKey: string | null;
+  messageParams: TextParameters | null;
   tone: Tone;
   category: Category | null;
   digest: Digest | null;
@@ -22,7 +26,8 @@ export interface ClaimedRow {
 type RowFields = Omit<ClaimedRow, 'attempts'>;
 
 const FIELDS = (sql: Sql) => sql`
-  id::text as id, notification_id as "notificationId", user_id as "userId", channel, title, body, tone, category, digest,
+  id::text as id, notification_id as "notificationId", user_id as "userId", channel, title, body,
+  message_key as "messageKey", message_params as "messageParams", tone, category, digest,
   deliver_after as "dueAt"`;
 
 /** Claims due email rows; see claimDue. */

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/client';
 import type { Delivery } from '../deliveryDecision';
+import type { Message } from '../../i18n/message';
 import type { Category, Tone } from '../record';
 
 /** What every delivery of one notification carries. */
@@ -8,6 +9,8 @@ export interface OutboxMessage {
   userId: string;
   title: string;
   body: string | null;
+  /** Rendered again at send time in the recipient's language; title and body when it cannot be. */
+  message: Message | null;
   tone: Tone;
   /** Names the preference a one-click unsubscribe link of the email switches off. */
   category: Category | null;
@@ -36,8 +39,10 @@ export async function enqueueDeliveries(
     digest: delivery.digest,
     cancel_key: cancelKey,
     category: message.category,
+    message_key: message.message?.key ?? null,
+    message_params: message.message ? sql.json(message.message.params as never) : null,
   }));
-  await sql`insert into notification_outbox ${sql(rows, 'notification_id', 'user_id', 'title', 'body', 'tone', 'channel', 'deliver_after', 'digest', 'cancel_key', 'category')}`;
+  await sql`insert into notification_outbox ${sql(rows, 'notification_id', 'user_id', 'title', 'body', 'tone', 'channel', 'deliver_after', 'digest', 'cancel_key', 'category', 'message_key', 'message_params')}`;
 }
 
 /**

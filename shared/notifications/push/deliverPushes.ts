@@ -10,6 +10,7 @@ import { afterFailure, boundedReason, DeliveryFailure } from '../outbox/retryPol
 import { loadSettingsOf } from '../preferencesRepository';
 import type { PushChannels } from './pushChannels';
 import type { PushChannel, PushMessage, PushTarget } from '../channels/pushChannel';
+import { entryText } from '../../i18n/messages';
 import { renderPushes } from './pushTexts';
 import { markSent, removeStaleRegistration, targetsOf } from './registrationRepository';
 
@@ -66,7 +67,10 @@ function pushOutboxChannel(options: PushDeliveryOptions, removed: { count: numbe
         const language = contacts.get(userId)?.language ?? 'de';
         const userTargets = targets.get(userId) ?? [];
         const attempts: Attempt[] = [];
-        for (const push of renderPushes(language, userRows)) {
+        for (const push of renderPushes(
+          language,
+          userRows.map((row) => entryText(row, language)),
+        )) {
           const pushRows = push.items.map((index) => userRows[index] as ClaimedRow);
           const message = messageOf({ ...push, rows: pushRows }, preferences.push.sound);
           // The batch's outcomes are written together: an unexpected error (a failed query removing a

@@ -1,4 +1,6 @@
+import { textOf } from '../../i18n/catalogue';
 import type { Language } from '../contactSchemas';
+import { NOTIFICATION_TEXTS } from '../../i18n/notificationTexts';
 
 export interface PushItem {
   title: string;
@@ -7,11 +9,6 @@ export interface PushItem {
 
 /** More pushes than this due for one member at once (quiet hours ending) become one summary push. */
 export const MAX_SEPARATE_PUSHES = 3;
-
-const TEXT = {
-  de: { many: (n: number) => `${n} neue Benachrichtigungen`, more: (n: number) => `und ${n} weitere` },
-  en: { many: (n: number) => `${n} new notifications`, more: (n: number) => `and ${n} more` },
-} as const;
 
 // Lock screens show a line or two; a push service refuses payloads above 4 KB.
 const MAX_TITLE = 120;
@@ -27,10 +24,10 @@ export function renderPushes(language: Language, items: readonly PushItem[]): { 
   if (items.length <= MAX_SEPARATE_PUSHES) {
     return items.map((item, index) => ({ title: cut(item.title, MAX_TITLE), body: cut(item.body ?? '', MAX_BODY), items: [index] }));
   }
-  const text = TEXT[language];
   const shown = items.slice(0, MAX_SEPARATE_PUSHES).map((item) => cut(item.title, 80));
-  const body = [...shown, text.more(items.length - shown.length)].join(' · ');
-  return [{ title: text.many(items.length), body: cut(body, MAX_BODY), items: items.map((_, index) => index) }];
+  const body = [...shown, textOf(NOTIFICATION_TEXTS, 'push.more', language, { count: items.length - shown.length })].join(' · ');
+  const title = textOf(NOTIFICATION_TEXTS, 'push.many', language, { count: items.length });
+  return [{ title, body: cut(body, MAX_BODY), items: items.map((_, index) => index) }];
 }
 
 function cut(value: string, max: number): string {

@@ -6,6 +6,7 @@ import type { Outcome } from '../../outbox/deliveryOutcomes';
 import { drainOutbox, type DrainOptions } from '../../outbox/drainOutbox';
 import type { EmailSender } from './emailSender';
 import { renderEmail } from './emailTemplates';
+import { entryText } from '../../../i18n/messages';
 import type { OutboxChannel } from '../../outbox/outboxChannel';
 import { summaryKey, type ClaimedRow } from '../../outbox/outboxClaims';
 import { afterFailure, boundedReason, DeliveryFailure } from '../../outbox/retryPolicy';
@@ -78,7 +79,7 @@ async function deliverOne(
     const rendered = renderEmail({
       language: contact.language,
       senderName: options.senderName,
-      items: message.map((row) => ({ title: row.title, body: row.body })),
+      items: message.map((row) => entryText(row, contact.language)),
       digest: first.digest,
       unsubscribeCategory,
       unsubscribeUrl: link,

@@ -1,6 +1,8 @@
 import type { Digest } from '../../deliveryDecision';
 import type { Language } from '../../contactSchemas';
 import type { Category } from '../../record';
+import { textOf, type TextParameters } from '../../../i18n/catalogue';
+import { NOTIFICATION_TEXTS, type NotificationTextKey } from '../../../i18n/notificationTexts';
 
 export interface EmailItem {
   title: string;
@@ -25,40 +27,18 @@ export interface RenderedEmail {
   html: string;
 }
 
-const TEXT = {
-  de: {
-    summary: {
-      daily: 'Ihre tägliche Zusammenfassung',
-      weekly: 'Ihre wöchentliche Zusammenfassung',
-      monthly: 'Ihre monatliche Zusammenfassung',
-    },
-    count: (n: number) => (n === 1 ? '1 Benachrichtigung' : `${n} Benachrichtigungen`),
-    category: { training: 'Training', competition: 'Wettkampf', board: 'Vorstand', youth: 'Jugend', club: 'Verein' },
-    unsubscribeCategory: (name: string) => `Keine E-Mails der Kategorie „${name}“ mehr erhalten`,
-    unsubscribeAll: 'Keine E-Mail-Benachrichtigungen mehr erhalten',
-    footer: (sender: string) => `Diese E-Mail kommt von ${sender}. Ihre Einstellungen ändern Sie in der App.`,
-  },
-  en: {
-    summary: { daily: 'Your daily summary', weekly: 'Your weekly summary', monthly: 'Your monthly summary' },
-    count: (n: number) => (n === 1 ? '1 notification' : `${n} notifications`),
-    category: { training: 'Training', competition: 'Competition', board: 'Board', youth: 'Youth', club: 'Club' },
-    unsubscribeCategory: (name: string) => `Stop emails of the category "${name}"`,
-    unsubscribeAll: 'Stop all notification emails',
-    footer: (sender: string) => `This email comes from ${sender}. Change your settings in the app.`,
-  },
-} as const;
-
 /** Subject, plain text and HTML of one email, in the recipient's language. Pure. */
 export function renderEmail(content: EmailContent): RenderedEmail {
-  const text = TEXT[content.language];
+  const say = (key: NotificationTextKey, parameters: TextParameters = {}) => textOf(NOTIFICATION_TEXTS, key, content.language, parameters);
   const first = content.items[0];
+  const count = content.items.length;
   const subject = content.digest
-    ? `${text.summary[content.digest]}: ${text.count(content.items.length)}`
+    ? `${say(`summary.${content.digest}`)}: ${count === 1 ? say('count.one') : say('count.many', { count })}`
     : oneLine(first?.title ?? content.senderName);
   const unsubscribe = content.unsubscribeCategory
-    ? text.unsubscribeCategory(text.category[content.unsubscribeCategory])
-    : text.unsubscribeAll;
-  const footer = text.footer(content.senderName);
+    ? say('unsubscribe.category', { category: say(`category.${content.unsubscribeCategory}`) })
+    : say('unsubscribe.all');
+  const footer = say('email.footer', { sender: content.senderName });
 
   const plainItems = content.items.map((item) => (item.body ? `${item.title}\n${item.body}` : item.title));
   const plainText = [
