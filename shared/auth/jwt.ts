@@ -2,11 +2,14 @@ import type { JWTPayload } from 'jose';
 import type { Settings } from '../config/settings';
 import { isWellFormed } from '../validation/humanText';
 import { isPlatformRole, type PlatformRole } from './roles';
+import { verifiedEmailOf } from './signInEmail';
 import { VerifiedTokenCache } from './verifiedTokenCache';
 
 export interface VerifiedUser {
   userId: string;
   roles: PlatformRole[];
+  /** The token's `email` claim when the identity provider marked it verified (`email_verified: true`). */
+  signInEmail?: string;
 }
 
 /** Why a token was refused; the message is safe to show the caller. */
@@ -50,7 +53,7 @@ export function createTokenVerifier(settings: VerifierSettings): TokenVerifier {
   const verified = new VerifiedTokenCache<VerifiedUser>(VERIFIED_TOKEN_CACHE_ENTRIES);
   return async (token) => {
     const known = verified.get(token);
-    if (known) return { userId: known.userId, roles: [...known.roles] };
+    if (known) return { ...known, roles: [...known.roles] };
     loading ??= load();
     const { jose, verify } = await loading;
     let payload;
@@ -70,10 +73,11 @@ export function createTokenVerifier(settings: VerifierSettings): TokenVerifier {
     }
     // Unknown roles (other applications' app roles) are ignored, not trusted.
     const roles = (rawRoles ?? []).filter(isPlatformRole);
-    const user = { userId: payload.sub, roles: [...new Set(roles)] };
+    const signInEmail = verifiedEmailOf(payload);
+    const user: VerifiedUser = { userId: payload.sub, roles: [...new Set(roles)], ...(signInEmail ? { signInEmail } : {}) };
     // Remembered until exp itself, not exp plus the clock tolerance: once the tolerance matters,
     // the token is verified again and jose decides. requiredClaims makes exp a number here.
-    if (typeof payload.exp === 'number') verified.set(token, { userId: user.userId, roles: [...user.roles] }, payload.exp * 1000);
+    if (typeof payload.exp === 'number') verified.set(token, { ...user, roles: [...user.roles] }, payload.exp * 1000);
     return user;
   };
 }
