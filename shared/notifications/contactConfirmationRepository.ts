@@ -23,11 +23,12 @@ export async function supersedeOpenConfirmations(sql: Queryable, userId: string)
 /** A new link's row: only the token's hash is stored. */
 export async function insertConfirmation(
   sql: Queryable,
-  confirmation: { id: string; userId: string; email: string; tokenHash: Buffer; expiresAt: Date },
+  confirmation: { id: string; userId: string; email: string; tokenHash: Buffer; createdAt: Date; expiresAt: Date },
 ): Promise<void> {
   await sql`
-    insert into user_contact_confirmation (id, user_id, email, token_hash, expires_at)
-    values (${confirmation.id}, ${confirmation.userId}, ${confirmation.email}, ${confirmation.tokenHash}, ${confirmation.expiresAt})`;
+    insert into user_contact_confirmation (id, user_id, email, token_hash, created_at, expires_at)
+    values (${confirmation.id}, ${confirmation.userId}, ${confirmation.email}, ${confirmation.tokenHash},
+            ${confirmation.createdAt}, ${confirmation.expiresAt})`;
 }
 
 /** How many links the member was sent since `since`: the limit against mail sent to strangers. */

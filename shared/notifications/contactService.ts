@@ -82,10 +82,11 @@ async function sendConfirmation(tx: TransactionSql, userId: string, email: strin
     userId,
     email,
     tokenHash: tokenHash(confirmationToken(id)),
+    createdAt: now,
     expiresAt: new Date(now.getTime() + CONFIRMATION_LIFETIME_MS),
   });
   await savePendingEmail(tx, userId, email, language);
-  await enqueueConfirmationEmail(tx, { userId, confirmationId: id, title: CONTACT_TEXTS[language].subject });
+  await enqueueConfirmationEmail(tx, { userId, confirmationId: id, title: CONTACT_TEXTS[language].subject, deliverAfter: now });
 }
 
 const NOT_A_LINK = 'is not the token of a confirmation link sent to you';

@@ -58,9 +58,9 @@ export async function cancelPendingDeliveries(sql: Queryable, cancelKey: string)
  */
 export async function enqueueConfirmationEmail(
   sql: Queryable,
-  confirmation: { userId: string; confirmationId: string; title: string },
+  confirmation: { userId: string; confirmationId: string; title: string; deliverAfter: Date },
 ): Promise<void> {
   await sql`
     insert into notification_outbox (user_id, title, tone, channel, deliver_after, contact_confirmation_id)
-    values (${confirmation.userId}, ${confirmation.title}, 'info', 'email', now(), ${confirmation.confirmationId})`;
+    values (${confirmation.userId}, ${confirmation.title}, 'info', 'email', ${confirmation.deliverAfter}, ${confirmation.confirmationId})`;
 }
