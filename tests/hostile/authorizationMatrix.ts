@@ -180,6 +180,7 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   'GET /api/admin/v1/costs/export.csv': { expect: COSTS_READ },
 
   'GET /api/me': { expect: ANY_USER },
+  'GET /api/me/streak': { expect: ANY_USER },
 
   'GET /api/notifications': { expect: ANY_USER },
   'DELETE /api/notifications': { expect: ANY_USER },
@@ -206,6 +207,8 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   },
   'DELETE /api/user/push-registrations/{id}': { expect: OWNER_ONLY, request: { params: { id: 'pushRegistration' } } },
   'PUT /api/user/contact': { expect: ANY_USER, request: { body: { email: 'member@example.org', language: 'en' } } },
+  // A token is only ever the caller's own: another member's link answers 400 like a made-up one.
+  'POST /api/user/contact/confirmations': { expect: ANY_USER, request: { body: { token: 'not-a-link' } } },
 
   'GET /api/challenges': { expect: ANY_USER },
   // Platform admins create any scope; a leader only club challenges of their own club.
