@@ -19,6 +19,7 @@ const SESSION = { name: 'session', description: 'How to sign in, who the caller 
 /** The tag each HTTP function's routes appear under in the document: the area of the service they belong to. */
 const AREA_OF_FUNCTION: Record<string, { name: string; description: string }> = {
   challenges: CHALLENGES,
+  trainingStreak: CHALLENGES,
   notifications: NOTIFICATIONS,
   userSettings: NOTIFICATIONS,
   userContact: NOTIFICATIONS,
