@@ -20,6 +20,17 @@ export async function supersedeOpenConfirmations(sql: Queryable, userId: string)
     where user_id = ${userId} and used_at is null and superseded_at is null`;
 }
 
+/**
+ * Forgets the member's links created before `before` (every link when undefined), and with them
+ * the outbox rows and delivery log of their emails: a link's address is personal data, kept no
+ * longer than its link can be answered.
+ */
+export async function forgetConfirmations(sql: Queryable, userId: string, before?: Date): Promise<void> {
+  await sql`
+    delete from user_contact_confirmation
+    where user_id = ${userId} and (${before ?? null}::timestamptz is null or created_at < ${before ?? null}::timestamptz)`;
+}
+
 /** A new link's row: only the token's hash is stored. */
 export async function insertConfirmation(
   sql: Queryable,

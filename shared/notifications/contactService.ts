@@ -4,6 +4,7 @@ import { ConflictError, GoneError, InvalidError } from '../errors/domainErrors';
 import {
   countConfirmationsSince,
   findConfirmationForUpdate,
+  forgetConfirmations,
   insertConfirmation,
   markConfirmationUsed,
   supersedeOpenConfirmations,
@@ -18,6 +19,8 @@ import { enqueueConfirmationEmail } from './outbox/outboxRepository';
 export const CONFIRMATION_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** Links one member may have sent within a day: enough to fix a typo a few times, too few to flood a stranger's mailbox. */
 export const CONFIRMATIONS_PER_DAY = 5;
+/** How long a link's row (and its address) is kept: past its lifetime, long enough to answer 410 and count the daily limit. */
+const CONFIRMATION_KEPT_MS = 2 * CONFIRMATION_LIFETIME_MS;
 
 /** Who is asking: their user id and the address their sign-in vouches for, if any. */
 export interface ContactCaller {
@@ -51,12 +54,18 @@ export async function contactOf(sql: Sql, caller: ContactCaller): Promise<Contac
 export async function changeContact(sql: Sql, caller: ContactCaller, body: ContactBody, now = new Date()): Promise<ContactView> {
   await sql.begin(async (tx) => {
     const current = await loadContactForUpdate(tx, caller.userId);
+    await forgetConfirmations(tx, caller.userId, new Date(now.getTime() - CONFIRMATION_KEPT_MS));
     const { email, language } = body;
     if (sameAddress(email, current.email)) {
       await saveContact(tx, caller.userId, { email: current.email, language });
     } else if (sameAddress(email, current.pendingEmail)) {
       await savePendingEmail(tx, caller.userId, current.pendingEmail, language);
-    } else if (email === null || sameAddress(email, caller.signInEmail)) {
+    } else if (email === null) {
+      // Every address goes, with every trace of the links sent.
+      await saveContact(tx, caller.userId, { email: null, language });
+      await savePendingEmail(tx, caller.userId, null, language);
+      await forgetConfirmations(tx, caller.userId);
+    } else if (sameAddress(email, caller.signInEmail)) {
       // Taken at once; an address still waiting for its link is given up.
       await saveContact(tx, caller.userId, { email, language });
       await savePendingEmail(tx, caller.userId, null, language);

@@ -42,9 +42,14 @@ describe('GET and PUT /api/user/contact', () => {
       language: 'en',
     });
 
-    // null removes the address, the waiting one too; the language stays what was sent.
+    // null removes the address, the waiting one too, and every trace of the link; the language stays what was sent.
+    expect(await confirmationEmailsOf(userId)).toBe(1);
     const removed = await host.request('PUT', '/api/user/contact', { headers, json: { email: null, language: 'de' } });
     expect(await removed.json()).toEqual(NOTHING);
+    expect(await confirmationEmailsOf(userId)).toBe(0);
+    const [links] = await getSql()<{ count: number }[]>`
+      select count(*)::int as count from user_contact_confirmation where user_id = ${userId}`;
+    expect(links?.count).toBe(0);
     // Another member sees only their own.
     const other = await host.request('GET', '/api/user/contact', { headers: await bearer(`user-${randomUUID()}`) });
     expect(await other.json()).toEqual(NOTHING);

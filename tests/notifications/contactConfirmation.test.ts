@@ -8,9 +8,10 @@ import { deliveriesOf } from '../../shared/notifications/outbox/deliveryLog';
 import { getUserSettings } from '../../shared/notifications/userSettings';
 import { newMember, notifyAt } from './support';
 
-// Other files share the database and queue rows due around their own clocks; this file's rows
-// are all due in 1997 and its worker runs with a 1997 clock, so it claims only them.
-const T0 = new Date('1997-06-02T08:00:00.000Z');
+// Other files share the database and queue rows due around their own clocks (1999, 2026, now);
+// this file's rows are all due in 1990 and its worker runs with a 1990 clock, so it claims only
+// them, and it leaves none pending for another file's worker to find.
+const T0 = new Date('1990-06-04T08:00:00.000Z');
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 
 let fake: FakeAcsEmail;
@@ -23,6 +24,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fake.close();
+  await getSql()`update notification_outbox set status = 'cancelled' where status = 'pending' and deliver_after < '1991-01-01'`;
 });
 
 const mailsTo = (address: string) => fake.emails.filter((email) => email.to.includes(address));
@@ -81,6 +83,17 @@ describe('a contact email through the confirmation link (the email fake)', () =>
     expect(await deliverDueEmails(getSql(), options(at(201)))).toMatchObject({ sent: 1, skipped: 1 });
     expect(mailsTo(`old-${userId}@example.org`)).toEqual([]);
     expect(mailsTo(`new-${userId}@example.org`)).toHaveLength(1);
+  });
+});
+
+describe('what is kept of a link', () => {
+  it('forgets a link and its address two days after it was sent, on the member’s next change', async () => {
+    const userId = await newMember();
+    await changeContact(getSql(), { userId }, { email: `typo-${userId}@example.org`, language: 'de' }, at(400));
+    await changeContact(getSql(), { userId }, { email: `${userId}@example.org`, language: 'de' }, at(400 + 3 * 24 * 60));
+    const rows = await getSql()<{ email: string }[]>`select email from user_contact_confirmation where user_id = ${userId}`;
+    expect(rows.map((row) => row.email)).toEqual([`${userId}@example.org`]);
+    await getSql()`update notification_outbox set status = 'cancelled' where user_id = ${userId} and status = 'pending'`;
   });
 });
 
