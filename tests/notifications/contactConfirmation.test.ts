@@ -10,7 +10,8 @@ import { newMember, notifyAt } from './support';
 
 // Other files share the database and queue rows due around their own clocks (1999, 2026, now);
 // this file's rows are all due in 1990 and its worker runs with a 1990 clock, so it claims only
-// them, and it leaves none pending for another file's worker to find.
+// them, and it leaves none pending for another file's worker to find. Notifications here ask for
+// email only: the push tests' worker runs with a 1995 clock and would claim a 1990 push row.
 const T0 = new Date('1990-06-04T08:00:00.000Z');
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 
@@ -57,7 +58,7 @@ describe('a contact email through the confirmation link (the email fake)', () =>
     const confirmed = await confirmContact(getSql(), { userId }, token, at(60));
     expect(confirmed).toMatchObject({ email: address, emailConfirmed: true, pendingEmail: null });
 
-    const { id } = await notifyAt(userId, { category: 'training' }, at(61));
+    const { id } = await notifyAt(userId, { category: 'training', channels: ['email'] }, at(61));
     expect((await deliverDueEmails(getSql(), options(at(62)))).sent).toBe(1);
     expect(mailsTo(address).map((email) => email.subject)).toEqual(['Bitte bestätigen Sie Ihre E-Mail-Adresse', 'Training moved']);
     expect((await deliveriesOf(getSql(), userId, id)).items).toEqual([expect.objectContaining({ channel: 'email', outcome: 'sent' })]);
@@ -67,7 +68,7 @@ describe('a contact email through the confirmation link (the email fake)', () =>
     const userId = await newMember({ email: { enabled: true } });
     const address = `${userId}@example.org`;
     await changeContact(getSql(), { userId }, { email: address, language: 'en' }, at(100));
-    const { id } = await notifyAt(userId, { category: 'training' }, at(100));
+    const { id } = await notifyAt(userId, { category: 'training', channels: ['email'] }, at(100));
     const run = await deliverDueEmails(getSql(), options(at(101)));
     expect(run).toMatchObject({ sent: 1, skipped: 1 }); // the link was sent, the notification was not
     expect(mailsTo(address).map((email) => email.subject)).toEqual(['Please confirm your email address']);
@@ -103,7 +104,7 @@ describe('email switches until an address is confirmed', () => {
     const before = await getUserSettings(getSql(), userId);
     expect(before).toMatchObject({ emailAvailable: false, emailEnabled: false, notifications: { email: { enabled: false } } });
     // A notification now queues no email at all.
-    await notifyAt(userId, {}, at(300));
+    await notifyAt(userId, { channels: ['email'] }, at(300));
     const [queued] = await getSql()<{ count: number }[]>`
       select count(*)::int as count from notification_outbox where user_id = ${userId} and channel = 'email'`;
     expect(queued?.count).toBe(0);
