@@ -3,7 +3,8 @@ import type { Queryable } from '../db/client';
 export interface Confirmation {
   id: string;
   userId: string;
-  email: string;
+  /** null once the member removed their address: the link is over and its address forgotten. */
+  email: string | null;
   tokenHash: Uint8Array;
   expiresAt: Date;
   usedAt: Date | null;
@@ -21,14 +22,21 @@ export async function supersedeOpenConfirmations(sql: Queryable, userId: string)
 }
 
 /**
- * Forgets the member's links created before `before` (every link when undefined), and with them
- * the outbox rows and delivery log of their emails: a link's address is personal data, kept no
- * longer than its link can be answered.
+ * Forgets the member's links created before `before`, and with them the outbox rows and delivery
+ * log of their emails: a link's address is personal data, kept no longer than the link can be answered.
  */
-export async function forgetConfirmations(sql: Queryable, userId: string, before?: Date): Promise<void> {
+export async function forgetConfirmationsBefore(sql: Queryable, userId: string, before: Date): Promise<void> {
+  await sql`delete from user_contact_confirmation where user_id = ${userId} and created_at < ${before}`;
+}
+
+/**
+ * Ends every link of the member and forgets their addresses at once (the member removed their
+ * address); the rows stay until forgetConfirmationsBefore, so they still count towards the daily limit.
+ */
+export async function redactConfirmations(sql: Queryable, userId: string): Promise<void> {
   await sql`
-    delete from user_contact_confirmation
-    where user_id = ${userId} and (${before ?? null}::timestamptz is null or created_at < ${before ?? null}::timestamptz)`;
+    update user_contact_confirmation set email = null, superseded_at = coalesce(superseded_at, now())
+    where user_id = ${userId}`;
 }
 
 /** A new link's row: only the token's hash is stored. */

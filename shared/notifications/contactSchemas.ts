@@ -27,5 +27,9 @@ export type ContactView = v.InferOutput<typeof ContactViewSchema>;
 
 /** POST /api/user/contact/confirmations: the token of the link in the confirmation email. */
 export const ConfirmationBodySchema = v.object({
-  token: v.pipe(v.string('must be the token of a confirmation link'), v.nonEmpty('must be the token of a confirmation link'), v.maxLength(1000)),
+  token: v.pipe(
+    v.string('must be the token of a confirmation link'),
+    v.nonEmpty('must be the token of a confirmation link'),
+    v.maxLength(1000),
+  ),
 });

@@ -4,9 +4,10 @@ import { ConflictError, GoneError, InvalidError } from '../errors/domainErrors';
 import {
   countConfirmationsSince,
   findConfirmationForUpdate,
-  forgetConfirmations,
+  forgetConfirmationsBefore,
   insertConfirmation,
   markConfirmationUsed,
+  redactConfirmations,
   supersedeOpenConfirmations,
 } from './contactConfirmationRepository';
 import { confirmationIdOf, confirmationToken, matchesStoredHash, tokenHash } from './contactConfirmationToken';
@@ -54,22 +55,22 @@ export async function contactOf(sql: Sql, caller: ContactCaller): Promise<Contac
 export async function changeContact(sql: Sql, caller: ContactCaller, body: ContactBody, now = new Date()): Promise<ContactView> {
   await sql.begin(async (tx) => {
     const current = await loadContactForUpdate(tx, caller.userId);
-    await forgetConfirmations(tx, caller.userId, new Date(now.getTime() - CONFIRMATION_KEPT_MS));
+    await forgetConfirmationsBefore(tx, caller.userId, new Date(now.getTime() - CONFIRMATION_KEPT_MS));
     const { email, language } = body;
     if (sameAddress(email, current.email)) {
       await saveContact(tx, caller.userId, { email: current.email, language });
-    } else if (sameAddress(email, current.pendingEmail)) {
-      await savePendingEmail(tx, caller.userId, current.pendingEmail, language);
     } else if (email === null) {
-      // Every address goes, with every trace of the links sent.
+      // Every address goes, the links' addresses too.
       await saveContact(tx, caller.userId, { email: null, language });
       await savePendingEmail(tx, caller.userId, null, language);
-      await forgetConfirmations(tx, caller.userId);
+      await redactConfirmations(tx, caller.userId);
     } else if (sameAddress(email, caller.signInEmail)) {
       // Taken at once; an address still waiting for its link is given up.
       await saveContact(tx, caller.userId, { email, language });
       await savePendingEmail(tx, caller.userId, null, language);
       await supersedeOpenConfirmations(tx, caller.userId);
+    } else if (sameAddress(email, current.pendingEmail)) {
+      await savePendingEmail(tx, caller.userId, current.pendingEmail, language);
     } else {
       await sendConfirmation(tx, caller.userId, email, language, now);
     }
@@ -116,6 +117,7 @@ export async function confirmContact(sql: Sql, caller: ContactCaller, token: str
     if (confirmation.usedAt) throw new GoneError('This link has already been used.', { code: 'confirmation_used' });
     if (confirmation.supersededAt) throw new GoneError('A newer link replaced this one.', { code: 'confirmation_replaced' });
     if (confirmation.expiresAt.getTime() <= now.getTime()) throw new GoneError('This link has expired.', { code: 'confirmation_expired' });
+    if (confirmation.email === null) throw new GoneError('A newer link replaced this one.', { code: 'confirmation_replaced' });
     await markConfirmationUsed(tx, id);
     const current = await loadContactForUpdate(tx, caller.userId);
     await saveContact(tx, caller.userId, { email: confirmation.email, language: current.language });

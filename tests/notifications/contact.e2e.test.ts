@@ -42,14 +42,14 @@ describe('GET and PUT /api/user/contact', () => {
       language: 'en',
     });
 
-    // null removes the address, the waiting one too, and every trace of the link; the language stays what was sent.
-    expect(await confirmationEmailsOf(userId)).toBe(1);
+    // null removes the address, the waiting one too, and the link's address; the language stays what was sent.
+    const link = await latestToken(userId);
     const removed = await host.request('PUT', '/api/user/contact', { headers, json: { email: null, language: 'de' } });
     expect(await removed.json()).toEqual(NOTHING);
-    expect(await confirmationEmailsOf(userId)).toBe(0);
-    const [links] = await getSql()<{ count: number }[]>`
-      select count(*)::int as count from user_contact_confirmation where user_id = ${userId}`;
-    expect(links?.count).toBe(0);
+    const links = await getSql()<{ email: string | null }[]>`select email from user_contact_confirmation where user_id = ${userId}`;
+    expect(links).toEqual([{ email: null }]);
+    const late = await host.request('POST', '/api/user/contact/confirmations', { headers, json: { token: link } });
+    expect(late.status).toBe(410);
     // Another member sees only their own.
     const other = await host.request('GET', '/api/user/contact', { headers: await bearer(`user-${randomUUID()}`) });
     expect(await other.json()).toEqual(NOTHING);
@@ -131,6 +131,9 @@ describe('GET and PUT /api/user/contact', () => {
     expect(((await refused.json()) as { code: string }).code).toBe('confirmation_limit');
     expect((await loadContacts(getSql(), [userId])).get(userId)?.pendingEmail).toBe(`d${CONFIRMATIONS_PER_DAY}@example.org`);
     expect(await confirmationEmailsOf(userId)).toBe(CONFIRMATIONS_PER_DAY);
+    // Removing the address does not start the count again.
+    await host.request('PUT', '/api/user/contact', { headers, json: { email: null, language: 'de' } });
+    expect((await host.request('PUT', '/api/user/contact', { headers, json: { email: 'd9@example.org', language: 'de' } })).status).toBe(409);
   });
 
   it.each([

@@ -8,11 +8,12 @@ update user_contact set email_confirmed_at = updated_at where email is not null;
 
 -- One row per confirmation link sent. The link's token is never stored, only its SHA-256; a row
 -- is used once (`used_at`), ends after 24 h (`expires_at`) or when a newer link replaces it
--- (`superseded_at`).
+-- (`superseded_at`). Removing the address empties `email` of the member's rows at once; the rows
+-- stay (they count towards the daily limit of links) and go two days after they were made.
 create table user_contact_confirmation (
   id uuid primary key default gen_random_uuid(),
   user_id text not null,
-  email text not null check (length(email) <= 254 and email like '%_@_%'),
+  email text check (email is null or (length(email) <= 254 and email like '%_@_%')),
   token_hash bytea not null check (length(token_hash) = 32),
   expires_at timestamptz not null,
   used_at timestamptz,

@@ -120,7 +120,7 @@ async function deliverConfirmation(
   now: () => Date,
 ): Promise<Outcome> {
   const [first] = message;
-  if (!confirmation || confirmation.usedAt || confirmation.supersededAt || confirmation.expiresAt.getTime() <= now().getTime()) {
+  if (!confirmation?.email || confirmation.usedAt || confirmation.supersededAt || confirmation.expiresAt.getTime() <= now().getTime()) {
     return { kind: 'skipped', reason: 'confirmation_outdated' };
   }
   try {
@@ -129,7 +129,12 @@ async function deliverConfirmation(
       senderName: options.senderName,
       url: confirmationUrl(options.publicBaseUrl, confirmation.id),
     });
-    const { providerId } = await options.sender.send({ operationId: operationIdOf(message), to: confirmation.email, ...rendered, headers: {} });
+    const { providerId } = await options.sender.send({
+      operationId: operationIdOf(message),
+      to: confirmation.email,
+      ...rendered,
+      headers: {},
+    });
     return { kind: 'sent', providerId };
   } catch (error) {
     return afterError(error, first.attempts, now);
