@@ -21,16 +21,7 @@ interface DomainErrorOptions {
 
 /** Base of every domain error. `message` is safe to show to the caller. */
 export abstract class DomainError extends Error {
-  abstract readonly kind:
-    | 'not_found'
-    | 'forbidden'
-    | 'invalid'
-    | 'conflict'
-    | 'gone'
-    | 'busy'
-    | 'too_large'
-    | 'upstream'
-    | 'unavailable';
+  abstract readonly kind: 'not_found' | 'forbidden' | 'invalid' | 'conflict' | 'gone' | 'busy' | 'too_large' | 'upstream' | 'unavailable';
   readonly code: string | undefined;
 
   constructor(message: string, options: DomainErrorOptions = {}) {

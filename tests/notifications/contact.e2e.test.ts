@@ -58,7 +58,10 @@ describe('GET and PUT /api/user/contact', () => {
   it("offers the sign-in's verified address and takes it at once, without a confirmation email", async () => {
     const userId = `user-${randomUUID()}`;
     const headers = await bearer(userId, { claims: { email: 'Berta@Example.org', email_verified: true } });
-    expect(await (await host.request('GET', '/api/user/contact', { headers })).json()).toEqual({ ...NOTHING, signInEmail: 'Berta@Example.org' });
+    expect(await (await host.request('GET', '/api/user/contact', { headers })).json()).toEqual({
+      ...NOTHING,
+      signInEmail: 'Berta@Example.org',
+    });
     const put = await host.request('PUT', '/api/user/contact', { headers, json: { email: 'berta@example.org', language: 'de' } });
     expect(await put.json()).toEqual({
       email: 'berta@example.org',
@@ -70,7 +73,9 @@ describe('GET and PUT /api/user/contact', () => {
     expect(await confirmationEmailsOf(userId)).toBe(0);
     // Unverified, the same claim offers nothing.
     const unverified = await bearer(userId, { claims: { email: 'Berta@Example.org', email_verified: false } });
-    expect(((await (await host.request('GET', '/api/user/contact', { headers: unverified })).json()) as { signInEmail: unknown }).signInEmail).toBeNull();
+    expect(
+      ((await (await host.request('GET', '/api/user/contact', { headers: unverified })).json()) as { signInEmail: unknown }).signInEmail,
+    ).toBeNull();
   });
 
   it('confirms another address by the token of its link, once; a foreign, made-up, replaced or expired token changes nothing', async () => {
@@ -124,7 +129,9 @@ describe('GET and PUT /api/user/contact', () => {
     const userId = `user-${randomUUID()}`;
     const headers = await bearer(userId);
     for (let n = 1; n <= CONFIRMATIONS_PER_DAY; n += 1) {
-      expect((await host.request('PUT', '/api/user/contact', { headers, json: { email: `d${n}@example.org`, language: 'de' } })).status).toBe(200);
+      expect(
+        (await host.request('PUT', '/api/user/contact', { headers, json: { email: `d${n}@example.org`, language: 'de' } })).status,
+      ).toBe(200);
     }
     const refused = await host.request('PUT', '/api/user/contact', { headers, json: { email: 'd9@example.org', language: 'de' } });
     expect(refused.status).toBe(409);
@@ -133,7 +140,9 @@ describe('GET and PUT /api/user/contact', () => {
     expect(await confirmationEmailsOf(userId)).toBe(CONFIRMATIONS_PER_DAY);
     // Removing the address does not start the count again.
     await host.request('PUT', '/api/user/contact', { headers, json: { email: null, language: 'de' } });
-    expect((await host.request('PUT', '/api/user/contact', { headers, json: { email: 'd9@example.org', language: 'de' } })).status).toBe(409);
+    expect((await host.request('PUT', '/api/user/contact', { headers, json: { email: 'd9@example.org', language: 'de' } })).status).toBe(
+      409,
+    );
   });
 
   it.each([

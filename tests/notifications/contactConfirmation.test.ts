@@ -52,7 +52,9 @@ describe('a contact email through the confirmation link (the email fake)', () =>
     expect(mail?.headers['List-Unsubscribe']).toBeUndefined();
     // Only the token's hash is stored.
     const token = tokenMailedTo(address);
-    const stored = await getSql()<{ tokenHash: Buffer }[]>`select token_hash as "tokenHash" from user_contact_confirmation where user_id = ${userId}`;
+    const stored = await getSql()<
+      { tokenHash: Buffer }[]
+    >`select token_hash as "tokenHash" from user_contact_confirmation where user_id = ${userId}`;
     expect(stored.map((row) => row.tokenHash.toString('utf8'))).not.toContain(token);
 
     const confirmed = await confirmContact(getSql(), { userId }, token, at(60));
