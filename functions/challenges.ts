@@ -37,6 +37,8 @@ import {
   VisibilityBodySchema,
 } from '../shared/challenges/schemas';
 import { startSeason } from '../shared/challenges/seasons';
+import { StreakSchema } from '../shared/challenges/streakSchemas';
+import { streakOf, warnStreaksAtRisk } from '../shared/challenges/streakService';
 import { claimShooter, decideLink, listClubLinks, listOwnLinks } from '../shared/challenges/shooterLinks';
 import { getSql } from '../shared/db/client';
 import { READER_LANGUAGE_HEADERS, requestLanguage } from '../shared/notifications/requestLanguage';
@@ -256,9 +258,22 @@ const challengeRoutes: Route[] = [
   ),
 ];
 
+const streakRoutes = callerResource('/api/me/streak', StreakSchema, {
+  GET: {
+    summary:
+      'Your training streak: ISO weeks in a row (Europe/Berlin) with a training day of your confirmed shooter record, the longest, this week, the month’s freeze (one missed week a calendar month) and when the week ends',
+    run: (sql, userId) => streakOf(sql, userId),
+  },
+});
+
 export const challengeFunctions = [
   defineGroup(declared.challenges, [...challengeRoutes, ...memberChallengeRoutes]),
-  defineTimer(declared.challengeProgress, async () => evaluateAllActive(getSql())),
+  defineGroup(declared.trainingStreak, streakRoutes),
+  // The streak's warning rides on the progress sweep: it needs no schedule of its own (it acts on Sundays).
+  defineTimer(declared.challengeProgress, async () => ({
+    ...(await evaluateAllActive(getSql())),
+    streakWarnings: await warnStreaksAtRisk(getSql()),
+  })),
   // Past deadlines end first; then members whose attempt ends within 24 hours are reminded.
   defineTimer(declared.challengeExpiry, async () => {
     const expired = await expireParticipations(getSql());

@@ -34,6 +34,8 @@ export const DECLARED_BY_AREA = {
   costs: [declareGroup('costs', 'api/admin/v1/costs')],
   challenges: [
     declareGroup('challenges', 'api/challenges'),
+    // The member's training streak, reckoned from their shot data (docs/challenges.md).
+    declareGroup('trainingStreak', 'api/me/streak'),
     declareTimer('challengeProgress', '%CHALLENGE_PROGRESS_SCHEDULE%'),
     declareTimer('challengeExpiry', '%CHALLENGE_EXPIRY_SCHEDULE%'),
   ],

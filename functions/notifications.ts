@@ -19,8 +19,8 @@ import {
 } from '../shared/notifications/schemas';
 import { getUserSettings, patchUserSettings, replaceUserSettings } from '../shared/notifications/userSettings';
 import { deliveriesOf, DeliveryLogSchema } from '../shared/notifications/outbox/deliveryLog';
-import { loadContact, saveContact, type Contact } from '../shared/notifications/contactRepository';
-import { ContactSchema } from '../shared/notifications/contactSchemas';
+import { changeContact, confirmContact, contactOf } from '../shared/notifications/contactService';
+import { ConfirmationBodySchema, ContactSchema, ContactViewSchema } from '../shared/notifications/contactSchemas';
 import { pushChannelsFromSettings } from '../shared/notifications/push/pushChannels';
 import { pushRegistrationPage, registerPush, removePushRegistration } from '../shared/notifications/push/pushRegistrations';
 import {
@@ -177,21 +177,47 @@ const settingsRoutes = callerResource('/api/user/settings', UserSettingsSchema, 
   },
 });
 
-const contactRoutes = callerResource('/api/user/contact', ContactSchema, {
-  GET: {
+const NO_STORE = { 'cache-control': 'no-store' };
+
+const contactRoutes: Route[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/user/contact',
     summary:
-      'Your contact details for delivery: the email address notifications go to (null: none) and the language (de, en) they are written in',
-    run: loadContact,
-  },
-  PUT: {
-    summary: 'Set your email address (null removes it) and language (de, en) for notification emails and pushes',
-    body: ContactSchema,
-    async run(sql, userId, contact) {
-      await saveContact(sql, userId, contact as Contact);
-      return loadContact(sql, userId);
+      'Your contact details for delivery: the confirmed email address notifications go to (null: none), one waiting for its confirmation link, the address your sign-in vouches for, and the language (de, en)',
+    guard: authenticatedUser,
+    response: ContactViewSchema,
+    async handle({ caller }) {
+      return json(await contactOf(getSql(), caller), 200, NO_STORE);
     },
-  },
-});
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/api/user/contact',
+    summary:
+      'Set your email address and language (de, en). Your sign-in address is taken at once; any other is sent a confirmation link (24 h) and used once confirmed, your current one stays until then; null removes the address (409 confirmation_limit after 5 links a day)',
+    guard: authenticatedUser,
+    body: ContactSchema,
+    response: ContactViewSchema,
+    responses: { 409: { description: '`code` confirmation_limit: five confirmation emails were sent today' } },
+    async handle({ caller, body }) {
+      return json(await changeContact(getSql(), caller, body), 200, NO_STORE);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/user/contact/confirmations',
+    summary:
+      'Confirm your email address with the token of the link sent to it: it becomes the address in use (400 for a token that is not one of your links; 410 when it was used, replaced by a newer link or expired)',
+    guard: authenticatedUser,
+    body: ConfirmationBodySchema,
+    response: ContactViewSchema,
+    responses: { 410: { description: '`code` confirmation_used, confirmation_replaced or confirmation_expired' } },
+    async handle({ caller, body }) {
+      return json(await confirmContact(getSql(), caller, body.token), 200, NO_STORE);
+    },
+  }),
+];
 
 const pushRoutes: Route[] = [
   defineRoute({

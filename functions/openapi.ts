@@ -20,6 +20,7 @@ const PEOPLE = { name: 'people', description: 'Profiles: the names people see of
 /** The tag each HTTP function's routes appear under in the document: the area of the service they belong to. */
 const AREA_OF_FUNCTION: Record<string, { name: string; description: string }> = {
   challenges: CHALLENGES,
+  trainingStreak: CHALLENGES,
   notifications: NOTIFICATIONS,
   userSettings: NOTIFICATIONS,
   userContact: NOTIFICATIONS,

@@ -4,6 +4,7 @@ import { isWellFormed } from '../validation/humanText';
 import { isPlatformRole, type PlatformRole } from './roles';
 import { signInNameOf } from './signInName';
 import { isUsableSubject } from './subject';
+import { verifiedEmailOf } from './signInEmail';
 import { VerifiedTokenCache } from './verifiedTokenCache';
 
 export interface VerifiedUser {
@@ -11,6 +12,8 @@ export interface VerifiedUser {
   roles: PlatformRole[];
   /** This token's sign-in, one object per verified token: absent for callers made without a token. */
   signIn?: SignIn;
+  /** The token's `email` claim when the identity provider marked it verified (`email_verified: true`). */
+  signInEmail?: string;
 }
 
 /**
@@ -64,7 +67,8 @@ export function createTokenVerifier(settings: VerifierSettings): TokenVerifier {
   const verified = new VerifiedTokenCache<VerifiedUser>(VERIFIED_TOKEN_CACHE_ENTRIES);
   return async (token) => {
     const known = verified.get(token);
-    if (known) return { userId: known.userId, roles: [...known.roles], signIn: known.signIn };
+    // The cached sign-in object is kept (not copied): it remembers whether this token's sign-in was recorded.
+    if (known) return { ...known, roles: [...known.roles] };
     loading ??= load();
     const { jose, verify } = await loading;
     let payload;
@@ -84,11 +88,16 @@ export function createTokenVerifier(settings: VerifierSettings): TokenVerifier {
     }
     // Unknown roles (other applications' app roles) are ignored, not trusted.
     const roles = (rawRoles ?? []).filter(isPlatformRole);
-    const user = { userId: payload.sub, roles: [...new Set(roles)], signIn: { name: signInNameOf(payload), recorded: false } };
+    const signInEmail = verifiedEmailOf(payload);
+    const user: VerifiedUser = {
+      userId: payload.sub,
+      roles: [...new Set(roles)],
+      signIn: { name: signInNameOf(payload), recorded: false },
+      ...(signInEmail ? { signInEmail } : {}),
+    };
     // Remembered until exp itself, not exp plus the clock tolerance: once the tolerance matters,
     // the token is verified again and jose decides. requiredClaims makes exp a number here.
-    if (typeof payload.exp === 'number')
-      verified.set(token, { userId: user.userId, roles: [...user.roles], signIn: user.signIn }, payload.exp * 1000);
+    if (typeof payload.exp === 'number') verified.set(token, { ...user, roles: [...user.roles] }, payload.exp * 1000);
     return user;
   };
 }

@@ -21,7 +21,7 @@ interface DomainErrorOptions {
 
 /** Base of every domain error. `message` is safe to show to the caller. */
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'not_found' | 'forbidden' | 'invalid' | 'conflict' | 'busy' | 'too_large' | 'upstream' | 'unavailable';
+  abstract readonly kind: 'not_found' | 'forbidden' | 'invalid' | 'conflict' | 'gone' | 'busy' | 'too_large' | 'upstream' | 'unavailable';
   readonly code: string | undefined;
 
   constructor(message: string, options: DomainErrorOptions = {}) {
@@ -56,6 +56,11 @@ export class InvalidError extends DomainError {
 /** The request contradicts the current state (a duplicate, a wrong transition). */
 export class ConflictError extends DomainError {
   readonly kind = 'conflict';
+}
+
+/** What the request names existed but is over for good (a link already used, expired or replaced). */
+export class GoneError extends DomainError {
+  readonly kind = 'gone';
 }
 
 /** Too much at once: the caller should send it again after `retryAfterSeconds`. */

@@ -4,6 +4,7 @@ import { isDataException, isForeignKeyViolation, isTransient, isUniqueViolation,
 import {
   BusyError,
   ConflictError,
+  GoneError,
   DomainError,
   ForbiddenError,
   InvalidError,
@@ -73,6 +74,7 @@ export function domainProblem(error: DomainError, input?: RouteInputName): HttpP
     return problem(400, 'Bad Request', fields.length ? fields : undefined);
   }
   if (error instanceof ConflictError) return problem(409, 'Conflict');
+  if (error instanceof GoneError) return problem(410, 'Gone');
   if (error instanceof BusyError) return problem(503, 'Service Unavailable', undefined, { 'retry-after': String(error.retryAfterSeconds) });
   if (error instanceof TooLargeError) return problem(413, 'Payload Too Large');
   if (error instanceof UpstreamError) return problem(502, 'Bad Gateway');

@@ -15,3 +15,22 @@ export const ContactSchema = v.object({
   language: v.picklist(LANGUAGES, 'must be de or en'),
 });
 export type ContactBody = v.InferOutput<typeof ContactSchema>;
+
+/** GET /api/user/contact: the address in use, one waiting for confirmation, the sign-in's verified one, the language. */
+export const ContactViewSchema = v.object({
+  email: v.nullable(v.string()),
+  emailConfirmed: v.boolean(),
+  pendingEmail: v.nullable(v.string()),
+  signInEmail: v.nullable(v.string()),
+  language: v.picklist(LANGUAGES),
+});
+export type ContactView = v.InferOutput<typeof ContactViewSchema>;
+
+/** POST /api/user/contact/confirmations: the token of the link in the confirmation email. */
+export const ConfirmationBodySchema = v.object({
+  token: v.pipe(
+    v.string('must be the token of a confirmation link'),
+    v.nonEmpty('must be the token of a confirmation link'),
+    v.maxLength(1000),
+  ),
+});

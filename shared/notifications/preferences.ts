@@ -110,12 +110,15 @@ export interface LegacyMirror {
   updates: NotificationPreferences['updates'];
 }
 
-/** What a user who never saved preferences gets. */
-export function defaultPreferences(): NotificationPreferences {
+/**
+ * What a user who never saved preferences gets. Email starts off for a member without a
+ * confirmed contact email (docs/notifications.md, Contact details), and on once they have one.
+ */
+export function defaultPreferences({ emailConfirmed = true }: { emailConfirmed?: boolean } = {}): NotificationPreferences {
   return {
     version: 1,
     email: {
-      enabled: true,
+      enabled: emailConfirmed,
       events: true,
       invites: true,
       categories: { training: true, competition: true, board: true, youth: true, club: true },
@@ -208,8 +211,7 @@ export interface StoredPreferences {
  * drifted section falls back to its defaults without discarding the user's other choices and
  * without ever handing an invalid block to the delivery rules.
  */
-export function readStored(stored: unknown): StoredPreferences {
-  const defaults = defaultPreferences();
+export function readStored(stored: unknown, defaults: NotificationPreferences = defaultPreferences()): StoredPreferences {
   if (!isPlain(stored)) return { preferences: defaults, drifted: stored === undefined || stored === null ? [] : ['(block)'] };
   const merged = mergeInto(defaults, stored);
   const preferences: Plain = {};
@@ -232,6 +234,6 @@ export function readStored(stored: unknown): StoredPreferences {
 }
 
 /** As readStored, without the drift report. */
-export function fromStored(stored: unknown): NotificationPreferences {
-  return readStored(stored).preferences;
+export function fromStored(stored: unknown, defaults?: NotificationPreferences): NotificationPreferences {
+  return readStored(stored, defaults).preferences;
 }

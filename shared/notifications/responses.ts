@@ -32,6 +32,8 @@ export const UserSettingsSchema = v.pipe(
   v.object({
     notifications: NotificationPreferencesSchema,
     timeZone: v.string(),
+    /** Whether the member has a confirmed contact email: without one no email goes out, whatever the switches say. */
+    emailAvailable: v.boolean(),
     emailEnabled: v.boolean(),
     pushEnabled: v.boolean(),
     categories: NotificationPreferencesSchema.entries.email.entries.categories,

@@ -16,10 +16,10 @@ import type { PatchSettingsBody, ReplaceSettingsBody } from './schemas';
  * root fields a client sends are ignored; inside the block unknown keys are rejected.
  */
 
-export type UserSettings = { notifications: NotificationPreferences; timeZone: string } & LegacyMirror;
+export type UserSettings = { notifications: NotificationPreferences; timeZone: string; emailAvailable: boolean } & LegacyMirror;
 
-function present(preferences: NotificationPreferences, timeZone: string): UserSettings {
-  return { notifications: preferences, timeZone, ...legacyMirror(preferences) };
+function present(preferences: NotificationPreferences, timeZone: string, emailAvailable: boolean): UserSettings {
+  return { notifications: preferences, timeZone, emailAvailable, ...legacyMirror(preferences) };
 }
 
 function assertConsistent(preferences: NotificationPreferences): void {
@@ -34,8 +34,8 @@ function assertConsistent(preferences: NotificationPreferences): void {
 
 /** The user's settings; defaults for a user who never saved any. */
 export async function getUserSettings(sql: Sql, userId: string): Promise<UserSettings> {
-  const { preferences, timeZone } = await loadSettings(sql, userId);
-  return present(preferences, timeZone);
+  const { preferences, timeZone, emailConfirmed } = await loadSettings(sql, userId);
+  return present(preferences, timeZone, emailConfirmed);
 }
 
 /**
@@ -51,7 +51,7 @@ export async function replaceUserSettings(sql: Sql, userId: string, body: Replac
     assertConsistent(next);
     const timeZone = body.timeZone ?? current.timeZone;
     await savePreferences(tx, userId, next, timeZone);
-    return present(next, timeZone);
+    return present(next, timeZone, current.emailConfirmed);
   });
 }
 
@@ -68,6 +68,6 @@ export async function patchUserSettings(sql: Sql, userId: string, body: PatchSet
     assertConsistent(next);
     const timeZone = body.timeZone ?? current.timeZone;
     await savePreferences(tx, userId, next, timeZone);
-    return present(next, timeZone);
+    return present(next, timeZone, current.emailConfirmed);
   });
 }

@@ -184,6 +184,7 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   'PUT /api/me/profile': { expect: ANY_USER, request: { body: { language: 'de' } } },
   // The operators' people lookup (clubs.manage) for appointing leaders.
   'GET /api/admin/people': { expect: PLATFORM_ADMIN, request: { query: { query: 'hostile' } } },
+  'GET /api/me/streak': { expect: ANY_USER },
 
   'GET /api/notifications': { expect: ANY_USER },
   'DELETE /api/notifications': { expect: ANY_USER },
@@ -210,6 +211,8 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   },
   'DELETE /api/user/push-registrations/{id}': { expect: OWNER_ONLY, request: { params: { id: 'pushRegistration' } } },
   'PUT /api/user/contact': { expect: ANY_USER, request: { body: { email: 'member@example.org', language: 'en' } } },
+  // A token is only ever the caller's own: another member's link answers 400 like a made-up one.
+  'POST /api/user/contact/confirmations': { expect: ANY_USER, request: { body: { token: 'not-a-link' } } },
 
   'GET /api/challenges': { expect: ANY_USER },
   // Platform admins create any scope; a leader only club challenges of their own club.

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { getSql } from '../../shared/db/client';
+import { saveContact } from '../../shared/notifications/contactRepository';
 import { unsubscribeUrl } from '../../shared/notifications/channels/email/unsubscribe';
 import { notify } from '../../shared/notifications/notify';
 import { loadSettings } from '../../shared/notifications/preferencesRepository';
@@ -76,6 +77,8 @@ describe('delivery routes over HTTP', () => {
     const owner = `user-${randomUUID()}`;
     let id: string;
     beforeAll(async () => {
+      // A confirmed address, so the entry queues an email beside the push.
+      await saveContact(getSql(), owner, { email: `${owner}@example.org`, language: 'de' });
       ({ id } = await getSql().begin((tx) =>
         notify(tx, { userId: owner, title: 'Dues', tone: 'info', kind: 'billing', source: 'test' }, new Date('1998-01-01T10:00:00Z')),
       ));

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { getSql } from '../../shared/db/client';
+import { saveContact } from '../../shared/notifications/contactRepository';
 import { INBOX_CAP, INBOX_LOCK_NAMESPACE, notify, type NotifyInput } from '../../shared/notifications/notify';
 import { cancelPendingDeliveries } from '../../shared/notifications/outbox/outboxRepository';
 import { defaultPreferences, mergePreferences, type NotificationPreferencesPatch } from '../../shared/notifications/preferences';
@@ -54,12 +55,21 @@ async function inboxCount(userId: string): Promise<number> {
 }
 
 describe('notify (the producer function)', () => {
-  it('writes the inbox entry and queues email and push for a user with default preferences', async () => {
+  it('writes the inbox entry and queues email and push for a user with default preferences and a confirmed address', async () => {
     const userId = newUser();
+    await saveContact(getSql(), userId, { email: `${userId}@example.org`, language: 'de' });
     const result = await getSql().begin((tx) => notify(tx, input(userId), NOW));
     expect(await inboxCount(userId)).toBe(1);
     expect(await outboxOf(userId)).toEqual([
       { channel: 'email', deliverAfter: NOW, digest: null, status: 'pending', notificationId: result.id },
+      { channel: 'push', deliverAfter: NOW, digest: null, status: 'pending', notificationId: result.id },
+    ]);
+  });
+
+  it('queues no email for a user who never chose and has no confirmed address: email starts off', async () => {
+    const userId = newUser();
+    const result = await getSql().begin((tx) => notify(tx, input(userId), NOW));
+    expect(await outboxOf(userId)).toEqual([
       { channel: 'push', deliverAfter: NOW, digest: null, status: 'pending', notificationId: result.id },
     ]);
   });

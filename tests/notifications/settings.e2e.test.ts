@@ -7,6 +7,8 @@ import { bearer } from '../support/tokens';
 
 const newUser = () => `user-${randomUUID()}`;
 const PATH = '/api/user/settings';
+// These users have no confirmed contact email: email starts off for them (docs/notifications.md).
+const noAddressDefaults = () => defaultPreferences({ emailConfirmed: false });
 
 describe('notification preferences under /api/user/settings', () => {
   const host = useTestHost();
@@ -20,12 +22,13 @@ describe('notification preferences under /api/user/settings', () => {
     return readJson<UserSettings>(response);
   }
 
-  it('answers the defaults with the legacy mirror for a new user', async () => {
-    const defaults = defaultPreferences();
+  it('answers the defaults with the legacy mirror for a new user, email off and unavailable without a confirmed address', async () => {
+    const defaults = noAddressDefaults();
     expect(await settingsOf(newUser())).toEqual({
       notifications: defaults,
       timeZone: 'Europe/Berlin',
-      emailEnabled: true,
+      emailAvailable: false,
+      emailEnabled: false,
       pushEnabled: true,
       categories: defaults.email.categories,
       updates: defaults.updates,
@@ -51,6 +54,7 @@ describe('notification preferences under /api/user/settings', () => {
     const expected = {
       notifications: block,
       timeZone: 'Europe/Berlin',
+      emailAvailable: false,
       emailEnabled: false,
       pushEnabled: true,
       categories: block.email.categories,
@@ -76,8 +80,8 @@ describe('notification preferences under /api/user/settings', () => {
     expect(response.status).toBe(200);
     const { notifications } = await settingsOf(user);
     expect(notifications.email).toEqual({
-      ...defaultPreferences().email,
-      categories: { ...defaultPreferences().email.categories, youth: false },
+      ...noAddressDefaults().email,
+      categories: { ...noAddressDefaults().email.categories, youth: false },
     });
     expect(notifications.summary).toEqual({ mode: 'daily', time: '07:00' });
     expect(notifications.dnd).toEqual({ enabled: true, from: '23:00', to: '06:00' });
@@ -214,7 +218,7 @@ describe('notification preferences under /api/user/settings', () => {
     expect(response.status).toBe(400);
     const problem = (await response.json()) as { errors: { path: string }[] };
     expect(problem.errors.map((error) => error.path)).toContain(path);
-    expect((await settingsOf(user)).notifications).toEqual(defaultPreferences());
+    expect((await settingsOf(user)).notifications).toEqual(noAddressDefaults());
   });
 
   it('answers 400 naming body.notifications for an array in place of the block', async () => {

@@ -6,7 +6,7 @@ import { defaultPreferences, mergePreferences, type NotificationPreferencesPatch
 import { savePreferences } from '../../shared/notifications/preferencesRepository';
 
 /** A new member in Berlin with the defaults changed by `patch`, and the contact details when given. */
-export async function newMember(patch: NotificationPreferencesPatch = {}, contact?: Contact): Promise<string> {
+export async function newMember(patch: NotificationPreferencesPatch = {}, contact?: Pick<Contact, 'email' | 'language'>): Promise<string> {
   const userId = `user-${randomUUID()}`;
   await savePreferences(getSql(), userId, mergePreferences(defaultPreferences(), patch), 'Europe/Berlin');
   if (contact) await saveContact(getSql(), userId, contact);

@@ -8,7 +8,7 @@ export interface TokenOptions {
   audience?: string;
   issuer?: string;
   secret?: string;
-  /** More claims, as an identity provider adds them (name, given_name, email...). */
+  /** More claims, as an identity provider adds them (name, given_name, email, email_verified...). */
   claims?: Record<string, unknown>;
 }
 

@@ -19,6 +19,8 @@ export interface ClaimedRow {
   digest: Digest | null;
   /** When the row was due (its deliver_after before the claim); digest rows of one summary share it. */
   dueAt: Date;
+  /** Set for the email with a contact confirmation link (outboxRepository.ts, enqueueConfirmationEmail). */
+  contactConfirmationId: string | null;
   /** This attempt's number, 1-based. */
   attempts: number;
 }
@@ -28,7 +30,7 @@ type RowFields = Omit<ClaimedRow, 'attempts'>;
 const FIELDS = (sql: Sql) => sql`
   id::text as id, notification_id as "notificationId", user_id as "userId", channel, title, body,
   message_key as "messageKey", message_params as "messageParams", tone, category, digest,
-  deliver_after as "dueAt"`;
+  deliver_after as "dueAt", contact_confirmation_id as "contactConfirmationId"`;
 
 /** Claims due email rows; see claimDue. */
 export function claimDueEmails(sql: Sql, now: Date, batch: number, leaseMs: number): Promise<ClaimedRow[]> {

@@ -55,3 +55,17 @@ export async function cancelPendingDeliveries(sql: Queryable, cancelKey: string)
     where cancel_key = ${cancelKey} and status = 'pending'`;
   return result.count;
 }
+
+/**
+ * Queues the email with a contact confirmation link. It has no inbox entry and goes to the
+ * address being confirmed, not to the member's address in use; the email channel writes its text
+ * and link at send time from the confirmation row (channels/email/confirmationEmail.ts).
+ */
+export async function enqueueConfirmationEmail(
+  sql: Queryable,
+  confirmation: { userId: string; confirmationId: string; title: string; deliverAfter: Date },
+): Promise<void> {
+  await sql`
+    insert into notification_outbox (user_id, title, tone, channel, deliver_after, contact_confirmation_id)
+    values (${confirmation.userId}, ${confirmation.title}, 'info', 'email', ${confirmation.deliverAfter}, ${confirmation.confirmationId})`;
+}

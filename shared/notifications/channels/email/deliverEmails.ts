@@ -12,6 +12,9 @@ import { summaryKey, type ClaimedRow } from '../../outbox/outboxClaims';
 import { afterFailure, boundedReason, DeliveryFailure } from '../../outbox/retryPolicy';
 import { inParallel } from '../../outbox/inParallel';
 import { unsubscribeUrl } from './unsubscribe';
+import { loadConfirmations, type Confirmation } from '../../contactConfirmationRepository';
+import { confirmationUrl } from '../../contactConfirmationToken';
+import { renderConfirmationEmail } from './confirmationEmail';
 
 export interface DeliveryOptions extends DrainOptions {
   sender: EmailSender;
@@ -51,10 +54,17 @@ export function emailChannel(options: DeliveryOptions): OutboxChannel {
       const userIds = unique(rows.map((row) => row.userId));
       // The global email switch is read at send time, once per batch: one-click unsubscribe and a
       // member who turned email off stop what is still queued, summaries included.
-      const [contacts, settings] = await Promise.all([loadContacts(sql, userIds), loadSettingsOf(sql, userIds)]);
+      const confirmationIds = rows.flatMap((row) => (row.contactConfirmationId ? [row.contactConfirmationId] : []));
+      const [contacts, settings, confirmations] = await Promise.all([
+        loadContacts(sql, userIds),
+        loadSettingsOf(sql, userIds),
+        loadConfirmations(sql, confirmationIds),
+      ]);
       const messages = [...groupMessages(rows).values()];
       const outcomes = await inParallel(messages, options.concurrency ?? 8, (message) =>
-        deliverOne(message, contacts, settings, options, now),
+        message[0].contactConfirmationId
+          ? deliverConfirmation(message, confirmations.get(message[0].contactConfirmationId), contacts, options, now)
+          : deliverOne(message, contacts, settings, options, now),
       );
       return messages.map((message, index) => ({ rows: message, outcome: outcomes[index] as Outcome }));
     },
@@ -72,6 +82,8 @@ async function deliverOne(
   const contact = contacts.get(first.userId);
   const attempts = Math.max(...message.map((row) => row.attempts));
   try {
+    // An address is used only once its owner confirmed it (docs/notifications.md, Contact details).
+    if (!contact?.email && contact?.pendingEmail) return { kind: 'skipped', reason: 'email_unconfirmed' };
     if (!settings.get(first.userId)?.preferences.email.enabled) return { kind: 'skipped', reason: 'email_disabled' };
     if (!contact?.email) return { kind: 'skipped', reason: 'no_email_address' };
     const unsubscribeCategory = first.digest ? null : first.category;
@@ -92,11 +104,50 @@ async function deliverOne(
     });
     return { kind: 'sent', providerId };
   } catch (error) {
-    const failure = error instanceof DeliveryFailure ? error : new DeliveryFailure('transient', `internal_error: ${errorName(error)}`);
-    const reason = boundedReason(failure.reason);
-    const next = afterFailure(failure.kind, attempts, now(), failure.retryAfterMs);
-    return next.outcome === 'retrying' ? { kind: 'retrying', reason, retryAt: next.retryAt } : { kind: 'failed', reason };
+    return afterError(error, attempts, now);
   }
+}
+
+/**
+ * The confirmation link, to the address being confirmed, whatever the member's email switches say:
+ * they asked for it a moment ago. No unsubscribe link: this address has agreed to nothing yet. A
+ * link that was used, replaced or ran out meanwhile is not sent.
+ */
+async function deliverConfirmation(
+  message: [ClaimedRow, ...ClaimedRow[]],
+  confirmation: Confirmation | undefined,
+  contacts: Map<string, Contact>,
+  options: DeliveryOptions,
+  now: () => Date,
+): Promise<Outcome> {
+  const [first] = message;
+  if (!confirmation?.email || confirmation.usedAt || confirmation.supersededAt || confirmation.expiresAt.getTime() <= now().getTime()) {
+    return { kind: 'skipped', reason: 'confirmation_outdated' };
+  }
+  try {
+    const rendered = renderConfirmationEmail({
+      language: contacts.get(first.userId)?.language ?? 'de',
+      senderName: options.senderName,
+      url: confirmationUrl(options.publicBaseUrl, confirmation.id),
+    });
+    const { providerId } = await options.sender.send({
+      operationId: operationIdOf(message),
+      to: confirmation.email,
+      ...rendered,
+      headers: {},
+    });
+    return { kind: 'sent', providerId };
+  } catch (error) {
+    return afterError(error, first.attempts, now);
+  }
+}
+
+/** A failed send: retried later or failed for good (outbox/retryPolicy.ts). */
+function afterError(error: unknown, attempts: number, now: () => Date): Outcome {
+  const failure = error instanceof DeliveryFailure ? error : new DeliveryFailure('transient', `internal_error: ${errorName(error)}`);
+  const reason = boundedReason(failure.reason);
+  const next = afterFailure(failure.kind, attempts, now(), failure.retryAfterMs);
+  return next.outcome === 'retrying' ? { kind: 'retrying', reason, retryAt: next.retryAt } : { kind: 'failed', reason };
 }
 
 /** One email per single row, one per summary (its rows oldest first). */

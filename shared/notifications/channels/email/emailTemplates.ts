@@ -68,6 +68,6 @@ function oneLine(value: string): string {
   return value.replace(/[\r\n]+/g, ' ').slice(0, 200);
 }
 
-function escapeHtml(value: string): string {
+export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
