@@ -24,8 +24,9 @@ export interface PoolGuardOptions {
  * every transaction (`sql.begin`, for its whole run) first takes one of `max` slots (shared/db/slots.ts,
  * behind the warm-up gate of shared/db/warmUp.ts), and a caller still waiting after `maxWaitMs`
  * fails with a BusyError, which the HTTP dispatcher answers 503 with Retry-After (jobs retry it).
- * Statements inside a transaction run on its connection and pass untouched. Each admitted
- * statement and transaction gets a span while telemetry is on (shared/db/querySpan.ts).
+ * A statement takes its slot when it is awaited (admitStatement), a fragment never; statements
+ * inside a transaction run on its connection and pass untouched. Each admitted statement and
+ * transaction gets a span while telemetry is on (shared/db/querySpan.ts).
  */
 export function guardPool(sql: postgres.Sql, { max, maxWaitMs, retryAfterSeconds, pool }: PoolGuardOptions): postgres.Sql {
   const busy = () =>
