@@ -73,23 +73,30 @@ export function guardPool(sql: postgres.Sql, { max, maxWaitMs, retryAfterSeconds
 
 /**
  * The one point where a statement of the pool is held until it has a slot. postgres.js documents
- * its statements as lazy Promises, first executed when awaited (its `then`, `catch` or `finally`)
+ * its statements as lazy Promises, first executed when awaited (their `then`, `catch` or `finally`)
  * or by `.execute()`; a statement nested in another as a fragment is never awaited, and must stay
- * the driver's own object. So the statement keeps its class and gains its own `then`, `catch` and
- * `finally`: the first of them takes a slot, then awaits the statement through the driver's own
- * `then`, and the slot is released when the statement settles. A fragment is never awaited and
- * never takes a slot. `.execute()`, `.cursor()` and `.forEach()` start a statement at once, past
- * the slots; this service uses none of them on the pool.
+ * an instance of the driver's class. So each statement of the pool gets, as its prototype, one
+ * object per pool whose own prototype is the driver's: its `then`, `catch` and `finally` take a
+ * slot on the first await, then run the statement through the driver's own `then`, and release
+ * the slot when it settles; a statement awaited again is not run again, a fragment never takes a
+ * slot. `.execute()`, `.cursor()` and `.forEach()` start a statement at once, past the slots; this
+ * service uses none of them on a pool.
+ *
+ * Why a prototype and not the three methods set on each statement: a `then` set on a Promise
+ * instance turns off V8's fast path for every Promise of the process (its Promise#then protector),
+ * and the prototype costs a statement one prototype change instead of three properties.
  */
 function admitStatement(slots: Slots, busy: () => BusyError, pool: string): (value: unknown, strings: unknown) => unknown {
+  let admittedStatement: object | undefined;
+  let driverStatement: Promise<unknown>;
+
   function settle(statement: Admitted): Promise<unknown> {
     return new Promise((resolve, reject) =>
       slots.take(
         () => {
           const span = startQuerySpan(statement[CALL_SITE], pool);
-          // The driver's own `then` (of the statement's class), which runs the statement; both
-          // outcomes are handled here.
-          void (Object.getPrototypeOf(statement) as Promise<unknown>).then.call(
+          // The driver's own `then`, which runs the statement; both outcomes are handled here.
+          void driverStatement.then.call(
             statement,
             (rows) => {
               slots.release();
@@ -109,8 +116,6 @@ function admitStatement(slots: Slots, busy: () => BusyError, pool: string): (val
       ),
     );
   }
-  // Shared by every statement of the pool (they read the statement as `this`), so that a statement
-  // costs no closures of its own until it is awaited.
   const awaited = {
     then(this: Admitted, onFulfilled?: Settle, onRejected?: Settle) {
       return (this[SETTLED] ??= settle(this)).then(onFulfilled, onRejected);
@@ -122,10 +127,17 @@ function admitStatement(slots: Slots, busy: () => BusyError, pool: string): (val
       return (this[SETTLED] ??= settle(this)).finally(onFinally);
     },
   };
+
   return (value, strings) => {
     if (!(value instanceof Promise)) return value;
+    if (!admittedStatement) {
+      // Made from the first statement: the driver's statement class is not exported.
+      driverStatement = Object.getPrototypeOf(value) as Promise<unknown>;
+      admittedStatement = Object.assign(Object.create(driverStatement) as object, awaited);
+    }
+    Object.setPrototypeOf(value, admittedStatement);
     (value as Admitted)[CALL_SITE] = strings;
-    return Object.assign(value, awaited);
+    return value;
   };
 }
 
