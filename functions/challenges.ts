@@ -43,7 +43,7 @@ import { claimShooter, decideLink, listClubLinks, listOwnLinks } from '../shared
 import { getSql } from '../shared/db/client';
 import { READER_LANGUAGE_HEADERS, requestLanguage } from '../shared/notifications/requestLanguage';
 import { callerResource } from './callerResource';
-import { memberChallengeRoutes } from './challengesMember';
+import { memberChallengeRoutes, onYourParticipation } from './challengesMember';
 import { challengesService } from './guards/challengesService';
 import { clubRole } from './guards/clubRole';
 import { defineGroup, defineTimer } from '../shared/host/definition';
@@ -52,6 +52,13 @@ import { authenticatedUser, platformAdmin } from '../shared/http/guards';
 import { defineRoute, json, type Route } from '../shared/http/route';
 
 const NO_STORE = { 'cache-control': 'no-store' };
+
+/** Who may call a route on one challenge (anyone signed in, naming it in the path), and the 404 when they cannot see it. */
+const onAVisibleChallenge = {
+  guard: authenticatedUser,
+  params: IdParamsSchema,
+  responses: { 404: { description: '`code` challenge_not_found: no such challenge, or one you cannot see' } },
+};
 
 const challengeRoutes: Route[] = [
   defineRoute({
@@ -155,11 +162,9 @@ const challengeRoutes: Route[] = [
     path: '/api/challenges/{id}/leaderboard',
     summary:
       'Leaderboard of a challenge you can see: scope=global|club (clubId for global challenges), limit 1..100 (20), cursor; your own row with its rank in `me`, rows around it in `around`',
-    guard: authenticatedUser,
-    params: IdParamsSchema,
+    ...onAVisibleChallenge,
     query: LeaderboardQuerySchema,
     response: LeaderboardPageSchema,
-    responses: { 404: { description: '`code` challenge_not_found: no such challenge, or one you cannot see' } },
     async handle({ caller, params, query }) {
       return json(await leaderboardForViewer(getSql(), caller, params.id, query), 200, NO_STORE);
     },
@@ -170,12 +175,11 @@ const challengeRoutes: Route[] = [
     path: '/api/challenges/{id}/join',
     summary:
       'Join a challenge (201): sharing flags from your sharing preferences; ?clubId= picks the club board of a global or personal challenge',
-    guard: authenticatedUser,
-    params: IdParamsSchema,
+    ...onAVisibleChallenge,
     query: JoinQuerySchema,
     response: ParticipationSchema,
     responses: {
-      404: { description: '`code` challenge_not_found: no such challenge, or one you cannot see' },
+      ...onAVisibleChallenge.responses,
       409: {
         description:
           '`code` already_joined (you joined it before), challenge_ended (its end date has passed) or level_out_of_bounds (your tier is outside its levels)',
@@ -189,11 +193,9 @@ const challengeRoutes: Route[] = [
     method: 'PATCH',
     path: '/api/challenges/participations/{id}/visibility',
     summary: 'Change shareWithinClub / shareGlobally of your own participation (404 for anyone else’s)',
-    guard: authenticatedUser,
-    params: IdParamsSchema,
+    ...onYourParticipation,
     body: VisibilityBodySchema,
     response: ParticipationSchema,
-    responses: { 404: { description: '`code` participation_not_found: no participation of yours with this id' } },
     async handle({ caller, params, body }) {
       return json(await setParticipationVisibility(getSql(), caller.userId, params.id, body), 200);
     },

@@ -24,6 +24,13 @@ const NO_STORE = { 'cache-control': 'no-store' };
 /** The reward of a goal a member generates for themself: the service's default, never the member's choice. */
 const MEMBER_GOAL_REWARD_XP = 500;
 
+/** Who may call a route on one participation (its own user, who names it in the path), and the 404 for anyone else's. */
+export const onYourParticipation = {
+  guard: authenticatedUser,
+  params: IdParamsSchema,
+  responses: { 404: { description: '`code` participation_not_found: no participation of yours with this id' } },
+};
+
 /** The member's own side of challenges, served in the `challenges` group (functions/challenges.ts). */
 export const memberChallengeRoutes: Route[] = [
   defineRoute({
@@ -49,11 +56,10 @@ export const memberChallengeRoutes: Route[] = [
     path: '/api/challenges/participations/{id}/leave',
     summary:
       'Leave a challenge: your active participation becomes cancelled and leaves every board; earned XP and badges stay; joining again starts afresh (404 for anyone else’s)',
-    guard: authenticatedUser,
-    params: IdParamsSchema,
+    ...onYourParticipation,
     response: ParticipationSchema,
     responses: {
-      404: { description: '`code` participation_not_found: no participation of yours with this id' },
+      ...onYourParticipation.responses,
       409: { description: '`code` not_active: only an active participation can be left' },
     },
     async handle({ caller, params }) {

@@ -29,6 +29,9 @@ const leaderOrManager = clubRole('clubId', 'leader', { orCapability: 'clubs.mana
 /** A member leaving a club leaves its challenges' boards and its shooter links too (docs/clubs.md). */
 const departure: OnDeparture = (tx, clubId, userId) => withdrawFromClub(tx, clubId, userId);
 
+/** The 404 of a route on a club named in its path. */
+const CLUB_NOT_FOUND = { description: '`code` club_not_found: no such club' };
+
 const clubRoutes: Route[] = [
   ...callerResource('/api/clubs/mine', OwnClubsSchema, {
     GET: { summary: 'The clubs you belong to, with your role there (at most 100)', run: ownClubs },
@@ -43,7 +46,7 @@ const clubRoutes: Route[] = [
     response: MembershipSchema,
     responses: {
       201: { description: 'The user was not a member before and is now the club’s leader', schema: MembershipSchema },
-      404: { description: '`code` club_not_found: no such club' },
+      404: CLUB_NOT_FOUND,
     },
     async handle({ params, caller, log }) {
       const { membership, created } = await appointLeader(getSql(), params.clubId, params.userId);
@@ -77,7 +80,7 @@ const clubRoutes: Route[] = [
     params: ClubParamsSchema,
     query: MemberListQuerySchema,
     response: MemberPageSchema,
-    responses: { 404: { description: '`code` club_not_found: no such club' } },
+    responses: { 404: CLUB_NOT_FOUND },
     async handle({ params, query }) {
       return json(
         await listClubMembers(getSql(), { clubId: params.clubId, role: query.role, limit: query.limit, cursor: query.cursor }),
@@ -114,7 +117,7 @@ const clubRoutes: Route[] = [
     body: CreateInvitationBodySchema,
     response: NewInvitationSchema,
     responses: {
-      404: { description: '`code` club_not_found: no such club' },
+      404: CLUB_NOT_FOUND,
       409: { description: '`code` invitation_cap: the club already holds 50 open invitations' },
     },
     async handle({ params, body, caller, log }) {

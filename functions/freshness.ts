@@ -17,6 +17,12 @@ import { defineRoute, json } from '../shared/http/route';
 
 const ClubParamsSchema = v.object({ clubId: v.pipe(v.string(), v.nonEmpty()) });
 const planGuard = clubRole('clubId', 'leader', { orCapability: 'clubs.manage' });
+/** Who may call a route on a club's plan or its history, the club it names, and the 404 when there is none. */
+const ofAClubsPlan = {
+  guard: planGuard,
+  params: ClubParamsSchema,
+  responses: { 404: { description: 'There is no club with this id (platform admins; others get 403)' } },
+};
 
 const HistoryQuerySchema = v.object({ limit: pageLimit(50, 200), offset: pageOffset(1_000_000) });
 const HistoryPageSchema = v.object({
@@ -38,10 +44,8 @@ export const freshnessFunctions = [
       method: 'GET',
       path: '/api/admin/clubs/{clubId}/training-plan',
       summary: "The club's training plan (weekly evenings in its time zone); the default Wednesday 18:00-20:00 as planSource assumed",
-      guard: planGuard,
-      params: ClubParamsSchema,
+      ...ofAClubsPlan,
       response: TrainingPlanViewSchema,
-      responses: { 404: { description: 'There is no club with this id (platform admins; others get 403)' } },
       async handle({ params }) {
         return json(await getTrainingPlan(getSql(), params.clubId), 200, { 'cache-control': 'no-store' });
       },
@@ -51,11 +55,9 @@ export const freshnessFunctions = [
       path: '/api/admin/clubs/{clubId}/training-plan',
       summary:
         "Replaces the club's training plan (400 naming the field for an unknown time zone, an end before its start, overlapping evenings)",
-      guard: planGuard,
-      params: ClubParamsSchema,
+      ...ofAClubsPlan,
       body: TrainingPlanBodySchema,
       response: TrainingPlanViewSchema,
-      responses: { 404: { description: 'There is no club with this id (platform admins; others get 403)' } },
       async handle({ params, body, caller, log }) {
         const plan = await putTrainingPlan(getSql(), params.clubId, body, caller.userId);
         log.info('training_plan_saved', { clubId: params.clubId, evenings: plan.evenings.length, by: caller.userId });
@@ -68,11 +70,9 @@ export const freshnessFunctions = [
       method: 'GET',
       path: '/api/admin/clubs/{clubId}/freshness-history',
       summary: "The club's freshness status changes, newest first, each with the evening evaluated (limit 1..200, default 50; offset)",
-      guard: planGuard,
-      params: ClubParamsSchema,
+      ...ofAClubsPlan,
       query: HistoryQuerySchema,
       response: HistoryPageSchema,
-      responses: { 404: { description: 'There is no club with this id (platform admins; others get 403)' } },
       async handle({ params, query }) {
         const rows = await listFreshnessHistory(getSql(), params.clubId, query.limit + 1, query.offset);
         if (rows.length === 0 && !(await clubExists(getSql(), params.clubId))) {

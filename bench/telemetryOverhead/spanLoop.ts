@@ -61,7 +61,7 @@ async function main(): Promise<void> {
       tracestate: null,
     });
     const statement = async () => {
-      const query = startQuerySpan({ strings }, 'user');
+      const query = startQuerySpan(strings, 'user');
       // The statement's answer arrives in a later turn, as from the database.
       await Promise.resolve();
       query?.end();

@@ -5,10 +5,10 @@ import { telemetry, type Attributes, type ChildSpan } from '../telemetry/telemet
  * (`SELECT notification`), with the statement's text as written in the code: `$1`, `$2` stand
  * where the values go, so no parameter value ever reaches telemetry. Undefined while telemetry is off.
  */
-export function startQuerySpan(query: { strings?: unknown }, pool: string): ChildSpan | undefined {
+export function startQuerySpan(strings: unknown, pool: string): ChildSpan | undefined {
   const backend = telemetry();
   if (!backend) return undefined;
-  const described = describeStatement(query.strings);
+  const described = describeStatement(strings);
   // One attribute object per statement and pool, made once: the backend redacts it once.
   let attributes = described.attributes.get(pool);
   if (!attributes) {

@@ -5,7 +5,8 @@ import { BusyError } from '../../shared/errors/domainErrors';
 
 /**
  * What a caller of the guarded pool notices (shared/db/poolGuard.ts): tagged queries, `unsafe` and
- * `begin` are refused with pool_busy while every connection is held and run once one is free, and
+ * `begin` are refused with pool_busy while every connection is held and run once one is free,
+ * however the statement is awaited; a statement runs once and a fragment takes no connection; and
  * the driver's helpers and settings work on it as on the driver's own pool.
  */
 describe('the guarded pool', () => {
@@ -59,6 +60,36 @@ describe('the guarded pool', () => {
     expect(await sql`select 1 as one`).toEqual([{ one: 1 }]);
     expect(await sql.unsafe('select 2 as two')).toEqual([{ two: 2 }]);
     expect(await sql.begin((tx) => tx`select 3 as three`)).toEqual([{ three: 3 }]);
+  });
+
+  it('refuses a statement awaited through catch or finally as well, so no way of awaiting it waits without bound', async () => {
+    const release = await holdTheConnection();
+    let caught: unknown;
+    let finished: unknown;
+    try {
+      caught = await sql`select 1`.catch((error: unknown) => error);
+      finished = await refusal(sql`select 1`.finally(() => undefined));
+    } finally {
+      await release();
+    }
+    expect(caught).toBeInstanceOf(BusyError);
+    expect(finished).toBeInstanceOf(BusyError);
+  });
+
+  it('runs a statement once however often it is awaited, and a fragment that is never run holds no connection', async () => {
+    await sql`create temporary table if not exists guarded_runs (n integer)`;
+    // A temporary table lives on one connection: the pool has one.
+    const insert = sql`insert into guarded_runs values (1) returning n`;
+    const [first, second] = await Promise.all([insert, insert.then((rows) => rows)]);
+    expect(first).toEqual([{ n: 1 }]);
+    expect(second).toEqual([{ n: 1 }]);
+    expect(await insert.finally(() => undefined)).toEqual([{ n: 1 }]);
+
+    // Fragments nest in statements and are never awaited themselves: more of them than the pool's
+    // one connection neither wait nor hold it.
+    const fragments = Array.from({ length: 5 }, (_, index) => sql`and n >= ${index - 4}`);
+    const [row] = await sql<{ runs: number }[]>`select count(*)::int as runs from guarded_runs where true ${fragments[0]!}`;
+    expect(row?.runs).toBe(1);
   });
 
   it("keeps the driver's helpers and settings: json, array, identifiers and options", async () => {

@@ -97,41 +97,49 @@ declare
     end if;
 
     -- Off the page: two visible neighbours each side, in one statement, nearest first within each
-    -- part. Each side is the nearest two of two exact index ranges, the ties past the own row and
-    -- the scores beyond (the row comparison after the score equality is an index bound; as one
-    -- range, `score >= own and (score > own or (reached, id) < own)`, the scan would walk the own
-    -- score's ties on the wrong side of the own row from the heap): eight rows at most to order.
+    -- part. A side is two exact index ranges in nearness order, the own score's ties past the own
+    -- row and then the scores beyond (the row comparison after the score equality is an index
+    -- bound; as one range, `score >= own and (score > own or (reached, id) < own)`, the scan would
+    -- walk the own score's ties on the wrong side of the own row from the heap). Each range stops
+    -- at two rows, and the scores beyond are read only when the ties gave fewer than two: a
+    -- neighbour among the ties is always nearer than any other score. `nearness` numbers the rows
+    -- of a side across its two ranges, and the statement orders by it.
     return query
+      with previous_ties as materialized (
+        select p.id, p.user_id, p.score, p.score_reached_at, p.status,
+          row_number() over (order by p.score_reached_at desc, p.id desc) as nearness
+        from challenge_participation p
+        where p.challenge_id = board_challenge_id and {board}
+          and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id)
+        order by p.score_reached_at desc, p.id desc limit 2
+      ), next_ties as materialized (
+        select p.id, p.user_id, p.score, p.score_reached_at, p.status,
+          row_number() over (order by p.score_reached_at, p.id) as nearness
+        from challenge_participation p
+        where p.challenge_id = board_challenge_id and {board}
+          and p.score = own_score and (p.score_reached_at, p.id) > (own_at, own_id)
+        order by p.score_reached_at, p.id limit 2
+      )
       select s.part, s.id, s.user_id, s.score::text, (s.score_reached_at at time zone 'UTC')::text, s.status,
         null::boolean, null::boolean, null::text, null::integer
       from (
-        (select 'previous' as part, n.*, row_number() over (order by n.score, n.score_reached_at desc, n.id desc) as nearness
-          from (
-            (select p.id, p.user_id, p.score, p.score_reached_at, p.status
-              from challenge_participation p
-              where p.challenge_id = board_challenge_id and {board}
-                and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id)
-              order by p.score_reached_at desc, p.id desc limit 2)
-            union all
-            (select p.id, p.user_id, p.score, p.score_reached_at, p.status
-              from challenge_participation p
-              where p.challenge_id = board_challenge_id and {board} and p.score > own_score
-              order by p.score, p.score_reached_at desc, p.id desc limit 2)
-          ) as n)
+        (select 'previous' as part, t.* from previous_ties t)
         union all
-        (select 'next' as part, n.*, row_number() over (order by n.score desc, n.score_reached_at, n.id) as nearness
-          from (
-            (select p.id, p.user_id, p.score, p.score_reached_at, p.status
-              from challenge_participation p
-              where p.challenge_id = board_challenge_id and {board}
-                and p.score = own_score and (p.score_reached_at, p.id) > (own_at, own_id)
-              order by p.score_reached_at, p.id limit 2)
-            union all
-            (select p.id, p.user_id, p.score, p.score_reached_at, p.status
-              from challenge_participation p
-              where p.challenge_id = board_challenge_id and {board} and p.score < own_score
-              order by p.score desc, p.score_reached_at, p.id limit 2)
-          ) as n)
+        (select 'previous', p.id, p.user_id, p.score, p.score_reached_at, p.status,
+            (select count(*) from previous_ties) + row_number() over (order by p.score, p.score_reached_at desc, p.id desc)
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and {board} and p.score > own_score
+            and (select count(*) from previous_ties) < 2
+          order by p.score, p.score_reached_at desc, p.id desc limit 2)
+        union all
+        (select 'next', t.* from next_ties t)
+        union all
+        (select 'next', p.id, p.user_id, p.score, p.score_reached_at, p.status,
+            (select count(*) from next_ties) + row_number() over (order by p.score desc, p.score_reached_at, p.id)
+          from challenge_participation p
+          where p.challenge_id = board_challenge_id and {board} and p.score < own_score
+            and (select count(*) from next_ties) < 2
+          order by p.score desc, p.score_reached_at, p.id limit 2)
       ) as s
       where s.nearness <= 2
       order by s.part desc, s.nearness;
