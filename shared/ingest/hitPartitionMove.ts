@@ -1,6 +1,6 @@
 import type { Sql } from '../db/client';
 import { isLockTimeout } from '../db/errors';
-import { addMonthPartition, monthStart } from './hitPartitions';
+import { addMonthPartition } from './hitPartitions';
 
 /**
  * The online move of a large unpartitioned club_data_hit into the partitioned table migration 032
@@ -25,6 +25,7 @@ export interface MoveOptions {
 
 export interface MoveOutcome {
   state: MoveState;
+  /** Rows of the old table the copy went through (rows the mirror wrote already among them). */
   copied: number;
 }
 
@@ -40,10 +41,11 @@ export async function moveHitsOnline(sql: Sql, options: MoveOptions): Promise<Mo
   if (!status.mirrored) return { state: 'waiting_for_mirror', copied: 0 };
 
   const started = Date.now();
-  await partitionOldMonths(sql, options.lockTimeoutMs);
+  const knownMonths = new Set<number>();
   let copied = 0;
   for (;;) {
     if (Date.now() - started >= options.budgetMs) return { state: 'copying', copied };
+    await partitionMonthsOfNextBatch(sql, options.batchSize, knownMonths, options.lockTimeoutMs);
     const [batch]: [{ rows: number; through: number | null }?] = await sql`
       with batch as (
         select ${sql.unsafe(COLUMNS)} from club_data_hit
@@ -64,18 +66,18 @@ export async function moveHitsOnline(sql: Sql, options: MoveOptions): Promise<Mo
 }
 
 /**
- * Before the first batch: a partition for every month from the oldest row (the lowest id) to now,
- * so the copy lands in months and not in the default partition. A month that cannot be made now
- * is made later by the maintenance, which moves its rows out of the default.
+ * Before a batch is copied: a partition for each month its rows arrived in, so the copy lands in
+ * months and not in the default partition. A month that cannot be made now (its lock) is made
+ * later by the maintenance, which moves its rows out of the default.
  */
-async function partitionOldMonths(sql: Sql, lockTimeoutMs: number): Promise<void> {
-  const [oldest]: [{ at: Date | null; started: boolean }?] = await sql`
-    select (select created_at from club_data_hit order by id limit 1) as at,
-           (select copied_through_id > 0 from club_data_hit_move) as started`;
-  if (!oldest?.at || oldest.started) return;
-  const now = new Date();
-  for (let month = monthStart(oldest.at); month.getTime() <= now.getTime(); month = monthStart(month, 1))
-    await addMonthPartition(sql, month, lockTimeoutMs);
+async function partitionMonthsOfNextBatch(sql: Sql, batchSize: number, known: Set<number>, lockTimeoutMs: number): Promise<void> {
+  const months = await sql<{ month: Date }[]>`
+    select distinct date_trunc('month', created_at at time zone 'UTC') at time zone 'UTC' as month
+    from (select created_at from club_data_hit where id > (select copied_through_id from club_data_hit_move) order by id limit ${batchSize}) as batch`;
+  for (const { month } of months) {
+    if (known.has(month.getTime())) continue;
+    if ((await addMonthPartition(sql, month, lockTimeoutMs)) !== 'skipped') known.add(month.getTime());
+  }
 }
 
 /** The short swap; false when the old table's lock could not be had within lock_timeout. */
