@@ -29,11 +29,27 @@ function hitMessage(club: string, index: number, at: number): IncomingMessage {
       value: Math.round((7 + ((index * 37) % 39) / 10) * 10) / 10,
       shot_at: at * 1000,
     },
-    source: { connector: 'postgresql', name: `mirror_${club}`, db: 'mirror', schema: 'public', table: 'hits', lsn: 1_000_000 + index * 64, txId: 9, ts_ms: at, snapshot: 'false' },
+    source: {
+      connector: 'postgresql',
+      name: `mirror_${club}`,
+      db: 'mirror',
+      schema: 'public',
+      table: 'hits',
+      lsn: 1_000_000 + index * 64,
+      txId: 9,
+      ts_ms: at,
+      snapshot: 'false',
+    },
     op: 'c',
     ts_ms: at + 100,
   };
-  return { body, properties: { sourceTopic: `club.${club}.hits`, sourceClubId: club }, sequenceNumber: index + 1, enqueuedAt: null, partitionId: '0' };
+  return {
+    body,
+    properties: { sourceTopic: `club.${club}.hits`, sourceClubId: club },
+    sequenceNumber: index + 1,
+    enqueuedAt: null,
+    partitionId: '0',
+  };
 }
 
 async function main(): Promise<void> {
@@ -55,7 +71,8 @@ async function main(): Promise<void> {
     for (let club = 0; club < clubs; club += 1) {
       const number = String(100_000 + club);
       const messages = Array.from({ length: perClub }, (_, index) => hitMessage(number, index, Date.now() - index * 20_000));
-      for (let start = 0; start < messages.length; start += BATCH) await applyIngestBatch(sql, messages.slice(start, start + BATCH), options);
+      for (let start = 0; start < messages.length; start += BATCH)
+        await applyIngestBatch(sql, messages.slice(start, start + BATCH), options);
     }
     const seconds = (performance.now() - started) / 1000;
     await sql`vacuum analyze club_data_hit`;

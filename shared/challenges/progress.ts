@@ -144,7 +144,9 @@ export async function evaluateAllActive(sql: Sql, now: Date = new Date()): Promi
   // The database's clock, as the queue's touched_at is (the start of the apply that queued a
   // shooter). A shooter queued shortly before the sweep may belong to an apply not yet committed,
   // whose hits the sweep might miss: those minutes stay queued for the next drain.
-  const [{ started } = { started: new Date(0) }] = await sql<{ started: Date }[]>`select clock_timestamp() - interval '5 minutes' as started`;
+  const [{ started } = { started: new Date(0) }] = await sql<
+    { started: Date }[]
+  >`select clock_timestamp() - interval '5 minutes' as started`;
   let after = '';
   const total = { evaluated: 0, completed: 0 };
   for (;;) {

@@ -31,8 +31,7 @@ export function monthStart(at: Date, offset = 0): Date {
 }
 
 const isoDay = (day: Date) => day.toISOString().slice(0, 10);
-const partitionName = (month: Date) =>
-  `club_data_hit_p${month.getUTCFullYear()}_${String(month.getUTCMonth() + 1).padStart(2, '0')}`;
+const partitionName = (month: Date) => `club_data_hit_p${month.getUTCFullYear()}_${String(month.getUTCMonth() + 1).padStart(2, '0')}`;
 
 /** The month a partition holds, read from its name; null for a table of another name. */
 export function monthOfPartition(name: string): Date | null {

@@ -38,9 +38,12 @@ describe('the hit path is ready to be distributed by club', () => {
       join pg_class c on c.oid = x.indrelid
       join pg_class ix on ix.oid = x.indexrelid
       where x.indisunique and c.relname = any(${(await hitPathRelations()).map((relation) => relation.name)}::text[])`;
-    expect(keys.filter((key) => key.primary).map((key) => key.table).sort()).toEqual(
-      (await hitPathRelations()).map((relation) => relation.name).sort(),
-    );
+    expect(
+      keys
+        .filter((key) => key.primary)
+        .map((key) => key.table)
+        .sort(),
+    ).toEqual((await hitPathRelations()).map((relation) => relation.name).sort());
     const withoutClub = keys.filter((key) => !key.columns.includes(DISTRIBUTION_COLUMN)).map((key) => `${key.table}.${key.index}`);
     expect(withoutClub).toEqual([]);
   });

@@ -11,7 +11,12 @@ import { hitEvent, incoming, TEST_THRESHOLDS, uniqueClub } from './fixtures';
  * The move of an existing club_data_hit into the partitioned table: a small table inside
  * migration 032, a large one online in batches while ingest writes, then a short swap.
  */
-const options: ApplyOptions = { runner: { id: 'move:test', kind: 'event' }, statusEnabled: false, thresholds: TEST_THRESHOLDS, rejectLogMax: 100 };
+const options: ApplyOptions = {
+  runner: { id: 'move:test', kind: 'event' },
+  statusEnabled: false,
+  thresholds: TEST_THRESHOLDS,
+  rejectLogMax: 100,
+};
 
 /** The shipped migrations as they were before hits were partitioned (up to 031, without the partition live files). */
 function migrationsBeforePartitions(): string {

@@ -11,7 +11,12 @@ import { hitEvent, incoming, TEST_THRESHOLDS, uniqueClub } from './fixtures';
  * than the lock timeout. Each test has a database of its own: dropping months would take other
  * files' hits with it.
  */
-const options: ApplyOptions = { runner: { id: 'partitions:test', kind: 'event' }, statusEnabled: false, thresholds: TEST_THRESHOLDS, rejectLogMax: 100 };
+const options: ApplyOptions = {
+  runner: { id: 'partitions:test', kind: 'event' },
+  statusEnabled: false,
+  thresholds: TEST_THRESHOLDS,
+  rejectLogMax: 100,
+};
 const nameOf = (month: Date) => `club_data_hit_p${month.getUTCFullYear()}_${String(month.getUTCMonth() + 1).padStart(2, '0')}`;
 const middleOf = (month: Date) => new Date(month.getTime() + 14 * 86_400_000);
 
@@ -97,6 +102,31 @@ describe('hit partitions', () => {
     expect(await whereRows(sql, club)).toEqual({ a: nameOf(lastMonth), b: nameOf(lastMonth) });
     const [left] = await sql<{ count: number }[]>`select count(*)::int as count from club_data_hit_default`;
     expect(left?.count).toBe(0);
+  });
+
+  it('keeps one row per record when batches with the same new records are applied at once', async () => {
+    const sql = await migrated();
+    const others = [databases.another(), databases.another(), databases.another()];
+    const club = uniqueClub();
+    const events = Array.from({ length: 40 }, (_, index) => hitEvent({ id: index + 1, clubId: club, lsn: 100 + index, shooterId: 5 }));
+    // Four runners get the same events (a redelivery racing the first delivery), each in its own order.
+    const messages = incoming(events);
+    const outcomes = await Promise.all(
+      [sql, ...others].map((pool, runner) =>
+        applyIngestBatch(pool, runner % 2 ? [...messages].reverse() : messages, {
+          ...options,
+          runner: { id: `race:${runner}`, kind: 'event' },
+        }),
+      ),
+    );
+    await Promise.all(others.map((pool) => pool.end()));
+
+    const [counted] = await sql<{ rows: number; records: number }[]>`
+      select count(*)::int as rows, count(distinct source_record_id)::int as records from club_data_hit where source_club_id = ${club}`;
+    expect(counted).toEqual({ rows: 40, records: 40 });
+    // Each record written once over all runners; the others found it current.
+    expect(outcomes.reduce((sum, outcome) => sum + outcome.hits, 0)).toBe(40);
+    expect(outcomes.reduce((sum, outcome) => sum + outcome.stale, 0)).toBe(120);
   });
 
   it('gives up on a drop it cannot lock at once, ingest going on meanwhile; the next run drops the month', async () => {

@@ -31,7 +31,11 @@ describe('progress on the board right after ingest: producer → local hub → i
   beforeAll(async () => {
     hub = await startLocalEventHubs({ port: 0, eventHubs: { [HUB]: { partitionCount: 2, consumerGroups: ['ingest'] } } });
     restores.push(
-      overrideSettings({ INGEST_EVENTHUB_CONNECTION: hub.connectionString(), INGEST_EVENTHUB_NAME: HUB, INGEST_EVENTHUB_CONSUMER_GROUP: 'ingest' }),
+      overrideSettings({
+        INGEST_EVENTHUB_CONNECTION: hub.connectionString(),
+        INGEST_EVENTHUB_NAME: HUB,
+        INGEST_EVENTHUB_CONSUMER_GROUP: 'ingest',
+      }),
     );
     producer = new EventHubProducerClient(hub.connectionString(), HUB);
     host = await startFeedHost(functionDefinitions, logged);
@@ -54,14 +58,17 @@ describe('progress on the board right after ingest: producer → local hub → i
     await joinChallenge(getSql(), member, challenge.id, { clubId: club.clubId }, new Date(Date.now() - 60_000));
 
     const score = async (): Promise<number | undefined> => {
-      const response = await fetch(`${host.url}/api/challenges/${challenge.id}/leaderboard?scope=global`, { headers: await bearer(member) });
+      const response = await fetch(`${host.url}/api/challenges/${challenge.id}/leaderboard?scope=global`, {
+        headers: await bearer(member),
+      });
       expect(response.status).toBe(200);
       return ((await response.json()) as { me: { score: number } | null }).me?.score;
     };
     const boardShows = async (expected: number, withinMs: number): Promise<number> => {
       const started = Date.now();
       while ((await score()) !== expected) {
-        if (Date.now() - started > withinMs) throw new Error(`the board did not show ${expected} within ${withinMs} ms (shows ${await score()})`);
+        if (Date.now() - started > withinMs)
+          throw new Error(`the board did not show ${expected} within ${withinMs} ms (shows ${await score()})`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       return Date.now() - started;
