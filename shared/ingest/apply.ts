@@ -388,9 +388,11 @@ const latestSourceAt = (changes: readonly Change[]) =>
 
 /**
  * The common batch: no contract rejects. One statement (its data-modifying parts are atomic
- * together): both upserts, the throttled progress write while the admission state is quiet, and
- * a read of that state. One round trip, like the bare upsert. Only when the state is open (a
- * rejecting path may just have been accepted again) a second transaction advances it.
+ * together): the hits' update and insert with the queue of their shooters, the shooters' upsert,
+ * the throttled progress write while the admission state is quiet, and a read of that state. With
+ * hits it runs in a transaction after the keys' advisory locks (hitWrites); a batch of shooters
+ * alone is the one statement. Only when the state is open (a rejecting path may just have been
+ * accepted again) a second transaction advances it.
  */
 async function applyQuiet(
   sql: Sql,
