@@ -128,4 +128,45 @@ describe('moving hits into month partitions', () => {
     expect(BigInt(ids!.newest)).toBeGreaterThan(BigInt(ids!.before));
     expect(await moveHitsOnline(sql, { batchSize: 1000, budgetMs: 10_000, lockTimeoutMs: 500 })).toEqual({ state: 'none', copied: 0 });
   });
+  it('leaves the swap to the next run while a reader holds the old table, and swaps then', async () => {
+    const sql = await databases.fresh();
+    await migrate(sql, migrationsBeforePartitions());
+    const club = uniqueClub();
+    await preload(sql, club, 50_500);
+    await migrate(sql);
+    expect(await tableKind(sql)).toBe('r');
+
+    // A long report over the old table: the copy reads beside it, the swap cannot have its lock.
+    const reader = databases.another();
+    let finishReading!: () => void;
+    const readingDone = new Promise<void>((resolve) => (finishReading = resolve));
+    let readerHoldsLock!: () => void;
+    const lockHeld = new Promise<void>((resolve) => (readerHoldsLock = resolve));
+    const reading = reader.begin(async (tx) => {
+      await tx`select count(*) from club_data_hit`;
+      readerHoldsLock();
+      await readingDone;
+    });
+    await lockHeld;
+
+    const started = Date.now();
+    const first = await moveHitsOnline(sql, { batchSize: 10_000, budgetMs: 120_000, lockTimeoutMs: 300 });
+    expect(first).toEqual({ state: 'copying', copied: 50_500 });
+    expect(await tableKind(sql)).toBe('r');
+    // Ingest goes on meanwhile, into the old table and, through the mirror, the new one.
+    const during = await applyIngestBatch(sql, incoming([hitEvent({ id: 'during', clubId: club, lsn: 70 })]), options);
+    expect(during.hits).toBe(1);
+    expect(Date.now() - started).toBeLessThan(60_000);
+
+    finishReading();
+    await reading;
+    await reader.end();
+    // The next run walks only the row written since (the mirror has it already), then swaps.
+    expect(await moveHitsOnline(sql, { batchSize: 10_000, budgetMs: 120_000, lockTimeoutMs: 300 })).toEqual({
+      state: 'swapped',
+      copied: 1,
+    });
+    expect(await tableKind(sql)).toBe('p');
+    expect((await rows(sql, club)).size).toBe(50_501);
+  });
 });
