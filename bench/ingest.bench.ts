@@ -15,8 +15,8 @@ const TARGET_THROUGHPUT_RATIO = 0.6;
 /**
  * 10,000 hit events in batches of 500 through the apply core (`applyIngestBatch`, status switch
  * on: classification and validation of each body, merge per key, one transaction per batch with
- * the guarded upsert and the status write) against a bare `INSERT ... SELECT FROM unnest(...) ON
- * CONFLICT DO UPDATE` of the same rows in the same batches, its arrays built before the clock
+ * the guarded upsert and the status write) against a bare write of the same rows (the keys' advisory
+ * locks, then UPDATE ... FROM unnest(...) and INSERT ... WHERE NOT EXISTS) in the same batches, its arrays built before the clock
  * starts. Each round gives each side a club of its own, so both insert 10,000 new rows; the
  * order of the two sides alternates per round.
  */
@@ -155,17 +155,29 @@ async function runBaseline(sql: Sql, rows: ReturnType<typeof hitRows>): Promise<
   const times: number[] = [];
   for (const batch of batches) {
     const started = performance.now();
-    await sql`
-      insert into club_data_hit as t (source_club_id, source_record_id, shooter_id, discipline, series, shot_no, value, shot_at, source_lsn, updated_at)
-      select u.*, now() from unnest(
-        ${sql.array(batch.club)}::text[], ${sql.array(batch.record)}::text[], ${sql.array(batch.shooter)}::text[],
-        ${sql.array(batch.discipline)}::text[], ${sql.array(batch.series)}::int4[], ${sql.array(batch.shotNo)}::int4[],
-        ${sql.array(batch.value)}::numeric[], ${sql.array(batch.shotAt)}::timestamptz[], ${sql.array(batch.lsn)}::int8[]
-      ) as u
-      on conflict (source_club_id, source_record_id) do update set
-        shooter_id = excluded.shooter_id, discipline = excluded.discipline, series = excluded.series, shot_no = excluded.shot_no,
-        value = excluded.value, shot_at = excluded.shot_at, source_lsn = excluded.source_lsn, updated_at = excluded.updated_at
-      where t.source_lsn < excluded.source_lsn`;
+    // club_data_hit is partitioned by arrival month (decision 016): no unique key on (club, record)
+    // for ON CONFLICT, so the bare write is the same as ingest's at its barest: the keys' advisory
+    // locks, then an update of the keys that have a row and an insert of the others.
+    await sql.begin(async (tx) => {
+      await tx`
+        select pg_advisory_xact_lock(41032001, k)
+        from (select distinct hashtext(c || '/' || r) as k from unnest(${tx.array(batch.club)}::text[], ${tx.array(batch.record)}::text[]) as u(c, r) order by 1) as keys`;
+      await tx`
+        with u as (
+          select * from unnest(
+            ${tx.array(batch.club)}::text[], ${tx.array(batch.record)}::text[], ${tx.array(batch.shooter)}::text[],
+            ${tx.array(batch.discipline)}::text[], ${tx.array(batch.series)}::int4[], ${tx.array(batch.shotNo)}::int4[],
+            ${tx.array(batch.value)}::numeric[], ${tx.array(batch.shotAt)}::timestamptz[], ${tx.array(batch.lsn)}::int8[]
+          ) as u(club, record, shooter, discipline, series, shot_no, value, shot_at, lsn)
+        ), updated as (
+          update club_data_hit t set shooter_id = u.shooter, discipline = u.discipline, series = u.series, shot_no = u.shot_no,
+            value = u.value, shot_at = u.shot_at, source_lsn = u.lsn, updated_at = now()
+          from u where t.source_club_id = u.club and t.source_record_id = u.record and t.source_lsn < u.lsn
+        )
+        insert into club_data_hit (source_club_id, source_record_id, shooter_id, discipline, series, shot_no, value, shot_at, source_lsn, updated_at)
+        select u.*, now() from u
+        where not exists (select 1 from club_data_hit e where e.source_club_id = u.club and e.source_record_id = u.record)`;
+    });
     times.push(performance.now() - started);
   }
   return times;

@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { pageLimit, pageOffset } from '../shared/paging/limit';
+import { getSettings } from '../shared/config/settings';
 import { getSql } from '../shared/db/client';
+import { runHitMaintenance } from '../shared/ingest/hitMaintenance';
 import { edgeBox } from './guards/edgeBox';
 import { FRESHNESS_STATUSES } from '../shared/freshness/evaluation';
 import { NotFoundError } from '../shared/errors/domainErrors';
@@ -104,5 +106,9 @@ export const freshnessFunctions = [
       },
     }),
   ]),
-  defineTimer(declared.freshnessCheck, ({ log }) => runFreshnessCheck(getSql(), new Date(), log)),
+  // Hits are the freshness check's data: the same hourly timer keeps their month partitions.
+  defineTimer(declared.freshnessCheck, async ({ log }) => {
+    const checked = await runFreshnessCheck(getSql(), new Date(), log);
+    return { ...checked, ...(await runHitMaintenance(getSql(), new Date(), getSettings(), log)) };
+  }),
 ];

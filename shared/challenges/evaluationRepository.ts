@@ -86,6 +86,26 @@ export async function activeParticipationIdsForClubs(sql: Queryable, clubNumbers
   return rows.map((row) => row.id);
 }
 
+/**
+ * Active participations these shooters' hits count for: of members linked (confirmed) to one of
+ * them, a club challenge only through the link of its own club.
+ */
+export async function activeParticipationIdsForShooters(
+  sql: Queryable,
+  shooters: readonly { clubNumber: string; shooterId: string }[],
+): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    select distinct p.id
+    from unnest(${shooters.map((s) => s.clubNumber)}::text[], ${shooters.map((s) => s.shooterId)}::text[]) as t(club_number, shooter_id)
+    join club c on c.vereins_id = t.club_number
+    join challenge_shooter_link l on l.club_id = c.id and l.shooter_id = t.shooter_id and l.status = 'confirmed'
+    join challenge_participation p on p.user_id = l.user_id and p.status = 'active'
+    join challenge ch on ch.id = p.challenge_id
+    where ch.scope <> 'club' or ch.club_id = l.club_id
+    order by p.id`;
+  return rows.map((row) => row.id);
+}
+
 /** One page of active participation ids after `after`, in id order. */
 export async function activeParticipationIdsAfter(sql: Queryable, after: string, limit: number): Promise<string[]> {
   const rows = await sql<{ id: string }[]>`

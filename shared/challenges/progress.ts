@@ -5,12 +5,14 @@ import { isGoalMet, progressFraction, type Measurement, type Rules } from './rul
 import {
   activeParticipationIdsAfter,
   activeParticipationIdsForClubs,
+  activeParticipationIdsForShooters,
   failActiveParticipation,
   findActiveParticipation,
   storeProgress,
   type StoredResult,
 } from './evaluationRepository';
 import { measureShots, type ShotStats } from './shotDataRepository';
+import { claimTouchedShooters, forgetTouchedBefore, requeueTouchedShooters } from './touchedShooterRepository';
 
 export type EvaluationOutcome = 'completed' | 'progressed' | 'unchanged' | 'inactive';
 
@@ -112,15 +114,48 @@ export async function evaluateProgressForClubs(
   return evaluateMany(sql, await activeParticipationIdsForClubs(sql, clubNumbers), now);
 }
 
+/**
+ * Right after ingest applied a batch: the participations of up to `limit` shooters its hits were
+ * written for (the queue the apply filled in the same transaction), so a shot is on the board in
+ * seconds. Bounded, so the invocation (and its checkpoint) waits only so long; what is left waits
+ * for the next batch's drain or the sweep. Shooters of a drain that fails go back on the queue.
+ */
+export async function evaluateTouchedShooters(
+  sql: Sql,
+  limit: number,
+  now: Date = new Date(),
+): Promise<{ shooters: number; evaluated: number; completed: number }> {
+  const shooters = await claimTouchedShooters(sql, limit);
+  if (shooters.length === 0) return { shooters: 0, evaluated: 0, completed: 0 };
+  try {
+    return { shooters: shooters.length, ...(await evaluateMany(sql, await activeParticipationIdsForShooters(sql, shooters), now)) };
+  } catch (error) {
+    await requeueTouchedShooters(sql, shooters).catch(() => undefined);
+    throw error;
+  }
+}
+
 const BATCH = 500;
 
-/** The timer's sweep: every active participation, in id order, a batch at a time. */
+/**
+ * The timer's sweep: every active participation, in id order, a batch at a time. The shooters
+ * queued for evaluation before it started are covered by it and leave the queue.
+ */
 export async function evaluateAllActive(sql: Sql, now: Date = new Date()): Promise<{ evaluated: number; completed: number }> {
+  // The database's clock, as the queue's touched_at is (the start of the apply that queued a
+  // shooter). A shooter queued shortly before the sweep may belong to an apply not yet committed,
+  // whose hits the sweep might miss: those minutes stay queued for the next drain.
+  const [{ started } = { started: new Date(0) }] = await sql<
+    { started: Date }[]
+  >`select clock_timestamp() - interval '5 minutes' as started`;
   let after = '';
   const total = { evaluated: 0, completed: 0 };
   for (;;) {
     const ids = await activeParticipationIdsAfter(sql, after, BATCH);
-    if (ids.length === 0) return total;
+    if (ids.length === 0) {
+      await forgetTouchedBefore(sql, started);
+      return total;
+    }
     const outcome = await evaluateMany(sql, ids, now);
     total.evaluated += outcome.evaluated;
     total.completed += outcome.completed;

@@ -180,6 +180,8 @@ export const SettingsSchema = v.object({
   INTERNAL_CLOUD_COST_API_URL: httpsUrl('https://management.azure.com'),
   /** NCRONTAB schedule of the challenge progress sweep (%CHALLENGE_PROGRESS_SCHEDULE%). */
   CHALLENGE_PROGRESS_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 */15 * * * *'),
+  /** Shooters whose participations an ingest invocation evaluates right after its batch (the rest wait for the next one or the sweep); 0 turns it off. */
+  CHALLENGE_PROGRESS_AFTER_INGEST_SHOOTERS: integer(200, 0, 10_000),
   /** NCRONTAB schedule of the timer that ends expired participations (%CHALLENGE_EXPIRY_SCHEDULE%). */
   CHALLENGE_EXPIRY_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 5 * * * *'),
   /**
@@ -248,6 +250,14 @@ export const SettingsSchema = v.object({
       v.optional(v.pipe(v.string(), v.regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: or https: URL'))),
     ),
   ),
+  /** Whole months of hits kept (by arrival): an older month's partition is dropped by the hourly maintenance (docs/ingest.md, "Hit partitions"). */
+  HIT_RETENTION_MONTHS: integer(24, 1, 1200),
+  /** Months of hit partitions the maintenance keeps made ahead of the current one. */
+  HIT_PARTITIONS_AHEAD_MONTHS: integer(3, 1, 24),
+  /** Milliseconds a partition change waits for its lock before it gives up until the next run, so it never holds ingest up longer. */
+  HIT_PARTITION_LOCK_TIMEOUT_MS: integer(1000, 50, 60_000),
+  /** Seconds one maintenance run spends copying an unpartitioned hit table into the partitioned one; the next run goes on. */
+  HIT_MOVE_BUDGET_SECONDS: integer(240, 1, 3000),
   /** NCRONTAB schedule of the data-freshness timer (read by the Functions host as %FRESHNESS_SCHEDULE%); hourly by default. */
   FRESHNESS_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 5 * * * *'),
   /**

@@ -247,36 +247,57 @@ const texts = <T>(items: readonly T[], pick: (item: T) => string | number | bool
 /*
  * Both upserts keep two positions per row (migration 007): the newest change of any kind decides
  * whether the row is deleted, the newest create/update decides its values. ingest_position_newer
- * (migration 007) compares positions; a change newer in neither leaves the row alone.
+ * (migration 007) compares positions; a change newer in neither leaves the row alone. `incoming`
+ * names the row the change brings (`excluded` of an upsert, the batch's row of an update).
  */
-const NEWER_DATA = 'ingest_position_newer(t.data_lsn, t.data_sequence, excluded.data_lsn, excluded.data_sequence)';
-const NEWER_SOURCE = 'ingest_position_newer(t.source_lsn, t.source_sequence, excluded.source_lsn, excluded.source_sequence)';
-const NEWER_IN_EITHER = `${NEWER_SOURCE} or ${NEWER_DATA}`;
+const newerData = (incoming: string) =>
+  `ingest_position_newer(t.data_lsn, t.data_sequence, ${incoming}.data_lsn, ${incoming}.data_sequence)`;
+const newerSource = (incoming: string) =>
+  `ingest_position_newer(t.source_lsn, t.source_sequence, ${incoming}.source_lsn, ${incoming}.source_sequence)`;
+const newerInEither = (incoming: string) => `${newerSource(incoming)} or ${newerData(incoming)}`;
 
 /** Each column takes the incoming value where the change is newer by `newer`, else keeps its own. */
-const takeNewer = (newer: string, columns: readonly string[]) =>
-  columns.map((column) => `${column} = case when ${newer} then excluded.${column} else t.${column} end`);
+const takeNewer = (incoming: string, newer: string, columns: readonly string[]) =>
+  columns.map((column) => `${column} = case when ${newer} then ${incoming}.${column} else t.${column} end`);
 
 const HIT_UPDATES = [
-  ...takeNewer(NEWER_DATA, ['shooter_id', 'discipline', 'series', 'shot_no', 'value', 'shot_at', 'data_lsn', 'data_sequence']),
-  `deleted_at = case when not ${NEWER_SOURCE} then t.deleted_at when excluded.deleted_at is not null then coalesce(t.deleted_at, excluded.deleted_at) end`,
-  ...takeNewer(NEWER_SOURCE, ['source_lsn', 'source_sequence']),
-  'updated_at = excluded.updated_at',
+  ...takeNewer('i', newerData('i'), ['shooter_id', 'discipline', 'series', 'shot_no', 'value', 'shot_at', 'data_lsn', 'data_sequence']),
+  `deleted_at = case when not ${newerSource('i')} then t.deleted_at when i.deleted_at is not null then coalesce(t.deleted_at, i.deleted_at) end`,
+  ...takeNewer('i', newerSource('i'), ['source_lsn', 'source_sequence']),
+  'updated_at = i.updated_at',
 ].join(',\n');
 
 const SHOOTER_UPDATES = [
-  ...takeNewer(NEWER_DATA, ['display_name', 'birth_year', 'data_lsn', 'data_sequence']),
-  ...takeNewer(NEWER_SOURCE, ['deleted', 'source_lsn', 'source_sequence']),
+  ...takeNewer('excluded', newerData('excluded'), ['display_name', 'birth_year', 'data_lsn', 'data_sequence']),
+  ...takeNewer('excluded', newerSource('excluded'), ['deleted', 'source_lsn', 'source_sequence']),
   'updated_at = excluded.updated_at',
 ].join(',\n');
 
-/** Hits: deletes are soft (deleted_at, the cloud time the delete arrived). */
-function hitsUpsert(sql: Queryable, hits: readonly Merged<HitChange>[]) {
+/*
+ * Hits. club_data_hit is partitioned by arrival month (migration 032), so no unique key can hold
+ * (club, record) alone and ON CONFLICT cannot find a record's row: ingest keeps the key unique
+ * itself. The batch first takes a transaction-scoped advisory lock per key (in one order, so two
+ * batches never deadlock), then, in a statement whose snapshot follows those locks, updates the
+ * keys that have a row and inserts the others. A concurrent batch with a shared key waits for the
+ * lock and then sees this one's row (docs/decisions/016-hit-partitions.md).
+ */
+const HIT_KEY_LOCK_CLASS = 41_032_001;
+
+/** The advisory locks of the batch's keys; run in the transaction of the write, before it. */
+export function lockHitKeys(tx: Queryable, hits: readonly Merged<HitChange>[]) {
+  return tx`
+    select pg_advisory_xact_lock(${HIT_KEY_LOCK_CLASS}, k)
+    from (select distinct hashtext(u.club || '/' || u.record) as k
+          from unnest(${tx.array(texts(hits, (h) => h.clubId))}::text[], ${tx.array(texts(hits, (h) => h.recordId))}::text[]) as u(club, record)
+          order by 1) as keys`;
+}
+
+/** The batch's hits as rows of club_data_hit's columns, for the CTE `hit_in`. Deletes are soft (deleted_at, the cloud time the delete arrived). */
+function hitRowsIn(sql: Queryable, hits: readonly Merged<HitChange>[]) {
   return sql`
-    insert into club_data_hit as t (source_club_id, source_record_id, shooter_id, discipline, series, shot_no, value, shot_at,
-                                    deleted_at, source_lsn, source_sequence, data_lsn, data_sequence, updated_at)
-    select u.club, u.record, u.shooter, u.discipline, u.series, u.shot_no, u.value, u.shot_at,
-           case when u.deleted then now() end, u.lsn, u.seq, u.data_lsn, u.data_seq, now()
+    select u.club as source_club_id, u.record as source_record_id, u.shooter as shooter_id, u.discipline, u.series, u.shot_no,
+           u.value, u.shot_at, case when u.deleted then now() end as deleted_at, u.lsn as source_lsn, u.seq as source_sequence,
+           u.data_lsn, u.data_seq as data_sequence, now() as updated_at
     from unnest(
       ${sql.array(texts(hits, (h) => h.clubId))}::text[], ${sql.array(texts(hits, (h) => h.recordId))}::text[],
       ${sql.array(texts(hits, (h) => h.row?.shooter_id))}::text[], ${sql.array(texts(hits, (h) => h.row?.discipline))}::text[],
@@ -284,10 +305,46 @@ function hitsUpsert(sql: Queryable, hits: readonly Merged<HitChange>[]) {
       ${sql.array(texts(hits, (h) => h.row?.value))}::numeric[], ${sql.array(texts(hits, (h) => h.row?.shot_at))}::timestamptz[],
       ${sql.array(texts(hits, (h) => h.deleted))}::bool[], ${sql.array(texts(hits, (h) => h.lsn))}::int8[], ${sql.array(texts(hits, (h) => h.sequence))}::int8[],
       ${sql.array(texts(hits, (h) => h.dataLsn))}::int8[], ${sql.array(texts(hits, (h) => h.dataSequence))}::int8[]
-    ) as u(club, record, shooter, discipline, series, shot_no, value, shot_at, deleted, lsn, seq, data_lsn, data_seq)
-    on conflict (source_club_id, source_record_id) do update set ${sql.unsafe(HIT_UPDATES)}
-    where ${sql.unsafe(NEWER_IN_EITHER)}
-    returning 1`;
+    ) as u(club, record, shooter, discipline, series, shot_no, value, shot_at, deleted, lsn, seq, data_lsn, data_seq)`;
+}
+
+const HIT_COLUMNS = `source_club_id, source_record_id, shooter_id, discipline, series, shot_no, value, shot_at,
+  deleted_at, source_lsn, source_sequence, data_lsn, data_sequence, updated_at`;
+
+/**
+ * The CTEs writing the batch's hits (after lockHitKeys): hit_updated and hit_inserted each return a
+ * row per written hit; hit_touched queues their shooters for the progress evaluation after the
+ * apply (migration 033), in the same transaction, so a stale redelivery queues nothing new.
+ */
+function hitWrites(sql: Queryable, hits: readonly Merged<HitChange>[]) {
+  return sql`
+    hit_in as (${hitRowsIn(sql, hits)}),
+    hit_updated as (
+      update club_data_hit t set ${sql.unsafe(HIT_UPDATES)}
+      from hit_in i
+      where t.source_club_id = i.source_club_id and t.source_record_id = i.source_record_id and (${sql.unsafe(newerInEither('i'))})
+      returning t.source_club_id, t.shooter_id),
+    hit_inserted as (
+      insert into club_data_hit (${sql.unsafe(HIT_COLUMNS)})
+      select ${sql.unsafe(HIT_COLUMNS)} from hit_in i
+      where not exists (select 1 from club_data_hit e where e.source_club_id = i.source_club_id and e.source_record_id = i.source_record_id)
+      returning source_club_id, shooter_id),
+    hit_touched as (
+      insert into challenge_progress_touched (source_club_id, shooter_id)
+      select distinct source_club_id, shooter_id from (select * from hit_updated union all select * from hit_inserted) as written
+      where shooter_id is not null
+      order by 1, 2
+      on conflict do nothing)`;
+}
+
+/** The hits alone, in the caller's transaction: how many were written. */
+async function writeHits(tx: TransactionSql, hits: readonly Merged<HitChange>[]): Promise<number> {
+  if (hits.length === 0) return 0;
+  await lockHitKeys(tx, hits);
+  const [row]: [{ hits: number }?] = await tx`
+    with ${hitWrites(tx, hits)}
+    select ((select count(*) from hit_updated) + (select count(*) from hit_inserted))::int as hits`;
+  return row?.hits ?? 0;
 }
 
 /** Shooters: `deleted` is the mirror's own flag, or true after a delete. */
@@ -304,7 +361,7 @@ function shootersUpsert(sql: Queryable, shooters: readonly Merged<ShooterChange>
       ${sql.array(texts(shooters, (s) => s.dataSequence))}::int8[]
     ) as u(club, record, display_name, birth_year, deleted, lsn, seq, data_lsn, data_seq)
     on conflict (source_club_id, source_record_id) do update set ${sql.unsafe(SHOOTER_UPDATES)}
-    where ${sql.unsafe(NEWER_IN_EITHER)}
+    where ${sql.unsafe(newerInEither('excluded'))}
     returning 1`;
 }
 
@@ -331,9 +388,11 @@ const latestSourceAt = (changes: readonly Change[]) =>
 
 /**
  * The common batch: no contract rejects. One statement (its data-modifying parts are atomic
- * together): both upserts, the throttled progress write while the admission state is quiet, and
- * a read of that state. One round trip, like the bare upsert. Only when the state is open (a
- * rejecting path may just have been accepted again) a second transaction advances it.
+ * together): the hits' update and insert with the queue of their shooters, the shooters' upsert,
+ * the throttled progress write while the admission state is quiet, and a read of that state. With
+ * hits it runs in a transaction after the keys' advisory locks (hitWrites); a batch of shooters
+ * alone is the one statement. Only when the state is open (a rejecting path may just have been
+ * accepted again) a second transaction advances it.
  */
 async function applyQuiet(
   sql: Sql,
@@ -344,12 +403,21 @@ async function applyQuiet(
   hits: readonly Merged<HitChange>[],
   shooters: readonly Merged<ShooterChange>[],
 ): Promise<Written> {
-  const [row]: [{ hits: number; shooters: number; progress: number; admission: unknown }?] = await sql`
-    with h as (${hitsUpsert(sql, hits)}),
-         s as (${shootersUpsert(sql, shooters)}),
-         p as (${progressThrottledStatement(sql, options.runner, now, latestSourceAt(changes), { enabled: options.statusEnabled })})
-    select (select count(*) from h) as hits, (select count(*) from s) as shooters, (select count(*) from p) as progress,
+  type Row = { hits: number; shooters: number; progress: number; admission: unknown };
+  const write = (tx: Queryable) => tx<Row[]>`
+    with ${hitWrites(tx, hits)},
+         s as (${shootersUpsert(tx, shooters)}),
+         p as (${progressThrottledStatement(tx, options.runner, now, latestSourceAt(changes), { enabled: options.statusEnabled })})
+    select (select count(*) from hit_updated) + (select count(*) from hit_inserted) as hits, (select count(*) from s) as shooters,
+           (select count(*) from p) as progress,
            (select state from ingest_admission where runner_kind = ${options.runner.kind}) as admission`;
+  // Hits need their keys' locks first (hitWrites); a batch of shooters alone stays one statement.
+  const [row] = hits.length
+    ? await sql.begin(async (tx) => {
+        await lockHitKeys(tx, hits);
+        return write(tx);
+      })
+    : await write(sql);
   const hitCount = row?.hits ?? 0;
   const shooterCount = row?.shooters ?? 0;
   if (!options.statusEnabled) return { hitCount, shooterCount, status: { admissionState: null, written: false } };
@@ -373,15 +441,14 @@ async function applyWithRejects(
 ): Promise<Written> {
   return sql.begin(async (tx) => {
     // Issued together: postgres.js pipelines them on the transaction's connection.
-    const [hitRows, shooterRows] = await Promise.all([hitsUpsert(tx, hits), shootersUpsert(tx, shooters)]);
-    if (!options.statusEnabled)
-      return { hitCount: hitRows.count, shooterCount: shooterRows.count, status: { admissionState: null, written: false } };
+    const [hitCount, shooterRows] = await Promise.all([writeHits(tx, hits), shootersUpsert(tx, shooters)]);
+    if (!options.statusEnabled) return { hitCount, shooterCount: shooterRows.count, status: { admissionState: null, written: false } };
     await logRejects(tx, options.runner, now, rejects, {
       keep: options.rejectLogMax,
       maxAgeDays: options.rejectLogMaxAgeDays ?? DEFAULT_REJECT_LOG_MAX_AGE_DAYS,
     });
     const status = await advanceOpenState(tx, options, now, classified, changes);
-    return { hitCount: hitRows.count, shooterCount: shooterRows.count, status };
+    return { hitCount, shooterCount: shooterRows.count, status };
   });
 }
 

@@ -47,11 +47,13 @@ describe('readClubSignals', () => {
     });
   });
 
-  it('reads at most one index entry per club, however many hits a club has', async () => {
+  it('reads at most one index entry per club, however many hits a club has, across the month partitions', async () => {
     const busy = await createFreshnessClub(sql());
+    // Hits of three months: two of them older than the partitions made ahead (in the default partition), one now.
     await sql()`
       insert into club_data_hit (source_club_id, source_record_id, created_at)
-      select ${busy.vereinsId}, 'bulk-' || n, timestamptz '2026-01-01' + n * interval '1 minute'
+      select ${busy.vereinsId}, 'bulk-' || n,
+             case when n % 3 = 0 then now() - n * interval '1 second' else timestamptz '2026-01-01' + n * interval '1 minute' end
       from generate_series(1, 20000) as n`;
     await sql()`analyze club_data_hit`;
     const [
@@ -59,11 +61,13 @@ describe('readClubSignals', () => {
         'QUERY PLAN': [explained],
       },
     ] = (await sql().unsafe(`explain (analyze, format json) ${CLUB_SIGNALS_QUERY}`)) as unknown as [{ 'QUERY PLAN': [{ Plan: PlanNode }] }];
-    const hitNodes = nodes(explained.Plan).filter((node) => node['Relation Name'] === 'club_data_hit');
-    expect(hitNodes.map((node) => [node['Node Type'], node['Index Name']])).toEqual([
-      [expect.stringMatching(/^Index (Only )?Scan$/), 'club_data_hit_source_created_idx'],
-    ]);
-    // One descent per club, each stopping after the first (newest) entry.
-    expect(hitNodes[0]!['Actual Rows']).toBeLessThanOrEqual(1);
+    const hitNodes = nodes(explained.Plan).filter((node) => node['Relation Name']?.startsWith('club_data_hit_'));
+    expect(hitNodes.length).toBeGreaterThan(0);
+    for (const node of hitNodes) {
+      expect(node['Node Type']).toMatch(/^Index (Only )?Scan$/);
+      expect(node['Index Name']).toMatch(/source_club_id_created_at_idx$/);
+    }
+    // One descent per club, stopping after the first (newest) entry: the newest month is read first.
+    expect(hitNodes.reduce((sum, node) => sum + (node['Actual Rows'] ?? 0), 0)).toBeLessThanOrEqual(1);
   });
 });
