@@ -1,3 +1,5 @@
+import { statusDe, statusEn } from './statusLabels';
+
 /**
  * German and English labels. German is the clubs' language; the default follows the browser
  * (navigator.languages), the switch in the header overrides it and is remembered in localStorage.
@@ -181,7 +183,7 @@ export const en = {
   'diag.hint.box_offline': 'The box is off or offline (edge token not used since the evening).',
   'diag.hint.transport_stalled': 'Box green, cloud red: the transport stands still.',
   'diag.hint.shot_path_broken': 'The box lives (fresh starter lists) but no hits arrived: the shot-data path (event hub) is broken.',
-  'diag.hint.nothing_shot': 'Box red: nothing was shot or the club software did not run.',
+  'diag.hint.nothing_shot': 'No activity for the evening: nothing was shot or the club software did not run.',
   'diag.status.ok': 'ok',
   'diag.status.stale': 'stale',
   'diag.status.unknown': 'unknown',
@@ -346,6 +348,7 @@ export const en = {
   'diag.boxPushes.starterlists': 'Starter-list push',
   'diag.boxPushes.lastUse': 'Box last seen',
   'diag.boxPushes.shown': '{shown} of {failing} clubs, longest failing first',
+  ...statusEn,
 };
 
 export type Key = keyof typeof en;
@@ -530,7 +533,7 @@ export const de: Record<Key, string> = {
   'diag.hint.transport_stalled': 'Box grün, Cloud rot: der Transport steht.',
   'diag.hint.shot_path_broken':
     'Die Box lebt (frische Startlisten), aber keine Treffer kamen an: der Schussdatenpfad (Event Hub) ist gestört.',
-  'diag.hint.nothing_shot': 'Box rot: es wurde nicht geschossen oder die Vereinssoftware lief nicht.',
+  'diag.hint.nothing_shot': 'Keine Aktivität am Abend: es wurde nicht geschossen oder die Vereinssoftware lief nicht.',
   'diag.status.ok': 'aktuell',
   'diag.status.stale': 'veraltet',
   'diag.status.unknown': 'unbekannt',
@@ -697,4 +700,5 @@ export const de: Record<Key, string> = {
   'diag.boxPushes.starterlists': 'Startlisten-Push',
   'diag.boxPushes.lastUse': 'Box zuletzt gesehen',
   'diag.boxPushes.shown': '{shown} von {failing} Vereinen, am längsten gestörte zuerst',
+  ...statusDe,
 };
