@@ -25,8 +25,7 @@ export function problemList(problems: readonly ProblemView[], shown = problems.l
 }
 
 function problemItem(problem: ProblemView): HTMLElement {
-  const target =
-    problem.link === '#/costs' ? t('board.open.costs') : problem.club ? t('board.open.club') : t('board.open.diagnostics');
+  const target = problem.link === '#/costs' ? t('board.open.costs') : problem.club ? t('board.open.club') : t('board.open.diagnostics');
   return h(
     'li',
     { class: `problem problem-${problem.severity}`, 'data-kind': problem.kind, 'data-severity': problem.severity },

@@ -166,8 +166,7 @@ export const statusDe: Record<keyof typeof statusEn, string> = {
   'problem.cause.delivery_failed': '{count} in 24 h fehlgeschlagen: {reason}',
   'problem.cause.delivery_skipped': '{count} in 24 h übersprungen: {reason}',
   'problem.cause.costs_over_budget': 'Die Prognose {forecast} liegt über dem Budget {budget}',
-  'problem.step.ingest_quarantined':
-    'Den Erzeugerpfad stoppen oder korrigieren; kein großes Replay; die Quarantänefelder festhalten.',
+  'problem.step.ingest_quarantined': 'Den Erzeugerpfad stoppen oder korrigieren; kein großes Replay; die Quarantänefelder festhalten.',
   'problem.step.ingest_down': 'lastErrorMessage und statusReason lesen; zurückrollen, wenn ein Release die Ursache ist.',
   'problem.step.ingest_rejecting': 'Den Worker laufen lassen; Grund, Topic und Entität notieren; den Erzeugerpfad korrigieren.',
   'problem.step.ingest_stalled': 'lagErrorMessage und die Worker-Logs prüfen; weniger Replikate oder zurückrollen.',

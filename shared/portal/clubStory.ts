@@ -78,10 +78,7 @@ export function clubStory(signals: ClubSignals): ClubStory {
 }
 
 /** Whether the open quarantine names a club: its number as the quarantine's club, or a topic of its own. */
-export function quarantineNames(
-  quarantine: { clubId?: string | null; topic?: string | null } | null,
-  vereinsId: string | null,
-): boolean {
+export function quarantineNames(quarantine: { clubId?: string | null; topic?: string | null } | null, vereinsId: string | null): boolean {
   if (!quarantine || vereinsId === null) return false;
   return quarantine.clubId === vereinsId || (quarantine.topic ?? '').startsWith(`club.${vereinsId}.`);
 }
