@@ -31,7 +31,7 @@ describe('portal: keyboard, language and phone width', () => {
   const catalogLoaded = async () => {
     // The catalog is closed until opened; opening it reads it.
     const section = page.getByTestId('catalog-section');
-    if ((await section.getAttribute('open')) === null) await section.locator('summary').click();
+    if ((await section.getAttribute('open')) === null) await section.locator(':scope > summary').click();
     await page.getByTestId('catalog').or(page.getByText('No clubs match.')).first().waitFor();
   };
   /** The focus ring of the focused element: a real outline. */
@@ -117,7 +117,7 @@ describe('portal: keyboard, language and phone width', () => {
     await german.getByRole('link', { name: 'Diagnose' }).click();
     await page.getByTestId('ingest-state').waitFor();
     expect(await page.getByTestId('ingest-state').innerText()).toMatch(/^Zustand: \S/);
-    await page.getByTestId('ingest-raw').locator('summary').click();
+    await page.getByTestId('ingest-raw').locator(':scope > summary').click();
     expect(await page.getByTestId('ingest-fields').getByRole('heading', { level: 3 }).first().innerText()).toBe('Runner');
     await screenshot(page, 'diagnostics-de');
     await page.getByLabel('Sprache').selectOption('en');

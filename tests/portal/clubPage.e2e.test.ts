@@ -132,7 +132,7 @@ describe('portal: the club page', () => {
     const row = page.getByTestId('box-pushes').locator(`tr[data-club="${club.clubId}"]`);
     expect(await row.locator('[data-push]').first().getAttribute('data-push')).toBe('refused');
     // Club numbers in the ingest records link to the club's page.
-    await page.getByTestId('ingest-raw').locator('summary').click();
+    await page.getByTestId('ingest-raw').locator(':scope > summary').click();
     const quarantined = page.getByTestId('ingest-fields').locator('tr[data-field="quarantineClubId"]');
     expect(await quarantined.getByRole('link', { name: club.name }).getAttribute('href')).toBe(`#/clubs/${club.clubId}`);
     expect(await page.getByTestId('dead-letters').getByRole('link', { name: club.name }).count()).toBe(1);

@@ -89,7 +89,7 @@ describe('portal: diagnostics and notifications in a browser', () => {
     expect(text).toContain('Runbook: docs/runbook-ingest.md › “Quarantined”');
     expect(text).toContain('Source drift suspected');
     // The raw record is folded under "details", below what it means.
-    await page.getByTestId('ingest-raw').locator('summary').click();
+    await page.getByTestId('ingest-raw').locator(':scope > summary').click();
     const fields = page.getByTestId('ingest-fields');
     const row = (field: string) => fields.locator(`tr[data-field="${field}"]`);
     expect(await row('admissionState').getAttribute('class')).toBe('highlight');
@@ -220,12 +220,12 @@ describe('portal: diagnostics and notifications in a browser', () => {
   });
 
   it('shows freshness per club with the rule-6 interpretation, 50 clubs a page', async () => {
-    await page.getByTestId('freshness-all').locator('summary').click();
+    await page.getByTestId('freshness-all').locator(':scope > summary').click();
     const club = page.getByTestId('freshness').locator(`tr[data-club="${staleClub.vereinsId}"]`);
     const text = await club.innerText();
     expect(text).toContain(staleClub.name);
     expect(text).toContain('stale');
-    expect(text).toContain('The box is off or offline');
+    expect(text).toContain('The box has stopped calling the cloud');
     expect(text).toContain('assumed (Wed 18–20)');
     const rows = page.getByTestId('freshness').locator('tbody tr');
     expect(await rows.count()).toBe(50);
@@ -239,7 +239,7 @@ describe('portal: diagnostics and notifications in a browser', () => {
     await createServiceClub(sql(), { name: `Portal Just Created ${tag}`, vereinsId: `${tag}-new` });
     await navLink(page, 'Diagnostics').click();
     // The catalog is a work tool, closed until opened.
-    await page.getByTestId('catalog-section').locator('summary').click();
+    await page.getByTestId('catalog-section').locator(':scope > summary').click();
     expect(await page.locator('#catalog-status').inputValue()).toBe('');
     await page.getByLabel('Search name or club number').fill(`Portal Just Created ${tag}`);
     await page.getByRole('button', { name: 'Filter' }).click();
