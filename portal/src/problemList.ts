@@ -11,17 +11,11 @@ import { problemCause, problemStep, problemTitle } from './words';
  * with its severity (colour and word), the club or part affected, the cause in one line, the
  * step with its runbook section, and a link to the page that shows it.
  */
-export function problemList(problems: readonly ProblemView[], shown = problems.length): HTMLElement {
+export function problemList(problems: readonly ProblemView[]): HTMLElement {
   if (problems.length === 0) {
     return h('p', { class: 'alert alert-ok', role: 'status', 'data-testid': 'problems-none' }, t('board.none'));
   }
-  const rest = problems.length - shown;
-  return h(
-    'div',
-    {},
-    h('ol', { class: 'problems', 'data-testid': 'problems' }, problems.slice(0, shown).map(problemItem)),
-    rest > 0 ? h('p', {}, h('a', { href: '#/diagnostics' }, t('board.more', { count: rest }))) : null,
-  );
+  return h('ol', { class: 'problems', 'data-testid': 'problems' }, problems.map(problemItem));
 }
 
 function problemItem(problem: ProblemView): HTMLElement {

@@ -45,7 +45,7 @@ export function problemCause(problem: ProblemView): string {
 
 export function problemTitle(problem: ProblemView): string {
   const channel = typeof problem.facts.channel === 'string' ? channelName(problem.facts.channel) : '';
-  return t(`problem.${problem.kind}`, { hours: problem.facts.hoursLate ?? '–', channel });
+  return t(`problem.${problem.kind}`, { hours: problem.facts.hoursLate ?? '–', count: problem.facts.count ?? '–', channel });
 }
 
 /** The step to take: a club problem's from its cause, the others' by kind. */

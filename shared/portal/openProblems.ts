@@ -17,9 +17,11 @@ export const PROBLEM_KINDS = [
   'ingest_stalled',
   'dead_letters',
   'club_stale',
+  'clubs_stale_more',
   'partitions_behind',
   'ingest_drift',
   'box_pushes_failing',
+  'box_pushes_more',
   'delivery_failed',
   'costs_over_budget',
   'delivery_skipped',
@@ -100,6 +102,11 @@ export interface ProblemSignals {
 const HOUR_MS = 3_600_000;
 /** A club two days without its evening's data is more than a late upload. */
 const STALE_HIGH_AFTER_HOURS = 48;
+/**
+ * Clubs named one by one per kind; the rest are one problem with their count, linking to the
+ * diagnostics page's lists, so a night with many silent clubs still reads in one screen.
+ */
+export const CLUBS_NAMED = 5;
 /** Skips a member chose (switched the channel off) are counted, not raised as problems. */
 const CHOSEN_SKIPS = new Set(['email_disabled', 'push_disabled']);
 
@@ -212,30 +219,37 @@ function clubProblems(signals: ProblemSignals): Problem[] {
     .sort((a, b) => b.late - a.late || a.club.name.localeCompare(b.club.name));
   const named = new Set(stale.map(({ club }) => club.clubId));
   const ref = ({ clubId, name, vereinsId }: ClubRef): ClubRef => ({ clubId, name, vereinsId });
-  return [
-    ...stale.map(({ club, late }) =>
-      problem('club_stale', late >= STALE_HIGH_AFTER_HOURS ? 'high' : 'medium', {
+  const staleProblems = stale.map(({ club, late }) =>
+    problem('club_stale', late >= STALE_HIGH_AFTER_HOURS ? 'high' : 'medium', {
+      club: ref(club),
+      cause: club.story.cause,
+      facts: { status: club.status, hoursLate: late },
+      runbook: club.story.cause ? (CLUB_RUNBOOK[club.story.cause] ?? null) : null,
+      link: clubLink(club),
+      since: club.since,
+    }),
+  );
+  // A stale club's failing pushes are its cause above: one story per club, named once.
+  const pushProblems = signals.pushClubs
+    .filter((club) => !named.has(club.clubId))
+    .map((club) =>
+      problem('box_pushes_failing', 'medium', {
         club: ref(club),
         cause: club.story.cause,
-        facts: { status: club.status, hoursLate: late },
-        runbook: club.story.cause ? (CLUB_RUNBOOK[club.story.cause] ?? null) : null,
+        facts: { clubMaster: club.story.pushes?.clubMaster ?? null, starterlists: club.story.pushes?.starterlists ?? null },
         link: clubLink(club),
-        since: club.since,
+        since: club.failingSince,
       }),
-    ),
-    // A stale club's failing pushes are its cause above: one story per club, named once.
-    ...signals.pushClubs
-      .filter((club) => !named.has(club.clubId))
-      .map((club) =>
-        problem('box_pushes_failing', 'medium', {
-          club: ref(club),
-          cause: club.story.cause,
-          facts: { clubMaster: club.story.pushes?.clubMaster ?? null, starterlists: club.story.pushes?.starterlists ?? null },
-          link: clubLink(club),
-          since: club.failingSince,
-        }),
-      ),
-  ];
+    );
+  return [...namedFirst(staleProblems, 'clubs_stale_more'), ...namedFirst(pushProblems, 'box_pushes_more')];
+}
+
+/** The first CLUBS_NAMED problems one by one, the rest as one with their count, at the severity of the worst of them. */
+function namedFirst(problems: Problem[], more: ProblemKind): Problem[] {
+  if (problems.length <= CLUBS_NAMED) return problems;
+  const rest = problems.slice(CLUBS_NAMED);
+  const severity = rest.map((p) => p.severity).sort((a, b) => SEVERITIES.indexOf(a) - SEVERITIES.indexOf(b))[0] ?? 'medium';
+  return [...problems.slice(0, CLUBS_NAMED), problem(more, severity, { facts: { count: rest.length }, link: '#/diagnostics' })];
 }
 
 function deliveryProblems(signals: ProblemSignals): Problem[] {

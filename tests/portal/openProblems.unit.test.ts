@@ -192,3 +192,18 @@ describe('statusBoard: the summary blocks as problems and one story per club', (
     });
   });
 });
+
+describe('openProblems: many silent clubs still read in one screen', () => {
+  it('names the five latest clubs and counts the rest in one problem at the worst severity among them', () => {
+    const clubs = [1, 2, 3, 4, 5, 6, 7].map((hours) => stale(`Club ${hours}`, hours * 10));
+    const problems = openProblems({ ...calm, staleClubs: clubs });
+    expect(problems.map((problem) => [problem.kind, problem.club?.name ?? problem.facts.count, problem.severity])).toEqual([
+      ['club_stale', 'Club 7', 'high'],
+      ['club_stale', 'Club 6', 'high'],
+      ['club_stale', 'Club 5', 'high'],
+      ['club_stale', 'Club 4', 'medium'],
+      ['club_stale', 'Club 3', 'medium'],
+      ['clubs_stale_more', 2, 'medium'],
+    ]);
+  });
+});

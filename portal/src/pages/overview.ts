@@ -11,8 +11,6 @@ import { loading, problemBox, section } from '../ui';
 
 /** Clubs of the freshness list the overview reads (worst first): enough for the problems it names. */
 const CLUBS_READ = 20;
-/** Problems listed on the overview; the diagnostics page lists every one. */
-const PROBLEMS_LISTED = 10;
 
 /**
  * "Is everything all right?": the open problems worst first (refreshing itself), the ingest
@@ -65,7 +63,7 @@ function healthBlock(host: HTMLElement): void {
       const freshness = summary.dataFreshness;
       replace(
         content,
-        problemList(summary.problems, PROBLEMS_LISTED),
+        problemList(summary.problems),
         h(
           'p',
           { class: `ingest-state state-${state}`, 'data-testid': 'overview-ingest', 'data-state': state },
