@@ -34,13 +34,14 @@ export function clubStatus(status: 'active' | 'inactive'): string {
 /** The club problem's cause, or the problem's own one-line cause from its facts. */
 export function problemCause(problem: ProblemView): string {
   if (problem.cause) return t(`cause.${problem.cause}`);
+  const late = typeof problem.facts.hoursLate === 'number' ? ` ${t('problem.alsoLate', { hours: problem.facts.hoursLate })}` : '';
   const facts = problem.facts;
   const text = (name: string) => (facts[name] === null || facts[name] === undefined ? '–' : String(facts[name]));
   const values: Record<string, string | number> = Object.fromEntries(Object.keys(facts).map((name) => [name, text(name)]));
   if (problem.kind === 'delivery_failed' || problem.kind === 'delivery_skipped') {
     values.reason = deliveryReason(typeof facts.reason === 'string' ? facts.reason : null);
   }
-  return t(`problem.cause.${problem.kind}` as Key, { ...values, part: problem.part ?? t('problem.unknownPart') });
+  return t(`problem.cause.${problem.kind}` as Key, { ...values, part: problem.part ?? t('problem.unknownPart') }) + late;
 }
 
 export function problemTitle(problem: ProblemView): string {

@@ -213,8 +213,10 @@ function hoursLate(club: StaleClub, now: Date): number {
   return Math.max(0, Math.floor((now.getTime() - new Date(club.eveningEnd).getTime()) / HOUR_MS));
 }
 
-function clubProblems(signals: ProblemSignals): Problem[] {
+function clubProblems(signals: ProblemSignals, quarantined: ClubRef | null): Problem[] {
   const stale = [...signals.staleClubs]
+    // The quarantine names its club already, with how late its data is: one story, told once.
+    .filter((club) => club.clubId !== quarantined?.clubId)
     .map((club) => ({ club, late: hoursLate(club, signals.now) }))
     .sort((a, b) => b.late - a.late || a.club.name.localeCompare(b.club.name));
   const named = new Set(stale.map(({ club }) => club.clubId));
@@ -275,10 +277,14 @@ const rank = (p: Problem) => SEVERITIES.indexOf(p.severity) * PROBLEM_KINDS.leng
 
 /** Every open problem, most severe first; within a severity by kind, within a kind as each part orders it (stable sort). */
 export function openProblems(signals: ProblemSignals): Problem[] {
+  const ingest = ingestProblems(signals);
+  const quarantine = ingest.find((found) => found.kind === 'ingest_quarantined');
+  const quarantinedClub = quarantine?.club ? signals.staleClubs.find((club) => club.clubId === quarantine.club?.clubId) : undefined;
+  if (quarantine && quarantinedClub) quarantine.facts.hoursLate = hoursLate(quarantinedClub, signals.now);
   return [
-    ...ingestProblems(signals),
+    ...ingest,
     ...deadLetterProblem(signals),
-    ...clubProblems(signals),
+    ...clubProblems(signals, quarantine?.club ?? null),
     ...deliveryProblems(signals),
     ...costProblem(signals),
   ].sort((a, b) => rank(a) - rank(b));

@@ -177,9 +177,12 @@ describe('portal: the bad evening as a status board', () => {
     expect(await page.getByTestId('story-quarantine').innerText()).toContain('its path is quarantined');
     expect(await page.getByTestId('story-dead-letters').innerText()).toContain('1 waiting for a replay');
     expect(await page.getByTestId('club-quarantine').count()).toBe(1);
-    // Words, not enum values, in the heading and the catalog.
+    // Words, not enum values, in the heading, the catalog status and the freshness reading.
     expect(await page.getByTestId('club-name').innerText()).toContain('in service');
-    expect(await page.locator('main').innerText()).not.toMatch(/\b(imported_only|active)\b|— stale/);
+    expect(await page.locator('#club-catalog ~ * .badge, section[aria-labelledby="club-catalog"] .badge').first().innerText()).toBe(
+      'in service',
+    );
+    expect(await page.locator('main').innerText()).not.toMatch(/imported_only|— stale/);
     expect(await sidewaysScroll()).toBe(0);
     await screenshot(page, `bad-evening-club-${width}`);
   });
@@ -202,9 +205,9 @@ describe('portal: the bad evening as a status board', () => {
       expect.arrayContaining(['quarantineTopic', 'quarantineClubId', 'quarantineReason', 'quarantineDetail']),
     );
     await page.getByTestId('freshness-all').locator(':scope > summary').click();
+    await screenshot(page, 'bad-evening-diagnostics-desktop');
     const height = await page.evaluate<number>('document.documentElement.scrollHeight');
     expect(height).toBeLessThanOrEqual(2 * DESKTOP.height);
-    await screenshot(page, 'bad-evening-diagnostics-desktop');
     await page.setViewportSize(PHONE);
     expect(await sidewaysScroll()).toBe(0);
     await screenshot(page, 'bad-evening-diagnostics-phone');
@@ -219,7 +222,7 @@ describe('portal: the bad evening as a status board', () => {
     expect(await page.getByTestId('club-name').innerText()).toContain('in Betrieb');
     await page.setViewportSize(PHONE);
     await screenshot(page, 'bad-evening-club-de-phone');
-    await navLink(page, 'Übersicht').click();
+    await page.getByRole('link', { name: 'Übersicht', exact: true }).click();
     const first = page.getByTestId('problems').locator('li').first();
     await first.waitFor();
     expect(await first.innerText()).toMatch(/^Kritisch/i);

@@ -179,9 +179,10 @@ describe('statusBoard: the summary blocks as problems and one story per club', (
 
   it('names the quarantined club first and tells each club once, with the same cause in its story and its problem', () => {
     const board = statusBoard(blocks, now);
+    // The quarantine tells its club's story, how late included, instead of a second entry.
+    expect(board.problems[0]?.facts.hoursLate).toBe(28);
     expect(board.problems.map((problem) => [problem.kind, problem.club?.clubId, problem.cause])).toEqual([
       ['ingest_quarantined', 'a', null],
-      ['club_stale', 'a', 'quarantined'],
       ['club_stale', 'b', 'pushes_refused'],
       ['box_pushes_failing', 'c', 'box_offline'],
     ]);

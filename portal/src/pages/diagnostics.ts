@@ -188,7 +188,7 @@ function deadLetterBlock(block: DiagnosticsSummary['deadLetters'], pages: ClubPa
     summary,
     h(
       'details',
-      { 'data-testid': 'dead-letters', open: block.pending > 0 },
+      { 'data-testid': 'dead-letters' },
       h('summary', {}, `${t('diag.deadLetters.recent')} (${block.recent.length})`),
       recordsTable(DEAD_LETTER_COLUMNS, block.recent, t('diag.deadLetters.recent'), {
         cell: (name, row) => withClubLink(name, row[name], pages),
@@ -212,29 +212,12 @@ function deliveryBlock(block: DiagnosticsSummary['delivery']): HTMLElement {
           h('p', {}, t('diag.delivery.stuck', { time: dateTime(block.oldestDueAt) })),
         )
       : null,
-    tableWrap(
-      h(
-        'table',
-        { class: 'fields', 'data-testid': 'delivery-queue' },
-        h(
-          'tbody',
-          {},
-          h(
-            'tr',
-            { 'data-field': 'pending' },
-            h('th', { scope: 'row' }, t('diag.delivery.pending')),
-            h('td', { class: 'num' }, String(block.pending)),
-          ),
-          h('tr', { 'data-field': 'due' }, h('th', { scope: 'row' }, t('diag.delivery.due')), h('td', { class: 'num' }, String(block.due))),
-          h(
-            'tr',
-            { 'data-field': 'oldestDueAt', class: stuck ? 'highlight' : '' },
-            h('th', { scope: 'row' }, t('diag.delivery.oldest')),
-            h('td', {}, fieldValue('oldestDueAt', block.oldestDueAt)),
-          ),
-        ),
-      ),
-      title,
+    // The queue in one line; the oldest due row marked when the timer seems stopped.
+    h(
+      'p',
+      { 'data-testid': 'delivery-queue' },
+      `${t('diag.delivery.pending')}: ${block.pending} · ${t('diag.delivery.due')}: ${block.due} · ${t('diag.delivery.oldest')}: `,
+      h('span', { class: stuck ? 'highlight' : '', 'data-field': 'oldestDueAt' }, fieldValue('oldestDueAt', block.oldestDueAt)),
     ),
     block.byChannel.length ? h('h3', {}, t('diag.delivery.byChannel')) : null,
     block.byChannel.length ? channelTable(block.byChannel) : null,
