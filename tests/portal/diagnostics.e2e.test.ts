@@ -83,6 +83,8 @@ describe('portal: diagnostics and notifications in a browser', () => {
     expect(await state.innerText()).toBe('State: quarantined');
     const attention = page.getByTestId('ingest-attention');
     await attention.waitFor();
+    // Each condition's incident rule in full, opened.
+    for (const rule of await attention.locator('details > summary').all()) await rule.click();
     const text = await attention.innerText();
     expect(text).toContain('A producer path is quarantined');
     expect(text).toContain('start no large replay while the scope error is open');

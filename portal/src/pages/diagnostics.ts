@@ -35,8 +35,8 @@ export async function diagnosticsPage(main: HTMLElement, capabilities: readonly 
         summaryHost,
         h('p', { class: 'muted small' }, t('diag.generatedAt', { time: dateTime(summary.generatedAt) })),
         section('problems-title', t('board.title'), problemList(summary.problems)),
-        boxPushBlock(summary.boxPushes),
-        freshnessBlock(summary.dataFreshness, storiesOf(summary.clubStories)),
+        summary.boxPushes.failing > 0 ? boxPushBlock(summary.boxPushes) : null,
+        freshnessBlock(summary.dataFreshness, storiesOf(summary.clubStories), summary.boxPushes),
         deliveryBlock(summary.delivery),
         ingestBlock(summary.ingest, clubPages(summary.namedClubs)),
         deadLetterBlock(summary.deadLetters, clubPages(summary.namedClubs)),
@@ -118,9 +118,9 @@ function ingestBlock(health: IngestHealth, pages: ClubPages): HTMLElement {
                   { 'data-state': item.kind },
                   h('strong', {}, t(`diag.state.${item.kind}` as Key)),
                   ' — ',
-                  t(`diag.step.${item.kind}` as Key),
-                  ' ',
                   runbookRef(item.section),
+                  // The problem list above gives the short step; the incident rule in full on demand.
+                  h('details', {}, h('summary', {}, t('ingest.rule')), h('p', {}, t(`diag.step.${item.kind}` as Key))),
                 ),
               ),
             ),
@@ -251,8 +251,6 @@ function channelTable(channels: DiagnosticsSummary['delivery']['byChannel']): HT
 /** Clubs whose box pushes no longer arrive (or are refused), longest failing first, each linking to its page. */
 function boxPushBlock(block: DiagnosticsSummary['boxPushes']): HTMLElement {
   const title = t('diag.boxPushes.title');
-  if (block.failing === 0)
-    return section('box-pushes-title', title, h('p', { class: 'muted' }, t('diag.boxPushes.none', { hours: block.staleAfterHours })));
   const push = (state: string, at: string | null) => [
     h('span', { class: `badge badge-push-${state}`, 'data-push': state }, t(`push.${state}` as Key)),
     h('br'),
@@ -340,7 +338,11 @@ function statusBadge(status: string): HTMLElement {
   return h('span', { class: `badge badge-${status}` }, t(`diag.status.${status}` as Key));
 }
 
-function freshnessBlock(block: DiagnosticsSummary['dataFreshness'], stories: Stories): HTMLElement {
+function freshnessBlock(
+  block: DiagnosticsSummary['dataFreshness'],
+  stories: Stories,
+  pushes: DiagnosticsSummary['boxPushes'],
+): HTMLElement {
   const summary = h(
     'p',
     {},
@@ -413,6 +415,10 @@ function freshnessBlock(block: DiagnosticsSummary['dataFreshness'], stories: Sto
     'freshness-title',
     t('diag.freshness.title'),
     summary,
+    // Failing pushes have their own section; when none fail, one line here says so.
+    pushes.failing === 0
+      ? h('p', { class: 'muted', 'data-testid': 'box-pushes-none' }, t('diag.boxPushes.none', { hours: pushes.staleAfterHours }))
+      : null,
     h(
       'details',
       { 'data-testid': 'freshness-all' },
