@@ -32,10 +32,10 @@ function problemItem(problem: ProblemView): HTMLElement {
       problem.club ? [': ', clubLink(problem.club.clubId, problem.club.name)] : null,
       problem.since ? h('span', { class: 'muted small' }, ` · ${dateTime(problem.since)}`) : null,
     ),
-    h('p', { class: 'problem-cause' }, problemCause(problem)),
     h(
       'p',
-      { class: 'small' },
+      { class: 'problem-cause' },
+      `${problemCause(problem).replace(/\.$/, '')}. `,
       h('strong', {}, t('board.step')),
       ' ',
       problemStep(problem),

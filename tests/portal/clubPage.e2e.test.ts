@@ -128,13 +128,16 @@ describe('portal: the club page', () => {
     await outcomes.waitFor();
     expect(await outcomes.locator('tr[data-outcome="failed"]').filter({ hasText: reason }).count()).toBe(1);
     expect(await page.getByTestId('delivery-queue').innerText()).toContain('Queue depth');
+    await page.getByTestId('delivery-queue-channels').locator(':scope > summary').click();
     expect(await page.getByTestId('delivery-channels').locator('tr[data-channel="push"] th').innerText()).toBe('Push (apps and browsers)');
+    await page.getByTestId('box-pushes-all').locator(':scope > summary').click();
     const row = page.getByTestId('box-pushes').locator(`tr[data-club="${club.clubId}"]`);
     expect(await row.locator('[data-push]').first().getAttribute('data-push')).toBe('refused');
     // Club numbers in the ingest records link to the club's page.
     await page.getByTestId('ingest-raw').locator(':scope > summary').click();
     const quarantined = page.getByTestId('ingest-fields').locator('tr[data-field="quarantineClubId"]');
     expect(await quarantined.getByRole('link', { name: club.name }).getAttribute('href')).toBe(`#/clubs/${club.clubId}`);
+    await page.getByTestId('dead-letters').locator(':scope > summary').click();
     expect(await page.getByTestId('dead-letters').getByRole('link', { name: club.name }).count()).toBe(1);
     await screenshot(page, 'diagnostics-delivery');
     await row.getByRole('link', { name: club.name }).click();

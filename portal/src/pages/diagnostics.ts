@@ -180,7 +180,7 @@ function deadLetterBlock(block: DiagnosticsSummary['deadLetters'], pages: ClubPa
     return section('dead-letters-title', t('diag.deadLetters.title'), h('p', { class: 'muted' }, t('diag.deadLetters.none')));
   const summary =
     block.pending > 0
-      ? h('div', { class: 'alert alert-warning', role: 'status' }, h('p', {}, t('diag.deadLetters.pending', { pending: block.pending })))
+      ? h('p', { role: 'status' }, t('diag.deadLetters.pending', { pending: block.pending }))
       : h('p', { class: 'muted' }, t('diag.deadLetters.replayed'));
   return section(
     'dead-letters-title',
@@ -219,8 +219,14 @@ function deliveryBlock(block: DiagnosticsSummary['delivery']): HTMLElement {
       `${t('diag.delivery.pending')}: ${block.pending} · ${t('diag.delivery.due')}: ${block.due} · ${t('diag.delivery.oldest')}: `,
       h('span', { class: stuck ? 'highlight' : '', 'data-field': 'oldestDueAt' }, fieldValue('oldestDueAt', block.oldestDueAt)),
     ),
-    block.byChannel.length ? h('h3', {}, t('diag.delivery.byChannel')) : null,
-    block.byChannel.length ? channelTable(block.byChannel) : null,
+    block.byChannel.length
+      ? h(
+          'details',
+          { 'data-testid': 'delivery-queue-channels' },
+          h('summary', {}, t('diag.delivery.byChannel')),
+          channelTable(block.byChannel),
+        )
+      : null,
     h('h3', {}, t('delivery.outcomes')),
     outcomeTable(block),
   );
@@ -259,31 +265,36 @@ function boxPushBlock(block: DiagnosticsSummary['boxPushes']): HTMLElement {
   return section(
     'box-pushes-title',
     title,
-    h('p', { class: 'muted small' }, t('diag.boxPushes.shown', { shown: block.clubs.length, failing: block.failing })),
-    tableWrap(
-      dataTable(
-        { 'data-testid': 'box-pushes' },
-        [t('diag.freshness.club'), t('diag.boxPushes.clubMaster'), t('diag.boxPushes.starterlists'), t('diag.boxPushes.lastUse')],
-        block.clubs.map((club) =>
-          h(
-            'tr',
-            { 'data-club': club.clubId },
+    // The problem list names them with their cause; the channels of each are here when asked for.
+    h(
+      'details',
+      { 'data-testid': 'box-pushes-all' },
+      h('summary', {}, t('diag.boxPushes.shown', { shown: block.clubs.length, failing: block.failing })),
+      tableWrap(
+        dataTable(
+          { 'data-testid': 'box-pushes' },
+          [t('diag.freshness.club'), t('diag.boxPushes.clubMaster'), t('diag.boxPushes.starterlists'), t('diag.boxPushes.lastUse')],
+          block.clubs.map((club) =>
             h(
-              'th',
-              { scope: 'row' },
-              clubLink(club.clubId, club.name),
-              h('br'),
-              h('span', { class: 'muted small' }, club.vereinsId ?? '–'),
+              'tr',
+              { 'data-club': club.clubId },
+              h(
+                'th',
+                { scope: 'row' },
+                clubLink(club.clubId, club.name),
+                h('br'),
+                h('span', { class: 'muted small' }, club.vereinsId ?? '–'),
+              ),
+              h('td', {}, push(club.clubMaster, club.clubMasterReportedAt)),
+              h('td', {}, push(club.starterlists, club.starterlistPushAt)),
+              h('td', {}, dateTime(club.tokenLastUsedAt)),
             ),
-            h('td', {}, push(club.clubMaster, club.clubMasterReportedAt)),
-            h('td', {}, push(club.starterlists, club.starterlistPushAt)),
-            h('td', {}, dateTime(club.tokenLastUsedAt)),
           ),
         ),
+        title,
       ),
-      title,
+      h('p', { class: 'muted small' }, t('club.box.stateNote', { hours: block.staleAfterHours })),
     ),
-    h('p', { class: 'muted small' }, t('club.box.stateNote', { hours: block.staleAfterHours })),
   );
 }
 
