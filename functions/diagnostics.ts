@@ -13,8 +13,7 @@ import { platformAdmin } from '../shared/http/guards';
 import { deliveryQueueSummary } from '../shared/notifications/outbox/deliveryLog';
 import { boxPushBlock } from '../shared/portal/boxPushes';
 import { clubsByNumber } from '../shared/portal/namedClubs';
-import type { IngestHealth } from '../shared/ingest/health';
-import type { DeadLetterBlock } from '../shared/ingest/deadLetterSchema';
+import { statusBoard, type SummaryBlocks } from '../shared/diagnostics/statusBoard';
 import { defineRoute, json } from '../shared/http/route';
 
 const SummaryQuerySchema = v.object({
@@ -40,14 +39,14 @@ const summaryBlocks = {
 
 async function composeSummary(query: SummaryQuery, now: Date): Promise<Record<string, unknown>> {
   const entries = await Promise.all(Object.entries(summaryBlocks).map(async ([name, block]) => [name, await block(query, now)] as const));
-  const blocks = Object.fromEntries(entries) as { ingest: IngestHealth; deadLetters: DeadLetterBlock };
+  const blocks = Object.fromEntries(entries) as Omit<SummaryBlocks, 'namedClubs'>;
   const namedClubs = await clubsByNumber(getSql(), [
     blocks.ingest.quarantineClubId,
     blocks.ingest.lastContractRejectClubId,
     ...(blocks.ingest.recentRejects ?? []).map((reject) => reject.clubId),
     ...blocks.deadLetters.recent.map((letter) => letter.clubId),
   ]);
-  return { generatedAt: now.toISOString(), ...blocks, namedClubs };
+  return { generatedAt: now.toISOString(), ...blocks, namedClubs, ...statusBoard({ ...blocks, namedClubs }, now) };
 }
 
 /** Admin diagnostics: the summary operators open after a red freshness run (incident rule 6). */
@@ -57,7 +56,7 @@ export const diagnosticsFunctions = [
       method: 'GET',
       path: '/api/admin/diagnostics/summary',
       summary:
-        'Diagnostics summary (platform_admin): the ingest block with every field, dataFreshness per club, worst first, with the rule-6 hint, the ingest dead letters (pending count, newest 20), the notification delivery queue (depth and due rows in total and per channel, oldest due row, failures by reason in 24 h) and the clubs whose box pushes fail; status filters, limit/offset page the clubs',
+        'Diagnostics summary (platform_admin): the ingest block with every field, dataFreshness per club, worst first, with the rule-6 hint, the ingest dead letters (pending count, newest 20), the notification delivery queue (depth and due rows in total and per channel, oldest due row, failures by reason in 24 h) and the clubs whose box pushes fail, one story per club and the open problems worst first; status filters, limit/offset page the clubs',
       guard: platformAdmin,
       query: SummaryQuerySchema,
       response: DiagnosticsSummarySchema,

@@ -1,3 +1,5 @@
+import { statusDe, statusEn } from './statusLabels';
+
 /**
  * German and English labels. German is the clubs' language; the default follows the browser
  * (navigator.languages), the switch in the header overrides it and is remembered in localStorage.
@@ -181,7 +183,7 @@ export const en = {
   'diag.hint.box_offline': 'The box is off or offline (edge token not used since the evening).',
   'diag.hint.transport_stalled': 'Box green, cloud red: the transport stands still.',
   'diag.hint.shot_path_broken': 'The box lives (fresh starter lists) but no hits arrived: the shot-data path (event hub) is broken.',
-  'diag.hint.nothing_shot': 'Box red: nothing was shot or the club software did not run.',
+  'diag.hint.nothing_shot': 'No activity for the evening: nothing was shot or the club software did not run.',
   'diag.status.ok': 'ok',
   'diag.status.stale': 'stale',
   'diag.status.unknown': 'unknown',
@@ -301,16 +303,11 @@ export const en = {
   'club.members.since': 'Since',
   'club.members.noLeader': 'The club has no leader: make a user its first leader.',
   'club.members.hidden': 'The member list needs the capability clubs.manage.',
-  'club.leader.title': 'Make a user a leader',
-  'club.leader.titleFirst': 'Make a user the first leader',
-  'club.leader.user': 'User id (the sub of their sign-in)',
-  'club.leader.hint':
-    "A new membership as leader, or a member promoted. Club roles come from the database, so it applies at the user's next request.",
+  'club.leader.title': 'Make a person a leader',
+  'club.leader.titleFirst': 'Make a person the first leader',
   'club.leader.submit': 'Make leader',
   'club.leader.submitFirst': 'Make first leader',
-  'club.leader.empty': 'Enter the user id first.',
-  'club.leader.done': '{userId} is now a leader of the club.',
-  'club.leader.failed': '{userId} was not made a leader',
+  'club.leader.already': 'This person already leads the club.',
   'role.leader': 'leader',
   'role.member': 'member',
   'weekday.sunday': 'Sunday',
@@ -346,6 +343,7 @@ export const en = {
   'diag.boxPushes.starterlists': 'Starter-list push',
   'diag.boxPushes.lastUse': 'Box last seen',
   'diag.boxPushes.shown': '{shown} of {failing} clubs, longest failing first',
+  ...statusEn,
 };
 
 export type Key = keyof typeof en;
@@ -530,7 +528,7 @@ export const de: Record<Key, string> = {
   'diag.hint.transport_stalled': 'Box grün, Cloud rot: der Transport steht.',
   'diag.hint.shot_path_broken':
     'Die Box lebt (frische Startlisten), aber keine Treffer kamen an: der Schussdatenpfad (Event Hub) ist gestört.',
-  'diag.hint.nothing_shot': 'Box rot: es wurde nicht geschossen oder die Vereinssoftware lief nicht.',
+  'diag.hint.nothing_shot': 'Keine Aktivität am Abend: es wurde nicht geschossen oder die Vereinssoftware lief nicht.',
   'diag.status.ok': 'aktuell',
   'diag.status.stale': 'veraltet',
   'diag.status.unknown': 'unbekannt',
@@ -652,16 +650,11 @@ export const de: Record<Key, string> = {
   'club.members.since': 'Seit',
   'club.members.noLeader': 'Der Verein hat keine Leitung: machen Sie einen Benutzer zur ersten Leitung.',
   'club.members.hidden': 'Die Mitgliederliste benötigt die Berechtigung clubs.manage.',
-  'club.leader.title': 'Einen Benutzer zur Leitung machen',
-  'club.leader.titleFirst': 'Einen Benutzer zur ersten Leitung machen',
-  'club.leader.user': 'Benutzer-ID (das sub seiner Anmeldung)',
-  'club.leader.hint':
-    'Eine neue Mitgliedschaft als Leitung oder ein Mitglied befördert. Vereinsrollen stehen in der Datenbank, daher gilt es ab der nächsten Anfrage des Benutzers.',
+  'club.leader.title': 'Eine Person zur Leitung machen',
+  'club.leader.titleFirst': 'Eine Person zur ersten Leitung machen',
   'club.leader.submit': 'Zur Leitung machen',
   'club.leader.submitFirst': 'Zur ersten Leitung machen',
-  'club.leader.empty': 'Bitte zuerst die Benutzer-ID eingeben.',
-  'club.leader.done': '{userId} gehört jetzt zur Leitung des Vereins.',
-  'club.leader.failed': '{userId} wurde nicht zur Leitung gemacht',
+  'club.leader.already': 'Diese Person leitet den Verein bereits.',
   'role.leader': 'Leitung',
   'role.member': 'Mitglied',
   'weekday.sunday': 'Sonntag',
@@ -697,4 +690,5 @@ export const de: Record<Key, string> = {
   'diag.boxPushes.starterlists': 'Startlisten-Push',
   'diag.boxPushes.lastUse': 'Box zuletzt gesehen',
   'diag.boxPushes.shown': '{shown} von {failing} Vereinen, am längsten gestörte zuerst',
+  ...statusDe,
 };

@@ -33,6 +33,23 @@ export function ingestAttention(health: IngestStates): Attention[] {
   return found;
 }
 
+/**
+ * The fields to write into the incident note, per open condition: a quarantine's own fields
+ * (rule 2: topic, club, entity, reason, and the detail that says what was received), the last
+ * reject's while rejecting (rule 1), the drift detail while drift is suspected; in that order.
+ */
+export function incidentNoteFields(health: IngestStates): string[] {
+  const fields: string[] = [];
+  if (health.admissionState === 'quarantined') {
+    fields.push('quarantineTopic', 'quarantineClubId', 'quarantineEntity', 'quarantineReason', 'quarantineDetail');
+  }
+  if (health.admissionState === 'rejecting') {
+    fields.push('lastContractRejectReason', 'lastContractRejectTopic', 'lastContractRejectEntity', 'lastContractRejectClubId');
+  }
+  if (health.sourceDriftState === 'suspected') fields.push('sourceDriftDetail');
+  return fields;
+}
+
 /** The fields that mark a condition, so the table can highlight them. */
 export function highlightedFields(health: IngestStates): Set<string> {
   const fields = new Set<string>();

@@ -15,6 +15,7 @@ import type { DeliveryQueueBlock } from '../../shared/notifications/outbox/deliv
 import type { BoxPushBlock } from '../../shared/portal/boxPushSchema';
 
 export type { ClubOverview } from '../../shared/portal/clubOverviewSchema';
+export type { ClubStoryView, ProblemView } from '../../shared/portal/statusBoardSchema';
 export type { BoxPushBlock, DeliveryQueueBlock };
 
 export type Session = v.InferOutput<typeof SessionSchema>;

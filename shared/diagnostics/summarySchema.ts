@@ -5,6 +5,7 @@ import { IngestHealthSchema } from '../ingest/healthSchema';
 import { DeliveryQueueSummarySchema } from '../notifications/outbox/deliveryQueueSchema';
 import { BoxPushBlockSchema } from '../portal/boxPushSchema';
 import { NamedClubsSchema } from '../portal/namedClubsSchema';
+import { ClubStoriesSchema, ProblemSchema } from '../portal/statusBoardSchema';
 
 /**
  * GET /api/admin/diagnostics/summary: one block per area, each built by its area. Its own module
@@ -20,6 +21,10 @@ export const DiagnosticsSummarySchema = v.pipe(
     boxPushes: BoxPushBlockSchema,
     /** The service clubs behind the club numbers the ingest block and the dead letters name (for links to their pages). */
     namedClubs: NamedClubsSchema,
+    /** The open problems, worst first (shared/portal/openProblems.ts): what the overview and the diagnostics page lead with. */
+    problems: v.array(ProblemSchema),
+    /** One story per club the blocks above name (shared/portal/clubStory.ts), so every status word about a club agrees. */
+    clubStories: ClubStoriesSchema,
   }),
   v.title('DiagnosticsSummary'),
 );

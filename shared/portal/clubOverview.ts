@@ -8,6 +8,7 @@ import { getTrainingPlan } from '../freshness/trainingPlanService';
 import { readClubIngestView } from '../ingest/clubIngestView';
 import { readIngestHealth } from '../ingest/health';
 import { readClubBoxView } from './boxPushes';
+import { clubStory } from './clubStory';
 import type { ClubOverview } from './clubOverviewSchema';
 
 export interface ClubOverviewOptions {
@@ -40,6 +41,7 @@ export async function readClubOverview(sql: Queryable, clubId: string, options: 
       : null,
   ]);
   const consent = consents.get(clubId);
+  const consentState = consent?.state ?? 'unknown';
   return {
     generatedAt: options.now.toISOString(),
     club,
@@ -51,6 +53,15 @@ export async function readClubOverview(sql: Queryable, clubId: string, options: 
         ? { state: consent.state, since: consent.changedAt?.toISOString() ?? null, reportedAt: consent.receivedAt.toISOString() }
         : { state: 'unknown', since: null, reportedAt: null },
     },
+    story: clubStory({
+      freshness: freshness.checked && freshness.entry ? freshness.entry.status : 'not_checked',
+      hint: freshness.entry?.hint?.code ?? null,
+      pushes: { clubMaster: box.clubMaster.state, starterlists: box.starterlists.state },
+      consent: consentState,
+      // The quarantine names the club only when the ingest view found it (its number or topics).
+      quarantined: ingest?.quarantine != null,
+      deadLetters: ingest?.deadLetters.pending ?? 0,
+    }),
     ingest,
     trainingPlan,
     members,

@@ -5,6 +5,7 @@ import { ClubFreshnessViewSchema } from '../freshness/clubFreshnessViewSchema';
 import { TrainingPlanViewSchema } from '../freshness/trainingPlanViewSchema';
 import { ClubIngestViewSchema } from '../ingest/clubIngestViewSchema';
 import { ClubBoxViewSchema } from './boxPushSchema';
+import { ClubStorySchema } from './statusBoardSchema';
 
 const iso = v.nullable(v.string());
 
@@ -22,6 +23,8 @@ export const ClubOverviewSchema = v.pipe(
     }),
     /** Rejects, dead letters and the incident context of the club's topics; null without diagnostics.read or a club number. */
     ingest: v.nullable(ClubIngestViewSchema),
+    /** Every status word about the club and its most likely cause, from one derivation (shared/portal/clubStory.ts). */
+    story: ClubStorySchema,
     trainingPlan: TrainingPlanViewSchema,
     /** The club's members and leaders, paged by limit/offset; null without clubs.manage. */
     members: v.nullable(ClubMembersPageSchema),

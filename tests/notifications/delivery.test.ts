@@ -198,6 +198,11 @@ describe('sending due emails through Communication Services (the SDK against the
     expect(mailsTo(switchedOff.email)).toHaveLength(0);
     expect((await deliveriesOf(getSql(), switchedOff.userId, id)).items[0]).toMatchObject({ outcome: 'skipped', reason: 'email_disabled' });
     expect((await outboxRows(noAddress.userId))[0]).toMatchObject({ status: 'cancelled', lastError: 'no_email_address' });
+    // The operator's summary counts skips per channel and reason, not only failures.
+    const { outcomes } = await deliveryQueueSummary(getSql(), at(1));
+    for (const reason of ['email_disabled', 'no_email_address']) {
+      expect(outcomes).toContainEqual({ channel: 'email', outcome: 'skipped', reason, count: expect.any(Number) as unknown });
+    }
   });
 });
 

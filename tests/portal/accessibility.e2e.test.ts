@@ -28,7 +28,12 @@ describe('portal: keyboard, language and phone width', () => {
   /** Tab to `name` (at most `limit` presses; the page may wrap around). */
   const tabTo = (name: string | RegExp, limit = 25) => tabToName(page, name, limit);
   /** The diagnostics page's club catalog has answered: its table, or the line saying no club matches. */
-  const catalogLoaded = () => page.getByTestId('catalog').or(page.getByText('No clubs match.')).first().waitFor();
+  const catalogLoaded = async () => {
+    // The catalog is closed until opened; opening it reads it.
+    const section = page.getByTestId('catalog-section');
+    if ((await section.getAttribute('open')) === null) await section.locator(':scope > summary').click();
+    await page.getByTestId('catalog').or(page.getByText('No clubs match.')).first().waitFor();
+  };
   /** The focus ring of the focused element: a real outline. */
   async function focusRing(): Promise<{ style: string; width: number }> {
     return focused().evaluate((element) => {
@@ -86,7 +91,7 @@ describe('portal: keyboard, language and phone width', () => {
 
   it('every form control and button has an accessible name', async () => {
     await navLink(page, 'Diagnostics').click();
-    await page.getByTestId('ingest-fields').or(page.getByRole('alert')).first().waitFor();
+    await page.getByTestId('ingest-raw').or(page.getByRole('alert')).first().waitFor();
     // The club catalog (its filter, table and adopt buttons) loads on its own, after the summary.
     await catalogLoaded();
     const unnamed = await page.evaluate(`[...document.querySelectorAll('input, select, textarea, button, a[href], [tabindex="0"]')]
@@ -112,6 +117,7 @@ describe('portal: keyboard, language and phone width', () => {
     await german.getByRole('link', { name: 'Diagnose' }).click();
     await page.getByTestId('ingest-state').waitFor();
     expect(await page.getByTestId('ingest-state').innerText()).toMatch(/^Zustand: \S/);
+    await page.getByTestId('ingest-raw').locator(':scope > summary').click();
     expect(await page.getByTestId('ingest-fields').getByRole('heading', { level: 3 }).first().innerText()).toBe('Runner');
     await screenshot(page, 'diagnostics-de');
     await page.getByLabel('Sprache').selectOption('en');
@@ -123,7 +129,7 @@ describe('portal: keyboard, language and phone width', () => {
     for (const [path, name, loaded] of [
       ['costs', 'costs-phone', () => page.getByTestId('tile-mtd').waitFor()],
       // The catalog's section is drawn at once; the summary's tables and the catalog's come with their answers.
-      ['diagnostics', 'diagnostics-phone', () => Promise.all([page.getByTestId('ingest-fields').waitFor(), catalogLoaded()])],
+      ['diagnostics', 'diagnostics-phone', () => Promise.all([page.getByTestId('ingest-raw').waitFor(), catalogLoaded()])],
     ] as const) {
       await page.goto(`${rig.host.url}/portal/#/${path}`);
       await page.locator('h1').waitFor();

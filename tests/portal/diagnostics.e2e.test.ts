@@ -83,11 +83,15 @@ describe('portal: diagnostics and notifications in a browser', () => {
     expect(await state.innerText()).toBe('State: quarantined');
     const attention = page.getByTestId('ingest-attention');
     await attention.waitFor();
+    // Each condition's incident rule in full, opened.
+    for (const rule of await attention.locator('details > summary').all()) await rule.click();
     const text = await attention.innerText();
     expect(text).toContain('A producer path is quarantined');
     expect(text).toContain('start no large replay while the scope error is open');
     expect(text).toContain('Runbook: docs/runbook-ingest.md › “Quarantined”');
     expect(text).toContain('Source drift suspected');
+    // The raw record is folded under "details", below what it means.
+    await page.getByTestId('ingest-raw').locator(':scope > summary').click();
     const fields = page.getByTestId('ingest-fields');
     const row = (field: string) => fields.locator(`tr[data-field="${field}"]`);
     expect(await row('admissionState').getAttribute('class')).toBe('highlight');
@@ -122,17 +126,24 @@ describe('portal: diagnostics and notifications in a browser', () => {
     await screenshot(page, 'diagnostics');
   });
 
-  it('the overview answers "is everything all right?": ingest state, stale clubs first, each linking on', async () => {
+  it('the overview leads with the open problems, worst first: the quarantine, then the rest, each linking on', async () => {
     await navLink(page, 'Overview').click();
+    const problems = page.getByTestId('problems');
+    await problems.waitFor();
+    const first = problems.locator('li').first();
+    expect(await first.getAttribute('data-kind')).toBe('ingest_quarantined');
+    expect(await first.innerText()).toContain(`club.${quarantinedClub}.hits`);
+    // A club number without a service club: the problem links to the diagnostics page.
+    expect(await first.getByRole('link', { name: 'Open diagnostics' }).getAttribute('href')).toBe('#/diagnostics');
     const ingest = page.getByTestId('overview-ingest');
-    await ingest.waitFor();
     expect(await ingest.innerText()).toMatch(/^State: quarantined/);
     expect(await page.getByTestId('overview-freshness').innerText()).toMatch(
       /^Clubs: [1-9]\d* stale, \d+ unknown, \d+ fresh of \d+ checked\.$/,
     );
-    const stale = page.getByTestId('overview-stale').getByRole('link', { name: staleClub.name });
-    // A stale club links to its own page.
-    expect(await stale.getAttribute('href')).toBe(`#/clubs/${staleClub.clubId}`);
+    // Stale clubs are named after it, each linking to its own page.
+    const stale = problems.locator('li[data-kind="club_stale"]').first();
+    expect(await stale.getByRole('link').first().getAttribute('href')).toMatch(/^#\/clubs\//);
+    expect(await page.getByTestId('updated').innerText()).toMatch(/^Updated (now|\d+ seconds? ago)\.$/);
     // No cost provider in this rig: the overview says so instead of showing figures.
     expect(await page.getByTestId('overview-costs').count()).toBe(0);
     await page.getByText('Cost monitoring is not configured').first().waitFor();
@@ -204,18 +215,20 @@ describe('portal: diagnostics and notifications in a browser', () => {
     await page.getByRole('button', { name: 'Reload' }).click();
     const letters = page.getByTestId('dead-letters');
     await letters.waitFor();
-    expect(await letters.getAttribute('open')).toBe('');
+    // The problem list says they wait; the records open on demand.
+    await letters.locator(':scope > summary').click();
     const text = await letters.locator('tbody tr').first().innerText();
     for (const expected of [quarantinedClub, '23514', 'violates check constraint', '4242']) expect(text).toContain(expected);
     expect(await page.getByText('Dead letters waiting for a replay: 1.').count()).toBe(1);
   });
 
   it('shows freshness per club with the rule-6 interpretation, 50 clubs a page', async () => {
+    await page.getByTestId('freshness-all').locator(':scope > summary').click();
     const club = page.getByTestId('freshness').locator(`tr[data-club="${staleClub.vereinsId}"]`);
     const text = await club.innerText();
     expect(text).toContain(staleClub.name);
     expect(text).toContain('stale');
-    expect(text).toContain('The box is off or offline');
+    expect(text).toContain('The box has stopped calling the cloud');
     expect(text).toContain('assumed (Wed 18–20)');
     const rows = page.getByTestId('freshness').locator('tbody tr');
     expect(await rows.count()).toBe(50);
@@ -228,13 +241,15 @@ describe('portal: diagnostics and notifications in a browser', () => {
   it('lists every club by default, the service club just created among them, and filters by status', async () => {
     await createServiceClub(sql(), { name: `Portal Just Created ${tag}`, vereinsId: `${tag}-new` });
     await navLink(page, 'Diagnostics').click();
+    // The catalog is a work tool, closed until opened.
+    await page.getByTestId('catalog-section').locator(':scope > summary').click();
     expect(await page.locator('#catalog-status').inputValue()).toBe('');
     await page.getByLabel('Search name or club number').fill(`Portal Just Created ${tag}`);
     await page.getByRole('button', { name: 'Filter' }).click();
     const catalog = page.getByTestId('catalog');
     const row = catalog.locator('tbody tr').filter({ hasText: `Portal Just Created ${tag}` });
     await row.waitFor();
-    expect(await row.innerText()).toContain('active');
+    expect(await row.innerText()).toContain('in service');
     expect(await row.getAttribute('data-club')).toBe(`${tag}-new`);
     await page.locator('#catalog-status').selectOption('imported_only');
     await page.getByRole('button', { name: 'Filter' }).click();
@@ -249,7 +264,7 @@ describe('portal: diagnostics and notifications in a browser', () => {
     const imported = catalog.locator(`tr[data-club="${tag}-7"]`);
     await imported.waitFor();
     // Every club of this run matches the tag; the imported one is among them with its box count.
-    expect(await imported.innerText()).toMatch(new RegExp(`Portal Imported ${tag}\\s+${tag}-7\\s+imported_only\\s+1`));
+    expect(await imported.innerText()).toMatch(new RegExp(`Portal Imported ${tag}\\s+${tag}-7\\s+known from the boxes only\\s+1`));
     expect(
       await catalog
         .locator('tbody tr')
@@ -262,7 +277,7 @@ describe('portal: diagnostics and notifications in a browser', () => {
       .getByRole('status')
       .filter({ hasText: `Portal Imported ${tag} (${tag}-7) is now a service club.` })
       .waitFor();
-    await catalog.locator(`tr[data-club="${tag}-7"]`).filter({ hasText: 'active' }).waitFor();
+    await catalog.locator(`tr[data-club="${tag}-7"]`).filter({ hasText: 'in service' }).waitFor();
     const [club]: [{ status: string }?] = await sql()`select status from club where vereins_id = ${`${tag}-7`}`;
     expect(club?.status).toBe('active');
   });

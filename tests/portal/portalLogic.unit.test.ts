@@ -3,7 +3,14 @@ import { chartModel, nearestIndex, niceStep } from '../../portal/src/chartModel'
 import { de, en } from '../../portal/src/labels';
 import { FRESHNESS_STATUSES } from '../../shared/freshness/evaluation';
 import { HINT_CODES } from '../../shared/freshness/hints';
-import { ATTENTION_KINDS, groupIngestFields, highlightedFields, ingestAttention, ingestState } from '../../portal/src/runbook';
+import {
+  ATTENTION_KINDS,
+  groupIngestFields,
+  highlightedFields,
+  incidentNoteFields,
+  ingestAttention,
+  ingestState,
+} from '../../portal/src/runbook';
 import { contrastRatio } from '../../web/kit/contrast';
 import { BASE_PAIRS, paletteOf } from '../web/kit/palette';
 
@@ -128,5 +135,25 @@ describe('the labels', () => {
     // Placeholders match between the languages.
     const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
     for (const key of Object.keys(en) as (keyof typeof en)[]) expect([key, placeholders(de[key])]).toEqual([key, placeholders(en[key])]);
+  });
+});
+
+describe('the incident note: the fields of the open conditions', () => {
+  it('names a quarantine by its own fields, a reject series by the last reject, a drift by its detail', () => {
+    expect(incidentNoteFields({ admissionState: 'quarantined', sourceDriftState: 'suspected' })).toEqual([
+      'quarantineTopic',
+      'quarantineClubId',
+      'quarantineEntity',
+      'quarantineReason',
+      'quarantineDetail',
+      'sourceDriftDetail',
+    ]);
+    expect(incidentNoteFields({ admissionState: 'rejecting' })).toEqual([
+      'lastContractRejectReason',
+      'lastContractRejectTopic',
+      'lastContractRejectEntity',
+      'lastContractRejectClubId',
+    ]);
+    expect(incidentNoteFields({ admissionState: 'none', sourceDriftState: 'none' })).toEqual([]);
   });
 });

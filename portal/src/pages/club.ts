@@ -7,6 +7,8 @@ import { fieldValue, recordsTable } from '../records';
 import type { ClubOverview, Session } from '../types';
 import { dataTable, loading, problemBox, runbookRef, section, tableWrap } from '../ui';
 import { membersSection } from './clubMembers';
+import type { MembersNotice } from '../leaderForm';
+import { catalogStatus, clubStatus, freshnessWord } from '../words';
 
 /** Members per page of the club's member list. */
 export const MEMBERS_PAGE = 50;
@@ -21,7 +23,7 @@ export async function clubPage(main: HTMLElement, session: Session, clubId: stri
   const head = h('div', { class: 'page-head' }, h('h1', { tabindex: -1 }, t('nav.club')));
   const body = h('div', { class: 'stack' }, loading());
   main.append(head, body);
-  const load = async (focus = false, saved = false, membersNotice?: string) => {
+  const load = async (focus = false, saved = false, membersNotice?: MembersNotice) => {
     try {
       const overview = await getJson<ClubOverview>(`/api/admin/clubs/${encodeURIComponent(clubId)}/overview?limit=${MEMBERS_PAGE}`);
       const reload = h('button', { type: 'button', class: 'button button-secondary' }, t('club.reload'));
@@ -31,7 +33,13 @@ export async function clubPage(main: HTMLElement, session: Session, clubId: stri
         h(
           'div',
           {},
-          h('h1', { tabindex: -1, 'data-testid': 'club-name' }, overview.club.name, ' ', badge(overview.club.status, overview.club.status)),
+          h(
+            'h1',
+            { tabindex: -1, 'data-testid': 'club-name' },
+            overview.club.name,
+            ' ',
+            badge(overview.club.status, clubStatus(overview.club.status)),
+          ),
           h(
             'p',
             { class: 'muted small' },
@@ -44,6 +52,7 @@ export async function clubPage(main: HTMLElement, session: Session, clubId: stri
       );
       replace(
         body,
+        storySection(overview),
         freshnessSection(overview),
         boxSection(overview),
         ingestSection(overview),
@@ -84,7 +93,7 @@ function facts(label: string, rows: [string, Child, string?][]): HTMLElement {
   );
 }
 
-function freshnessSection({ freshness }: ClubOverview): HTMLElement {
+function freshnessSection({ freshness, story }: ClubOverview): HTMLElement {
   const title = t('club.freshness.title');
   if (!freshness.checked || !freshness.entry) {
     return section(
@@ -94,23 +103,69 @@ function freshnessSection({ freshness }: ClubOverview): HTMLElement {
     );
   }
   const entry = freshness.entry;
-  const hint = entry.hint
-    ? t(`diag.hint.${entry.hint.code}` as Key)
-    : entry.status === 'ok'
-      ? t('diag.freshness.okText')
-      : entry.status === 'error'
-        ? t('diag.freshness.arrivalInFuture')
-        : '–';
+  // The story's cause first, so this reading never contradicts the rest of the page.
+  const hint = story.cause
+    ? t(`cause.${story.cause}`)
+    : entry.hint
+      ? t(`diag.hint.${entry.hint.code}` as Key)
+      : entry.status === 'ok'
+        ? t('diag.freshness.okText')
+        : entry.status === 'error'
+          ? t('diag.freshness.arrivalInFuture')
+          : '–';
   return section(
     'club-freshness',
     title,
     facts(title, [
       [t('club.freshness.status'), badge(entry.status, t(`diag.status.${entry.status}` as Key)), 'club-status'],
-      [t('club.freshness.interpretation'), h('strong', { 'data-hint': entry.hint?.code ?? '' }, hint), 'club-hint'],
+      [
+        t('club.freshness.interpretation'),
+        h('strong', { 'data-hint': entry.hint?.code ?? '', 'data-cause': story.cause ?? '' }, hint),
+        'club-hint',
+      ],
       [t('club.freshness.evening'), `${dateTime(entry.evening.start)} – ${dateTime(entry.evening.end)}`],
       [t('club.freshness.plan'), entry.planSource === 'assumed' ? t('diag.freshness.planAssumed') : t('diag.freshness.planStored')],
       [t('club.freshness.lastArrival'), dateTime(entry.lastArrivalAt)],
       [t('club.freshness.since'), dateTime(entry.since)],
+    ]),
+  );
+}
+
+/**
+ * What is going on with the club, in one story: the most likely cause with its step, then every
+ * status word the page's sections repeat (freshness, pushes, consent, quarantine, dead letters),
+ * all read from the same derivation (`story` of the answer).
+ */
+function storySection({ story }: ClubOverview): HTMLElement {
+  const title = t('story.title');
+  const pushes = story.pushes
+    ? `${t('diag.boxPushes.clubMaster')}: ${t(`push.${story.pushes.clubMaster}`)}; ${t('diag.boxPushes.starterlists')}: ${t(`push.${story.pushes.starterlists}`)}`
+    : t('story.pushesUnknown');
+  return section(
+    'club-story',
+    title,
+    story.cause
+      ? h(
+          'div',
+          {
+            class: `alert alert-${story.tone === 'danger' ? 'danger' : 'warning'}`,
+            'data-testid': 'club-cause',
+            'data-cause': story.cause,
+          },
+          h('p', { class: 'alert-title' }, `${t('story.cause')}: ${t(`cause.${story.cause}`)}`),
+          h('p', {}, h('strong', {}, `${t('story.step')}: `), t(`cause.step.${story.cause}`)),
+        )
+      : h('p', { class: 'alert alert-ok', 'data-testid': 'club-cause', 'data-cause': '' }, t('story.ok')),
+    facts(title, [
+      [t('story.freshness'), freshnessWord(story.freshness), 'story-freshness'],
+      [t('story.pushes'), pushes, 'story-pushes'],
+      [t('story.consent'), t(`diag.consent.${story.consent}`), 'story-consent'],
+      [t('story.quarantine'), story.quarantined ? t('story.quarantined') : t('story.notQuarantined'), 'story-quarantine'],
+      [
+        t('story.deadLetters'),
+        story.deadLetters > 0 ? t('story.deadLetterCount', { count: story.deadLetters }) : t('story.noDeadLetters'),
+        'story-dead-letters',
+      ],
     ]),
   );
 }
@@ -334,7 +389,7 @@ function catalogSection({ catalog }: ClubOverview): HTMLElement {
     'club-catalog',
     title,
     facts(title, [
-      [t('club.catalog.status'), badge(catalog.status, catalog.status)],
+      [t('club.catalog.status'), badge(catalog.status, catalogStatus(catalog.status))],
       [t('club.catalog.boxes'), String(catalog.reportingBoxes), 'catalog-boxes'],
       [t('club.catalog.lastSeen'), dateTime(catalog.lastSeenAt)],
       [t('club.catalog.names'), catalog.reportedNames.join(', ') || '–'],

@@ -3,10 +3,22 @@ import { h, replace } from '../dom';
 import { dateTime } from '../format';
 import { t, type Key } from '../i18n';
 import type { ClubOverview, Session } from '../types';
-import { leaderForm } from '../leaderForm';
+import { leaderForm, undoButton, type MembersNotice } from '../leaderForm';
 import { dataTable, problemBox, section, tableWrap } from '../ui';
 
 type MembersPage = NonNullable<ClubOverview['members']>;
+
+/** The leaders on the page shown: the picker does not appoint them again. */
+function leadersOn(page: MembersPage): Set<string> {
+  return new Set(page.items.filter((item) => item.role === 'leader').map((item) => item.userId));
+}
+
+/** The sentence after an appointment (with Undo) or an undo; it takes focus, so keyboard users stay here. */
+function noticeBox(notice: MembersNotice, reload: (notice: MembersNotice) => void): HTMLElement {
+  const box = h('div', { class: 'alert alert-ok', role: 'status', tabindex: -1, 'data-testid': 'members-notice' });
+  box.append(h('p', {}, notice.text, notice.undo ? [' ', undoButton(notice.undo, reload, box)] : null));
+  return box;
+}
 
 /**
  * The club's members and leaders (clubs.manage), read-only, leaders first, paged with
@@ -15,8 +27,8 @@ type MembersPage = NonNullable<ClubOverview['members']>;
 export function membersSection(
   overview: ClubOverview,
   session: Session,
-  notice: string | undefined,
-  reload: (notice: string) => void,
+  notice: MembersNotice | undefined,
+  reload: (notice: MembersNotice) => void,
 ): HTMLElement {
   const title = t('club.members.title');
   if (!overview.members || !session.capabilities.includes('clubs.manage')) {
@@ -69,10 +81,8 @@ export function membersSection(
   return section(
     'club-members',
     title,
-    notice
-      ? h('div', { class: 'alert alert-ok', role: 'status', tabindex: -1, 'data-testid': 'members-notice' }, h('p', {}, notice))
-      : null,
+    notice ? noticeBox(notice, reload) : null,
     host,
-    leaderForm(clubId, overview.members.leaders === 0, reload),
+    leaderForm(clubId, overview.club.name, leadersOn(overview.members), overview.members.leaders === 0, reload),
   );
 }

@@ -3,18 +3,22 @@ import { h, replace } from '../dom';
 import { dateTime } from '../format';
 import { t, type Key } from '../i18n';
 import { clubLink } from '../links';
+import { outcomeTable } from '../deliveryOutcomes';
+import { catalogStatus, channelName } from '../words';
 import { fieldValue, recordsTable } from '../records';
-import { groupIngestFields, highlightedFields, ingestAttention, ingestState } from '../runbook';
-import type { AdoptResult, CatalogEntry, CatalogPage, ClubFreshness, DiagnosticsSummary, IngestHealth } from '../types';
+import { groupIngestFields, highlightedFields, incidentNoteFields, ingestAttention, ingestState } from '../runbook';
+import { problemList } from '../problemList';
+import type { AdoptResult, CatalogEntry, CatalogPage, ClubFreshness, ClubStoryView, DiagnosticsSummary, IngestHealth } from '../types';
 import { dataTable, loading, problemBox, runbookRef, section, tableWrap } from '../ui';
 
 /** Clubs per page of the freshness table, worst first. */
 const FRESHNESS_PAGE = 50;
 
 /**
- * Diagnostics for platform admins: ingest health with every field and the step to take, data
- * freshness per club with the rule-6 interpretation, and (with clubs.manage) the club catalog
- * with the adopt action.
+ * Diagnostics for platform admins as an incident view: the open problems worst first, the clubs
+ * (failing pushes, freshness with each club's most likely cause), delivery per channel and
+ * reason, the ingest state with its step and the fields to note, the raw ingest record under
+ * "details", and (with clubs.manage) the club catalog with the adopt action, read when opened.
  */
 export async function diagnosticsPage(main: HTMLElement, capabilities: readonly string[]): Promise<void> {
   const summaryHost = h('div', { class: 'stack' }, loading());
@@ -30,18 +34,20 @@ export async function diagnosticsPage(main: HTMLElement, capabilities: readonly 
       replace(
         summaryHost,
         h('p', { class: 'muted small' }, t('diag.generatedAt', { time: dateTime(summary.generatedAt) })),
+        section('problems-title', t('board.title'), problemList(summary.problems)),
+        summary.boxPushes.failing > 0 ? boxPushBlock(summary.boxPushes) : null,
+        freshnessBlock(summary.dataFreshness, storiesOf(summary.clubStories), summary.boxPushes),
+        deliveryBlock(summary.delivery),
         ingestBlock(summary.ingest, clubPages(summary.namedClubs)),
         deadLetterBlock(summary.deadLetters, clubPages(summary.namedClubs)),
-        deliveryBlock(summary.delivery),
-        boxPushBlock(summary.boxPushes),
-        freshnessBlock(summary.dataFreshness),
       );
     } catch (error) {
       replace(summaryHost, problemBox(t('diag.title'), error));
     }
   };
   reload.addEventListener('click', () => void loadSummary());
-  await Promise.all([loadSummary(), capabilities.includes('clubs.manage') ? catalogBlock(catalogHost) : Promise.resolve()]);
+  if (capabilities.includes('clubs.manage')) catalogBlock(catalogHost);
+  await loadSummary();
 }
 
 /** Club numbers (as the ingest records name clubs) to a link to the service club's page, when there is one. */
@@ -112,29 +118,23 @@ function ingestBlock(health: IngestHealth, pages: ClubPages): HTMLElement {
                   { 'data-state': item.kind },
                   h('strong', {}, t(`diag.state.${item.kind}` as Key)),
                   ' — ',
-                  t(`diag.step.${item.kind}` as Key),
-                  ' ',
                   runbookRef(item.section),
+                  // The problem list above gives the short step; the incident rule in full on demand.
+                  h('details', {}, h('summary', {}, t('ingest.rule')), h('p', {}, t(`diag.step.${item.kind}` as Key))),
                 ),
               ),
             ),
           );
 
-  // Incident rule 1: what to note on rejecting or suspected drift, gathered in one place.
-  const notes =
-    health.admissionState === 'rejecting' || health.admissionState === 'quarantined' || health.sourceDriftState === 'suspected'
-      ? h(
-          'dl',
-          { class: 'notes', 'aria-label': t('diag.ingest.notes') },
-          [
-            'sourceDriftDetail',
-            'lastContractRejectReason',
-            'lastContractRejectTopic',
-            'lastContractRejectEntity',
-            'lastContractRejectClubId',
-          ].map((field) => [h('dt', {}, h('code', {}, field)), h('dd', {}, withClubLink(field, health[field], pages))]),
-        )
-      : null;
+  // Incident rules 1 and 2: what to note for the open conditions, gathered in one place.
+  const noteFields = incidentNoteFields(health);
+  const notes = noteFields.length
+    ? h(
+        'dl',
+        { class: 'notes', 'aria-label': t('diag.ingest.notes'), 'data-testid': 'ingest-notes' },
+        noteFields.map((field) => [h('dt', {}, h('code', {}, field)), h('dd', {}, withClubLink(field, health[field], pages))]),
+      )
+    : null;
 
   const rejects = health.recentRejects?.length
     ? h(
@@ -168,9 +168,9 @@ function ingestBlock(health: IngestHealth, pages: ClubPages): HTMLElement {
     headline,
     banner,
     notes ? h('div', {}, h('h3', {}, t('diag.ingest.notes')), notes) : null,
-    fieldGroups,
-    rejects,
     backfills,
+    // The raw record, for copy-paste: below what it means, closed until asked for.
+    h('details', { 'data-testid': 'ingest-raw' }, h('summary', {}, t('ingest.field.raw')), fieldGroups, rejects),
   );
 }
 
@@ -180,7 +180,7 @@ function deadLetterBlock(block: DiagnosticsSummary['deadLetters'], pages: ClubPa
     return section('dead-letters-title', t('diag.deadLetters.title'), h('p', { class: 'muted' }, t('diag.deadLetters.none')));
   const summary =
     block.pending > 0
-      ? h('div', { class: 'alert alert-warning', role: 'status' }, h('p', {}, t('diag.deadLetters.pending', { pending: block.pending })))
+      ? h('p', { role: 'status' }, t('diag.deadLetters.pending', { pending: block.pending }))
       : h('p', { class: 'muted' }, t('diag.deadLetters.replayed'));
   return section(
     'dead-letters-title',
@@ -188,7 +188,7 @@ function deadLetterBlock(block: DiagnosticsSummary['deadLetters'], pages: ClubPa
     summary,
     h(
       'details',
-      { 'data-testid': 'dead-letters', open: block.pending > 0 },
+      { 'data-testid': 'dead-letters' },
       h('summary', {}, `${t('diag.deadLetters.recent')} (${block.recent.length})`),
       recordsTable(DEAD_LETTER_COLUMNS, block.recent, t('diag.deadLetters.recent'), {
         cell: (name, row) => withClubLink(name, row[name], pages),
@@ -197,7 +197,7 @@ function deadLetterBlock(block: DiagnosticsSummary['deadLetters'], pages: ClubPa
   );
 }
 
-/** The notification delivery queue: depth, the oldest due row, failures by reason (24 h). */
+/** The notification delivery queue: depth, the oldest due row, every attempt of 24 h by channel, outcome and reason. */
 function deliveryBlock(block: DiagnosticsSummary['delivery']): HTMLElement {
   const title = t('diag.delivery.title');
   // A due row older than an hour means the delivery timer (every minute) is not draining the queue.
@@ -212,57 +212,29 @@ function deliveryBlock(block: DiagnosticsSummary['delivery']): HTMLElement {
           h('p', {}, t('diag.delivery.stuck', { time: dateTime(block.oldestDueAt) })),
         )
       : null,
-    tableWrap(
-      h(
-        'table',
-        { class: 'fields', 'data-testid': 'delivery-queue' },
-        h(
-          'tbody',
-          {},
-          h(
-            'tr',
-            { 'data-field': 'pending' },
-            h('th', { scope: 'row' }, t('diag.delivery.pending')),
-            h('td', { class: 'num' }, String(block.pending)),
-          ),
-          h('tr', { 'data-field': 'due' }, h('th', { scope: 'row' }, t('diag.delivery.due')), h('td', { class: 'num' }, String(block.due))),
-          h(
-            'tr',
-            { 'data-field': 'oldestDueAt', class: stuck ? 'highlight' : '' },
-            h('th', { scope: 'row' }, t('diag.delivery.oldest')),
-            h('td', {}, fieldValue('oldestDueAt', block.oldestDueAt)),
-          ),
-        ),
-      ),
-      title,
+    // The queue in one line; the oldest due row marked when the timer seems stopped.
+    h(
+      'p',
+      { 'data-testid': 'delivery-queue' },
+      `${t('diag.delivery.pending')}: ${block.pending} · ${t('diag.delivery.due')}: ${block.due} · ${t('diag.delivery.oldest')}: `,
+      h('span', { class: stuck ? 'highlight' : '', 'data-field': 'oldestDueAt' }, fieldValue('oldestDueAt', block.oldestDueAt)),
     ),
-    block.byChannel.length ? h('h3', {}, t('diag.delivery.byChannel')) : null,
-    block.byChannel.length ? channelTable(block.byChannel) : null,
-    h('h3', {}, t('diag.delivery.failures')),
-    block.failuresByReason.length
-      ? tableWrap(
-          dataTable(
-            { 'data-testid': 'delivery-failures' },
-            [t('diag.delivery.reason'), t('diag.delivery.count')],
-            block.failuresByReason.map((failure) =>
-              h('tr', {}, h('th', { scope: 'row' }, h('code', {}, failure.reason)), h('td', { class: 'num' }, String(failure.count))),
-            ),
-          ),
-          t('diag.delivery.failures'),
+    block.byChannel.length
+      ? h(
+          'details',
+          { 'data-testid': 'delivery-queue-channels' },
+          h('summary', {}, t('diag.delivery.byChannel')),
+          channelTable(block.byChannel),
         )
-      : h('p', { class: 'muted' }, t('diag.delivery.noFailures')),
+      : null,
+    h('h3', {}, t('delivery.outcomes')),
+    outcomeTable(block),
   );
 }
-
-const CHANNEL_LABELS: Record<string, Key> = { email: 'diag.delivery.channel.email', push: 'diag.delivery.channel.push' };
 
 /** The queue per outbox channel: a channel the page has no label for shows its name. */
 function channelTable(channels: DiagnosticsSummary['delivery']['byChannel']): HTMLElement {
   const caption = t('diag.delivery.byChannel');
-  const label = (channel: string) => {
-    const key = CHANNEL_LABELS[channel];
-    return key ? t(key) : channel;
-  };
   return tableWrap(
     dataTable(
       { 'data-testid': 'delivery-channels' },
@@ -271,7 +243,7 @@ function channelTable(channels: DiagnosticsSummary['delivery']['byChannel']): HT
         h(
           'tr',
           { 'data-channel': row.channel },
-          h('th', { scope: 'row' }, label(row.channel)),
+          h('th', { scope: 'row' }, channelName(row.channel)),
           h('td', { class: 'num' }, String(row.pending)),
           h('td', { class: 'num' }, String(row.due)),
           h('td', {}, dateTime(row.oldestDueAt)),
@@ -285,8 +257,6 @@ function channelTable(channels: DiagnosticsSummary['delivery']['byChannel']): HT
 /** Clubs whose box pushes no longer arrive (or are refused), longest failing first, each linking to its page. */
 function boxPushBlock(block: DiagnosticsSummary['boxPushes']): HTMLElement {
   const title = t('diag.boxPushes.title');
-  if (block.failing === 0)
-    return section('box-pushes-title', title, h('p', { class: 'muted' }, t('diag.boxPushes.none', { hours: block.staleAfterHours })));
   const push = (state: string, at: string | null) => [
     h('span', { class: `badge badge-push-${state}`, 'data-push': state }, t(`push.${state}` as Key)),
     h('br'),
@@ -295,31 +265,36 @@ function boxPushBlock(block: DiagnosticsSummary['boxPushes']): HTMLElement {
   return section(
     'box-pushes-title',
     title,
-    h('p', { class: 'muted small' }, t('diag.boxPushes.shown', { shown: block.clubs.length, failing: block.failing })),
-    tableWrap(
-      dataTable(
-        { 'data-testid': 'box-pushes' },
-        [t('diag.freshness.club'), t('diag.boxPushes.clubMaster'), t('diag.boxPushes.starterlists'), t('diag.boxPushes.lastUse')],
-        block.clubs.map((club) =>
-          h(
-            'tr',
-            { 'data-club': club.clubId },
+    // The problem list names them with their cause; the channels of each are here when asked for.
+    h(
+      'details',
+      { 'data-testid': 'box-pushes-all' },
+      h('summary', {}, t('diag.boxPushes.shown', { shown: block.clubs.length, failing: block.failing })),
+      tableWrap(
+        dataTable(
+          { 'data-testid': 'box-pushes' },
+          [t('diag.freshness.club'), t('diag.boxPushes.clubMaster'), t('diag.boxPushes.starterlists'), t('diag.boxPushes.lastUse')],
+          block.clubs.map((club) =>
             h(
-              'th',
-              { scope: 'row' },
-              clubLink(club.clubId, club.name),
-              h('br'),
-              h('span', { class: 'muted small' }, club.vereinsId ?? '–'),
+              'tr',
+              { 'data-club': club.clubId },
+              h(
+                'th',
+                { scope: 'row' },
+                clubLink(club.clubId, club.name),
+                h('br'),
+                h('span', { class: 'muted small' }, club.vereinsId ?? '–'),
+              ),
+              h('td', {}, push(club.clubMaster, club.clubMasterReportedAt)),
+              h('td', {}, push(club.starterlists, club.starterlistPushAt)),
+              h('td', {}, dateTime(club.tokenLastUsedAt)),
             ),
-            h('td', {}, push(club.clubMaster, club.clubMasterReportedAt)),
-            h('td', {}, push(club.starterlists, club.starterlistPushAt)),
-            h('td', {}, dateTime(club.tokenLastUsedAt)),
           ),
         ),
+        title,
       ),
-      title,
+      h('p', { class: 'muted small' }, t('club.box.stateNote', { hours: block.staleAfterHours })),
     ),
-    h('p', { class: 'muted small' }, t('club.box.stateNote', { hours: block.staleAfterHours })),
   );
 }
 
@@ -353,7 +328,15 @@ const BACKFILL_COLUMNS = [
   'errorMessage',
 ];
 
-function interpretation(club: ClubFreshness): string {
+/** The story of each club the summary names, by club id. */
+type Stories = ReadonlyMap<string, ClubStoryView>;
+function storiesOf(list: DiagnosticsSummary['clubStories']): Stories {
+  return new Map(list.map(({ clubId, story }) => [clubId, story]));
+}
+
+/** The club's most likely cause from its story (so the table and the club page agree), else the check's own reading. */
+function interpretation(club: ClubFreshness, story: ClubStoryView | undefined): string {
+  if (story?.cause) return t(`cause.${story.cause}`);
   if (club.status === 'error') return club.statusReason === 'arrival_in_future' ? t('diag.freshness.arrivalInFuture') : '–';
   if (club.hint) {
     const key = `diag.hint.${club.hint.code}` as Key;
@@ -366,7 +349,11 @@ function statusBadge(status: string): HTMLElement {
   return h('span', { class: `badge badge-${status}` }, t(`diag.status.${status}` as Key));
 }
 
-function freshnessBlock(block: DiagnosticsSummary['dataFreshness']): HTMLElement {
+function freshnessBlock(
+  block: DiagnosticsSummary['dataFreshness'],
+  stories: Stories,
+  pushes: DiagnosticsSummary['boxPushes'],
+): HTMLElement {
   const summary = h(
     'p',
     {},
@@ -413,8 +400,8 @@ function freshnessBlock(block: DiagnosticsSummary['dataFreshness']): HTMLElement
   const more = h('button', { type: 'button', class: 'button button-secondary button-small' }, t('common.more'));
   let nextOffset = block.nextOffset;
   let count = 0;
-  const add = (clubs: ClubFreshness[]) => {
-    tbody.append(...clubs.map(freshnessRow));
+  const add = (clubs: ClubFreshness[], told: Stories) => {
+    tbody.append(...clubs.map((club) => freshnessRow(club, told.get(club.clubId))));
     count += clubs.length;
     shown.textContent = t('diag.freshness.shown', { shown: count, total: block.total });
     more.hidden = nextOffset === null;
@@ -426,30 +413,40 @@ function freshnessBlock(block: DiagnosticsSummary['dataFreshness']): HTMLElement
     getJson<DiagnosticsSummary>(`/api/admin/diagnostics/summary?limit=${FRESHNESS_PAGE}&offset=${nextOffset}`)
       .then((page) => {
         nextOffset = page.dataFreshness.nextOffset;
-        add(page.dataFreshness.clubs);
+        add(page.dataFreshness.clubs, storiesOf(page.clubStories));
       })
       .catch((error: unknown) => more.after(problemBox(t('diag.freshness.title'), error)))
       .finally(() => {
         more.disabled = false;
       });
   });
-  add(block.clubs);
+  add(block.clubs, stories);
+  // The troubled clubs lead the problem list above; every club's row is here when asked for.
   return section(
     'freshness-title',
     t('diag.freshness.title'),
     summary,
-    tableWrap(table, t('diag.freshness.title')),
-    h('p', { class: 'muted small pager' }, shown, more),
+    // Failing pushes have their own section; when none fail, one line here says so.
+    pushes.failing === 0
+      ? h('p', { class: 'muted', 'data-testid': 'box-pushes-none' }, t('diag.boxPushes.none', { hours: pushes.staleAfterHours }))
+      : null,
+    h(
+      'details',
+      { 'data-testid': 'freshness-all' },
+      h('summary', {}, shown),
+      tableWrap(table, t('diag.freshness.title')),
+      h('p', { class: 'muted small pager' }, more),
+    ),
   );
 }
 
-function freshnessRow(club: ClubFreshness): HTMLElement {
+function freshnessRow(club: ClubFreshness, story: ClubStoryView | undefined): HTMLElement {
   return h(
     'tr',
     { class: club.status === 'stale' || club.status === 'error' ? 'highlight' : '', 'data-club': club.vereinsId },
     h('th', { scope: 'row' }, clubLink(club.clubId, club.name), h('br'), h('span', { class: 'muted small' }, club.vereinsId)),
     h('td', {}, statusBadge(club.status)),
-    h('td', {}, interpretation(club)),
+    h('td', { 'data-cause': story?.cause ?? '' }, interpretation(club, story)),
     h('td', {}, dateTime(club.lastArrivalAt)),
     h('td', {}, dateTime(club.lastStarterlistSeenAt)),
     h('td', {}, dateTime(club.edgeTokenLastUsedAt)),
@@ -475,14 +472,14 @@ function consentCell(consent: ClubFreshness['consent']): (string | HTMLElement)[
   ];
 }
 
-async function catalogBlock(host: HTMLElement): Promise<void> {
+function catalogBlock(host: HTMLElement): void {
   const status = h(
     'select',
     { id: 'catalog-status', name: 'status' },
     h('option', { value: '' }, t('diag.catalog.all')),
-    h('option', { value: 'active' }, 'active'),
-    h('option', { value: 'inactive' }, 'inactive'),
-    h('option', { value: 'imported_only' }, 'imported_only'),
+    h('option', { value: 'active' }, catalogStatus('active')),
+    h('option', { value: 'inactive' }, catalogStatus('inactive')),
+    h('option', { value: 'imported_only' }, catalogStatus('imported_only')),
   );
   const query = h('input', { id: 'catalog-q', name: 'q', type: 'search', maxlength: 100, autocomplete: 'off' });
   const message = h('div', { 'aria-live': 'polite' });
@@ -553,8 +550,22 @@ async function catalogBlock(host: HTMLElement): Promise<void> {
     offset = 0;
     void load();
   });
-  replace(host, section('catalog-title', t('diag.catalog.title'), form, message, results));
-  await load();
+  // A work tool, not part of the incident: closed, and read only when opened.
+  const details = h(
+    'details',
+    { 'data-testid': 'catalog-section' },
+    h('summary', {}, h('h2', { id: 'catalog-title', class: 'summary-heading' }, t('diag.catalog.title'))),
+    form,
+    message,
+    results,
+  );
+  let loaded = false;
+  details.addEventListener('toggle', () => {
+    if (!details.open || loaded) return;
+    loaded = true;
+    void load();
+  });
+  replace(host, h('section', { class: 'card', 'aria-labelledby': 'catalog-title' }, details));
 }
 
 function catalogTable(page: CatalogPage, adopt: (entry: CatalogEntry) => Promise<void>): HTMLElement {
@@ -587,7 +598,7 @@ function catalogTable(page: CatalogPage, adopt: (entry: CatalogEntry) => Promise
         { 'data-club': entry.vereinsId ?? '' },
         h('th', { scope: 'row' }, entry.clubId ? clubLink(entry.clubId, entry.name) : entry.name),
         h('td', {}, entry.vereinsId ?? '–'),
-        h('td', {}, h('span', { class: `badge badge-${entry.status}` }, entry.status)),
+        h('td', {}, h('span', { class: `badge badge-${entry.status}` }, catalogStatus(entry.status))),
         h('td', { class: 'num' }, String(entry.reportingBoxes)),
         h('td', {}, dateTime(entry.lastSeenAt)),
         h('td', {}, action),

@@ -1,19 +1,21 @@
 import { getJson } from '../api';
 import { h, replace } from '../dom';
-import { dateTime, money } from '../format';
+import { autoRefresh } from '../autoRefresh';
+import { deliveryTotals } from '../deliveryOutcomes';
+import { money } from '../format';
 import { t, type Key } from '../i18n';
-import { clubLink } from '../links';
+import { problemList } from '../problemList';
 import { ingestState } from '../runbook';
 import type { Capability, CostStatus, CostSummary, DiagnosticsSummary, Session } from '../types';
 import { loading, problemBox, section } from '../ui';
 
-/** Stale clubs named on the overview; the rest are on the diagnostics page, worst first. */
-const STALE_LISTED = 10;
+/** Clubs of the freshness list the overview reads (worst first): enough for the problems it names. */
+const CLUBS_READ = 20;
 
 /**
- * "Is everything all right?": the ingest state, clubs by freshness (stale first) and the month's
- * costs against the forecast and the same days of last month, each linking to its page; then
- * the session and the pages it may open.
+ * "Is everything all right?": the open problems worst first (refreshing itself), the ingest
+ * state, clubs by freshness and deliveries per channel; the month's costs against the forecast
+ * and the same days of last month, each linking to its page; then the session and its pages.
  */
 export async function overviewPage(main: HTMLElement, session: Session): Promise<void> {
   const can = (capability: Capability) => session.capabilities.includes(capability);
@@ -44,20 +46,24 @@ export async function overviewPage(main: HTMLElement, session: Session): Promise
     ),
     section('pages-title', t('overview.pages'), pages.length ? h('ul', {}, pages) : h('p', {}, t('overview.noPages'))),
   );
-  await Promise.all([health ? healthBlock(health) : null, costs ? costBlock(costs) : null]);
+  if (health) healthBlock(health);
+  await (costs ? costBlock(costs) : null);
 }
 
-async function healthBlock(host: HTMLElement): Promise<void> {
-  try {
-    const summary = await getJson<DiagnosticsSummary>(`/api/admin/diagnostics/summary?limit=${STALE_LISTED}`);
-    const state = ingestState(summary.ingest);
-    const freshness = summary.dataFreshness;
-    const stale = freshness.clubs.filter((club) => club.status === 'stale' || club.status === 'error');
-    replace(
-      host,
-      section(
-        'overview-health-title',
-        t('overview.health'),
+/**
+ * The open problems, worst first, then the ingest state, the clubs by freshness and the
+ * deliveries of 24 hours per channel; read again every 30 s while the tab is visible.
+ */
+function healthBlock(host: HTMLElement): void {
+  const content = h('div', {}, loading());
+  const load = async () => {
+    try {
+      const summary = await getJson<DiagnosticsSummary>(`/api/admin/diagnostics/summary?limit=${CLUBS_READ}`);
+      const state = ingestState(summary.ingest);
+      const freshness = summary.dataFreshness;
+      replace(
+        content,
+        problemList(summary.problems),
         h(
           'p',
           { class: `ingest-state state-${state}`, 'data-testid': 'overview-ingest', 'data-state': state },
@@ -77,67 +83,13 @@ async function healthBlock(host: HTMLElement): Promise<void> {
             checked: freshness.checked,
           }),
         ),
-        stale.length
-          ? h(
-              'ul',
-              { 'data-testid': 'overview-stale' },
-              stale.map((club) => h('li', {}, clubLink(club.clubId, club.name), ` (${club.vereinsId}) — `, club.status)),
-            )
-          : null,
-        summary.deadLetters.pending > 0
-          ? h('p', { class: 'alert alert-warning' }, t('diag.deadLetters.pending', { pending: summary.deadLetters.pending }))
-          : null,
-        boxPushLine(summary.boxPushes),
-        deliveryLine(summary.delivery),
-      ),
-    );
-  } catch (error) {
-    replace(host, problemBox(t('overview.health'), error));
-  }
-}
-
-/** Box pushes failing, each club linking to its page (the diagnostics page lists them all). */
-function boxPushLine(block: DiagnosticsSummary['boxPushes']): HTMLElement {
-  if (block.failing === 0) return h('p', { 'data-testid': 'overview-box-pushes' }, t('overview.boxPushesOk'));
-  return h(
-    'div',
-    { class: 'alert alert-warning', 'data-testid': 'overview-box-pushes' },
-    h(
-      'p',
-      {},
-      t('overview.boxPushes', { failing: block.failing, hours: block.staleAfterHours }),
-      ' — ',
-      h('a', { href: '#/diagnostics' }, t('overview.toDiagnostics')),
-    ),
-    h(
-      'ul',
-      {},
-      block.clubs
-        .slice(0, STALE_LISTED)
-        .map((club) =>
-          h(
-            'li',
-            {},
-            clubLink(club.clubId, club.name),
-            ` — ${t('diag.boxPushes.clubMaster')}: ${t(`push.${club.clubMaster}` as Key)}; ${t('diag.boxPushes.starterlists')}: ${t(`push.${club.starterlists}` as Key)}`,
-          ),
-        ),
-    ),
-  );
-}
-
-/** Notification delivery from the delivery queue: failures of the last 24 hours lead, linking to diagnostics. */
-function deliveryLine(block: DiagnosticsSummary['delivery']): HTMLElement {
-  const failed = block.failuresByReason.reduce((sum, failure) => sum + failure.count, 0);
-  const queue = t('overview.delivery', { pending: block.pending, due: block.due, oldest: dateTime(block.oldestDueAt) });
-  const link = h('a', { href: '#/diagnostics' }, t('overview.toDiagnostics'));
-  if (failed === 0) return h('p', { 'data-testid': 'overview-delivery' }, queue, ' ', t('overview.deliveryOk'), ' — ', link);
-  return h(
-    'div',
-    { class: 'alert alert-warning', 'data-testid': 'overview-delivery' },
-    h('p', {}, t('overview.deliveryFailing', { failed, reason: block.failuresByReason[0]?.reason ?? '' }), ' — ', link),
-    h('p', { class: 'small' }, queue),
-  );
+        deliveryTotals(summary.delivery),
+      );
+    } catch (error) {
+      replace(content, problemBox(t('board.title'), error));
+    }
+  };
+  replace(host, section('overview-health-title', t('board.title'), autoRefresh(load), content));
 }
 
 async function costBlock(host: HTMLElement): Promise<void> {

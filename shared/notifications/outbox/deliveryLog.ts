@@ -58,7 +58,20 @@ export interface DeliveryQueueSummary {
   byChannel: ChannelQueue[];
   /** Failed deliveries of the last 24 hours by reason, most frequent first. */
   failuresByReason: { reason: string; count: number }[];
+  /** Every attempt of the last 24 hours by channel, outcome and reason (sent and retrying without a reason). */
+  outcomes: DeliveryOutcomeCount[];
 }
+
+export interface DeliveryOutcomeCount {
+  channel: string;
+  outcome: 'sent' | 'retrying' | 'failed' | 'skipped';
+  /** Why it was not delivered; null for sent (a retry keeps the provider's reason when it gave one). */
+  reason: string | null;
+  count: number;
+}
+
+/** At most this many channel, outcome and reason groups: reasons are a short fixed list, this bounds a surprise. */
+const MAX_OUTCOME_GROUPS = 60;
 
 /** For the diagnostics page: how full the outbox is, per channel, and why deliveries failed lately. */
 export async function deliveryQueueSummary(sql: Queryable, now: Date): Promise<DeliveryQueueSummary> {
@@ -72,6 +85,12 @@ export async function deliveryQueueSummary(sql: Queryable, now: Date): Promise<D
     select coalesce(reason, 'unknown') as reason, count(*)::int as count from notification_delivery_log
     where outcome = 'failed' and at > ${new Date(now.getTime() - 24 * 3_600_000)}
     group by 1 order by 2 desc, 1 limit 20`;
+  // Skipped deliveries count as much as failed ones for an operator: a member who gets nothing
+  // for want of an address or a device is not served, although no provider said no.
+  const outcomes: DeliveryOutcomeCount[] = await sql`
+    select channel, outcome, reason, count(*)::int as count from notification_delivery_log
+    where at > ${new Date(now.getTime() - 24 * 3_600_000)}
+    group by channel, outcome, reason order by channel, outcome, count desc, reason nulls first limit ${MAX_OUTCOME_GROUPS}`;
   const oldest = channels.flatMap((row) => (row.oldestDueAt ? [row.oldestDueAt.getTime()] : []));
   return {
     due: channels.reduce((sum, row) => sum + row.due, 0),
@@ -79,5 +98,6 @@ export async function deliveryQueueSummary(sql: Queryable, now: Date): Promise<D
     oldestDueAt: oldest.length ? new Date(Math.min(...oldest)).toISOString() : null,
     byChannel: channels.map((row) => ({ ...row, oldestDueAt: row.oldestDueAt?.toISOString() ?? null })),
     failuresByReason: failures,
+    outcomes,
   };
 }

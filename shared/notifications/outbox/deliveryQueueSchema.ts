@@ -19,5 +19,14 @@ export const DeliveryQueueSummarySchema = v.object({
   ),
   /** Failed deliveries of the last 24 hours by reason, most frequent first (at most 20 reasons). */
   failuresByReason: v.array(v.object({ reason: v.string(), count: v.number() })),
+  /** Every attempt of the last 24 hours by channel, outcome (sent, retrying, failed, skipped) and reason. */
+  outcomes: v.array(
+    v.object({
+      channel: v.string(),
+      outcome: v.picklist(['sent', 'retrying', 'failed', 'skipped']),
+      reason: v.nullable(v.string()),
+      count: v.number(),
+    }),
+  ),
 });
 export type DeliveryQueueBlock = v.InferOutput<typeof DeliveryQueueSummarySchema>;
