@@ -1,4 +1,4 @@
-import type { Api } from './api';
+import { ApiError, type Api } from './api';
 
 /**
  * "Push on this device": the browser's push subscription for the member app and its registration
@@ -9,6 +9,7 @@ import type { Api } from './api';
 /** What the switch shows. */
 export type PushState =
   | 'unsupported' // no service worker, Push API or notifications in this browser
+  | 'ios' // an iPhone or iPad browser tab: push only for the app added to the Home Screen and opened from there
   | 'unavailable' // the service has no Web Push key (not configured)
   | 'blocked' // the member (or the browser) denied notifications for this site
   | 'off'
@@ -27,6 +28,21 @@ interface Registration {
 
 export function pushSupported(): boolean {
   return 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
+}
+
+/**
+ * Why a browser without push has none: iOS and iPadOS give web push only to a web app added to
+ * the Home Screen and opened from there (iPadOS says it is a Mac, but has touch points).
+ */
+export function whyUnsupported(device: { userAgent: string; maxTouchPoints: number; standalone: boolean }): 'ios' | 'unsupported' {
+  const ios = /iPhone|iPad|iPod/.test(device.userAgent) || (/Macintosh/.test(device.userAgent) && device.maxTouchPoints > 1);
+  return ios && !device.standalone ? 'ios' : 'unsupported';
+}
+
+/** What a failed switch means for the member: the browser refused, its push service failed, or ours did. */
+export function pushFailure(error: unknown): 'blocked' | 'pushService' | 'service' {
+  if (error instanceof ApiError) return 'service';
+  return (error as { name?: unknown } | null)?.name === 'NotAllowedError' ? 'blocked' : 'pushService';
 }
 
 async function publicKey(api: Api): Promise<string | null> {
@@ -49,7 +65,13 @@ async function currentSubscription(): Promise<PushSubscription | null> {
  * elsewhere, is "off" for this member until they switch it on).
  */
 export async function pushState(api: Api): Promise<PushState> {
-  if (!pushSupported()) return 'unsupported';
+  if (!pushSupported()) {
+    return whyUnsupported({
+      userAgent: navigator.userAgent,
+      maxTouchPoints: navigator.maxTouchPoints,
+      standalone: matchMedia('(display-mode: standalone)').matches || (navigator as { standalone?: boolean }).standalone === true,
+    });
+  }
   if ((await publicKey(api)) === null) return 'unavailable';
   if (Notification.permission === 'denied') return 'blocked';
   const stored = localStorage.getItem(REGISTRATION_KEY);

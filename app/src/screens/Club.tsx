@@ -3,7 +3,7 @@ import { ApiError, unlessGone, withQuery } from '../api';
 import { formatDate, formatDateTime, t } from '../i18n';
 import { hashOf } from '../routes';
 import type { InvitationPage, MemberPage, MyClubs, NewInvitation } from '../types';
-import { Empty, ErrorBox, LoadState, PagedList, Screen, useAction, useApp, useLoad, usePaged } from '../ui';
+import { Empty, ErrorBox, LoadState, PagedList, PersonLink, personName, Screen, useAction, useApp, useLoad, usePaged } from '../ui';
 
 const PAGE = 20;
 const clubPath = (clubId: string) => `/api/clubs/${encodeURIComponent(clubId)}`;
@@ -18,6 +18,9 @@ export function Clubs() {
       {loaded.state === 'ready' && loaded.data.items.length === 0 ? (
         <Empty>
           <p>{t('club.noClubs')}</p>
+          <a class="button" href={hashOf({ screen: 'join', code: '' })}>
+            {t('join.title')}
+          </a>
         </Empty>
       ) : null}
       {loaded.state === 'ready' && loaded.data.items.length > 0 ? (
@@ -220,7 +223,7 @@ function Members(props: { clubId: string }) {
           <li key={member.userId} data-testid="member" data-user={member.userId}>
             <div class="row">
               <span class="field-grow">
-                <a href={hashOf({ screen: 'member', userId: member.userId })}>{member.userId}</a>{' '}
+                <PersonLink person={member} />{' '}
                 {member.userId === userId ? t('club.you') : null}{' '}
                 <span class="small muted">
                   {t(`club.role.${member.role}`)} · {t('club.since', { date: formatDate(member.since) })}
@@ -229,7 +232,7 @@ function Members(props: { clubId: string }) {
               <button
                 type="button"
                 class="button button-small button-danger"
-                aria-label={`${t('club.remove')}: ${member.userId}`}
+                aria-label={`${t('club.remove')}: ${personName(member)}`}
                 disabled={action.busy}
                 onClick={() => {
                   action.clearError();
@@ -240,8 +243,8 @@ function Members(props: { clubId: string }) {
               </button>
             </div>
             {confirming === member.userId ? (
-              <div role="group" aria-label={t('club.removeConfirm', { user: member.userId })} class="row">
-                <span>{t('club.removeConfirm', { user: member.userId })}</span>
+              <div role="group" aria-label={t('club.removeConfirm', { user: personName(member) })} class="row">
+                <span>{t('club.removeConfirm', { user: personName(member) })}</span>
                 <button
                   type="button"
                   class="button button-small button-danger"
