@@ -1,4 +1,4 @@
-import { ApiError } from './api';
+import { ApiError } from '../../web/kit/apiError';
 import { t, type TextKey } from './i18n';
 
 /**

@@ -5,8 +5,6 @@ import { callToAction, defaultBoard, percent } from '../../app/src/cards';
 import type { TextKey } from '../../app/src/i18n';
 import { de } from '../../app/src/texts/de';
 import { en } from '../../app/src/texts/en';
-
-const TEXTS = { de, en };
 import { hashOf, parseRoute, type Route } from '../../app/src/routes';
 import { settingsSections, withValue } from '../../app/src/settingsModel';
 import type { ChallengeListItem } from '../../app/src/types';
@@ -14,6 +12,8 @@ import { PRESETS } from '../../shared/challenges/presets';
 import { defaultPreferences } from '../../shared/notifications/preferences';
 import { contrastRatio } from '../../web/kit/contrast';
 import { BASE_PAIRS, paletteOf } from '../web/kit/palette';
+
+const TEXTS = { de, en };
 
 describe('routes', () => {
   it.each<[string, Route]>([

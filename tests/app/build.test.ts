@@ -32,7 +32,7 @@ describe('member app build', () => {
     expect(chunks).toEqual([expect.any(String), expect.any(String)]);
     const html = readFileSync(path.join(build.dir, 'index.html'), 'utf8');
     for (const chunk of chunks) expect(html).not.toContain(String(chunk));
-    expect(readFileSync(path.join(build.dir, String(chunks[0])), 'utf8')).toContain('Schützenverein');
+    expect(readFileSync(path.join(build.dir, String(chunks[0])), 'utf8')).toContain('Hauptnavigation');
   });
 
   it('emits index.html naming hashed script and styles, and the favicon', () => {

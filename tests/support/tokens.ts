@@ -8,12 +8,14 @@ export interface TokenOptions {
   audience?: string;
   issuer?: string;
   secret?: string;
+  /** More claims, as a provider adds them (`name`, `email`, `email_verified`). */
+  claims?: Record<string, unknown>;
 }
 
 /** A token as the local identity provider (HS256 with AUTH_JWT_SECRET) would mint it. */
 export function tokenFor(sub: string, options: TokenOptions = {}): Promise<string> {
   const settings = getSettings();
-  return new SignJWT({ roles: options.roles ?? [] })
+  return new SignJWT({ ...options.claims, roles: options.roles ?? [] })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(sub)
     .setIssuer(options.issuer ?? settings.AUTH_ISSUER)

@@ -27,6 +27,8 @@ export async function buildStaticSite({ site, root, script, entryNames, outdir, 
     format: 'esm',
     // A dynamic import() becomes a chunk of its own, loaded when it runs (the member app's languages).
     splitting: true,
+    // Umlauts as they are (served as UTF-8), not as \xFC escapes: the texts are half the script.
+    charset: 'utf8',
     target: BROWSER_TARGET,
     minify,
     sourcemap: true,

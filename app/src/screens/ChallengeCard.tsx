@@ -45,10 +45,9 @@ export function ChallengeCard(props: {
     const target =
       article.current?.querySelector<HTMLElement>(`[data-action="${focusNext}"]`) ??
       article.current?.querySelector<HTMLElement>('[data-action="leaderboard"]');
-    if (target) {
-      target.focus();
-      setFocusNext(undefined);
-    }
+    // Disabled while the action finishes, a control takes no focus yet: the next render tries again.
+    target?.focus();
+    if (target && document.activeElement === target) setFocusNext(undefined);
   });
   const cta = callToAction(item, new Date());
   const participation = item.participation;

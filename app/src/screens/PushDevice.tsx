@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { t, type TextKey } from '../i18n';
 import { ErrorBox, Loading, Toggle, useAction, useApp } from '../ui';
-import { disablePush, enablePush, pushFailure, pushState, type PushState } from '../webPush';
+import { pushFailure } from '../pushReasons';
+import { disablePush, enablePush, pushState, type PushState } from '../webPush';
 
 /**
  * "Push on this device": one switch for this browser's push subscription (app/src/webPush.ts).
