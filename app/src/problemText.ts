@@ -49,7 +49,15 @@ export function problemText(error: unknown): string {
   const byCode = error.code ? CODES[error.code] : undefined;
   if (byCode) return t(byCode);
   if (error.status === 400 || error.status === 422) {
-    const names = error.fieldErrors.map((field) => FIELDS[field.path.split('.').filter((part) => !/^\d+$/.test(part)).pop() ?? '']);
+    const names = error.fieldErrors.map(
+      (field) =>
+        FIELDS[
+          field.path
+            .split('.')
+            .filter((part) => !/^\d+$/.test(part))
+            .pop() ?? ''
+        ],
+    );
     if (names.length === 0 || names.some((name) => name === undefined)) return t('problem.invalid');
     return t('problem.fields', { fields: [...new Set(names.map((name) => t(name as TextKey)))].join(', ') });
   }

@@ -311,14 +311,7 @@ export function PersonLink(props: { person: Named }) {
  * A question before something that cannot be undone: the consequence in words, then "yes" and
  * "cancel" (or Escape). It takes the focus when it opens; the caller puts it back on cancel.
  */
-export function Confirm(props: {
-  question: string;
-  yes: string;
-  busy: boolean;
-  onYes: () => void;
-  onCancel: () => void;
-  testId?: string;
-}) {
+export function Confirm(props: { question: string; yes: string; busy: boolean; onYes: () => void; onCancel: () => void; testId?: string }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => box.current?.focus(), []);
   return (

@@ -43,6 +43,12 @@ export async function leaderboardForViewer(
     : await findVisibleChallenge(sql, challengeId, viewer.userId);
   if (!challenge) throw new NotFoundError('No such challenge.', { code: 'challenge_not_found' });
   const board: Board = query.scope === 'global' ? { kind: 'global' } : await clubBoardFor(sql, viewer, challenge, query.clubId);
-  const page = await leaderboard(sql, { challengeId: challenge.id, viewerId: viewer.userId, board, limit: query.limit, after: query.cursor });
+  const page = await leaderboard(sql, {
+    challengeId: challenge.id,
+    viewerId: viewer.userId,
+    board,
+    limit: query.limit,
+    after: query.cursor,
+  });
   return { ...page, challenge: { title: challenge.title, metric: challenge.rulesJson.goal.metric, endsAt: challenge.endsAt } };
 }

@@ -18,7 +18,9 @@ export async function signInGerman(page: Page, baseUrl: string, token: string, h
 export function phrasesOnlyIn(language: 'de' | 'en'): string[] {
   const own = Object.values(language === 'de' ? de : en);
   const other = Object.values(language === 'de' ? en : de);
-  const pieces = own.flatMap((text) => text.split(/\{\w+\}/).map((piece) => piece.replace(/^[\s:;,.·()“”„"'–-]+|[\s:;,.·()“”„"'–-]+$/g, '')));
+  const pieces = own.flatMap((text) =>
+    text.split(/\{\w+\}/).map((piece) => piece.replace(/^[\s:;,.·()“”„"'–-]+|[\s:;,.·()“”„"'–-]+$/g, '')),
+  );
   return [...new Set(pieces)].filter((piece) => /\p{L}{4}/u.test(piece) && !other.some((text) => text.includes(piece)));
 }
 

@@ -51,7 +51,8 @@ describe('member app: German, phone width, nothing lost', () => {
     const languages: (string | undefined)[] = [];
     // Every call but the sign-in's configuration, which the page reads before it knows the member or draws a word.
     const listen = (request: { url(): string; headers(): Record<string, string> }) => {
-      if (request.url().includes('/api/') && !request.url().includes('/api/auth/config')) languages.push(request.headers()['accept-language']);
+      if (request.url().includes('/api/') && !request.url().includes('/api/auth/config'))
+        languages.push(request.headers()['accept-language']);
     };
     page.on('request', listen);
     await page.reload();
@@ -161,7 +162,12 @@ describe('member app: German, phone width, nothing lost', () => {
     const session = await page.context().newCDPSession(page);
     const manifest = (await session.send('Page.getAppManifest')) as { url: string; errors: unknown[]; data: string };
     expect([manifest.url.endsWith('/app/manifest.json'), manifest.errors]).toEqual([true, []]);
-    const data = JSON.parse(manifest.data) as { start_url: string; scope: string; display: string; icons: { src: string; sizes: string }[] };
+    const data = JSON.parse(manifest.data) as {
+      start_url: string;
+      scope: string;
+      display: string;
+      icons: { src: string; sizes: string }[];
+    };
     expect([data.start_url, data.scope, data.display]).toEqual(['/app/', '/app/', 'standalone']);
     for (const icon of data.icons) {
       const response = await rig.host.request('GET', `/app/${icon.src}`);

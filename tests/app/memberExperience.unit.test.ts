@@ -90,11 +90,9 @@ describe('moments and deadlines', () => {
   const now = new Date('2026-03-10T12:00:00Z');
 
   it('counts the days left, a started day as one, none after the end', () => {
-    expect([
-      daysLeft('2026-03-10T13:00:00Z', now),
-      daysLeft('2026-03-12T12:00:00Z', now),
-      daysLeft('2026-03-09T12:00:00Z', now),
-    ]).toEqual([1, 2, 0]);
+    expect([daysLeft('2026-03-10T13:00:00Z', now), daysLeft('2026-03-12T12:00:00Z', now), daysLeft('2026-03-09T12:00:00Z', now)]).toEqual([
+      1, 2, 0,
+    ]);
   });
 
   it('celebrates a completion of the last week once, and never an old one', () => {

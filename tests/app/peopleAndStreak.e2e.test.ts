@@ -31,12 +31,15 @@ describe('member app: people, streak and contact email', () => {
     await insertHits(club.clubNumber, shooter, hitsOn(new Date(), 5, 9.5));
     challengeId = (await makeChallenge({ scope: 'club', clubId, title: `Vereinsabend ${tag}`, description: 'Zehn Schüsse' })).id;
     // Ben signs in once with his name; the member without a profile never has.
-    expect((await rig.host.request('GET', '/api/me/profile', { headers: await bearer(ben, { claims: { name: 'Ben Berger' } }) })).status).toBe(
-      200,
-    );
+    expect(
+      (await rig.host.request('GET', '/api/me/profile', { headers: await bearer(ben, { claims: { name: 'Ben Berger' } }) })).status,
+    ).toBe(200);
     for (const user of [ben, nameless]) {
       const headers = await bearer(user);
-      await rig.host.request('PUT', '/api/challenges/sharing-preferences', { headers, json: { shareWithinClub: true, shareGlobally: false } });
+      await rig.host.request('PUT', '/api/challenges/sharing-preferences', {
+        headers,
+        json: { shareWithinClub: true, shareGlobally: false },
+      });
       await rig.host.request('POST', `/api/challenges/${challengeId}/join`, { headers });
     }
     page = await rig.newPage({ locale: 'de-DE', width: 390 });

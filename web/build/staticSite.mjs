@@ -46,7 +46,8 @@ export async function buildStaticSite({ site, root, script, entryNames, outdir, 
   await writeFile(path.join(outdir, 'index.html'), indexHtml(page, { js, css }));
   await copyFile(path.join(root, 'favicon.svg'), path.join(outdir, 'favicon.svg'));
   // Chunks the entry script loads: `static` with it, `lazy` when an import() runs (a language's texts).
-  const imports = result.metafile.outputs[Object.keys(result.metafile.outputs).find((file) => path.basename(file) === js) ?? '']?.imports ?? [];
+  const imports =
+    result.metafile.outputs[Object.keys(result.metafile.outputs).find((file) => path.basename(file) === js) ?? '']?.imports ?? [];
   const chunks = (kind) => imports.filter((item) => item.kind === kind).map((item) => path.basename(item.path));
   return {
     js,

@@ -23,7 +23,15 @@ export function BadgeArt(props: { icon: string; colour: string; quality: Tier; s
     >
       <circle cx="24" cy="24" r="23" fill={QUALITY_COLOURS[props.quality]} />
       <circle cx="24" cy="24" r="19" fill={props.colour} />
-      <path d={iconPath(props.icon)} transform="translate(12 12)" fill="none" stroke={ink} stroke-width="2" stroke-linecap="round" stroke-linejoin="round" />
+      <path
+        d={iconPath(props.icon)}
+        transform="translate(12 12)"
+        fill="none"
+        stroke={ink}
+        stroke-width="2"
+        stroke-linecap="round"
+        stroke-linejoin="round"
+      />
     </svg>
   );
 }

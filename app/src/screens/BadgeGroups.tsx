@@ -29,7 +29,12 @@ function Badge(props: { badge: EarnedBadge }) {
   const { badge } = props;
   return (
     <li class="badge-item" data-testid="badge" data-key={badge.key}>
-      <BadgeArt icon={badge.icon} colour={badge.colour} quality={badge.quality} label={t('badge.alt', { name: badge.name, tier: t(`tier.${badge.quality}`) })} />
+      <BadgeArt
+        icon={badge.icon}
+        colour={badge.colour}
+        quality={badge.quality}
+        label={t('badge.alt', { name: badge.name, tier: t(`tier.${badge.quality}`) })}
+      />
       <span>
         <strong>{badge.name}</strong>
         <span class="small"> {badge.description}</span>

@@ -223,8 +223,7 @@ function Members(props: { clubId: string }) {
           <li key={member.userId} data-testid="member" data-user={member.userId}>
             <div class="row">
               <span class="field-grow">
-                <PersonLink person={member} />{' '}
-                {member.userId === userId ? t('club.you') : null}{' '}
+                <PersonLink person={member} /> {member.userId === userId ? t('club.you') : null}{' '}
                 <span class="small muted">
                   {t(`club.role.${member.role}`)} · {t('club.since', { date: formatDate(member.since) })}
                 </span>

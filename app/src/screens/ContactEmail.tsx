@@ -38,7 +38,14 @@ export function ContactEmail(props: { contact: Contact; onChange: (contact: Cont
       <form class="row" onSubmit={action.submit(() => save(draft.trim()))}>
         <label class="field field-grow">
           <span>{t(offerSignIn ? 'contact.other' : 'contact.email')}</span>
-          <input type="email" value={draft} required maxLength={254} autoComplete="email" onInput={(event) => setDraft(event.currentTarget.value)} />
+          <input
+            type="email"
+            value={draft}
+            required
+            maxLength={254}
+            autoComplete="email"
+            onInput={(event) => setDraft(event.currentTarget.value)}
+          />
         </label>
         <button type="submit" class={offerSignIn ? 'button button-secondary' : 'button'} disabled={action.busy}>
           {t('contact.save')}
@@ -46,7 +53,11 @@ export function ContactEmail(props: { contact: Contact; onChange: (contact: Cont
       </form>
       <label class="field">
         <span>{t('contact.language')}</span>
-        <select value={contact.language} disabled={action.busy} onChange={(event) => void save(contact.email, event.currentTarget.value as Contact['language'])}>
+        <select
+          value={contact.language}
+          disabled={action.busy}
+          onChange={(event) => void save(contact.email, event.currentTarget.value as Contact['language'])}
+        >
           <option value="de">Deutsch</option>
           <option value="en">English</option>
         </select>

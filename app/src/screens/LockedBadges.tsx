@@ -13,7 +13,9 @@ export function LockedBadges() {
   const { api } = useApp();
   const { loaded } = useLoad(() => api.get<ChallengePage>('/api/challenges?status=active&limit=20'), []);
   const locked =
-    loaded.state === 'ready' ? loaded.data.items.filter((item) => item.rulesJson.rewardBadge && item.participation?.status === 'active') : [];
+    loaded.state === 'ready'
+      ? loaded.data.items.filter((item) => item.rulesJson.rewardBadge && item.participation?.status === 'active')
+      : [];
   if (locked.length === 0) return null;
   return (
     <section aria-labelledby="locked-title">

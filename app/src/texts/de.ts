@@ -240,8 +240,10 @@ export const de: Record<keyof typeof en, string> = {
   'push.device.state.on': 'An: dieses Gerät erhält Push-Benachrichtigungen.',
   'push.device.state.off': 'Aus: dieses Gerät erhält keine Push-Benachrichtigungen.',
   'push.device.state.blocked': 'Vom Browser blockiert: erlaube Benachrichtigungen für diese Seite in seinen Einstellungen und lade neu.',
-  'push.device.state.unsupported': 'Nicht unterstützt: dieser Browser kann keine Push-Benachrichtigungen empfangen. Nutze einen aktuellen Chrome, Edge, Firefox oder Safari.',
-  'push.device.state.unavailable': 'Nicht verfügbar: Push an Browser ist für diesen Dienst noch nicht eingerichtet. E-Mails und das Postfach erreichen dich weiterhin.',
+  'push.device.state.unsupported':
+    'Nicht unterstützt: dieser Browser kann keine Push-Benachrichtigungen empfangen. Nutze einen aktuellen Chrome, Edge, Firefox oder Safari.',
+  'push.device.state.unavailable':
+    'Nicht verfügbar: Push an Browser ist für diesen Dienst noch nicht eingerichtet. E-Mails und das Postfach erreichen dich weiterhin.',
   'shooter.title': 'Schützendaten',
   'shooter.intro': 'Verknüpfe dein Konto mit deinen Schützendaten im Verein, damit deine Schüsse für deine Challenges zählen.',
   'shooter.club': 'Verein',
@@ -310,7 +312,8 @@ export const de: Record<keyof typeof en, string> = {
   'contact.emailOff': 'Die E-Mail-Schalter wirken, sobald du oben eine E-Mail-Adresse bestätigt hast.',
   'confirm.title': 'E-Mail-Adresse bestätigen',
   'confirm.done': 'Danke: E-Mails gehen jetzt an {email}.',
-  'confirm.invalid': 'Dieser Bestätigungslink gilt nicht: er ist abgelaufen, wurde schon benutzt oder gehört zu einem anderen Konto. Fordere in den Einstellungen einen neuen an.',
+  'confirm.invalid':
+    'Dieser Bestätigungslink gilt nicht: er ist abgelaufen, wurde schon benutzt oder gehört zu einem anderen Konto. Fordere in den Einstellungen einen neuen an.',
   'confirm.toSettings': 'Zu den Einstellungen',
   'card.leaveYes': 'Ja, verlassen',
   'card.leaveLoss': 'Diese Challenge verlassen? Dein Fortschritt geht verloren: {amount}. Wer wieder mitmacht, beginnt bei null.',
@@ -321,7 +324,8 @@ export const de: Record<keyof typeof en, string> = {
   'amount.sessions': '{value} von {target} Trainingseinheiten',
   'amount.averageRing': 'ein Schnitt von {value} von {target} Ringen',
   'amount.bestSeries': 'eine beste Serie von {value} von {target} Ringen',
-  'challenges.noClub': 'Du bist noch in keinem Verein. Mit einem Einladungscode deiner Vereinsleitung trittst du bei und siehst hier seine Challenges.',
+  'challenges.noClub':
+    'Du bist noch in keinem Verein. Mit einem Einladungscode deiner Vereinsleitung trittst du bei und siehst hier seine Challenges.',
   'celebrate.title': 'Challenge geschafft!',
   'celebrate.body': '„{title}“: +{xp} XP.',
   'celebrate.close': 'Schließen',
@@ -330,8 +334,10 @@ export const de: Record<keyof typeof en, string> = {
   'badge.locked': 'Abzeichen für „{challenge}“',
   'leaderboard.unit': 'Gewertet nach: {unit}',
   'leaderboard.daysLeft': 'Verbleibende Tage: {days}',
-  'push.device.state.ios': 'Auf iPhone und iPad geht Push nur vom Home-Bildschirm: tippe auf Teilen, dann „Zum Home-Bildschirm“, öffne die App von dort und schalte dies ein.',
-  'push.device.failed.blocked': 'Der Browser hat abgelehnt: erlaube Benachrichtigungen für diese Seite in seinen Einstellungen und versuche es erneut.',
+  'push.device.state.ios':
+    'Auf iPhone und iPad geht Push nur vom Home-Bildschirm: tippe auf Teilen, dann „Zum Home-Bildschirm“, öffne die App von dort und schalte dies ein.',
+  'push.device.failed.blocked':
+    'Der Browser hat abgelehnt: erlaube Benachrichtigungen für diese Seite in seinen Einstellungen und versuche es erneut.',
   'push.device.failed.pushService': 'Der Push-Dienst des Browsers hat nicht geantwortet. Prüfe deine Verbindung und versuche es erneut.',
   'push.device.failed.service': 'Der Dienst konnte dieses Gerät gerade nicht anmelden. Versuche es in ein paar Minuten erneut.',
 };

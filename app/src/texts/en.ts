@@ -237,8 +237,10 @@ export const en = {
   'push.device.state.on': 'On: this device receives push notifications.',
   'push.device.state.off': 'Off: this device receives no push notifications.',
   'push.device.state.blocked': 'Blocked by the browser: allow notifications for this site in its settings, then reload.',
-  'push.device.state.unsupported': 'Not supported: this browser cannot receive push notifications. Use a current Chrome, Edge, Firefox or Safari.',
-  'push.device.state.unavailable': 'Not available: push to browsers is not set up for this service yet. Emails and the inbox still reach you.',
+  'push.device.state.unsupported':
+    'Not supported: this browser cannot receive push notifications. Use a current Chrome, Edge, Firefox or Safari.',
+  'push.device.state.unavailable':
+    'Not available: push to browsers is not set up for this service yet. Emails and the inbox still reach you.',
   'shooter.title': 'Shooter record',
   'shooter.intro': 'Link your account to your shooter record in your club, so your shots count for your challenges.',
   'shooter.club': 'Club',
@@ -307,7 +309,8 @@ export const en = {
   'contact.emailOff': 'The email switches work once you have confirmed an email address above.',
   'confirm.title': 'Confirm email address',
   'confirm.done': 'Thank you: emails now go to {email}.',
-  'confirm.invalid': 'This confirmation link is not valid: it has expired, was already used or belongs to another account. Ask for a new one in Settings.',
+  'confirm.invalid':
+    'This confirmation link is not valid: it has expired, was already used or belongs to another account. Ask for a new one in Settings.',
   'confirm.toSettings': 'Go to the settings',
   'card.leaveYes': 'Yes, leave',
   'card.leaveLoss': 'Leave this challenge? Your progress is lost: {amount}. Joining again starts from zero.',
@@ -318,7 +321,8 @@ export const en = {
   'amount.sessions': '{value} of {target} training sessions',
   'amount.averageRing': 'an average of {value} of {target} rings',
   'amount.bestSeries': 'a best series of {value} of {target} rings',
-  'challenges.noClub': 'You are not in a club yet. With an invitation code from your club’s leaders you join it and see its challenges here.',
+  'challenges.noClub':
+    'You are not in a club yet. With an invitation code from your club’s leaders you join it and see its challenges here.',
   'celebrate.title': 'Challenge completed!',
   'celebrate.body': '“{title}”: +{xp} XP.',
   'celebrate.close': 'Close',
@@ -327,7 +331,8 @@ export const en = {
   'badge.locked': 'Badge for “{challenge}”',
   'leaderboard.unit': 'Ranked by: {unit}',
   'leaderboard.daysLeft': 'Days left: {days}',
-  'push.device.state.ios': 'On iPhone and iPad, push works only from the Home Screen: tap Share, then “Add to Home Screen”, open the app from there and switch this on.',
+  'push.device.state.ios':
+    'On iPhone and iPad, push works only from the Home Screen: tap Share, then “Add to Home Screen”, open the app from there and switch this on.',
   'push.device.failed.blocked': 'The browser refused: allow notifications for this site in its settings, then try again.',
   'push.device.failed.pushService': 'The browser’s push service did not answer. Check your connection and try again.',
   'push.device.failed.service': 'The service could not register this device right now. Try again in a few minutes.',
