@@ -165,6 +165,40 @@ export function MoreButton(props: { hasMore: boolean; busy: boolean; onClick: ()
   );
 }
 
+/**
+ * A card section with a load of its own: heading, loading and error states, then `children`.
+ * Nothing at all where the service does not offer the part yet (404): the screen goes without it.
+ */
+export function LoadedSection(props: {
+  loaded: Loaded<unknown>;
+  onRetry: () => void;
+  name: string;
+  title: string;
+  children?: ComponentChildren;
+}) {
+  const { loaded } = props;
+  if (loaded.state === 'error' && loaded.error instanceof ApiError && loaded.error.status === 404) return null;
+  return (
+    <section class={`card ${props.name}`} aria-labelledby={`${props.name}-title`} data-testid={props.name}>
+      <h2 id={`${props.name}-title`}>{props.title}</h2>
+      <LoadState loaded={loaded} onRetry={props.onRetry} />
+      {props.children}
+    </section>
+  );
+}
+
+/** For a member in no club: `text`, and the way to join one with an invitation code. */
+export function NoClub(props: { text: string }) {
+  return (
+    <Empty>
+      <p>{props.text}</p>
+      <a class="button" href={hashOf({ screen: 'join', code: '' })}>
+        {t('join.title')}
+      </a>
+    </Empty>
+  );
+}
+
 export function Empty(props: { children: ComponentChildren }) {
   return (
     <div class="state state-empty" data-testid="empty">

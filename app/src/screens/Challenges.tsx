@@ -3,7 +3,7 @@ import { withQuery } from '../api';
 import { t, type TextKey } from '../i18n';
 import { DIFFICULTIES, hashOf, SEARCH_MAX, STATUSES, TABS, type ChallengesRoute, type Difficulty, type Status } from '../routes';
 import type { ChallengeListItem, ChallengePage, MyClubs, ShooterLinkList } from '../types';
-import { Empty, ErrorBox, LoadState, MoreButton, Screen, useApp, useLoad } from '../ui';
+import { Empty, ErrorBox, LoadState, MoreButton, NoClub, Screen, useApp, useLoad } from '../ui';
 import { Celebration } from './Celebration';
 import { ChallengeCard } from './ChallengeCard';
 import { PersonalGoal } from './PersonalGoal';
@@ -145,14 +145,7 @@ export function Challenges(props: { route: ChallengesRoute }) {
       </form>
       {route.tab === 'personal' ? <PersonalGoal onCreated={reload} /> : null}
       <LoadState loaded={loaded} onRetry={reload} />
-      {page && items.length === 0 && noClub ? (
-        <Empty>
-          <p>{t('challenges.noClub')}</p>
-          <a class="button" href={hashOf({ screen: 'join', code: '' })}>
-            {t('join.title')}
-          </a>
-        </Empty>
-      ) : null}
+      {page && items.length === 0 && noClub ? <NoClub text={t('challenges.noClub')} /> : null}
       {page && items.length === 0 && !noClub ? (
         <Empty>
           <p>{filtered ? t('challenges.emptyFiltered') : route.tab === 'club' ? t('challenges.emptyClub') : t('challenges.empty')}</p>

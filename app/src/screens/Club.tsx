@@ -3,7 +3,7 @@ import { ApiError, unlessGone, withQuery } from '../api';
 import { formatDate, formatDateTime, t } from '../i18n';
 import { hashOf } from '../routes';
 import type { InvitationPage, MemberPage, MyClubs, NewInvitation } from '../types';
-import { Empty, ErrorBox, LoadState, PagedList, PersonLink, personName, Screen, useAction, useApp, useLoad, usePaged } from '../ui';
+import { Empty, ErrorBox, LoadState, NoClub, PagedList, PersonLink, personName, Screen, useAction, useApp, useLoad, usePaged } from '../ui';
 
 const PAGE = 20;
 const clubPath = (clubId: string) => `/api/clubs/${encodeURIComponent(clubId)}`;
@@ -15,14 +15,7 @@ export function Clubs() {
   return (
     <Screen title={t('club.listTitle')}>
       <LoadState loaded={loaded} onRetry={reload} />
-      {loaded.state === 'ready' && loaded.data.items.length === 0 ? (
-        <Empty>
-          <p>{t('club.noClubs')}</p>
-          <a class="button" href={hashOf({ screen: 'join', code: '' })}>
-            {t('join.title')}
-          </a>
-        </Empty>
-      ) : null}
+      {loaded.state === 'ready' && loaded.data.items.length === 0 ? <NoClub text={t('club.noClubs')} /> : null}
       {loaded.state === 'ready' && loaded.data.items.length > 0 ? (
         <ul class="list" data-testid="my-clubs">
           {loaded.data.items.map((club) => (

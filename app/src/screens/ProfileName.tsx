@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Profile } from '../contracts';
-import { ApiError } from '../api';
 import { t } from '../i18n';
-import { Avatar, ErrorBox, LoadState, useAction, useApp, useLoad } from '../ui';
+import { Avatar, ErrorBox, LoadedSection, useAction, useApp, useLoad } from '../ui';
 
 /** As long as the service lets a display name be. */
 const NAME_MAX = 50;
@@ -18,12 +17,8 @@ export function ProfileName() {
   const [saved, setSaved] = useState(false);
   const action = useAction();
   const profile = loaded.state === 'ready' ? loaded.data : undefined;
-  // A service without this part yet answers 404: the screen simply goes without the section.
-  if (loaded.state === 'error' && loaded.error instanceof ApiError && loaded.error.status === 404) return null;
   return (
-    <section class="card profile-name" aria-labelledby="name-title" data-testid="profile-name">
-      <h2 id="name-title">{t('profile.nameTitle')}</h2>
-      <LoadState loaded={loaded} onRetry={reload} />
+    <LoadedSection loaded={loaded} onRetry={reload} name="profile-name" title={t('profile.nameTitle')}>
       {profile ? (
         <form
           class="row"
@@ -57,6 +52,6 @@ export function ProfileName() {
         {saved ? t('settings.saved') : profile?.nameFromSignIn ? t('profile.nameFromSignIn') : ''}
       </p>
       {action.error ? <ErrorBox error={action.error} title={t('state.actionFailed')} /> : null}
-    </section>
+    </LoadedSection>
   );
 }

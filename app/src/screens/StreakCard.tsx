@@ -1,8 +1,7 @@
 import type { Streak } from '../contracts';
-import { ApiError } from '../api';
 import { formatDate, t } from '../i18n';
 import { hashOf } from '../routes';
-import { LoadState, useApp, useLoad } from '../ui';
+import { LoadedSection, useApp, useLoad } from '../ui';
 
 /** "2026-W47" → 47, as the member reads a week. */
 const weekNumber = (isoWeek: string) => Number(isoWeek.split('-W')[1] ?? 0);
@@ -16,12 +15,8 @@ export function StreakCard() {
   const { api } = useApp();
   const { loaded, reload } = useLoad(() => api.get<Streak>('/api/me/streak'), []);
   const streak = loaded.state === 'ready' ? loaded.data : undefined;
-  // A service without this part yet answers 404: the screen simply goes without the section.
-  if (loaded.state === 'error' && loaded.error instanceof ApiError && loaded.error.status === 404) return null;
   return (
-    <section class="card streak" aria-labelledby="streak-title" data-testid="streak">
-      <h2 id="streak-title">{t('streak.title')}</h2>
-      <LoadState loaded={loaded} onRetry={reload} />
+    <LoadedSection loaded={loaded} onRetry={reload} name="streak" title={t('streak.title')}>
       {streak && !streak.hasShooterLink ? (
         <p>
           {t('streak.noLink')} <a href={hashOf({ screen: 'shooter' })}>{t('card.claim')}</a>
@@ -45,6 +40,6 @@ export function StreakCard() {
           ) : null}
         </>
       ) : null}
-    </section>
+    </LoadedSection>
   );
 }
