@@ -84,6 +84,8 @@ export function Challenges(props: { route: ChallengesRoute }) {
     }
   };
   const filtered = filters.search !== '' || filters.status !== '' || filters.difficulty !== '';
+  // An empty list says why only once it is known whether the member has a club (no flicker between the two).
+  const empty = page !== undefined && items.length === 0 && clubs.loaded.state !== 'loading';
   const refresh = () => {
     firstPageSize.current = Math.min(MAX_PAGE, Math.max(PAGE, items.length));
     reload();
@@ -145,8 +147,8 @@ export function Challenges(props: { route: ChallengesRoute }) {
       </form>
       {route.tab === 'personal' ? <PersonalGoal onCreated={reload} /> : null}
       <LoadState loaded={loaded} onRetry={reload} />
-      {page && items.length === 0 && noClub ? <NoClub text={t('challenges.noClub')} /> : null}
-      {page && items.length === 0 && !noClub ? (
+      {empty && noClub ? <NoClub text={t('challenges.noClub')} /> : null}
+      {empty && !noClub ? (
         <Empty>
           <p>{filtered ? t('challenges.emptyFiltered') : route.tab === 'club' ? t('challenges.emptyClub') : t('challenges.empty')}</p>
         </Empty>
