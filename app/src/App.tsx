@@ -3,10 +3,11 @@ import { LANGUAGES, type Language } from '../../web/kit/language';
 import type { AuthSession } from '../../web/signin/session';
 import { createApi } from './api';
 import { Bell } from './Bell';
-import { language, setLanguage, t } from './i18n';
+import { language, loadTexts, setLanguage, t } from './i18n';
 import { hashOf, NAV_SCREENS, parseRoute, type Route } from './routes';
 import { Challenges } from './screens/Challenges';
 import { Club, Clubs } from './screens/Club';
+import { ConfirmEmail } from './screens/ConfirmEmail';
 import { Inbox } from './screens/Inbox';
 import { Join } from './screens/Join';
 import { Leaderboard } from './screens/Leaderboard';
@@ -63,11 +64,12 @@ export function App(props: { session: AuthSession; initialLanguage: Language; si
     document.getElementById('page-title')?.focus();
   }, [routeKey, state.kind]);
 
-  const changeLanguage = (next: Language) => {
-    localStorage.setItem(LANGUAGE_KEY, next);
-    setLanguage(next);
-    setLang(next);
-  };
+  const changeLanguage = (next: Language) =>
+    void loadTexts(next).then(() => {
+      localStorage.setItem(LANGUAGE_KEY, next);
+      setLanguage(next);
+      setLang(next);
+    });
   const user = session.user();
 
   return (
@@ -169,6 +171,8 @@ function Screen(props: { route: Route }) {
       return <ShooterLinkScreen />;
     case 'join':
       return <Join code={route.code} />;
+    case 'confirm-email':
+      return <ConfirmEmail token={route.token} key={route.token} />;
     case 'clubs':
       return <Clubs />;
     case 'club':

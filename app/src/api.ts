@@ -1,6 +1,7 @@
 import { ApiError } from '../../web/kit/apiError';
 import { jsonOf, request } from '../../web/kit/request';
 import { fetchWithSession, type AuthSession } from '../../web/signin/session';
+import { language } from './i18n';
 
 export { ApiError };
 
@@ -22,7 +23,9 @@ export function createApi(session: AuthSession, onUnauthorized: () => void): Api
       throw new ApiError(401, 'Unauthorized', undefined, 'no_token', undefined);
     }
     try {
-      return await request((url, init) => fetchWithSession(session, url, init), method, path, { body });
+      // The server writes challenge titles, badge names and inbox entries in the language the app shows.
+      const headers = { 'accept-language': language() };
+      return await request((url, init) => fetchWithSession(session, url, init), method, path, { body, headers });
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) onUnauthorized();
       throw error;

@@ -25,3 +25,22 @@ export function percent(fraction: number): number {
 export function defaultBoard(item: Pick<ChallengeListItem, 'scope'>): 'global' | 'club' {
   return item.scope === 'club' ? 'club' : 'global';
 }
+
+const DAY_MS = 86_400_000;
+
+/** Whole days until `iso` (a part of a day counts as one); 0 once it has passed. */
+export function daysLeft(iso: string, now: Date): number {
+  return Math.max(0, Math.ceil((Date.parse(iso) - now.getTime()) / DAY_MS));
+}
+
+/** A completion worth a celebration: finished within the last week and not celebrated on this device yet. */
+export interface Completion {
+  participationId: string;
+  finishedAt: string;
+}
+
+export function toCelebrate<C extends Completion>(completions: readonly C[], seen: readonly string[], now: Date): C | undefined {
+  return completions.find(
+    (completion) => !seen.includes(completion.participationId) && now.getTime() - Date.parse(completion.finishedAt) < 7 * DAY_MS,
+  );
+}

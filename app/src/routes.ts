@@ -30,6 +30,7 @@ export type Route =
   | { screen: 'settings' }
   | { screen: 'shooter' }
   | { screen: 'join'; code: string }
+  | { screen: 'confirm-email'; token: string }
   | { screen: 'clubs' }
   | { screen: 'club'; clubId: string }
   | { screen: 'member'; userId: string };
@@ -58,6 +59,8 @@ export function parseRoute(hash: string): Route {
       return { screen: parts[0] };
     case 'join':
       return { screen: 'join', code: query.get('code') ?? '' };
+    case 'confirm-email':
+      return { screen: 'confirm-email', token: query.get('token') ?? '' };
     case 'clubs':
       return { screen: 'clubs' };
     case 'club':
@@ -97,6 +100,8 @@ export function hashOf(route: Route): string {
       return `#/leaderboard/${encodeURIComponent(route.challengeId)}?board=${route.board}`;
     case 'join':
       return `#/join?code=${encodeURIComponent(route.code)}`;
+    case 'confirm-email':
+      return `#/confirm-email?token=${encodeURIComponent(route.token)}`;
     case 'club':
       return `#/club/${encodeURIComponent(route.clubId)}`;
     case 'member':

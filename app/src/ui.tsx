@@ -2,6 +2,9 @@ import { createContext, type ComponentChildren } from 'preact';
 import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Api } from './api';
 import { t } from './i18n';
+import type { Named } from './contracts';
+import { avatarColour, initialsOf, nameOf } from './person';
+import { problemText } from './problemText';
 import { hashOf } from './routes';
 
 export interface AppContextValue {
@@ -97,24 +100,13 @@ export function Loading() {
   );
 }
 
-/** What went wrong, in the backend's words when it gave some, with the request id for support. */
+/** What went wrong, as a sentence in the member's language (problemText), with the request id for support. */
 export function ErrorBox(props: { error: unknown; onRetry?: () => void; title?: string }) {
   const error = props.error;
-  const network = error instanceof ApiError && error.status === 0;
-  const detail = network ? t('state.network') : error instanceof ApiError ? (error.detail ?? error.title) : undefined;
   return (
     <div class="state state-error" role="alert" data-testid="error">
       <p class="state-title">{props.title ?? t('state.error')}</p>
-      {detail ? <p>{detail}</p> : null}
-      {error instanceof ApiError && error.fieldErrors.length > 0 ? (
-        <ul class="field-errors">
-          {error.fieldErrors.map((field) => (
-            <li key={field.path}>
-              <code>{field.path}</code>: {field.message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <p>{problemText(error)}</p>
       {error instanceof ApiError && error.requestId ? (
         <p class="small muted">
           {t('state.requestId')}: <code>{error.requestId}</code>
@@ -173,6 +165,40 @@ export function MoreButton(props: { hasMore: boolean; busy: boolean; onClick: ()
   );
 }
 
+/**
+ * A card section with a load of its own: heading, loading and error states, then `children`.
+ * Nothing at all where the service does not offer the part yet (404): the screen goes without it.
+ */
+export function LoadedSection(props: {
+  loaded: Loaded<unknown>;
+  onRetry: () => void;
+  name: string;
+  title: string;
+  children?: ComponentChildren;
+}) {
+  const { loaded } = props;
+  if (loaded.state === 'error' && loaded.error instanceof ApiError && loaded.error.status === 404) return null;
+  return (
+    <section class={`card ${props.name}`} aria-labelledby={`${props.name}-title`} data-testid={props.name}>
+      <h2 id={`${props.name}-title`}>{props.title}</h2>
+      <LoadState loaded={loaded} onRetry={props.onRetry} />
+      {props.children}
+    </section>
+  );
+}
+
+/** For a member in no club: `text`, and the way to join one with an invitation code. */
+export function NoClub(props: { text: string }) {
+  return (
+    <Empty>
+      <p>{props.text}</p>
+      <a class="button" href={hashOf({ screen: 'join', code: '' })}>
+        {t('join.title')}
+      </a>
+    </Empty>
+  );
+}
+
 export function Empty(props: { children: ComponentChildren }) {
   return (
     <div class="state state-empty" data-testid="empty">
@@ -188,6 +214,10 @@ export function Toggle(props: {
   disabled?: boolean;
   onChange: (checked: boolean) => void;
   testId?: string;
+  /** Names the switch for the focus to return to after its change (ChallengeCard). */
+  action?: string;
+  /** Says why the switch is disabled (the id of a sentence beside it). */
+  describedBy?: string;
 }) {
   return (
     <label class="toggle">
@@ -197,6 +227,8 @@ export function Toggle(props: {
         checked={props.checked}
         disabled={props.disabled}
         data-testid={props.testId}
+        data-action={props.action}
+        aria-describedby={props.describedBy}
         onChange={(event) => props.onChange(event.currentTarget.checked)}
       />
       <span class="toggle-track" aria-hidden="true" />
@@ -261,14 +293,80 @@ export function BoardTable(props: { caption: string; figure: string; last: strin
 
 /**
  * A board's or ladder's name cell: "you" for the member's own row (saying when others do not see
- * it), else the other member's id linking to their page.
+ * it), else the other member's avatar and name linking to their page.
  */
-export function BoardNameCell(props: { row: { isOwn: boolean; userId: string; hiddenFromOthers?: boolean } }) {
+export function BoardNameCell(props: { row: Named & { isOwn: boolean; hiddenFromOthers?: boolean } }) {
   const { row } = props;
   return (
     <td>
-      {row.isOwn ? <strong>{t('leaderboard.you')}</strong> : <a href={hashOf({ screen: 'member', userId: row.userId })}>{row.userId}</a>}
+      {row.isOwn ? (
+        <>
+          <Avatar person={row} />
+          <strong>{t('leaderboard.you')}</strong>
+        </>
+      ) : (
+        <PersonLink person={row} />
+      )}
       {row.isOwn && row.hiddenFromOthers ? <span class="small muted"> ({t('leaderboard.hidden')})</span> : null}
     </td>
+  );
+}
+
+/** A person's initials on their colour; decorative, their name is always written beside it. */
+export function Avatar(props: { person: Named; large?: boolean }) {
+  return (
+    <span
+      class={props.large ? 'avatar avatar-large' : 'avatar'}
+      style={{ backgroundColor: avatarColour(props.person.userId) }}
+      aria-hidden="true"
+      data-testid="avatar"
+    >
+      {initialsOf(props.person)}
+    </span>
+  );
+}
+
+/** The person's name (a neutral word while they have none), never their user id. */
+export function personName(person: Named): string {
+  return nameOf(person, t('person.unknown'));
+}
+
+/** Avatar and name, linking to the person's page. */
+export function PersonLink(props: { person: Named }) {
+  return (
+    <a class="person" href={hashOf({ screen: 'member', userId: props.person.userId })}>
+      <Avatar person={props.person} />
+      {personName(props.person)}
+    </a>
+  );
+}
+
+/**
+ * A question before something that cannot be undone: the consequence in words, then "yes" and
+ * "cancel" (or Escape). It takes the focus when it opens; the caller puts it back on cancel.
+ */
+export function Confirm(props: { question: string; yes: string; busy: boolean; onYes: () => void; onCancel: () => void; testId?: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => box.current?.focus(), []);
+  return (
+    <div
+      class="confirm"
+      role="alertdialog"
+      aria-label={props.question}
+      tabIndex={-1}
+      ref={box}
+      data-testid={props.testId ?? 'confirm'}
+      onKeyDown={(event) => event.key === 'Escape' && props.onCancel()}
+    >
+      <p>{props.question}</p>
+      <div class="row">
+        <button type="button" class="button button-danger" disabled={props.busy} onClick={props.onYes}>
+          {props.yes}
+        </button>
+        <button type="button" class="button button-secondary" onClick={props.onCancel}>
+          {t('club.cancel')}
+        </button>
+      </div>
+    </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { Api } from './api';
+import { whyUnsupported } from './pushReasons';
 
 /**
  * "Push on this device": the browser's push subscription for the member app and its registration
@@ -9,6 +10,7 @@ import type { Api } from './api';
 /** What the switch shows. */
 export type PushState =
   | 'unsupported' // no service worker, Push API or notifications in this browser
+  | 'ios' // an iPhone or iPad browser tab: push only for the app added to the Home Screen and opened from there
   | 'unavailable' // the service has no Web Push key (not configured)
   | 'blocked' // the member (or the browser) denied notifications for this site
   | 'off'
@@ -49,7 +51,13 @@ async function currentSubscription(): Promise<PushSubscription | null> {
  * elsewhere, is "off" for this member until they switch it on).
  */
 export async function pushState(api: Api): Promise<PushState> {
-  if (!pushSupported()) return 'unsupported';
+  if (!pushSupported()) {
+    return whyUnsupported({
+      userAgent: navigator.userAgent,
+      maxTouchPoints: navigator.maxTouchPoints,
+      standalone: matchMedia('(display-mode: standalone)').matches || (navigator as { standalone?: boolean }).standalone === true,
+    });
+  }
   if ((await publicKey(api)) === null) return 'unavailable';
   if (Notification.permission === 'denied') return 'blocked';
   const stored = localStorage.getItem(REGISTRATION_KEY);

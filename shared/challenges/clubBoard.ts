@@ -31,7 +31,7 @@ export async function clubBoardFor(
   return { kind: 'club', clubId };
 }
 
-/** The viewer's page of a challenge's global or club board; 404 for a challenge they cannot see. */
+/** The viewer's page of a challenge's global or club board, naming the challenge; 404 for a challenge they cannot see. */
 export async function leaderboardForViewer(
   sql: Queryable,
   viewer: Actor,
@@ -43,5 +43,12 @@ export async function leaderboardForViewer(
     : await findVisibleChallenge(sql, challengeId, viewer.userId);
   if (!challenge) throw new NotFoundError('No such challenge.', { code: 'challenge_not_found' });
   const board: Board = query.scope === 'global' ? { kind: 'global' } : await clubBoardFor(sql, viewer, challenge, query.clubId);
-  return leaderboard(sql, { challengeId: challenge.id, viewerId: viewer.userId, board, limit: query.limit, after: query.cursor });
+  const page = await leaderboard(sql, {
+    challengeId: challenge.id,
+    viewerId: viewer.userId,
+    board,
+    limit: query.limit,
+    after: query.cursor,
+  });
+  return { ...page, challenge: { title: challenge.title, metric: challenge.rulesJson.goal.metric, endsAt: challenge.endsAt } };
 }

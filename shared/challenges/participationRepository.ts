@@ -2,7 +2,7 @@ import type { Queryable } from '../db/client';
 import type { LocalizedText } from '../i18n/localizedText';
 import { ConflictError, InvalidError, NotFoundError } from '../errors/domainErrors';
 import { PARTICIPATION_JSON, findVisibleChallenge, type ParticipationRowJson } from './challengeRepository';
-import type { ParticipationView } from './model';
+import type { ParticipationView, Visibility } from './model';
 import { compareTiers, tierOf } from './tiers';
 
 export interface SharingPreferences {
@@ -10,12 +10,22 @@ export interface SharingPreferences {
   shareGlobally: boolean;
 }
 
-/** The flags a new participation starts with; both off until the user changes them. */
-export async function getSharingPreferences(sql: Queryable, userId: string): Promise<SharingPreferences> {
+/** The sharing the user chose in Settings; undefined while they never chose. */
+async function findSharingPreferences(sql: Queryable, userId: string): Promise<SharingPreferences | undefined> {
   const [row]: [SharingPreferences?] = await sql`
     select share_within_club as "shareWithinClub", share_globally as "shareGlobally"
     from challenge_sharing_preference where user_id = ${userId}`;
-  return row ?? { shareWithinClub: false, shareGlobally: false };
+  return row;
+}
+
+/** The user's sharing preferences; both off until the user changes them. */
+export async function getSharingPreferences(sql: Queryable, userId: string): Promise<SharingPreferences> {
+  return (await findSharingPreferences(sql, userId)) ?? { shareWithinClub: false, shareGlobally: false };
+}
+
+/** What a challenge's `defaultVisibility` suggests: `global` shares on both boards, `club` within the club, `private` nowhere. */
+export function sharingOf(visibility: Visibility): SharingPreferences {
+  return { shareWithinClub: visibility !== 'private', shareGlobally: visibility === 'global' };
 }
 
 export async function putSharingPreferences(sql: Queryable, userId: string, preferences: SharingPreferences): Promise<SharingPreferences> {
@@ -35,7 +45,8 @@ async function participationById(sql: Queryable, id: string): Promise<Participat
 
 /**
  * Joins the user to a template they can see. The rules, reward and deadline are copied into the
- * participation; the sharing flags come from the user's sharing preferences (off without any).
+ * participation; the sharing flags come from the user's sharing preferences, or, where the user
+ * has none, from the challenge's `defaultVisibility`.
  * Global and personal participations appear on the board of `clubId` (a club of the user), else
  * of the user's oldest membership. A participation the user left (`cancelled`) is started afresh
  * in the same row: progress and score from zero, a new deadline. The XP ledger is keyed by the
@@ -75,7 +86,8 @@ export async function joinChallenge(
     }
     clubId = options.clubId ?? memberships[0]?.clubId ?? null;
   }
-  const sharing = await getSharingPreferences(sql, userId);
+  // The member's own choice wins; without one, the challenge's suggestion.
+  const sharing = (await findSharingPreferences(sql, userId)) ?? sharingOf(challenge.defaultVisibility);
   const deadline = challenge.endsAt ? new Date(challenge.endsAt) : new Date(now.getTime() + challenge.durationDays * 86_400_000);
   const [inserted]: [{ id: string }?] = await sql`
     insert into challenge_participation

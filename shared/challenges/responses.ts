@@ -69,8 +69,18 @@ function rankedPageEntries<TRow extends v.GenericSchema>(row: TRow) {
   };
 }
 
-/** `me` is null when the viewer has not joined (or is not on this club's board). */
-export const LeaderboardPageSchema = v.pipe(v.object(rankedPageEntries(LeaderboardRowSchema)), v.title('LeaderboardPage'));
+/**
+ * `me` is null when the viewer has not joined (or is not on this club's board). `challenge` names
+ * what the board ranks (the route always answers it): its title, the goal's metric (the score's
+ * unit) and its end, so a board opened from a link says what it is.
+ */
+export const LeaderboardPageSchema = v.pipe(
+  v.object({
+    ...rankedPageEntries(LeaderboardRowSchema),
+    challenge: v.optional(v.object({ title: v.string(), metric: v.picklist(METRICS), endsAt: v.nullable(timestamp) })),
+  }),
+  v.title('LeaderboardPage'),
+);
 export type LeaderboardPage = v.InferOutput<typeof LeaderboardPageSchema>;
 
 export const SeasonSchema = v.pipe(v.object({ id: v.string(), name: v.string(), startsAt: v.string() }), v.title('Season'));

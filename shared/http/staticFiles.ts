@@ -21,6 +21,8 @@ export function portalCsp(connectOrigins: readonly string[]): string {
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self'",
+    // The member app's web app manifest (installable; iOS gives web push only to an installed app).
+    "manifest-src 'self'",
     ["connect-src 'self'", ...connectOrigins].join(' '),
     "base-uri 'none'",
     "form-action 'none'",

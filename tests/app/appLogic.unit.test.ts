@@ -1,7 +1,10 @@
 import path from 'node:path';
-import { badgeGlyph, readableOn } from '../../app/src/badges';
+import { readableOn } from '../../app/src/badges';
+import { ICON_PATHS } from '../../app/src/badgeArt';
 import { callToAction, defaultBoard, percent } from '../../app/src/cards';
-import { TEXTS, type TextKey } from '../../app/src/i18n';
+import type { TextKey } from '../../app/src/i18n';
+import { de } from '../../app/src/texts/de';
+import { en } from '../../app/src/texts/en';
 import { hashOf, parseRoute, type Route } from '../../app/src/routes';
 import { settingsSections, withValue } from '../../app/src/settingsModel';
 import type { ChallengeListItem } from '../../app/src/types';
@@ -9,6 +12,8 @@ import { PRESETS } from '../../shared/challenges/presets';
 import { defaultPreferences } from '../../shared/notifications/preferences';
 import { contrastRatio } from '../../web/kit/contrast';
 import { BASE_PAIRS, paletteOf } from '../web/kit/palette';
+
+const TEXTS = { de, en };
 
 describe('routes', () => {
   it.each<[string, Route]>([
@@ -155,11 +160,11 @@ describe('the palette and the badges', () => {
     expect(contrastRatio(colour(foreground), colour(background))).toBeGreaterThanOrEqual(4.5);
   });
 
-  it('draws every preset badge’s icon in black or white, whichever reads at least 4.5:1 on its colour', () => {
+  it('draws every preset badge’s icon as artwork of its own, in black or white, whichever reads at least 4.5:1 on its colour', () => {
     for (const preset of PRESETS) {
       const { colour: background, icon } = preset.badge;
       expect([icon, contrastRatio(readableOn(background), background) >= 4.5]).toEqual([icon, true]);
-      expect([icon, badgeGlyph(icon) === '★' && icon !== 'star']).toEqual([icon, false]);
+      expect([icon, icon in ICON_PATHS]).toEqual([icon, true]);
     }
   });
 });

@@ -34,7 +34,7 @@ describe('member app: club invitation and shooter link', () => {
     await shooterRecord('S-300', 'Other Person');
   });
 
-  it('accepts an invitation from its link, then shows the club’s challenges; a used code is refused in the backend’s words', async () => {
+  it('accepts an invitation from its link, then shows the club’s challenges; a used code is refused in words', async () => {
     const { code } = await createInvitation(getSql(), { clubId: club.clubId, createdBy: leader, expiresInHours: 24 });
     const page = await rig.newPage();
     await signIn(page, rig.host.url, await tokenFor(newcomer), `#/join?code=${encodeURIComponent(code)}`);
@@ -42,7 +42,11 @@ describe('member app: club invitation and shooter link', () => {
     await page.getByRole('link', { name: 'Club', exact: true }).count();
     await page.goto(`${rig.host.url}/app/#/challenges?tab=club`);
     await page.getByTestId('empty').waitFor();
-    expect(await page.getByTestId('empty').innerText()).toBe('Your club has no challenges yet, or you are not a member of a club.');
+    // Not in a club yet: the tab says how to join one and leads there.
+    expect(await page.getByTestId('empty').locator('p').innerText()).toBe(
+      'You are not in a club yet. With an invitation code from your club’s leaders you join it and see its challenges here.',
+    );
+    expect(await page.getByTestId('empty').getByRole('link', { name: 'Join a club' }).getAttribute('href')).toBe('#/join?code=');
 
     await page.goto(`${rig.host.url}/app/#/join?code=${encodeURIComponent(code)}`);
     await page.getByRole('button', { name: 'Accept invitation' }).click();
@@ -56,7 +60,7 @@ describe('member app: club invitation and shooter link', () => {
     await again.getByRole('button', { name: 'Accept invitation' }).click();
     const error = again.getByTestId('error');
     await error.waitFor();
-    expect(await error.innerText()).toContain('This invitation has been used already.');
+    expect(await error.innerText()).toContain('This link has expired or was already used.');
     await again.close();
     await page.close();
   });

@@ -48,9 +48,11 @@ describe('member app: another member’s page', () => {
   it('opens from the club’s member list and shows what the member shares with the club: XP, tier, the club-shared badge', async () => {
     const page = await rig.newPage({ width: 390, height: 844 });
     await signIn(page, rig.host.url, await tokenFor(leader), `#/club/${clubId}`);
-    await page.getByTestId('members').getByRole('link', { name: owner }).click();
-    await page.getByRole('heading', { level: 1, name: owner }).waitFor();
+    await page.locator(`[data-testid="member"][data-user="${owner}"]`).getByRole('link').click();
+    await page.getByTestId('member-standing').waitFor();
     expect(page.url()).toBe(`${rig.host.url}/app/#/member/${owner}`);
+    // The member by name and avatar, never by their id.
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).not.toContain(owner);
     const standing = page.getByTestId('member-standing');
     await standing.getByText('1,600').waitFor();
     expect(await standing.innerText()).toContain('Silver');

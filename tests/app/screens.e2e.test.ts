@@ -111,6 +111,15 @@ describe('member app screens', () => {
     await global.getByTestId('progress').getByText('Completed').waitFor();
     expect(await global.getByRole('button', { name: 'Join' }).count()).toBe(0);
     await page.getByRole('link', { name: /^Notifications: [1-9]\d* unread$/ }).waitFor();
+    // The moment of completion: celebrated once, with what it earned, not again after a reload.
+    const celebration = page.getByTestId('celebration');
+    expect(await celebration.innerText()).toContain(`“Ten shots ${tag}”: +600 XP.`);
+    await screenshot(page, 'challenge-celebration');
+    await celebration.getByRole('button', { name: 'Close' }).click();
+    await celebration.waitFor({ state: 'detached' });
+    await page.reload();
+    await global.getByTestId('progress').getByText('Completed').waitFor();
+    expect(await celebration.count()).toBe(0);
   });
 
   it('shows the club tab with team progress, and leaving a challenge offers to join again', async () => {
@@ -132,9 +141,22 @@ describe('member app screens', () => {
       `Sum: ${own} · 1 taking part · 0 completed`,
     ]);
     await screenshot(page, 'challenges-club');
+    // Leaving asks first, saying what is lost; cancelling keeps everything and the focus on "Leave".
     await clubCard.getByRole('button', { name: 'Leave' }).click();
+    const question = clubCard.getByTestId('leave-confirm');
+    expect(await question.locator('p').innerText()).toBe(
+      `Leave this challenge? Your progress is lost: ${own} of 1,000 shots. Joining again starts from zero.`,
+    );
+    await clubCard.getByRole('button', { name: 'Cancel' }).click();
+    await question.waitFor({ state: 'detached' });
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Leave');
+    await clubCard.getByRole('button', { name: 'Leave' }).click();
+    await clubCard.getByRole('button', { name: 'Yes, leave' }).click();
     await clubCard.getByRole('button', { name: 'Join again' }).waitFor();
     expect(await clubCard.getByTestId('progress').innerText()).toMatch(/^Left/);
+    // The focus stays on the card, on what took the place of "Leave"; the team box is read again.
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Join again');
+    await clubCard.getByTestId('team-progress').getByText('Sum: 0 · 0 taking part · 0 completed').waitFor();
   });
 
   it('toggles the leaderboard between global and club, with the own row; sharing decides what another member sees', async () => {
@@ -186,12 +208,18 @@ describe('member app screens', () => {
     const group = page.getByTestId('badge-group').filter({ has: page.getByRole('heading', { name: 'Gold' }) });
     expect(await group.getByTestId('badge').getAttribute('data-key')).toBe(badgeKey);
     expect(await group.getByTestId('badge').innerText()).toContain(`Ten shots ${tag}`);
+    // The badge is artwork with a text alternative naming it and its quality.
+    expect(await group.getByTestId('badge').getByRole('img').getAttribute('aria-label')).toMatch(/^Badge “.+”, Gold$/);
     await page.getByTestId('ladder').getByTestId('ladder-row').first().waitFor();
     await screenshot(page, 'profile');
     await page.getByTestId('completions').getByRole('link', { name: 'Leaderboard: Global' }).click();
     await page.getByTestId('leaderboard').waitFor();
     expect(page.url()).toContain(`#/leaderboard/${globalId}?board=global`);
     expect(await page.locator('tr.own').innerText()).toContain('You');
+    // The board names its challenge and the unit of its score.
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(`Ten shots ${tag}`);
+    expect(await page.getByTestId('board-about').innerText()).toBe('Leaderboard · Ranked by: Shots');
+    expect(await page.getByRole('columnheader', { name: 'Shots' }).count()).toBe(1);
   });
 
   it('creates and regenerates the member’s own adaptive goal with its recommended target', async () => {

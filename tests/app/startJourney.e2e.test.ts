@@ -179,8 +179,11 @@ describe('member journey against npm start', () => {
 
   it('lets the other member open the member’s page from the club board: XP, tier and the badge they share with the club', async () => {
     await other.goto(app(`#/leaderboard/${challengeId}?board=club`));
-    await other.getByTestId('leaderboard').getByRole('link', { name: MEMBER }).click();
-    await other.getByRole('heading', { level: 1, name: MEMBER }).waitFor();
+    // People appear by name and avatar, never by id: the row is found by its data.
+    await other.getByTestId('leaderboard').locator(`tr[data-user="${MEMBER}"]`).getByRole('link').click();
+    await other.getByTestId('member-page').waitFor();
+    expect(other.url()).toContain(`#/member/${MEMBER}`);
+    expect(await other.getByRole('heading', { level: 1 }).innerText()).not.toContain(MEMBER);
     await other.locator('[data-testid="badge"][data-key="nine-club"]').waitFor();
     expect(await other.getByTestId('member-standing').innerText()).toContain('XP');
     await screenshot(other, 'start-09-member-page');
@@ -232,7 +235,7 @@ describe('member journey against npm start', () => {
     await screenshot(other, 'start-11-club-tab');
 
     await leader.reload();
-    await leader.getByTestId('members').getByTestId('member').filter({ hasText: OTHER }).waitFor();
+    await leader.getByTestId('members').locator(`[data-testid="member"][data-user="${OTHER}"]`).waitFor();
     await leader.close();
   });
 

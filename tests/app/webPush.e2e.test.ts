@@ -155,7 +155,7 @@ describe('member app: Web Push on this device', () => {
       await signIn(other, rig.host.url, await tokenFor(`push-none-${randomUUID()}`), '#/settings');
       await other
         .getByTestId('push-device-state')
-        .filter({ hasText: 'Not available: push to browsers is not set up for this service.' })
+        .filter({ hasText: 'Not available: push to browsers is not set up for this service yet. Emails and the inbox still reach you.' })
         .waitFor();
       expect(await other.getByRole('switch', { name: 'Push notifications on this device' }).isDisabled()).toBe(true);
       await other.close();

@@ -591,6 +591,7 @@ describe('challenge endpoints', () => {
       'nextCursor',
       'me',
       'around',
+      'challenge',
     ]);
     expect(schemaOf('/api/challenges/achievements', 'get')?.properties).toHaveProperty('badgeGroups');
     expect(schemaOf('/api/challenges/{id}/join', 'post', '201')?.properties).toHaveProperty('shareGlobally');

@@ -18,6 +18,7 @@ interface Page {
   nextCursor: string | null;
   me: Row | null;
   around: Row[];
+  challenge: { title: string; metric: string; endsAt: string | null };
 }
 
 const base = new Date('2026-09-01T10:00:00Z');
@@ -69,6 +70,12 @@ describe('challenge leaderboards over HTTP', () => {
       [2, outsider, 60],
     ]);
     expect(globalForOutsider.me).toMatchObject({ rank: 2, isOwn: true, hiddenFromOthers: false });
+    // The board names what it ranks: the challenge, the unit of its score and its end.
+    expect(globalForOutsider.challenge).toEqual({
+      title: challenge.title,
+      metric: challenge.rulesJson.goal.metric,
+      endsAt: challenge.endsAt,
+    });
     const globalForClubSharer = await board(clubSharer!, challenge.id, 'scope=global');
     expect(ranks(globalForClubSharer)).toEqual([
       [1, clubSharer, 80],

@@ -2,8 +2,9 @@
 // inline: the CSP allows scripts and styles from the site's own files only.
 
 /**
- * @typedef {{ lang: string, title: string, themeColor?: string, skipLink?: string, noscript: string }} Page
+ * @typedef {{ lang: string, title: string, themeColor?: string, skipLink?: string, noscript: string, manifest?: { href: string, touchIcon: string } }} Page
  * `skipLink`: the text of a skip link in the page itself (a site that draws its own leaves it out).
+ * `manifest`: a web app manifest (installable) and the Home Screen icon iOS takes instead of it.
  */
 
 const escapeHtml = (text) => text.replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char]);
@@ -20,6 +21,12 @@ export function indexHtml(page, files) {
     ...(page.themeColor ? [`    <meta name="theme-color" content="${escapeHtml(page.themeColor)}" />`] : []),
     `    <title>${escapeHtml(page.title)}</title>`,
     '    <link rel="icon" href="./favicon.svg" type="image/svg+xml" />',
+    ...(page.manifest
+      ? [
+          `    <link rel="manifest" href="./${escapeHtml(page.manifest.href)}" />`,
+          `    <link rel="apple-touch-icon" href="./${escapeHtml(page.manifest.touchIcon)}" />`,
+        ]
+      : []),
     `    <link rel="stylesheet" href="./${escapeHtml(files.css)}" />`,
     `    <script type="module" src="./${escapeHtml(files.js)}"></script>`,
     '  </head>',

@@ -25,6 +25,10 @@ export async function buildStaticSite({ site, root, script, entryNames, outdir, 
     bundle: true,
     platform: 'browser',
     format: 'esm',
+    // A dynamic import() becomes a chunk of its own, loaded when it runs (the member app's languages).
+    splitting: true,
+    // Umlauts as they are (served as UTF-8), not as \xFC escapes: the texts are half the script.
+    charset: 'utf8',
     target: BROWSER_TARGET,
     minify,
     sourcemap: true,
@@ -41,5 +45,15 @@ export async function buildStaticSite({ site, root, script, entryNames, outdir, 
   const css = outputOf('src/styles.css');
   await writeFile(path.join(outdir, 'index.html'), indexHtml(page, { js, css }));
   await copyFile(path.join(root, 'favicon.svg'), path.join(outdir, 'favicon.svg'));
-  return { js, css, files: ['index.html', js, css, 'favicon.svg'], metafile: result.metafile };
+  // Chunks the entry script loads: `static` with it, `lazy` when an import() runs (a language's texts).
+  const imports =
+    result.metafile.outputs[Object.keys(result.metafile.outputs).find((file) => path.basename(file) === js) ?? '']?.imports ?? [];
+  const chunks = (kind) => imports.filter((item) => item.kind === kind).map((item) => path.basename(item.path));
+  return {
+    js,
+    css,
+    chunks: { static: chunks('import-statement'), lazy: chunks('dynamic-import') },
+    files: ['index.html', js, css, 'favicon.svg', ...chunks('import-statement'), ...chunks('dynamic-import')],
+    metafile: result.metafile,
+  };
 }

@@ -1,6 +1,6 @@
-import { badgeGlyph, readableOn } from '../badges';
 import { formatDate, t } from '../i18n';
 import type { EarnedBadge, Tier } from '../types';
+import { BadgeArt } from './BadgeArt';
 
 /**
  * Earned badges grouped by quality (as the API orders the groups: highest first), oldest first
@@ -29,9 +29,12 @@ function Badge(props: { badge: EarnedBadge }) {
   const { badge } = props;
   return (
     <li class="badge-item" data-testid="badge" data-key={badge.key}>
-      <span class="badge-icon" style={{ backgroundColor: badge.colour, color: readableOn(badge.colour) }} aria-hidden="true">
-        {badgeGlyph(badge.icon)}
-      </span>
+      <BadgeArt
+        icon={badge.icon}
+        colour={badge.colour}
+        quality={badge.quality}
+        label={t('badge.alt', { name: badge.name, tier: t(`tier.${badge.quality}`) })}
+      />
       <span>
         <strong>{badge.name}</strong>
         <span class="small"> {badge.description}</span>

@@ -1,8 +1,9 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { callToAction, defaultBoard, percent } from '../cards';
 import { formatDate, formatNumber, t, type TextKey } from '../i18n';
 import { hashOf } from '../routes';
 import type { ChallengeListItem, ParticipationView, PersonalizeResult } from '../types';
-import { ErrorBox, ProgressBar, Toggle, useAction, useApp } from '../ui';
+import { Confirm, ErrorBox, ProgressBar, Toggle, useAction, useApp } from '../ui';
 
 /** The goal of a challenge in words: metric, target and the window its shots count in. */
 function goalText(item: ChallengeListItem): string {
@@ -11,16 +12,43 @@ function goalText(item: ChallengeListItem): string {
   return rules.window?.type === 'lastDays' ? `${goal}, ${t('card.window.lastDays', { days: rules.window.days })}` : goal;
 }
 
+/** Progress in the goal's unit: "130 of 1,000 shots". */
+export function amountText(item: ChallengeListItem, value: number, target: number): string {
+  return t(`amount.${item.rulesJson.goal.metric}` as TextKey, { value, target });
+}
+
 /**
  * One challenge: scope badge, goal, XP reward and the call to action (join, progress, open);
  * team progress on club challenges; the privacy switches and "leave" on the member's own
  * participation; the recommended target and "regenerate" on an adaptive goal. Everything comes
- * from the list call; actions answer the new participation or challenge, which replaces the card's.
+ * from the list call; actions answer the new participation or challenge, which replaces the card's,
+ * then the list is read again (`onActed`), so team boxes and counts never stay stale. Leaving asks
+ * first and says what is lost. After an action the focus stays on the card, on the control that
+ * took the place of the one pressed. `linked` says whether the member has a confirmed shooter
+ * record (undefined while unknown): without one, progress cannot count, and the card says so.
  */
-export function ChallengeCard(props: { item: ChallengeListItem; onChange: (item: ChallengeListItem) => void }) {
+export function ChallengeCard(props: {
+  item: ChallengeListItem;
+  onChange: (item: ChallengeListItem) => void;
+  onActed: () => void;
+  linked: boolean | undefined;
+}) {
   const { api } = useApp();
   const { item } = props;
   const action = useAction();
+  const [confirming, setConfirming] = useState(false);
+  /** The control that takes the focus once the card shows an action's answer (`data-action`). */
+  const [focusNext, setFocusNext] = useState<string | undefined>(undefined);
+  const article = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!focusNext) return;
+    const target =
+      article.current?.querySelector<HTMLElement>(`[data-action="${focusNext}"]`) ??
+      article.current?.querySelector<HTMLElement>('[data-action="leaderboard"]');
+    // Disabled while the action finishes, a control takes no focus yet: the next render tries again.
+    target?.focus();
+    if (target && document.activeElement === target) setFocusNext(undefined);
+  });
   const cta = callToAction(item, new Date());
   const participation = item.participation;
   const titleId = `challenge-${item.id}`;
@@ -28,12 +56,27 @@ export function ChallengeCard(props: { item: ChallengeListItem; onChange: (item:
   const path = (suffix: string) => `/api/challenges/${encodeURIComponent(item.id)}${suffix}`;
   const participationPath = (suffix: string) => `/api/challenges/participations/${encodeURIComponent(participation?.id ?? '')}${suffix}`;
 
-  const join = () => action.run(async () => setParticipation(await api.send<ParticipationView>('POST', path('/join'))));
-  const leave = () => action.run(async () => setParticipation(await api.send<ParticipationView>('POST', participationPath('/leave'))));
-  const share = (field: 'shareWithinClub' | 'shareGlobally', value: boolean) =>
-    action.run(async () =>
-      setParticipation(await api.send<ParticipationView>('PATCH', participationPath('/visibility'), { [field]: value })),
+  /** Runs a card action; afterwards `focus` (a `data-action`) takes the focus and the list is read again. */
+  const act = (work: () => Promise<void>, focus: string) =>
+    action.run(async () => {
+      await work();
+      setFocusNext(focus);
+      props.onActed();
+    });
+  const join = () => act(async () => setParticipation(await api.send<ParticipationView>('POST', path('/join'))), 'leave');
+  const leave = () =>
+    act(async () => {
+      setParticipation(await api.send<ParticipationView>('POST', participationPath('/leave')));
+      setConfirming(false);
+    }, 'rejoin');
+  const share = (field: 'shareWithinClub' | 'shareGlobally', value: boolean) => {
+    // A switch is never disabled while its change is sent: a disabled control drops the focus.
+    if (action.busy) return;
+    void act(
+      async () => setParticipation(await api.send<ParticipationView>('PATCH', participationPath('/visibility'), { [field]: value })),
+      field,
     );
+  };
   const regenerate = () =>
     action.run(async () => {
       const result = await api.send<PersonalizeResult>('POST', '/api/challenges/personalize/me', {
@@ -46,6 +89,7 @@ export function ChallengeCard(props: { item: ChallengeListItem; onChange: (item:
   const personalization = item.rulesJson.personalization;
   return (
     <article
+      ref={article}
       class={`card challenge scope-${item.scope}`}
       aria-labelledby={titleId}
       data-testid="challenge-card"
@@ -91,10 +135,17 @@ export function ChallengeCard(props: { item: ChallengeListItem; onChange: (item:
           </p>
         </div>
       ) : null}
-      {participation ? <ParticipationState participation={participation} /> : null}
+      {participation ? <ParticipationState item={item} participation={participation} linked={props.linked} /> : null}
       <div class="card-actions">
         {cta === 'join' || cta === 'rejoin' ? (
-          <button type="button" class="button" disabled={action.busy} onClick={() => void join()} aria-describedby={titleId}>
+          <button
+            type="button"
+            class="button"
+            disabled={action.busy}
+            onClick={() => void join()}
+            aria-describedby={titleId}
+            data-action={cta === 'join' ? 'join' : 'rejoin'}
+          >
             {t(cta === 'join' ? 'card.join' : 'card.rejoin')}
           </button>
         ) : null}
@@ -103,6 +154,7 @@ export function ChallengeCard(props: { item: ChallengeListItem; onChange: (item:
           class="button button-secondary"
           href={hashOf({ screen: 'leaderboard', challengeId: item.id, board: defaultBoard(item) })}
           aria-describedby={titleId}
+          data-action="leaderboard"
         >
           {t('card.leaderboard')}
         </a>
@@ -110,9 +162,13 @@ export function ChallengeCard(props: { item: ChallengeListItem; onChange: (item:
           <button
             type="button"
             class="button button-secondary"
-            disabled={action.busy}
-            onClick={() => void leave()}
+            disabled={action.busy || confirming}
+            onClick={() => {
+              action.clearError();
+              setConfirming(true);
+            }}
             aria-describedby={titleId}
+            data-action="leave"
           >
             {t('card.leave')}
           </button>
@@ -129,22 +185,35 @@ export function ChallengeCard(props: { item: ChallengeListItem; onChange: (item:
           </button>
         ) : null}
       </div>
+      {confirming && participation ? (
+        <Confirm
+          question={leaveQuestion(item, participation)}
+          yes={t('card.leaveYes')}
+          busy={action.busy}
+          testId="leave-confirm"
+          onYes={() => void leave()}
+          onCancel={() => {
+            setConfirming(false);
+            setFocusNext('leave');
+          }}
+        />
+      ) : null}
       {participation && participation.status !== 'cancelled' ? (
         <fieldset class="privacy">
           <legend>{t('card.privacy')}</legend>
           <Toggle
             label={t('privacy.club')}
             checked={participation.shareWithinClub}
-            disabled={action.busy}
             testId="share-club"
-            onChange={(value) => void share('shareWithinClub', value)}
+            action="shareWithinClub"
+            onChange={(value) => share('shareWithinClub', value)}
           />
           <Toggle
             label={t('privacy.global')}
             checked={participation.shareGlobally}
-            disabled={action.busy}
             testId="share-global"
-            onChange={(value) => void share('shareGlobally', value)}
+            action="shareGlobally"
+            onChange={(value) => share('shareGlobally', value)}
           />
         </fieldset>
       ) : null}
@@ -153,12 +222,24 @@ export function ChallengeCard(props: { item: ChallengeListItem; onChange: (item:
   );
 }
 
-function ParticipationState(props: { participation: ParticipationView }) {
+/** What leaving costs, in words: the progress so far in the goal's unit, and that a new start is from zero. */
+function leaveQuestion(item: ChallengeListItem, participation: ParticipationView): string {
+  const progress = participation.progress;
+  return progress && progress.value > 0
+    ? t('card.leaveLoss', { amount: amountText(item, progress.value, progress.target) })
+    : t('card.leaveEmpty');
+}
+
+function ParticipationState(props: { item: ChallengeListItem; participation: ParticipationView; linked: boolean | undefined }) {
   const { participation } = props;
   if (participation.status === 'active') {
     const progress = participation.progress;
     if (!progress)
-      return (
+      return props.linked === false ? (
+        <p class="status-line notice" data-testid="progress">
+          {t('card.noLink')} <a href={hashOf({ screen: 'shooter' })}>{t('card.claim')}</a>
+        </p>
+      ) : (
         <p class="status-line" data-testid="progress">
           {t('card.progressNone')}
         </p>
@@ -169,7 +250,7 @@ function ParticipationState(props: { participation: ParticipationView }) {
         <p>
           {label} <span class="muted small">{t('card.deadline', { date: formatDate(participation.deadlineAt) })}</span>
         </p>
-        <ProgressBar percent={percent(progress.fraction)} label={label} />
+        <ProgressBar percent={percent(progress.fraction)} label={amountText(props.item, progress.value, progress.target)} />
       </div>
     );
   }

@@ -1,13 +1,16 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { withQuery } from '../api';
 import { t, type TextKey } from '../i18n';
 import { DIFFICULTIES, hashOf, SEARCH_MAX, STATUSES, TABS, type ChallengesRoute, type Difficulty, type Status } from '../routes';
-import type { ChallengeListItem, ChallengePage } from '../types';
-import { Empty, ErrorBox, LoadState, MoreButton, Screen, useApp, useLoad } from '../ui';
+import type { ChallengeListItem, ChallengePage, MyClubs, ShooterLinkList } from '../types';
+import { Empty, ErrorBox, LoadState, MoreButton, NoClub, Screen, useApp, useLoad } from '../ui';
+import { Celebration } from './Celebration';
 import { ChallengeCard } from './ChallengeCard';
 import { PersonalGoal } from './PersonalGoal';
 
 const PAGE = 20;
+/** The API's largest page: reading the list again after an action covers what "Show more" added, up to this. */
+const MAX_PAGE = 100;
 
 /** Pages after the first, loaded with "Show more". */
 interface MorePages {
@@ -29,6 +32,7 @@ export function Challenges(props: { route: ChallengesRoute }) {
   const filters = { search: route.q ?? '', status: route.status ?? '', difficulty: route.difficulty ?? '' };
   const navigate = (change: Partial<ChallengesRoute>) => {
     const next: ChallengesRoute = { ...route, ...change };
+    firstPageSize.current = PAGE;
     for (const key of ['status', 'difficulty', 'q'] as const) if (!next[key]) delete next[key];
     const hash = hashOf(next);
     // The same search again (or on another tab, where it came along): the member asks for a fresh list.
@@ -39,19 +43,26 @@ export function Challenges(props: { route: ChallengesRoute }) {
   // "Back" to another search: the box shows the search of the list it shows.
   useEffect(() => setSearchDraft(filters.search), [filters.search]);
   const [more, setMore] = useState<MorePages>({ items: [], loading: false });
+  /** How many cards the next read of the list asks for: all shown, after an action. */
+  const firstPageSize = useRef(PAGE);
   const listPath = (cursor?: string) =>
     withQuery('/api/challenges', {
       scope: route.tab,
       search: filters.search.trim(),
       status: filters.status,
       difficulty: filters.difficulty,
-      limit: PAGE,
+      limit: cursor ? PAGE : firstPageSize.current,
       cursor,
     });
   const { loaded, reload, set } = useLoad(() => {
     setMore({ items: [], loading: false });
     return api.get<ChallengePage>(listPath());
   }, [route.tab, filters.search, filters.status, filters.difficulty]);
+  // Whether the member's shots can count (a confirmed shooter record), and, on the club tab, whether they have a club at all.
+  const links = useLoad(() => api.get<ShooterLinkList>('/api/challenges/shooter-links'), []);
+  const linked = links.loaded.state === 'ready' ? links.loaded.data.items.some((link) => link.status === 'confirmed') : undefined;
+  const clubs = useLoad(() => (route.tab === 'club' ? api.get<MyClubs>('/api/clubs/mine') : Promise.resolve(undefined)), [route.tab]);
+  const noClub = clubs.loaded.state === 'ready' && clubs.loaded.data?.items.length === 0;
 
   const page = loaded.state === 'ready' ? loaded.data : undefined;
   const items = page ? [...page.items, ...more.items] : [];
@@ -73,9 +84,29 @@ export function Challenges(props: { route: ChallengesRoute }) {
     }
   };
   const filtered = filters.search !== '' || filters.status !== '' || filters.difficulty !== '';
+  // An empty list says why only once it is known whether the member has a club (no flicker between the two).
+  const empty = page !== undefined && items.length === 0 && clubs.loaded.state !== 'loading';
+  const refresh = () => {
+    firstPageSize.current = Math.min(MAX_PAGE, Math.max(PAGE, items.length));
+    reload();
+    links.reload();
+  };
+  const completions = items.flatMap((item) =>
+    item.participation?.status === 'completed' && item.participation.finishedAt
+      ? [
+          {
+            participationId: item.participation.id,
+            finishedAt: item.participation.finishedAt,
+            title: item.title,
+            xp: item.participation.result?.xp ?? item.rewardXp,
+          },
+        ]
+      : [],
+  );
 
   return (
     <Screen title={t('challenges.title')}>
+      <Celebration completions={completions} />
       <nav class="tabs" aria-label={t('tabs.label')}>
         {TABS.map((tab) => (
           <a class="tab" href={hashOf({ ...route, tab })} aria-current={tab === route.tab ? 'page' : undefined} key={tab}>
@@ -116,7 +147,8 @@ export function Challenges(props: { route: ChallengesRoute }) {
       </form>
       {route.tab === 'personal' ? <PersonalGoal onCreated={reload} /> : null}
       <LoadState loaded={loaded} onRetry={reload} />
-      {page && items.length === 0 ? (
+      {empty && noClub ? <NoClub text={t('challenges.noClub')} /> : null}
+      {empty && !noClub ? (
         <Empty>
           <p>{filtered ? t('challenges.emptyFiltered') : route.tab === 'club' ? t('challenges.emptyClub') : t('challenges.empty')}</p>
         </Empty>
@@ -128,7 +160,7 @@ export function Challenges(props: { route: ChallengesRoute }) {
           </p>
           <div class="cards" data-testid="challenge-list">
             {items.map((item) => (
-              <ChallengeCard item={item} onChange={replace} key={item.id} />
+              <ChallengeCard item={item} onChange={replace} onActed={refresh} linked={linked} key={item.id} />
             ))}
           </div>
         </>

@@ -3,7 +3,7 @@ import { ApiError, unlessGone, withQuery } from '../api';
 import { formatDate, formatDateTime, t } from '../i18n';
 import { hashOf } from '../routes';
 import type { InvitationPage, MemberPage, MyClubs, NewInvitation } from '../types';
-import { Empty, ErrorBox, LoadState, PagedList, Screen, useAction, useApp, useLoad, usePaged } from '../ui';
+import { Empty, ErrorBox, LoadState, NoClub, PagedList, PersonLink, personName, Screen, useAction, useApp, useLoad, usePaged } from '../ui';
 
 const PAGE = 20;
 const clubPath = (clubId: string) => `/api/clubs/${encodeURIComponent(clubId)}`;
@@ -15,11 +15,7 @@ export function Clubs() {
   return (
     <Screen title={t('club.listTitle')}>
       <LoadState loaded={loaded} onRetry={reload} />
-      {loaded.state === 'ready' && loaded.data.items.length === 0 ? (
-        <Empty>
-          <p>{t('club.noClubs')}</p>
-        </Empty>
-      ) : null}
+      {loaded.state === 'ready' && loaded.data.items.length === 0 ? <NoClub text={t('club.noClubs')} /> : null}
       {loaded.state === 'ready' && loaded.data.items.length > 0 ? (
         <ul class="list" data-testid="my-clubs">
           {loaded.data.items.map((club) => (
@@ -220,8 +216,7 @@ function Members(props: { clubId: string }) {
           <li key={member.userId} data-testid="member" data-user={member.userId}>
             <div class="row">
               <span class="field-grow">
-                <a href={hashOf({ screen: 'member', userId: member.userId })}>{member.userId}</a>{' '}
-                {member.userId === userId ? t('club.you') : null}{' '}
+                <PersonLink person={member} /> {member.userId === userId ? t('club.you') : null}{' '}
                 <span class="small muted">
                   {t(`club.role.${member.role}`)} · {t('club.since', { date: formatDate(member.since) })}
                 </span>
@@ -229,7 +224,7 @@ function Members(props: { clubId: string }) {
               <button
                 type="button"
                 class="button button-small button-danger"
-                aria-label={`${t('club.remove')}: ${member.userId}`}
+                aria-label={`${t('club.remove')}: ${personName(member)}`}
                 disabled={action.busy}
                 onClick={() => {
                   action.clearError();
@@ -240,8 +235,8 @@ function Members(props: { clubId: string }) {
               </button>
             </div>
             {confirming === member.userId ? (
-              <div role="group" aria-label={t('club.removeConfirm', { user: member.userId })} class="row">
-                <span>{t('club.removeConfirm', { user: member.userId })}</span>
+              <div role="group" aria-label={t('club.removeConfirm', { user: personName(member) })} class="row">
+                <span>{t('club.removeConfirm', { user: personName(member) })}</span>
                 <button
                   type="button"
                   class="button button-small button-danger"

@@ -1,17 +1,29 @@
 import { unlessGone, withQuery } from '../api';
 import { formatDateTime, t } from '../i18n';
 import type { InboxPage } from '../types';
+import { useEffect, useState } from 'preact/hooks';
 import { Empty, ErrorBox, LoadState, PagedList, Screen, useAction, useApp, usePaged } from '../ui';
 
 const INBOX = '/api/notifications';
 const PAGE = 50;
 
-/** The full inbox: read one, read all, delete one, delete all, with the canonical endpoints. */
+/**
+ * The full inbox: read one, read all, delete one, delete all, with the canonical endpoints. After
+ * "Mark read" the focus stays on the entry (on its "Delete", which takes the place of the button).
+ */
 export function Inbox() {
   const { api, refreshBell } = useApp();
   const paged = usePaged((cursor) => api.get<InboxPage>(withQuery(INBOX, { limit: PAGE, cursor })), []);
   const { loaded, reload, page, items } = paged;
   const action = useAction();
+  /** The entry just marked read, whose "Delete" takes the focus once the list shows it read. */
+  const [readId, setReadId] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    const button = readId ? document.querySelector<HTMLElement>(`[data-read-id="${CSS.escape(readId)}"]`) : null;
+    // Disabled while the action finishes, the button takes no focus yet: the next render tries again.
+    button?.focus();
+    if (button && document.activeElement === button) setReadId(undefined);
+  });
   const act = (call: () => Promise<unknown>) =>
     action.run(async () => {
       try {
@@ -77,7 +89,10 @@ export function Inbox() {
                   class="button button-small"
                   aria-label={`${t('inbox.markRead')}: ${item.title}`}
                   disabled={action.busy}
-                  onClick={() => void act(() => api.send('POST', `${INBOX}/${encodeURIComponent(item.id)}/read`))}
+                  onClick={() => {
+                    setReadId(item.id);
+                    void act(() => api.send('POST', `${INBOX}/${encodeURIComponent(item.id)}/read`));
+                  }}
                 >
                   {t('inbox.markRead')}
                 </button>
@@ -87,6 +102,7 @@ export function Inbox() {
                 class="button button-small button-secondary"
                 aria-label={`${t('inbox.delete')}: ${item.title}`}
                 disabled={action.busy}
+                data-read-id={item.read ? item.id : undefined}
                 onClick={() => void act(() => api.send('DELETE', `${INBOX}/${encodeURIComponent(item.id)}`))}
               >
                 {t('inbox.delete')}

@@ -1,12 +1,14 @@
 import { withQuery } from '../api';
-import { formatNumber, t } from '../i18n';
+import { daysLeft } from '../cards';
+import { formatNumber, t, type TextKey } from '../i18n';
 import { hashOf } from '../routes';
 import type { LeaderboardPage, LeaderboardRow } from '../types';
 import { BoardNameCell, BoardTable, Empty, LoadState, useApp, useLoad } from '../ui';
 
 /**
  * A challenge's leaderboard, switching between the global board and the member's club board.
- * The member's own row is marked; when it is not on the first page, the rows around it follow.
+ * It names its challenge, the score's unit and the days left. The member's own row is marked;
+ * when it is not on the first page, the rows around it follow.
  */
 export function Leaderboard(props: { challengeId: string; board: 'global' | 'club' }) {
   const { api } = useApp();
@@ -18,14 +20,21 @@ export function Leaderboard(props: { challengeId: string; board: 'global' | 'clu
     [props.challengeId, props.board],
   );
   const boards = ['global', 'club'] as const;
+  const challenge = loaded.state === 'ready' ? loaded.data.challenge : undefined;
   return (
     <section aria-labelledby="page-title">
       <p>
         <a href={hashOf({ screen: 'challenges', tab: 'global' })}>← {t('leaderboard.back')}</a>
       </p>
       <h1 id="page-title" tabIndex={-1}>
-        {t('leaderboard.title')}
+        {challenge ? challenge.title : t('leaderboard.title')}
       </h1>
+      {challenge ? (
+        <p class="small muted" data-testid="board-about">
+          {t('leaderboard.title')} · {t('leaderboard.unit', { unit: t(`metric.${challenge.metric}` as TextKey) })}
+          {challenge.endsAt ? ` · ${t('leaderboard.daysLeft', { days: daysLeft(challenge.endsAt, new Date()) })}` : ''}
+        </p>
+      ) : null}
       <div class="segmented" role="group" aria-label={t('leaderboard.board')}>
         {boards.map((board) => (
           <a
@@ -48,6 +57,8 @@ export function Leaderboard(props: { challengeId: string; board: 'global' | 'clu
 function Board(props: { page: LeaderboardPage }) {
   const { page } = props;
   const meOnPage = page.items.some((row) => row.isOwn);
+  // The score column is headed by its unit (shots, average ring, …) where the board says which.
+  const figure = page.challenge ? t(`metric.${page.challenge.metric}` as TextKey) : t('leaderboard.score');
   return (
     <div data-testid="leaderboard" data-board={page.board}>
       <p role="status" class="small">
@@ -58,22 +69,22 @@ function Board(props: { page: LeaderboardPage }) {
           <p>{t('leaderboard.empty')}</p>
         </Empty>
       ) : (
-        <Rows rows={page.items} caption={t(`board.${page.board}`)} />
+        <Rows rows={page.items} caption={t(`board.${page.board}`)} figure={figure} />
       )}
       {page.me && !meOnPage ? (
         <>
           <h2>{t('leaderboard.around')}</h2>
-          <Rows rows={[...page.around, page.me].sort((a, b) => a.rank - b.rank)} caption={t('leaderboard.around')} />
+          <Rows rows={[...page.around, page.me].sort((a, b) => a.rank - b.rank)} caption={t('leaderboard.around')} figure={figure} />
         </>
       ) : null}
     </div>
   );
 }
 
-function Rows(props: { rows: LeaderboardRow[]; caption: string }) {
+function Rows(props: { rows: LeaderboardRow[]; caption: string; figure: string }) {
   return (
     <div class="table-wrap">
-      <BoardTable caption={props.caption} figure={t('leaderboard.score')} last={t('leaderboard.status')}>
+      <BoardTable caption={props.caption} figure={props.figure} last={t('leaderboard.status')}>
         {props.rows.map((row) => (
           <tr key={row.participationId} class={row.isOwn ? 'own' : undefined} data-testid="board-row" data-user={row.userId}>
             <td>{row.rank}</td>

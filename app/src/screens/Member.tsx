@@ -1,7 +1,8 @@
 import { formatNumber, t } from '../i18n';
 import { hashOf } from '../routes';
 import type { MemberBadges } from '../types';
-import { Empty, LoadState, useApp, useLoad } from '../ui';
+import type { Named } from '../contracts';
+import { Avatar, Empty, LoadState, personName, useApp, useLoad } from '../ui';
 import { BadgeGroups } from './BadgeGroups';
 
 /**
@@ -16,6 +17,8 @@ export function Member(props: { userId: string }) {
     () => api.get<MemberBadges>(`/api/challenges/members/${encodeURIComponent(props.userId)}/badges`),
     [props.userId],
   );
+  // The name comes with the answer (null while the member has no profile): until then, the neutral word.
+  const person: Named = loaded.state === 'ready' ? { ...(loaded.data as Named), userId: props.userId } : { userId: props.userId };
   return (
     <section aria-labelledby="page-title" data-testid="member-page">
       <p>
@@ -23,8 +26,9 @@ export function Member(props: { userId: string }) {
           ← {t('member.back')}
         </a>
       </p>
-      <h1 id="page-title" tabIndex={-1}>
-        {props.userId}
+      <h1 id="page-title" tabIndex={-1} class="person">
+        <Avatar person={person} large />
+        {personName(person)}
       </h1>
       {props.userId === me ? (
         <p class="small muted">

@@ -7,10 +7,14 @@ import { Ladder } from './Ladder';
 import type { BadgePreferences } from '../types';
 import { percent } from '../cards';
 import { BadgeGroups } from './BadgeGroups';
+import { Celebration } from './Celebration';
+import { LockedBadges } from './LockedBadges';
+import { ProfileName } from './ProfileName';
+import { StreakCard } from './StreakCard';
 
 /**
- * Achievements and badges: XP, tier and the way to the next tier; earned badges grouped by
- * quality (highest first), oldest first within a group; the recent completions with their
+ * The member's name and streak; achievements and badges: XP, tier and the way to the next tier; earned badges grouped by
+ * quality (highest first), oldest first within a group, then the ones still locked; the recent completions with their
  * leaderboards; a way back to the challenges.
  */
 export function Profile() {
@@ -18,6 +22,8 @@ export function Profile() {
   const { loaded, reload } = useLoad(() => api.get<Achievements>('/api/challenges/achievements'), []);
   return (
     <Screen title={t('profile.title')}>
+      <ProfileName />
+      <StreakCard />
       <LoadState loaded={loaded} onRetry={reload} />
       {loaded.state === 'ready' ? <ProfileBody achievements={loaded.data} /> : null}
     </Screen>
@@ -29,6 +35,7 @@ function ProfileBody(props: { achievements: Achievements }) {
   const progressLabel = t('profile.progress');
   return (
     <>
+      <Celebration completions={a.recentCompletions} />
       <div class="card standing" data-testid="standing">
         <p class="standing-xp">
           <span class="big">{formatNumber(a.xp)}</span> {t('profile.xp')}
@@ -56,6 +63,7 @@ function ProfileBody(props: { achievements: Achievements }) {
       ) : (
         <BadgeGroups groups={a.badgeGroups} />
       )}
+      <LockedBadges />
 
       <PrivateBadges initial={a.showPrivateBadges} />
 

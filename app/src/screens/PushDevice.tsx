@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import { t, type TextKey } from '../i18n';
 import { ErrorBox, Loading, Toggle, useAction, useApp } from '../ui';
+import { pushFailure } from '../pushReasons';
 import { disablePush, enablePush, pushState, type PushState } from '../webPush';
 
 /**
  * "Push on this device": one switch for this browser's push subscription (app/src/webPush.ts).
- * Permission is asked only when the member switches it on. When the browser cannot, or the
- * member blocked notifications, the switch is disabled and the line below says why.
+ * Permission is asked only when the member switches it on. When the browser cannot (on an iPhone:
+ * not from the Home Screen), or the member blocked notifications, the switch is disabled and the
+ * line below says why and what to do; a switch that failed says whose part failed.
  */
 export function PushDevice() {
   const { api } = useApp();
@@ -41,12 +43,11 @@ export function PushDevice() {
           </p>
         </>
       ) : null}
-      {action.error ? (
-        <ErrorBox
-          error={action.error}
-          title={t('state.actionFailed')}
-          onRetry={state === undefined ? () => setRound(round + 1) : undefined}
-        />
+      {action.error && state === undefined ? <ErrorBox error={action.error} onRetry={() => setRound(round + 1)} /> : null}
+      {action.error && state !== undefined ? (
+        <p class="state state-error" role="alert" data-testid="push-device-failure">
+          {t(`push.device.failed.${pushFailure(action.error)}`)}
+        </p>
       ) : null}
     </fieldset>
   );

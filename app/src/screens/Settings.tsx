@@ -3,29 +3,38 @@ import { t, type TextKey } from '../i18n';
 import { settingsSections, withValue, type SettingsField } from '../settingsModel';
 import type { NotificationPreferences, SharingPreferences, UserSettings } from '../types';
 import { ErrorBox, LoadState, Screen, Toggle, useAction, useApp, useLoad } from '../ui';
+import type { Contact } from '../contracts';
+import { ContactEmail } from './ContactEmail';
 import { PushDevice } from './PushDevice';
 
 const SUMMARY_MODES = ['off', 'daily', 'weekly', 'monthly'] as const;
 
 /**
- * Notification settings: every key of the v1 `notifications` block, saved as the whole block
- * (PUT /api/user/settings, the canonical form); push on this device (its browser subscription);
- * and the sharing defaults new participations take.
+ * Notification settings: the contact email (confirmed before use); every key of the v1
+ * `notifications` block, saved as the whole block (PUT /api/user/settings, the canonical form),
+ * its email switches disabled until an address is confirmed; push on this device (its browser
+ * subscription); and the sharing defaults new participations take.
  */
 export function Settings() {
   const { api } = useApp();
   const { loaded, reload, set } = useLoad(() => api.get<UserSettings>('/api/user/settings'), []);
+  const contact = useLoad(() => api.get<Contact>('/api/user/contact'), []);
+  // Email can be delivered once an address is confirmed (a service that does not say so yet: as before, any stored address).
+  const emailReady =
+    contact.loaded.state !== 'ready' || (contact.loaded.data.email !== null && contact.loaded.data.emailConfirmed !== false);
   return (
     <Screen title={t('settings.title')}>
+      <LoadState loaded={contact.loaded} onRetry={contact.reload} />
+      {contact.loaded.state === 'ready' ? <ContactEmail contact={contact.loaded.data} onChange={contact.set} /> : null}
       <LoadState loaded={loaded} onRetry={reload} />
-      {loaded.state === 'ready' ? <NotificationForm settings={loaded.data} onSaved={set} /> : null}
+      {loaded.state === 'ready' ? <NotificationForm settings={loaded.data} onSaved={set} emailReady={emailReady} /> : null}
       <PushDevice />
       <SharingDefaults />
     </Screen>
   );
 }
 
-function NotificationForm(props: { settings: UserSettings; onSaved: (settings: UserSettings) => void }) {
+function NotificationForm(props: { settings: UserSettings; onSaved: (settings: UserSettings) => void; emailReady: boolean }) {
   const { api } = useApp();
   const [block, setBlock] = useState<NotificationPreferences>(props.settings.notifications);
   const [saved, setSaved] = useState(false);
@@ -45,11 +54,16 @@ function NotificationForm(props: { settings: UserSettings; onSaved: (settings: U
         setSaved(true);
       })}
     >
+      {props.emailReady ? null : (
+        <p class="notice" id="email-unavailable" data-testid="email-unavailable">
+          {t('contact.emailOff')}
+        </p>
+      )}
       {settingsSections(block).map((section) => (
         <fieldset class="card" key={section.name}>
           <legend>{t(`settings.section.${section.name}` as TextKey)}</legend>
           {section.fields.map((field) => (
-            <Field field={field} onChange={change} key={field.path.join('.')} />
+            <Field field={field} onChange={change} key={field.path.join('.')} off={!props.emailReady && byEmail(field.path)} />
           ))}
         </fieldset>
       ))}
@@ -66,12 +80,27 @@ function NotificationForm(props: { settings: UserSettings; onSaved: (settings: U
   );
 }
 
-function Field(props: { field: SettingsField; onChange: (path: string[], value: boolean | string | null) => void }) {
+/** A switch that sends email: the email section's and the reminders' "by email". */
+function byEmail(path: string[]): boolean {
+  return path[0] === 'email' || path[path.length - 1] === 'viaEmail';
+}
+
+/** One setting; `off`: an email switch while no address is confirmed, shown off and disabled, saying why. */
+function Field(props: { field: SettingsField; off?: boolean; onChange: (path: string[], value: boolean | string | null) => void }) {
   const { field } = props;
   const label = t(`settings.${field.path.join('.')}` as TextKey);
   const name = field.path.join('.');
   if (field.kind === 'flag') {
-    return <Toggle label={label} checked={field.value === true} testId={name} onChange={(value) => props.onChange(field.path, value)} />;
+    return (
+      <Toggle
+        label={label}
+        checked={field.value === true && !props.off}
+        disabled={props.off}
+        describedBy={props.off ? 'email-unavailable' : undefined}
+        testId={name}
+        onChange={(value) => props.onChange(field.path, value)}
+      />
+    );
   }
   if (field.kind === 'mode') {
     return (

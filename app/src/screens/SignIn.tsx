@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { tokenPasteOffered, type AuthSession } from '../../../web/signin/session';
-import { t } from '../i18n';
+import { language, t } from '../i18n';
 
 /**
  * Signing in, and the designed end of a session: after a 401 the app lands here with `expired`
@@ -25,7 +25,10 @@ export function SignIn(props: {
     setBusy(true);
     setRefused(undefined);
     try {
-      const response = await fetch('/api/me', { headers: { authorization: `Bearer ${token.trim()}` }, cache: 'no-store' });
+      const response = await fetch('/api/me', {
+        headers: { authorization: `Bearer ${token.trim()}`, 'accept-language': language() },
+        cache: 'no-store',
+      });
       if (!response.ok) {
         const problem = (await response.json().catch(() => ({}))) as { detail?: string };
         setRefused(problem.detail ?? response.statusText);
