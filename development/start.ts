@@ -13,6 +13,7 @@ import { startLocalPushFakes, trustedLocalTls, type LocalPushFakes } from './pus
 import { hubsTheAppReads } from './local/eventHubs/appHubs';
 import { ensureLocalEventHubs, type RunningEventHubs } from './local/eventHubs/developmentHub';
 import { prepareLocalEnvironment } from './local/environment';
+import { followLocalPort } from './local/publicBaseUrl';
 import { repoRoot } from './local/paths';
 import { stopOnSignals } from '../shared/process/signals';
 import { exitOnStartupFailure } from '../shared/process/startupFailure';
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   // Then: this may start the process again with the push fakes' certificate trusted.
   const tls = await trustedLocalTls();
   const environment = await prepareLocalEnvironment({ storage: true });
+  followLocalPort(process.env);
   let eventHubs: RunningEventHubs | undefined;
   let emailFake: FakeAcsEmail | undefined;
   let oidcProvider: RunningOidcProvider | undefined;

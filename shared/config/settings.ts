@@ -312,8 +312,27 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
       { setting: 'AUTH_PORTAL_CLIENT_ID', message: 'or AUTH_APP_CLIENT_ID is required when AUTH_OIDC_AUTHORITY is set' },
     ]);
   }
+  const baseUrlProblem = publicBaseUrlProblem(settings);
+  if (baseUrlProblem) throw new SettingsError([{ setting: 'NOTIFY_PUBLIC_BASE_URL', message: baseUrlProblem }]);
   return settings;
 }
+
+/**
+ * Every email carries one-click unsubscribe links (RFC 8058) under NOTIFY_PUBLIC_BASE_URL, so with
+ * email on the app refuses to start without a base URL a member's mail client can reach: https,
+ * or plain http on this machine only (local development, where `npm start` sets it from PORT).
+ */
+function publicBaseUrlProblem(settings: Settings): string | undefined {
+  const emailOn = settings.NOTIFY_EMAIL_SENDER_ADDRESS && (settings.NOTIFY_EMAIL_CONNECTION || settings.NOTIFY_EMAIL_ENDPOINT);
+  if (!emailOn) return undefined;
+  const base = settings.NOTIFY_PUBLIC_BASE_URL;
+  if (!base) return 'is required when email is configured (the public https address of this service, for the unsubscribe links)';
+  const { protocol, hostname } = new URL(base);
+  if (protocol === 'https:' || (protocol === 'http:' && LOOPBACK_HOSTS.has(hostname))) return undefined;
+  return 'must be an https URL when email is configured (plain http only for 127.0.0.1 or localhost)';
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** What every runner of the ingest apply core reads: admission thresholds and retention (shared/ingest/eventRunner.ts). */
 export const INGEST_APPLY_SETTING_NAMES = [

@@ -23,14 +23,17 @@ export type TimerRun = {
 export async function runDeliveryTimer(sql: Sql, settings: Settings, log: Logger): Promise<TimerRun> {
   if (!senders.has(settings)) senders.set(settings, emailSenderFromSettings(settings));
   const sender = senders.get(settings);
-  const email = sender
-    ? await deliverDueEmails(sql, {
-        sender,
-        publicBaseUrl: settings.NOTIFY_PUBLIC_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`,
-        senderName: settings.NOTIFY_EMAIL_SENDER_NAME,
-        log,
-      })
-    : 'not_configured';
+  // parseSettings refuses email without a public base URL, so a sender always has one.
+  const publicBaseUrl = settings.NOTIFY_PUBLIC_BASE_URL;
+  const email =
+    sender && publicBaseUrl
+      ? await deliverDueEmails(sql, {
+          sender,
+          publicBaseUrl,
+          senderName: settings.NOTIFY_EMAIL_SENDER_NAME,
+          log,
+        })
+      : 'not_configured';
   const channels = pushChannelsFromSettings(settings);
   const push = channels.web || channels.mobile ? await deliverDuePushes(sql, { channels, log }) : 'not_configured';
   return { email, push };
