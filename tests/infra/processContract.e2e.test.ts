@@ -309,7 +309,7 @@ describe('infra-to-process contract: each process starts as infra and the workfl
       expect(alarm.stderr()).toContain('Usage: freshness:check --url https://<deployment>');
     }, 30_000);
 
-    it('box agent: edge/.env.sample with its token, the app URL and its mirror starts and pushes its clubs', async () => {
+    it('box agent: edge/.env.sample with its token, the app URL, its mirror and the push released starts and pushes its clubs', async () => {
       const sample = boxSampleEnvironment();
       const box = await createBox(getSql());
       const mirror = await createMirror();
@@ -319,6 +319,8 @@ describe('infra-to-process contract: each process starts as infra and the workfl
           ...Object.fromEntries(Object.entries(sample).filter(([, value]) => value !== '')),
           SVC_EDGE_API_TOKEN: box.token,
           SVC_CLOUD_BASE_URL: url,
+          // The sample ships the push off; the operator switches it on once the sync endpoint is live (rollout order).
+          SVC_CLUB_MASTER_SYNC_ENABLED: 'true',
           SVC_MIRROR_DATABASE_URL: mirror.url,
           SVC_EDGE_PORT: String(port),
         };
