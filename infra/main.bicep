@@ -68,6 +68,16 @@ param costClientSecret string = ''
 @description('Expiry of that client secret (ISO 8601, 24 months after creation); stored on the Key Vault secret.')
 param costCredentialExpiresOn string = ''
 
+// Sign-in (docs/decisions/010-sign-in.md): the environment's Entra ID tenant and the two app
+// registrations, deployment variables as the cost settings are. Unset or the zero-GUID
+// placeholder fails the deployment (the workflow and azd check it first: ops/signInSettings.ts).
+@description('AUTH_TENANT_ID: the Entra ID tenant members and operators sign in with; AUTH_ISSUER, AUTH_JWKS_URL and AUTH_OIDC_AUTHORITY are built from it.')
+param signInTenantId string
+@description('AUTH_PORTAL_CLIENT_ID: application (client) id of the admin portal\'s registration.')
+param signInPortalClientId string
+@description('AUTH_APP_CLIENT_ID: application (client) id of the member app\'s registration.')
+param signInAppClientId string
+
 @secure()
 @description('PAGING_CURSOR_KEY: signs list cursors (at least 32 characters, e.g. openssl rand -base64 48). Empty keeps the key already in Key Vault.')
 param pagingCursorKey string = ''
@@ -243,9 +253,26 @@ var resourceSettingValues = {
   functionIdentityClientId: identities.outputs.functionClientId
 }
 
+var placeholderGuid = '00000000-0000-0000-0000-000000000000'
+var signInTenant = empty(signInTenantId) || signInTenantId == placeholderGuid
+  ? fail('AUTH_TENANT_ID is unset or the zero-GUID placeholder: set the environment\'s tenant id (docs/operations.md)')
+  : signInTenantId
+var signInPortalClient = empty(signInPortalClientId) || signInPortalClientId == placeholderGuid
+  ? fail('AUTH_PORTAL_CLIENT_ID is unset or the zero-GUID placeholder: set the portal\'s client id (docs/operations.md)')
+  : signInPortalClientId
+var signInAppClient = empty(signInAppClientId) || signInAppClientId == placeholderGuid
+  ? fail('AUTH_APP_CLIENT_ID is unset or the zero-GUID placeholder: set the member app\'s client id (docs/operations.md)')
+  : signInAppClientId
+var signInAuthority = '${environment().authentication.loginEndpoint}${signInTenant}/v2.0'
+
 // Values of the deployment variables and secrets that app-settings.json names as `deploy:<name>`;
 // an empty one leaves its app setting out.
 var deploymentSettingValues = {
+  AUTH_ISSUER: signInAuthority
+  AUTH_JWKS_URL: '${environment().authentication.loginEndpoint}${signInTenant}/discovery/v2.0/keys'
+  AUTH_OIDC_AUTHORITY: signInAuthority
+  AUTH_PORTAL_CLIENT_ID: signInPortalClient
+  AUTH_APP_CLIENT_ID: signInAppClient
   INTERNAL_CLOUD_COST_TENANT_ID: costTenantId
   INTERNAL_CLOUD_COST_CLIENT_ID: costClientId
   INTERNAL_CLOUD_COST_SUBSCRIPTION_ID: costSubscriptionId

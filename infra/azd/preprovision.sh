@@ -16,6 +16,8 @@ if [ -z "${POSTGRES_ADMIN_PASSWORD:-}" ]; then
   exit 1
 fi
 npm run build > /dev/null
+# The sign-in ids (azd env set AUTH_TENANT_ID / AUTH_PORTAL_CLIENT_ID / AUTH_APP_CLIENT_ID): never a placeholder.
+node dist/ops.js deploy:check-sign-in
 if [ "$AZURE_ENV_NAME" = staging ]; then
   plan=$(node dist/ops.js ingest:worker-plan "${STAGING_INGEST_ENABLED:-}" "${STAGING_INGEST_REPLICAS:-}")
 else

@@ -20,6 +20,12 @@ param costTenantId = readEnvironmentVariable('INTERNAL_CLOUD_COST_TENANT_ID', ''
 param costClientId = readEnvironmentVariable('INTERNAL_CLOUD_COST_CLIENT_ID', '')
 param costSubscriptionId = readEnvironmentVariable('INTERNAL_CLOUD_COST_SUBSCRIPTION_ID', '')
 param costClientSecret = readEnvironmentVariable('INTERNAL_CLOUD_COST_CLIENT_SECRET', '')
+// Sign-in: the environment's tenant and app registrations (variables, as the cost settings);
+// main.bicep refuses an empty one or the zero-GUID placeholder.
+param signInTenantId = readEnvironmentVariable('AUTH_TENANT_ID', '')
+param signInPortalClientId = readEnvironmentVariable('AUTH_PORTAL_CLIENT_ID', '')
+param signInAppClientId = readEnvironmentVariable('AUTH_APP_CLIENT_ID', '')
+
 param pagingCursorKey = readEnvironmentVariable('PAGING_CURSOR_KEY', '')
 param costCredentialExpiresOn = readEnvironmentVariable('COST_CLIENT_SECRET_EXPIRES_ON', '')
 

@@ -15,6 +15,12 @@ param ingestWorkerImage = readEnvironmentVariable('INGEST_WORKER_IMAGE', '')
 
 param ingestStatusEnabled = bool(readEnvironmentVariable('INGEST_STATUS_ENABLED_DEPLOYED', 'false'))
 
+// Sign-in: the environment's tenant and app registrations (variables, as the cost settings);
+// main.bicep refuses an empty one or the zero-GUID placeholder.
+param signInTenantId = readEnvironmentVariable('AUTH_TENANT_ID', '')
+param signInPortalClientId = readEnvironmentVariable('AUTH_PORTAL_CLIENT_ID', '')
+param signInAppClientId = readEnvironmentVariable('AUTH_APP_CLIENT_ID', '')
+
 param pagingCursorKey = readEnvironmentVariable('PAGING_CURSOR_KEY', '')
 
 // The cost dashboard's four settings (spec: deployment variables and a secret); one missing: not configured.
