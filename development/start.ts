@@ -99,7 +99,12 @@ async function main(): Promise<void> {
       console.log(`           local Web Push service fake on ${pushFakes.webPush.origin} (npm run pushes lists what was sent)`);
     if (host.eventHubFeeds.length) console.log(`Triggers:  ${host.eventHubFeeds.join(', ')}`);
     if (telemetry) console.log(`Telemetry: OpenTelemetry to ${ingestionEndpointOf(settings.APPLICATIONINSIGHTS_CONNECTION_STRING)}`);
-    console.log(`Functions: ${functionDefinitions.map((d) => `${d.name} [${d.kind}]`).join(', ')}`);
+    console.log(
+      `Functions: ${functionDefinitions
+        .filter((d) => host.functions.includes(d.name))
+        .map((d) => `${d.name} [${d.kind}]`)
+        .join(', ')}`,
+    );
     console.log(`Listening: ${host.url}  (try ${host.url}/healthz)`);
     if (oidcProvider) {
       console.log(`Sign-in:   local OpenID provider ${oidcProvider.issuer} (demo users in README.md, password demo)`);
