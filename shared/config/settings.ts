@@ -130,8 +130,17 @@ export const SettingsSchema = v.object({
   INGEST_EVENTHUB_CONNECTION__clientId: optionalText,
   /** Consumer group of the `ingest` trigger (host expression %INGEST_EVENTHUB_CONSUMER_GROUP%). */
   INGEST_EVENTHUB_CONSUMER_GROUP: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '$Default'),
-  /** Writes the ingest status record and reject log when true; GET /healthz/ingest answers unknown while false. */
+  /**
+   * Writes the function's ingest status record and reject log when true (production, switched on
+   * by the rollout gate); while false GET /healthz/ingest answers unknown where the function ingests.
+   */
   SVC_INGEST_STATUS_ENABLED: flag(false),
+  /**
+   * Which runner ingests in this environment (shared/ingest/healthSource.ts): `function`, this
+   * app's Event Hubs trigger (production), or `worker`, the dedicated worker (staging), whose
+   * status health then reads whatever SVC_INGEST_STATUS_ENABLED says.
+   */
+  INGEST_RUNNER: v.optional(v.picklist(['function', 'worker'], 'must be function or worker'), 'function'),
   /** NCRONTAB schedule of the ingest heartbeat timer (%INGEST_HEARTBEAT_SCHEDULE%); every minute. */
   INGEST_HEARTBEAT_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 * * * * *'),
   /** Contract rejects within the window that make admissionState `rejecting`. */

@@ -66,6 +66,17 @@ describe('the ingest status record', () => {
     expect(await health(0)).toMatchObject({ status: 'down', runnerCount: 0 });
   });
 
+  it('reads only the runner that runs here: a stray event heartbeat does not hide the worker on staging', async () => {
+    const worker: ApplyOptions = { ...options(0, 'worker:staging-1'), runner: { id: 'worker:staging-1', kind: 'worker' } };
+    await runHeartbeat(sql(), worker);
+    // A function heartbeat written later (the timer that should not run where the worker runs).
+    await runHeartbeat(sql(), options(60));
+    const staging = await readIngestHealth(sql(), { statusEnabled: true, runnerKind: 'worker', detail: true, now: at(90) });
+    expect(staging).toMatchObject({ status: 'up', runnerKind: 'worker', heartbeatAt: at(0).toISOString(), runnerCount: 1 });
+    const production = await readIngestHealth(sql(), { statusEnabled: true, runnerKind: 'event', detail: true, now: at(90) });
+    expect(production).toMatchObject({ status: 'up', runnerKind: 'event', catchUpState: 'live', heartbeatAt: at(60).toISOString() });
+  });
+
   it('walks rejecting, quarantine, recovery and drift, and shows the context to admins only', async () => {
     const club = uniqueClub();
     const bad = (lsn: number) => event(hitBody({ id: 1, clubId: club, lsn }), { topic: `club.${club}.hits`, clubId: '1' });
