@@ -212,6 +212,11 @@ export const SettingsSchema = v.object({
   NOTIFY_EMAIL_CONNECTION: optionalText,
   /** Communication Services endpoint (https), used with the managed identity when no connection string is set. */
   NOTIFY_EMAIL_ENDPOINT: url,
+  /**
+   * Client id of the user-assigned managed identity that sends to NOTIFY_EMAIL_ENDPOINT (the
+   * deployed app has no system-assigned one); unset: the system-assigned identity.
+   */
+  NOTIFY_EMAIL_CLIENT_ID: optionalText,
   /** MailFrom address of a verified domain (`DoNotReply@mail.example.org`); required for sending. */
   NOTIFY_EMAIL_SENDER_ADDRESS: optionalText,
   /** The name emails are signed with in their text. */
