@@ -170,7 +170,12 @@ export async function startFakeAcsEmail(options: FakeAcsEmailOptions = {}): Prom
     emails,
     requests,
     throttleNextSends,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // A client's keep-alive sockets (the SDK's) would hold the close open.
+        server.closeAllConnections();
+      }),
   };
 }
 
