@@ -2,6 +2,7 @@ import { getSql } from '../../shared/db/client';
 import { applyIngestBatch, type ApplyOptions } from '../../shared/ingest/apply';
 import { runHeartbeat } from '../../shared/ingest/eventRunner';
 import { publicIngestHealth, readIngestHealth, DETAIL_FIELDS } from '../../shared/ingest/health';
+import { ingestCheck } from '../../shared/ingest/healthCheck';
 import { useIngestTablesExclusively } from './exclusive';
 import { event, hitBody, hitEvent, incoming, uniqueClub, type SentEvent, TEST_THRESHOLDS } from './fixtures';
 
@@ -75,6 +76,19 @@ describe('the ingest status record', () => {
     expect(staging).toMatchObject({ status: 'up', runnerKind: 'worker', heartbeatAt: at(0).toISOString(), runnerCount: 1 });
     const production = await readIngestHealth(sql(), { statusEnabled: true, runnerKind: 'event', detail: true, now: at(90) });
     expect(production).toMatchObject({ status: 'up', runnerKind: 'event', catchUpState: 'live', heartbeatAt: at(60).toISOString() });
+  });
+
+  it('on /healthz, where the worker ingests: unknown while none runs (the app is not down for it), up while one does', async () => {
+    const check = ingestCheck(sql, () => ({ statusEnabled: true, runnerKind: 'worker' }));
+    // Only rows of an earlier clock: no worker has written within the last 3 minutes.
+    await runHeartbeat(sql(), { ...options(0, 'worker:staging-old'), runner: { id: 'worker:staging-old', kind: 'worker' } });
+    expect(await check.check()).toMatchObject({ status: 'unknown', runnerCount: 0 });
+    await runHeartbeat(sql(), {
+      ...options(0, 'worker:staging-1'),
+      runner: { id: 'worker:staging-1', kind: 'worker' },
+      now: () => new Date(),
+    });
+    expect(await check.check()).toMatchObject({ status: 'up', runnerKind: 'worker', runnerCount: 1 });
   });
 
   it('walks rejecting, quarantine, recovery and drift, and shows the context to admins only', async () => {
