@@ -75,7 +75,9 @@ describe('app settings', () => {
     });
 
     it('is not needed while email is off', () => {
-      expect(parseSettings({ ...valid, NOTIFY_EMAIL_SENDER_ADDRESS: 'DoNotReply@mail.example.org' }).NOTIFY_PUBLIC_BASE_URL).toBeUndefined();
+      expect(
+        parseSettings({ ...valid, NOTIFY_EMAIL_SENDER_ADDRESS: 'DoNotReply@mail.example.org' }).NOTIFY_PUBLIC_BASE_URL,
+      ).toBeUndefined();
     });
 
     it('the sample does not pin it to one port (npm start follows PORT)', () => {

@@ -253,7 +253,7 @@ describe('edge/.env.sample as a newcomer copies it', () => {
   const fromSample = (extra: Record<string, string>, settingsFiles: string[] = []) =>
     withLocalCloudDefault(withEnvFile(extra, sample), settingsFiles);
 
-  it('ships the club master push off (the spec\'s default): a new box pushes nothing until the operator enables it', () => {
+  it("ships the club master push off (the spec's default): a new box pushes nothing until the operator enables it", () => {
     expect(parseEdgeConfig(fromSample({}))).toMatchObject({ syncEnabled: false });
     expect(readFileSync(sample, 'utf8')).toMatch(/^SVC_CLUB_MASTER_SYNC_ENABLED=false$/m);
   });
@@ -282,6 +282,8 @@ describe('edge/.env.sample as a newcomer copies it', () => {
   });
 
   it('switched on without the token says what is missing', () => {
-    expect(() => parseEdgeConfig(fromSample({ SVC_CLUB_MASTER_SYNC_ENABLED: 'true' }))).toThrow(/SVC_EDGE_API_TOKEN is required when SVC_CLUB_MASTER_SYNC_ENABLED is true/);
+    expect(() => parseEdgeConfig(fromSample({ SVC_CLUB_MASTER_SYNC_ENABLED: 'true' }))).toThrow(
+      /SVC_EDGE_API_TOKEN is required when SVC_CLUB_MASTER_SYNC_ENABLED is true/,
+    );
   });
 });

@@ -92,7 +92,7 @@ describe('docs/runbook-ingest.md', () => {
 describe('where the docs say the replay and the box sync run', () => {
   const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
-  it('describe the replay where its workflow runs it: on the workflow\'s runner, not in a container', () => {
+  it("describe the replay where its workflow runs it: on the workflow's runner, not in a container", () => {
     const workflow = read('.github/workflows/replay-shooter-master-data.yml');
     expect(workflow).not.toMatch(/^\s+container:/m);
     expect(workflow).toMatch(/runs-on: ubuntu-latest/);
