@@ -66,7 +66,7 @@ resource hub 'Microsoft.NotificationHubs/namespaces/notificationHubs@2023-10-01-
   }
 }
 
-resource appRule 'Microsoft.NotificationHubs/namespaces/notificationHubs/authorizationRules@2023-10-01-preview' = {
+resource appRule 'Microsoft.NotificationHubs/namespaces/notificationHubs/AuthorizationRules@2023-10-01-preview' = {
   parent: hub
   name: 'app-send-manage'
   properties: {
