@@ -37,6 +37,7 @@ resource managedDomain 'Microsoft.Communication/emailServices/domains@2023-04-01
 // Created so its DNS records can be read and set (docs/operations.md, "Email"); linked once verified.
 resource customEmailDomain 'Microsoft.Communication/emailServices/domains@2023-04-01' = if (!empty(customDomain)) {
   parent: emailService
+  // A resource name is evaluated even when the condition is false; an empty one would not compile.
   name: empty(customDomain) ? 'unused' : customDomain
   location: 'global'
   tags: tags
