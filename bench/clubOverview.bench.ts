@@ -26,7 +26,7 @@ export default async function clubOverview({ sql }: BenchContext): Promise<Compa
   const options = {
     now: NOW,
     staleAfterHours: 24,
-    ingestStatusEnabled: true,
+    ingestSource: { statusEnabled: true, runnerKind: 'event' as const },
     include: { ingest: true, members: true },
     members: { limit: 50, offset: 0 },
   };

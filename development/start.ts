@@ -13,6 +13,7 @@ import { startLocalPushFakes, trustedLocalTls, type LocalPushFakes } from './pus
 import { hubsTheAppReads } from './local/eventHubs/appHubs';
 import { ensureLocalEventHubs, type RunningEventHubs } from './local/eventHubs/developmentHub';
 import { prepareLocalEnvironment } from './local/environment';
+import { followLocalPort } from './local/publicBaseUrl';
 import { repoRoot } from './local/paths';
 import { stopOnSignals } from '../shared/process/signals';
 import { exitOnStartupFailure } from '../shared/process/startupFailure';
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   // Then: this may start the process again with the push fakes' certificate trusted.
   const tls = await trustedLocalTls();
   const environment = await prepareLocalEnvironment({ storage: true });
+  followLocalPort(process.env);
   let eventHubs: RunningEventHubs | undefined;
   let emailFake: FakeAcsEmail | undefined;
   let oidcProvider: RunningOidcProvider | undefined;
@@ -97,7 +99,12 @@ async function main(): Promise<void> {
       console.log(`           local Web Push service fake on ${pushFakes.webPush.origin} (npm run pushes lists what was sent)`);
     if (host.eventHubFeeds.length) console.log(`Triggers:  ${host.eventHubFeeds.join(', ')}`);
     if (telemetry) console.log(`Telemetry: OpenTelemetry to ${ingestionEndpointOf(settings.APPLICATIONINSIGHTS_CONNECTION_STRING)}`);
-    console.log(`Functions: ${functionDefinitions.map((d) => `${d.name} [${d.kind}]`).join(', ')}`);
+    console.log(
+      `Functions: ${functionDefinitions
+        .filter((d) => host.functions.includes(d.name))
+        .map((d) => `${d.name} [${d.kind}]`)
+        .join(', ')}`,
+    );
     console.log(`Listening: ${host.url}  (try ${host.url}/healthz)`);
     if (oidcProvider) {
       console.log(`Sign-in:   local OpenID provider ${oidcProvider.issuer} (demo users in README.md, password demo)`);

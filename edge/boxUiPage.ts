@@ -13,7 +13,10 @@ export const BOX_UI_PAGE = `<!doctype html>
 </head>
 <body>
 <header class="top">
-  <h1 data-t="title">Box agent</h1>
+  <div class="heading">
+    <h1 data-t="title">Box agent</h1>
+    <p id="identity" class="identity" data-testid="box-identity"><span id="identity-club"></span> <span id="identity-box"></span></p>
+  </div>
   <div class="lang" role="group" aria-label="Language" data-t-label="language">
     <button type="button" data-lang="de" lang="de">Deutsch</button>
     <button type="button" data-lang="en" lang="en">English</button>
@@ -40,7 +43,7 @@ export const BOX_UI_PAGE = `<!doctype html>
       <dl id="consent"></dl>
       <form id="consent-form" novalidate>
         <label for="consent-by" data-t="recordedBy">Recorded by (name, board resolution)</label>
-        <input id="consent-by" name="by" type="text" maxlength="200" autocomplete="name" required aria-describedby="consent-error">
+        <input id="consent-by" name="by" type="text" maxlength="200" autocomplete="off" required aria-describedby="consent-error">
         <p id="consent-error" class="error"></p>
         <div class="actions">
           <button type="submit" class="primary" data-action="GRANTED" data-t="recordConsent">Record consent</button>

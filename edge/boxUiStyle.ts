@@ -5,6 +5,7 @@ html{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:
 body{margin:0;line-height:1.5}
 .top{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;justify-content:space-between;padding:.75rem 1rem;background:#1d3557;color:#fff}
 .top h1{margin:0;font-size:1.25rem}
+.identity{margin:0;font-size:.95rem;overflow-wrap:anywhere}
 main{max-width:60rem;margin:0 auto;padding:1rem}
 h2{font-size:1.1rem;margin:0 0 .5rem}
 .panel,#signin{background:#fff;border:1px solid #c5c9d0;border-radius:.5rem;padding:1rem;margin:0 0 1rem}

@@ -14,6 +14,7 @@ import { createStarterlistPush } from './starterlistPush';
 import { createBoxAccess, isLoopbackHost } from './boxUiAccess';
 import { parsePasswordHash } from './boxUiCredential';
 import { boxUiRoutes } from './boxUiRoutes';
+import { boxIdentityRoutes } from './boxIdentity';
 
 export interface RunningAgent extends Pick<Agent, 'runOnce' | 'status'> {
   /** Base URL of the box interface. */
@@ -62,7 +63,12 @@ export async function startAgent(
       port: config.port,
       log,
       access,
-      routes: { ...freshnessRoutes(starterlists, check), ...connectorRoutes(connector), ...boxUiRoutes(access) },
+      routes: {
+        ...freshnessRoutes(starterlists, check),
+        ...connectorRoutes(connector),
+        ...boxIdentityRoutes(mirror, connectorSetup?.managed?.clubId),
+        ...boxUiRoutes(access),
+      },
     });
   } catch (error) {
     await mirror.end({ timeout: 5 });

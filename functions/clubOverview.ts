@@ -7,6 +7,7 @@ import { requireAnyCapability } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
 import { pageLimit, pageOffset } from '../shared/paging/limit';
 import { readClubOverview } from '../shared/portal/clubOverview';
+import { ingestHealthSource } from '../shared/ingest/healthSource';
 import { ClubOverviewSchema } from '../shared/portal/clubOverviewSchema';
 
 const ParamsSchema = v.object({
@@ -33,7 +34,7 @@ export const clubOverviewFunctions = [
         const overview = await readClubOverview(getSql(), params.clubId, {
           now: new Date(),
           staleAfterHours: settings.CLUB_MASTER_STALE_AFTER_HOURS,
-          ingestStatusEnabled: settings.SVC_INGEST_STATUS_ENABLED,
+          ingestSource: ingestHealthSource(settings),
           include: { ingest: caller.capabilities.has('diagnostics.read'), members: caller.capabilities.has('clubs.manage') },
           members: query,
         });

@@ -8,6 +8,7 @@ import { defineGroup } from '../shared/host/definition';
 import { declared } from './declarations';
 import { deadLetterBlock } from '../shared/ingest/deadLetterDiagnostics';
 import { readIngestHealth } from '../shared/ingest/health';
+import { ingestHealthSource } from '../shared/ingest/healthSource';
 import { DiagnosticsSummarySchema } from '../shared/diagnostics/summarySchema';
 import { platformAdmin } from '../shared/http/guards';
 import { deliveryQueueSummary } from '../shared/notifications/outbox/deliveryLog';
@@ -29,8 +30,7 @@ type SummaryQuery = v.InferOutput<typeof SummaryQuerySchema>;
  * field (the caller is a platform admin, so with detail) and dataFreshness per club.
  */
 const summaryBlocks = {
-  ingest: (_query: SummaryQuery, now: Date) =>
-    readIngestHealth(getSql(), { statusEnabled: getSettings().SVC_INGEST_STATUS_ENABLED, detail: true, now }),
+  ingest: (_query: SummaryQuery, now: Date) => readIngestHealth(getSql(), { ...ingestHealthSource(getSettings()), detail: true, now }),
   dataFreshness: (query: SummaryQuery, now: Date) => dataFreshnessBlock(getSql(), query, now),
   deadLetters: () => deadLetterBlock(getSql()),
   delivery: (_query: SummaryQuery, now: Date) => deliveryQueueSummary(getSql(), now),

@@ -7,6 +7,7 @@ import { defineRoute, json } from '../shared/http/route';
 import { defineGroup } from '../shared/host/definition';
 import { declared } from './declarations';
 import { ingestCheck } from '../shared/ingest/healthCheck';
+import { ingestHealthSource } from '../shared/ingest/healthSource';
 import { registerAzureSdk } from '../shared/telemetry/telemetry';
 import { ingestHealthRoute } from './ingestHealth';
 import { checkFreshness, FRESHNESS_RETRY_AFTER_SECONDS, FreshnessOverviewSchema } from '../shared/freshness/clubFreshness';
@@ -28,7 +29,7 @@ const loadTableService = async () => {
  * shared/health knows none of them: an area with its own health (ingest) adds its check to this list.
  */
 export function serviceHealthChecks(): HealthCheck[] {
-  return [databaseCheck(getSql), storageCheck(loadTableService), ingestCheck(getSql, () => getSettings().SVC_INGEST_STATUS_ENABLED)];
+  return [databaseCheck(getSql), storageCheck(loadTableService), ingestCheck(getSql, () => ingestHealthSource(getSettings()))];
 }
 
 export const healthFunctions = [

@@ -4,6 +4,7 @@ import { optionalUser } from '../shared/http/guards';
 import { defineRoute, json } from '../shared/http/route';
 import { publicIngestHealth, readIngestHealth } from '../shared/ingest/health';
 import { IngestHealthSchema } from '../shared/ingest/healthSchema';
+import { ingestHealthSource } from '../shared/ingest/healthSource';
 
 /**
  * GET /healthz/ingest: the ingest block. Anonymous callers get states, timestamps and counts;
@@ -13,12 +14,13 @@ import { IngestHealthSchema } from '../shared/ingest/healthSchema';
 export const ingestHealthRoute = defineRoute({
   method: 'GET',
   path: '/healthz/ingest',
-  summary: 'Ingest health: unknown while SVC_INGEST_STATUS_ENABLED is off; details for platform_admin and ops_admin',
+  summary:
+    'Ingest health of the runner that ingests here (the worker on staging; the function on production, unknown while SVC_INGEST_STATUS_ENABLED is off); details for platform_admin and ops_admin',
   guard: optionalUser,
   response: IngestHealthSchema,
   async handle({ caller }) {
     const detail = caller.kind === 'user' && caller.capabilities.has('ingest.details');
-    const health = await readIngestHealth(getSql(), { statusEnabled: getSettings().SVC_INGEST_STATUS_ENABLED, detail });
+    const health = await readIngestHealth(getSql(), { ...ingestHealthSource(getSettings()), detail });
     return json(detail ? health : publicIngestHealth(health), health.status === 'down' ? 503 : 200, { 'cache-control': 'no-store' });
   },
 });

@@ -68,23 +68,48 @@ param costClientSecret string = ''
 @description('Expiry of that client secret (ISO 8601, 24 months after creation); stored on the Key Vault secret.')
 param costCredentialExpiresOn string = ''
 
+// Sign-in (docs/decisions/010-sign-in.md): the environment's Entra ID tenant and the two app
+// registrations, deployment variables as the cost settings are. Unset or the zero-GUID
+// placeholder fails the deployment (the workflow and azd check it first: ops/signInSettings.ts).
+@description('AUTH_TENANT_ID: the Entra ID tenant members and operators sign in with; AUTH_ISSUER, AUTH_JWKS_URL and AUTH_OIDC_AUTHORITY are built from it.')
+param signInTenantId string
+@description('AUTH_PORTAL_CLIENT_ID: application (client) id of the admin portal\'s registration.')
+param signInPortalClientId string
+@description('AUTH_APP_CLIENT_ID: application (client) id of the member app\'s registration.')
+param signInAppClientId string
+
 @secure()
 @description('PAGING_CURSOR_KEY: signs list cursors (at least 32 characters, e.g. openssl rand -base64 48). Empty keeps the key already in Key Vault.')
 param pagingCursorKey string = ''
 
-// Push (docs/notifications.md#push). The notification hub with its APNs and FCM v1 credentials is
-// created where the app stores' credentials live; the app only needs its connection string.
+// Email (modules/email.bicep): Communication Services with an Azure-managed sender domain, or a
+// custom one once its DNS records are verified (docs/operations.md, "Email").
+@description('Where Communication Services keeps the email data at rest.')
+param emailDataLocation string = 'Europe'
+@description('A custom sender domain (mail.example.org); empty: DoNotReply@<id>.azurecomm.net.')
+param emailCustomDomain string = ''
+@description('Set true once the custom domain\'s DNS records are verified; until then email goes out from the Azure-managed domain.')
+param emailCustomDomainVerified bool = false
+@description('The app\'s own host name (clubs.example.org) when it has a custom domain; empty: its azurewebsites.net host. NOTIFY_PUBLIC_BASE_URL is https://<this>.')
+param publicHostName string = ''
+
+// Push (docs/notifications.md#push): the hub is created here; the app stores' credentials are
+// optional secure parameters (without them the platform has no registrations).
+@allowed(['Free', 'Basic', 'Standard'])
+param notificationHubSku string = 'Free'
+param apnsKeyId string = ''
+param apnsTeamId string = ''
+param apnsBundleId string = ''
 @secure()
-@description('NOTIFY_PUSH_HUB_CONNECTION: Notification Hubs connection string (Send and Manage), stored in Key Vault. Empty leaves the setting out.')
-param notifyPushHubConnection string = ''
-@description('NOTIFY_PUSH_HUB_NAME: the notification hub within that namespace. Empty leaves the setting out.')
-param notifyPushHubName string = ''
-@description('NOTIFY_WEBPUSH_PUBLIC_KEY: VAPID public key (base64url) browsers subscribe with. Empty leaves the setting out.')
-param notifyWebPushPublicKey string = ''
+@description('The APNs .p8 signing key (token authentication).')
+param apnsToken string = ''
+param apnsProduction bool = true
+param fcmProjectId string = ''
+param fcmClientEmail string = ''
 @secure()
-@description('NOTIFY_WEBPUSH_PRIVATE_KEY: the matching VAPID private key, stored in Key Vault. Empty leaves the setting out.')
-param notifyWebPushPrivateKey string = ''
-@description('NOTIFY_WEBPUSH_SUBJECT: mailto: or https: contact for the push services. Empty leaves the setting out.')
+@description('The private key of the FCM v1 service account.')
+param fcmPrivateKey string = ''
+@description('NOTIFY_WEBPUSH_SUBJECT: mailto: or https: contact for the push services; empty: the public base URL.')
 param notifyWebPushSubject string = ''
 
 param deployBudget bool = false
@@ -150,8 +175,6 @@ module keyVault 'modules/keyVault.bicep' = {
     costClientSecret: costClientSecret
     pagingCursorKey: pagingCursorKey
     costCredentialExpiresOn: costCredentialExpiresOn
-    pushHubConnection: notifyPushHubConnection
-    webPushPrivateKey: notifyWebPushPrivateKey
   }
 }
 
@@ -232,6 +255,54 @@ module secretAccess 'modules/keyVaultAccess.bicep' = {
   }
 }
 
+module email 'modules/email.bicep' = {
+  scope: rg
+  name: 'email'
+  params: {
+    tags: tags
+    emailServiceName: 'ecs-${baseName}-${token}'
+    communicationServiceName: 'acs-${baseName}-${token}'
+    dataLocation: emailDataLocation
+    customDomain: emailCustomDomain
+    customDomainVerified: emailCustomDomainVerified
+    senderPrincipalId: identities.outputs.functionPrincipalId
+  }
+}
+
+module notificationHubs 'modules/notificationHubs.bicep' = {
+  scope: rg
+  name: 'notificationHubs'
+  params: {
+    location: location
+    tags: tags
+    namespaceName: 'ntfns-${baseName}-${token}'
+    hubName: 'ntf-${baseName}'
+    skuName: notificationHubSku
+    keyVaultName: keyVault.outputs.name
+    apnsKeyId: apnsKeyId
+    apnsTeamId: apnsTeamId
+    apnsBundleId: apnsBundleId
+    apnsToken: apnsToken
+    apnsProduction: apnsProduction
+    fcmProjectId: fcmProjectId
+    fcmClientEmail: fcmClientEmail
+    fcmPrivateKey: fcmPrivateKey
+  }
+}
+
+module webPushKeys 'modules/webPushKeys.bicep' = {
+  scope: rg
+  name: 'webPushKeys'
+  params: {
+    location: location
+    tags: tags
+    keyVaultName: keyVault.outputs.name
+    identityName: 'id-deploy-scripts-${baseName}'
+  }
+}
+
+var publicBaseUrl = empty(publicHostName) ? '' : 'https://${publicHostName}'
+
 // Values produced by this deployment that app-settings.json refers to as `resource:<key>`.
 var resourceSettingValues = {
   appInsightsConnectionString: monitoring.outputs.connectionString
@@ -241,26 +312,44 @@ var resourceSettingValues = {
   eventHubsNamespaceHost: eventHubs.outputs.namespaceHost
   storageAccountName: storage.outputs.accountName
   functionIdentityClientId: identities.outputs.functionClientId
+  emailEndpoint: email.outputs.endpoint
+  emailSenderAddress: email.outputs.senderAddress
+  notificationHubName: notificationHubs.outputs.hubName
+  // Empty: functionApp.bicep takes the public base URL (RFC 8292 allows an https: contact).
+  webPushSubject: notifyWebPushSubject
 }
+
+var placeholderGuid = '00000000-0000-0000-0000-000000000000'
+var signInTenant = empty(signInTenantId) || signInTenantId == placeholderGuid
+  ? fail('AUTH_TENANT_ID is unset or the zero-GUID placeholder: set the environment\'s tenant id (docs/operations.md)')
+  : signInTenantId
+var signInPortalClient = empty(signInPortalClientId) || signInPortalClientId == placeholderGuid
+  ? fail('AUTH_PORTAL_CLIENT_ID is unset or the zero-GUID placeholder: set the portal\'s client id (docs/operations.md)')
+  : signInPortalClientId
+var signInAppClient = empty(signInAppClientId) || signInAppClientId == placeholderGuid
+  ? fail('AUTH_APP_CLIENT_ID is unset or the zero-GUID placeholder: set the member app\'s client id (docs/operations.md)')
+  : signInAppClientId
+var signInAuthority = '${environment().authentication.loginEndpoint}${signInTenant}/v2.0'
 
 // Values of the deployment variables and secrets that app-settings.json names as `deploy:<name>`;
 // an empty one leaves its app setting out.
 var deploymentSettingValues = {
+  AUTH_ISSUER: signInAuthority
+  AUTH_JWKS_URL: '${environment().authentication.loginEndpoint}${signInTenant}/discovery/v2.0/keys'
+  AUTH_OIDC_AUTHORITY: signInAuthority
+  AUTH_PORTAL_CLIENT_ID: signInPortalClient
+  AUTH_APP_CLIENT_ID: signInAppClient
   INTERNAL_CLOUD_COST_TENANT_ID: costTenantId
   INTERNAL_CLOUD_COST_CLIENT_ID: costClientId
   INTERNAL_CLOUD_COST_SUBSCRIPTION_ID: costSubscriptionId
   INTERNAL_CLOUD_COST_CLIENT_SECRET: empty(costClientSecret) ? '' : '@Microsoft.KeyVault(VaultName=${keyVault.outputs.name};SecretName=cost-client-secret)'
-  NOTIFY_PUSH_HUB_CONNECTION: empty(notifyPushHubConnection) ? '' : '@Microsoft.KeyVault(VaultName=${keyVault.outputs.name};SecretName=notification-hub-connection)'
-  NOTIFY_PUSH_HUB_NAME: notifyPushHubName
-  NOTIFY_WEBPUSH_PUBLIC_KEY: notifyWebPushPublicKey
-  NOTIFY_WEBPUSH_PRIVATE_KEY: empty(notifyWebPushPrivateKey) ? '' : '@Microsoft.KeyVault(VaultName=${keyVault.outputs.name};SecretName=webpush-vapid-private-key)'
-  NOTIFY_WEBPUSH_SUBJECT: notifyWebPushSubject
 }
 
 module functionApp 'modules/functionApp.bicep' = {
   scope: rg
   name: 'functionApp'
-  dependsOn: [secretAccess, postgres]
+  // The Key Vault references resolve once the secrets exist (the hub's connection, the VAPID pair).
+  dependsOn: [secretAccess, postgres, notificationHubs, webPushKeys]
   params: {
     location: location
     tags: tags
@@ -275,6 +364,7 @@ module functionApp 'modules/functionApp.bicep' = {
     environmentSettings: environmentSettings
     resourceSettingValues: resourceSettingValues
     deploymentSettingValues: deploymentSettingValues
+    publicBaseUrl: publicBaseUrl
   }
 }
 
@@ -324,6 +414,8 @@ output resourceGroupName string = rg.name
 output AZURE_RESOURCE_GROUP string = rg.name
 output functionAppName string = functionApp.outputs.name
 output functionAppUrl string = functionApp.outputs.url
+output emailEndpoint string = email.outputs.endpoint
+output emailSenderAddress string = email.outputs.senderAddress
 output keyVaultName string = keyVault.outputs.name
 output postgresHost string = postgres.outputs.host
 output ingestWorkerName string = stagingWorker ? 'ca-ingest-${environmentName}' : ''

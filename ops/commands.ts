@@ -8,6 +8,7 @@ import { ingestWorkerPlanCommand } from './ingestWorkerPlan';
 import { migrateCommand } from './migrate';
 import { rolloutGateCommand } from './rolloutGates';
 import { seedChallengesCommand } from './seedChallenges';
+import { checkSignInCommand } from './signInSettings';
 
 /** Every production command, by the name `node dist/ops.js <name>` and `npm run <name>` take. */
 export const COMMANDS: readonly Command[] = [
@@ -21,6 +22,7 @@ export const COMMANDS: readonly Command[] = [
   seedChallengesCommand,
   rolloutGateCommand,
   ingestWorkerPlanCommand,
+  checkSignInCommand,
 ];
 
 export function findCommand(name: string | undefined): Command | undefined {

@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -9,7 +10,8 @@ import type { AddressInfo } from 'node:net';
  * operation's status, every request must carry a valid HMAC-SHA256 signature made with the
  * connection string's access key, and errors are `{ error: { code, message } }` with
  * `x-ms-error-code`. Over plain HTTP on 127.0.0.1 (the SDK accepts that with
- * `allowInsecureConnection`).
+ * `allowInsecureConnection`); with `tls` over HTTPS, and with `verifyBearer` it also takes the
+ * Entra ID tokens a managed identity gets (`Authorization: Bearer`), as the deployed app sends.
  *
  * The service's rule for a repeated `Operation-Id` is not documented; this fake answers the
  * existing operation and does not send the email again, which is what the delivery worker relies
@@ -63,6 +65,10 @@ export interface FakeAcsEmailOptions {
   runningPolls?: number;
   /** Emails kept for GET /emails; older ones are forgotten. */
   keep?: number;
+  /** Serve HTTPS with this certificate (the process using it trusts it through NODE_EXTRA_CA_CERTS). */
+  tls?: { cert: string; key: string };
+  /** Accept `Authorization: Bearer <token>` when this says the token is good (an identity endpoint's verify). */
+  verifyBearer?: (token: string) => Promise<boolean>;
 }
 
 export async function startFakeAcsEmail(options: FakeAcsEmailOptions = {}): Promise<FakeAcsEmail> {
@@ -74,9 +80,9 @@ export async function startFakeAcsEmail(options: FakeAcsEmailOptions = {}): Prom
   const keep = options.keep ?? 1000;
   let base = '';
 
-  const server = http.createServer((request, response) => {
+  const handler = (request: IncomingMessage, response: ServerResponse) => {
     void readBody(request)
-      .then((body) => {
+      .then(async (body) => {
         if (request.method === 'GET' && request.url === '/emails') return send(response, 200, { value: emails });
         if (request.method === 'DELETE' && request.url === '/emails') {
           emails.length = 0;
@@ -88,7 +94,7 @@ export async function startFakeAcsEmail(options: FakeAcsEmailOptions = {}): Prom
           throttleNextSends(Number(query.get('count') ?? '1'), query.get('retryAfter') ?? undefined);
           return send(response, 204);
         }
-        if (!signatureValid(request, body, accessKey)) {
+        if (!signatureValid(request, body, accessKey) && !(await bearerValid(request, options.verifyBearer))) {
           requests.unauthorized++;
           return fail(response, 401, 'Denied', 'Denied by the resource provider.');
         }
@@ -107,7 +113,8 @@ export async function startFakeAcsEmail(options: FakeAcsEmailOptions = {}): Prom
         return fail(response, 404, 'NotFound', 'Resource not found.');
       })
       .catch(() => fail(response, 500, 'InternalServerError', 'The fake could not answer.'));
-  });
+  };
+  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, handler) : http.createServer(handler);
 
   function accept(request: IncomingMessage, response: ServerResponse, body: string): void {
     requests.sends++;
@@ -156,14 +163,19 @@ export async function startFakeAcsEmail(options: FakeAcsEmailOptions = {}): Prom
   }
 
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = `${options.tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     endpoint: base,
     connectionString: `endpoint=${base}/;accesskey=${accessKey}`,
     emails,
     requests,
     throttleNextSends,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // A client's keep-alive sockets (the SDK's) would hold the close open.
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -196,6 +208,11 @@ function parseMessage(body: string): Omit<SentEmail, 'operationId' | 'receivedAt
 }
 
 /** The HMAC-SHA256 scheme of Communication Services (x-ms-date;host;x-ms-content-sha256). */
+async function bearerValid(request: IncomingMessage, verify: FakeAcsEmailOptions['verifyBearer']): Promise<boolean> {
+  const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+  return Boolean(verify && token && (await verify(token)));
+}
+
 function signatureValid(request: IncomingMessage, body: string, accessKey: string): boolean {
   const date = request.headers['x-ms-date'];
   const hash = request.headers['x-ms-content-sha256'];

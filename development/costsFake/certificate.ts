@@ -46,7 +46,11 @@ export async function createFakeTls(directory: string): Promise<FakeTls> {
   return { cert: pems.cert, key: pems.private, caFile };
 }
 
-/** The certificate and key another process of the same run made (tests read them in each worker). */
+/**
+ * The certificate and key another process of the same run made (tests read them in each worker).
+ * `caFile` may be a bundle beside them (pushFakes/localTrust.ts): the servers use the certificate.
+ */
 export function readFakeTls(caFile: string): FakeTls {
-  return { cert: readFileSync(caFile, 'utf8'), key: readFileSync(path.join(path.dirname(caFile), KEY_FILE), 'utf8'), caFile };
+  const directory = path.dirname(caFile);
+  return { cert: readFileSync(path.join(directory, CERT_FILE), 'utf8'), key: readFileSync(path.join(directory, KEY_FILE), 'utf8'), caFile };
 }

@@ -40,6 +40,8 @@ export interface DevHostOptions {
 
 export interface DevHost {
   url: string;
+  /** The functions served: all but those whose `AzureWebJobs.<name>.Disabled` is true. */
+  functions: string[];
   /** The eventHub functions being fed, e.g. `ingest <- club-data ($Default)`. */
   eventHubFeeds: string[];
   close(): Promise<void>;
@@ -52,7 +54,9 @@ const MAX_ADMIN_BODY = 10 * 1024 * 1024;
 // The Azure host refuses request bodies over 100 MB; so does this one.
 const MAX_HTTP_BODY = 100 * 1024 * 1024;
 
-export async function startDevHost(definitions: readonly FunctionDefinition[], options: DevHostOptions): Promise<DevHost> {
+export async function startDevHost(all: readonly FunctionDefinition[], options: DevHostOptions): Promise<DevHost> {
+  // As the Functions host: `AzureWebJobs.<name>.Disabled` true leaves the function out entirely.
+  const definitions = all.filter((definition) => !isDisabled(options.setting(`AzureWebJobs.${definition.name}.Disabled`)));
   const host = options.host ?? '127.0.0.1';
   const log = options.log.with({ component: 'devhost' });
   const httpFunctions = definitions
@@ -226,6 +230,7 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
   const address = server.address() as AddressInfo;
   return {
     url: `http://${host}:${address.port}`,
+    functions: definitions.map((definition) => definition.name),
     eventHubFeeds: eventHubFeeds?.descriptions ?? [],
     close: async () => {
       jobs.forEach((job) => job.stop());
@@ -234,6 +239,11 @@ export async function startDevHost(definitions: readonly FunctionDefinition[], o
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** How the Functions host reads the Disabled setting: true or 1, any case. */
+function isDisabled(value: string | undefined): boolean {
+  return /^(true|1)$/i.test(value?.trim() ?? '');
 }
 
 /**

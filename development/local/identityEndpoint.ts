@@ -108,6 +108,11 @@ export async function startIdentityEndpoint(options: IdentityEndpointOptions): P
         return { ok: false, reason: error instanceof Error ? error.message : 'invalid token' };
       }
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // A credential's keep-alive socket would hold the close open.
+        server.closeAllConnections();
+      }),
   };
 }

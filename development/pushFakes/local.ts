@@ -6,6 +6,7 @@ import webPush from 'web-push';
 import { resetSettings } from '../../shared/config/settings';
 import { createFakeTls, readFakeTls, type FakeTls } from '../costsFake/certificate';
 import { localDataDir } from '../local/paths';
+import { caBundleWithFakes } from './localTrust';
 import { startFakeNotificationHubs, type FakeNotificationHubs } from './notificationHubsFake';
 import { startFakeWebPush, type FakeWebPush } from './webPushFake';
 
@@ -21,8 +22,8 @@ export interface LocalPushFakes {
 /**
  * The certificate the push fakes serve, which this process must trust. The SDKs only speak
  * https and Node reads NODE_EXTRA_CA_CERTS once at start-up, so without it this process starts
- * itself again with a local certificate trusted (the parent only relays signals and exits with
- * the child's code, never returning). A process started with NODE_EXTRA_CA_CERTS naming a local
+ * itself again with a local certificate trusted, besides any certificates it was given (the parent
+ * only relays signals and exits with the child's code, never returning). A process started with NODE_EXTRA_CA_CERTS naming a local
  * certificate whose key lies beside it (the tests', the cost fake's) serves the fakes with that one.
  */
 export async function trustedLocalTls(): Promise<FakeTls> {
@@ -31,7 +32,7 @@ export async function trustedLocalTls(): Promise<FakeTls> {
   const tls = await createFakeTls(path.join(localDataDir(), 'push-fakes'));
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
     stdio: 'inherit',
-    env: { ...process.env, NODE_EXTRA_CA_CERTS: tls.caFile },
+    env: { ...process.env, NODE_EXTRA_CA_CERTS: caBundleWithFakes(trusted, tls) },
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   const code = await new Promise<number>((resolve) => child.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 130 : 1))));

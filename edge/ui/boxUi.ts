@@ -82,7 +82,17 @@ function pushRows(status: PushStatus): Row[] {
   ];
 }
 
+/** The header's line naming the club the box publishes for and the box itself. */
+function renderIdentity(identity: BoxState['identity']): void {
+  if (!identity) return;
+  $('identity-club').textContent = identity.clubNumber
+    ? t('club') + ' ' + identity.clubNumber + (identity.clubName ? ' – ' + identity.clubName : '')
+    : t('clubNotSet');
+  $('identity-box').textContent = '· ' + t('box') + ' ' + identity.box;
+}
+
 function render(data: BoxState): void {
+  renderIdentity(data.identity);
   const c = data.connector;
   if (c && c.enabled !== false) {
     list('consent', [
@@ -155,6 +165,7 @@ const STATUS_PATHS: Record<keyof BoxState, string> = {
   starterlist: '/api/starterlist-sync/status',
   freshness: '/api/freshness/status',
   connector: '/api/connector/status',
+  identity: '/api/box/identity',
 };
 
 async function load(): Promise<void> {
@@ -243,10 +254,11 @@ function recordConsent(event: SubmitEvent): void {
     input.focus();
     return;
   }
-  void act(
-    call('PUT', '/api/connector/consent', { state, by }),
-    (json) => t('consentSaved') + t((json as { consent: { state: string } }).consent.state),
-  );
+  void act(call('PUT', '/api/connector/consent', { state, by }), (json) => {
+    // Each decision names who records it: the next one (a revoke after a grant) asks again.
+    input.value = '';
+    return t('consentSaved') + t((json as { consent: { state: string } }).consent.state);
+  });
 }
 
 document.addEventListener('DOMContentLoaded', () => {

@@ -35,10 +35,17 @@ export interface FreshnessStatus {
   nextCheckAt?: string | null;
 }
 
+export interface BoxIdentity {
+  box: string;
+  clubNumber: string | null;
+  clubName: string | null;
+}
+
 /** The agent's state as last read: each route's answer, missing where the route refused. */
 export interface BoxState {
   clubMaster?: PushStatus;
   starterlist?: PushStatus;
   freshness?: FreshnessStatus;
   connector?: ConnectorStatus;
+  identity?: BoxIdentity;
 }

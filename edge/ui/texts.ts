@@ -1,6 +1,9 @@
 /** The box UI's texts. The page's markup carries the English ones until the script runs (edge/boxUiPage.ts). */
 const en = {
   title: 'Box agent',
+  club: 'Club',
+  clubNotSet: 'Club: none set',
+  box: 'Box',
   language: 'Language',
   signInTitle: 'Sign in',
   password: 'Password',
@@ -66,6 +69,9 @@ const en = {
 
 const de: Record<keyof typeof en, string> = {
   title: 'Box-Agent',
+  club: 'Verein',
+  clubNotSet: 'Verein: keiner eingestellt',
+  box: 'Box',
   language: 'Sprache',
   signInTitle: 'Anmelden',
   password: 'Passwort',

@@ -15,6 +15,12 @@ param ingestWorkerImage = readEnvironmentVariable('INGEST_WORKER_IMAGE', '')
 
 param ingestStatusEnabled = bool(readEnvironmentVariable('INGEST_STATUS_ENABLED_DEPLOYED', 'false'))
 
+// Sign-in: the environment's tenant and app registrations (variables, as the cost settings);
+// main.bicep refuses an empty one or the zero-GUID placeholder.
+param signInTenantId = readEnvironmentVariable('AUTH_TENANT_ID', '')
+param signInPortalClientId = readEnvironmentVariable('AUTH_PORTAL_CLIENT_ID', '')
+param signInAppClientId = readEnvironmentVariable('AUTH_APP_CLIENT_ID', '')
+
 param pagingCursorKey = readEnvironmentVariable('PAGING_CURSOR_KEY', '')
 
 // The cost dashboard's four settings (spec: deployment variables and a secret); one missing: not configured.
@@ -25,3 +31,17 @@ param costClientSecret = readEnvironmentVariable('INTERNAL_CLOUD_COST_CLIENT_SEC
 
 // The subscription-wide cost reader role and budget belong to production.
 param deployBudget = false
+
+// Delivery (docs/operations.md, "Email and push"): a custom sender domain and host name, the
+// Web Push contact, and the app stores' push credentials; each empty means the default or none.
+param emailCustomDomain = readEnvironmentVariable('NOTIFY_EMAIL_CUSTOM_DOMAIN', '')
+param publicHostName = readEnvironmentVariable('NOTIFY_PUBLIC_HOST_NAME', '')
+param notifyWebPushSubject = readEnvironmentVariable('NOTIFY_WEBPUSH_SUBJECT', '')
+param apnsKeyId = readEnvironmentVariable('NOTIFY_APNS_KEY_ID', '')
+param apnsTeamId = readEnvironmentVariable('NOTIFY_APNS_TEAM_ID', '')
+param apnsBundleId = readEnvironmentVariable('NOTIFY_APNS_BUNDLE_ID', '')
+param apnsToken = readEnvironmentVariable('NOTIFY_APNS_TOKEN', '')
+param fcmProjectId = readEnvironmentVariable('NOTIFY_FCM_PROJECT_ID', '')
+param fcmClientEmail = readEnvironmentVariable('NOTIFY_FCM_CLIENT_EMAIL', '')
+param fcmPrivateKey = readEnvironmentVariable('NOTIFY_FCM_PRIVATE_KEY', '')
+param emailCustomDomainVerified = bool(readEnvironmentVariable('NOTIFY_EMAIL_CUSTOM_DOMAIN_VERIFIED', 'false'))

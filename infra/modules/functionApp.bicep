@@ -18,6 +18,8 @@ param environmentSettings object
 param resourceSettingValues object
 @description('Deployment variables and secrets by setting name; an empty value leaves the setting out.')
 param deploymentSettingValues object
+@description('NOTIFY_PUBLIC_BASE_URL (https://<custom host>); empty: the app\'s own https host name.')
+param publicBaseUrl string
 
 // Every setting is written in one place: a literal, a Key Vault reference, an environment value
 // from infra/env/<environment>.settings.json, a value this deployment produced, or a deployment
@@ -31,7 +33,13 @@ var literalEntries = filter(settingEntries, entry => !startsWith(entry.value, 's
 
 var secretSettings = toObject(secretEntries, entry => entry.key, entry => '@Microsoft.KeyVault(VaultName=${keyVaultName};SecretName=${substring(entry.value, length('secret:'))})')
 var environmentValues = toObject(environmentEntries, entry => entry.key, entry => environmentSettings[substring(entry.value, length('env:'))])
-var resourceValues = toObject(resourceEntries, entry => entry.key, entry => resourceSettingValues[substring(entry.value, length('resource:'))])
+// The one value only this module knows: the site's host name, for the links in emails.
+var siteBaseUrl = empty(publicBaseUrl) ? 'https://${site.properties.defaultHostName}' : publicBaseUrl
+var siteValues = {
+  publicBaseUrl: siteBaseUrl
+  webPushSubject: empty(resourceSettingValues.webPushSubject) ? siteBaseUrl : resourceSettingValues.webPushSubject
+}
+var resourceValues = toObject(resourceEntries, entry => entry.key, entry => union(resourceSettingValues, siteValues)[substring(entry.value, length('resource:'))])
 var deploymentValues = toObject(deploymentEntries, entry => entry.key, entry => deploymentSettingValues[substring(entry.value, length('deploy:'))])
 var literalSettings = toObject(literalEntries, entry => entry.key, entry => entry.value)
 var appSettings = union(literalSettings, secretSettings, environmentValues, resourceValues, deploymentValues)

@@ -1,5 +1,5 @@
 // The environment's Key Vault (RBAC mode). Modules that own a secret value write their own secret
-// here (database-url); this module writes the cost
+// here (database-url, notification-hub-connection, the Web Push pair); this module writes the cost
 // reader's client secret and the list cursor key, which arrive from outside.
 param location string
 param tags object
@@ -12,12 +12,6 @@ param costCredentialExpiresOn string
 @secure()
 @description('Key that signs list cursors; empty keeps the key already in Key Vault.')
 param pagingCursorKey string
-@secure()
-@description('Notification Hubs connection string (Send and Manage); empty keeps the one already in Key Vault.')
-param pushHubConnection string = ''
-@secure()
-@description('VAPID private key of Web Push; empty keeps the one already in Key Vault.')
-param webPushPrivateKey string = ''
 
 resource vault 'Microsoft.KeyVault/vaults@2023-07-01' = {
   name: name
@@ -53,25 +47,6 @@ resource cursorKeySecret 'Microsoft.KeyVault/vaults/secrets@2023-07-01' = if (!e
   properties: {
     value: pagingCursorKey
     contentType: 'HMAC key of list cursors (PAGING_CURSOR_KEY)'
-  }
-}
-
-resource pushHubSecret 'Microsoft.KeyVault/vaults/secrets@2023-07-01' = if (!empty(pushHubConnection)) {
-  parent: vault
-  name: 'notification-hub-connection'
-  properties: {
-    value: pushHubConnection
-    contentType: 'Notification Hubs connection string with Send and Manage rights (NOTIFY_PUSH_HUB_CONNECTION)'
-  }
-}
-
-// Browsers subscribed with the matching public key; a new pair makes every browser subscribe again.
-resource webPushKeySecret 'Microsoft.KeyVault/vaults/secrets@2023-07-01' = if (!empty(webPushPrivateKey)) {
-  parent: vault
-  name: 'webpush-vapid-private-key'
-  properties: {
-    value: webPushPrivateKey
-    contentType: 'VAPID private key of Web Push (NOTIFY_WEBPUSH_PRIVATE_KEY)'
   }
 }
 

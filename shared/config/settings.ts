@@ -130,8 +130,17 @@ export const SettingsSchema = v.object({
   INGEST_EVENTHUB_CONNECTION__clientId: optionalText,
   /** Consumer group of the `ingest` trigger (host expression %INGEST_EVENTHUB_CONSUMER_GROUP%). */
   INGEST_EVENTHUB_CONSUMER_GROUP: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '$Default'),
-  /** Writes the ingest status record and reject log when true; GET /healthz/ingest answers unknown while false. */
+  /**
+   * Writes the function's ingest status record and reject log when true (production, switched on
+   * by the rollout gate); while false GET /healthz/ingest answers unknown where the function ingests.
+   */
   SVC_INGEST_STATUS_ENABLED: flag(false),
+  /**
+   * Which runner ingests in this environment (shared/ingest/healthSource.ts): `function`, this
+   * app's Event Hubs trigger (production), or `worker`, the dedicated worker (staging), whose
+   * status health then reads whatever SVC_INGEST_STATUS_ENABLED says.
+   */
+  INGEST_RUNNER: v.optional(v.picklist(['function', 'worker'], 'must be function or worker'), 'function'),
   /** NCRONTAB schedule of the ingest heartbeat timer (%INGEST_HEARTBEAT_SCHEDULE%); every minute. */
   INGEST_HEARTBEAT_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 * * * * *'),
   /** Contract rejects within the window that make admissionState `rejecting`. */
@@ -205,6 +214,11 @@ export const SettingsSchema = v.object({
   NOTIFY_EMAIL_CONNECTION: optionalText,
   /** Communication Services endpoint (https), used with the managed identity when no connection string is set. */
   NOTIFY_EMAIL_ENDPOINT: url,
+  /**
+   * Client id of the user-assigned managed identity that sends to NOTIFY_EMAIL_ENDPOINT (the
+   * deployed app has no system-assigned one); unset: the system-assigned identity.
+   */
+  NOTIFY_EMAIL_CLIENT_ID: optionalText,
   /** MailFrom address of a verified domain (`DoNotReply@mail.example.org`); required for sending. */
   NOTIFY_EMAIL_SENDER_ADDRESS: optionalText,
   /** The name emails are signed with in their text. */
@@ -322,8 +336,27 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
       { setting: 'AUTH_PORTAL_CLIENT_ID', message: 'or AUTH_APP_CLIENT_ID is required when AUTH_OIDC_AUTHORITY is set' },
     ]);
   }
+  const baseUrlProblem = publicBaseUrlProblem(settings);
+  if (baseUrlProblem) throw new SettingsError([{ setting: 'NOTIFY_PUBLIC_BASE_URL', message: baseUrlProblem }]);
   return settings;
 }
+
+/**
+ * Every email carries one-click unsubscribe links (RFC 8058) under NOTIFY_PUBLIC_BASE_URL, so with
+ * email on the app refuses to start without a base URL a member's mail client can reach: https,
+ * or plain http on this machine only (local development, where `npm start` sets it from PORT).
+ */
+function publicBaseUrlProblem(settings: Settings): string | undefined {
+  const emailOn = settings.NOTIFY_EMAIL_SENDER_ADDRESS && (settings.NOTIFY_EMAIL_CONNECTION || settings.NOTIFY_EMAIL_ENDPOINT);
+  if (!emailOn) return undefined;
+  const base = settings.NOTIFY_PUBLIC_BASE_URL;
+  if (!base) return 'is required when email is configured (the public https address of this service, for the unsubscribe links)';
+  const { protocol, hostname } = new URL(base);
+  if (protocol === 'https:' || (protocol === 'http:' && LOOPBACK_HOSTS.has(hostname))) return undefined;
+  return 'must be an https URL when email is configured (plain http only for 127.0.0.1 or localhost)';
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** What every runner of the ingest apply core reads: admission thresholds and retention (shared/ingest/eventRunner.ts). */
 export const INGEST_APPLY_SETTING_NAMES = [

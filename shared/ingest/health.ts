@@ -87,6 +87,8 @@ export interface IngestHealth {
 export interface ReadIngestHealthOptions {
   /** SVC_INGEST_STATUS_ENABLED: while false the answer is `unknown` and the database is not read. */
   statusEnabled: boolean;
+  /** Only the status rows of the runner that ingests here (healthSource.ts); absent: every row. */
+  runnerKind?: RunnerStatusRow['runnerKind'];
   /** Include error texts, reject details, club ids and quarantine context (platform_admin, ops_admin). */
   detail: boolean;
   now?: Date;
@@ -144,7 +146,7 @@ export function unknownIngestHealth(): IngestHealth {
 /** Reads the ingest block: one function for /healthz, /healthz/ingest and admin diagnostics. */
 export async function readIngestHealth(sql: Queryable, options: ReadIngestHealthOptions): Promise<IngestHealth> {
   if (!options.statusEnabled) return unknownIngestHealth();
-  const rows = await listRunnerStatus(sql);
+  const rows = (await listRunnerStatus(sql)).filter((row) => !options.runnerKind || row.runnerKind === options.runnerKind);
   const admission = await listAdmission(sql);
   const recent = options.detail ? await listRecentRejects(sql, options.recentRejectLimit ?? 20) : [];
   const now = options.now ?? new Date();

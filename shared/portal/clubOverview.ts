@@ -1,4 +1,5 @@
 import { readRecordedConsents } from '../boxConnector/consentRepository';
+import type { IngestHealthSource } from '../ingest/healthSource';
 import { readClubCatalogStatus } from '../clubMaster/clubCatalogStatus';
 import { pageClubMembers } from '../clubs/clubMembersQuery';
 import type { Queryable } from '../db/client';
@@ -15,8 +16,8 @@ export interface ClubOverviewOptions {
   now: Date;
   /** CLUB_MASTER_STALE_AFTER_HOURS: a push channel without an accepted push for this long is failing. */
   staleAfterHours: number;
-  /** SVC_INGEST_STATUS_ENABLED: without it the quarantine and drift context is unknown (rejects and dead letters still show). */
-  ingestStatusEnabled: boolean;
+  /** Whose ingest status is read (healthSource.ts); while none is, the quarantine and drift context is unknown (rejects and dead letters still show). */
+  ingestSource: IngestHealthSource;
   /** What the caller may see beyond the club itself: ingest detail (diagnostics.read), the member list (clubs.manage). */
   include: { ingest: boolean; members: boolean };
   members: { limit: number; offset: number };
@@ -35,8 +36,8 @@ export async function readClubOverview(sql: Queryable, clubId: string, options: 
     getTrainingPlan(sql, clubId),
     options.include.members ? pageClubMembers(sql, clubId, options.members) : null,
     options.include.ingest && vereinsId !== null
-      ? readIngestHealth(sql, { statusEnabled: options.ingestStatusEnabled, detail: true, now: options.now, recentRejectLimit: 0 }).then(
-          (health) => readClubIngestView(sql, vereinsId, health),
+      ? readIngestHealth(sql, { ...options.ingestSource, detail: true, now: options.now, recentRejectLimit: 0 }).then((health) =>
+          readClubIngestView(sql, vereinsId, health),
         )
       : null,
   ]);

@@ -46,6 +46,45 @@ describe('app settings', () => {
     expect(errorOf({ AUTH_JWT_SECRET: valid.AUTH_JWT_SECRET, AUTH_AUDIENCE: 'a' }).message).toMatch(/AUTH_ISSUER is required/);
   });
 
+  describe('the public base URL of the unsubscribe links, when email is on', () => {
+    const emailOn = {
+      ...valid,
+      NOTIFY_EMAIL_SENDER_ADDRESS: 'DoNotReply@mail.example.org',
+      NOTIFY_EMAIL_ENDPOINT: 'https://acs-clubs.germany.communication.azure.com',
+    };
+
+    it('refuses to start without one, naming the setting', () => {
+      const { problems } = errorOf(emailOn);
+      expect(problems.map((problem) => problem.setting)).toEqual(['NOTIFY_PUBLIC_BASE_URL']);
+      expect(problems[0]?.message).toMatch(/is required when email is configured/);
+    });
+
+    it('refuses a plain-http address a member could not safely follow', () => {
+      expect(errorOf({ ...emailOn, NOTIFY_PUBLIC_BASE_URL: 'http://clubs.example.org' }).message).toMatch(
+        /NOTIFY_PUBLIC_BASE_URL must be an https URL/,
+      );
+    });
+
+    it('takes an https address, and plain http only on this machine (local development)', () => {
+      expect(parseSettings({ ...emailOn, NOTIFY_PUBLIC_BASE_URL: 'https://clubs.example.org' }).NOTIFY_PUBLIC_BASE_URL).toBe(
+        'https://clubs.example.org',
+      );
+      expect(parseSettings({ ...emailOn, NOTIFY_PUBLIC_BASE_URL: 'http://127.0.0.1:7090' }).NOTIFY_PUBLIC_BASE_URL).toBe(
+        'http://127.0.0.1:7090',
+      );
+    });
+
+    it('is not needed while email is off', () => {
+      expect(
+        parseSettings({ ...valid, NOTIFY_EMAIL_SENDER_ADDRESS: 'DoNotReply@mail.example.org' }).NOTIFY_PUBLIC_BASE_URL,
+      ).toBeUndefined();
+    });
+
+    it('the sample does not pin it to one port (npm start follows PORT)', () => {
+      expect(sample.Values['NOTIFY_PUBLIC_BASE_URL']).toBe('');
+    });
+  });
+
   it('the sample lists every setting the code reads', () => {
     const missing = settingNames.filter((name) => !(name in sample.Values));
     expect(missing).toEqual([]);

@@ -9,6 +9,8 @@ import { hashPassword } from '../../edge/boxUiCredential';
 import { createLogger } from '../../shared/log/logger';
 import { startKafkaConnectFake, type KafkaConnectFake } from '../../development/kafkaConnectFake/fake';
 import { openContext, type OpenedContext } from '../support/chromium';
+import { useMirrorDatabase } from '../support/mirrorDatabase';
+import { MIRROR_CLUB_TABLE_DDL } from '../../edge/mirror';
 
 const root = path.resolve(__dirname, '..', '..');
 const CONNECTOR_FILE = path.join(root, 'infra', 'connector', 'debezium-club-data.json');
@@ -86,6 +88,7 @@ describe('box agent: the operator web UI', () => {
       ['GET', '/api/connector/status'],
       ['POST', '/api/connector/resnapshot'],
       ['GET', '/api/club-master-sync/status'],
+      ['GET', '/api/box/identity'],
       ['GET', '/ui/session'],
     ]) {
       const response = await fetch(agent.url + route!, { method: method! });
@@ -186,6 +189,11 @@ describe('box agent: the operator web UI', () => {
     expect(fake.requests()).toContain(`DELETE /connectors/${NAME}/offsets 200`);
     await page.getByText(/resnapshot – done/).waitFor();
 
+    // A revoke is a decision of its own: the name recorded with the grant is not reused silently.
+    await expect(page.getByLabel('Recorded by (name, board resolution)').inputValue()).resolves.toBe('');
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    await expect(page.getByText('Say who records the decision.').isVisible()).resolves.toBe(true);
+    expect((await status()).consent).toMatchObject({ state: 'GRANTED', changedBy: 'Board resolution 2026-03-01' });
     await page.getByLabel('Recorded by (name, board resolution)').fill('Chair, letter of 2026-03-05');
     await page.getByRole('button', { name: 'Revoke' }).click();
     await page.getByText('Consent recorded: revoked').waitFor();
@@ -330,5 +338,65 @@ describe('box agent: the operator web UI', () => {
     expect(lowContrast).toEqual([]);
     await page.screenshot({ path: artifact('box-ui-phone.png'), fullPage: true });
     await page.close();
+  });
+});
+
+describe('box agent: the operator web UI names its club and box', () => {
+  const quiet = createLogger({ minLevel: 'error', sink: () => undefined });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'box-ui-identity-'));
+  const agents: RunningAgent[] = [];
+  const mirror = useMirrorDatabase(
+    [MIRROR_CLUB_TABLE_DDL, "insert into club_software_club (vereins_id, name) values ('4711', 'SV Tell Altdorf'), ('4712', 'SG Nachbar')"],
+    () => Promise.all(agents.splice(0).map((running) => running.close())),
+  );
+  let fake: KafkaConnectFake;
+  let opened: OpenedContext;
+
+  beforeAll(async () => {
+    fake = await startKafkaConnectFake();
+    opened = await openContext({ viewport: { width: 1100, height: 900 } });
+  });
+  afterAll(async () => {
+    await opened?.close();
+    await fake?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function signedInPage(managed: boolean, context: BrowserContext = opened.context): Promise<Page> {
+    const config = parseEdgeConfig({ SVC_EDGE_PORT: '0', SVC_BOX_UI_PASSWORD_HASH: await hashPassword(PASSWORD) });
+    const agent = await startAgent({ ...config, mirrorDatabaseUrl: mirror.url }, quiet, undefined, undefined, {
+      kafkaConnectUrl: fake.url,
+      stateFile: path.join(dir, `consent-${agents.length}.json`),
+      checkSeconds: 3600,
+      ...(managed ? { managed: { clubId: '4711', configFile: CONNECTOR_FILE } } : {}),
+    });
+    agents.push(agent);
+    const page = await context.newPage();
+    await page.goto(agent.url + '/ui');
+    await page.getByLabel(/Password|Passwort/).fill(PASSWORD);
+    await page.getByRole('button', { name: /Sign in|Anmelden/ }).click();
+    await page.getByRole('heading', { name: /Data-sharing consent|Einwilligung/ }).waitFor();
+    return page;
+  }
+
+  it("shows the club number with its name from the mirror, and the box's name", async () => {
+    const page = await signedInPage(true);
+    const identity = page.getByTestId('box-identity');
+    await identity.getByText('Club 4711 – SV Tell Altdorf').waitFor();
+    await expect(identity.innerText()).resolves.toContain(`Box ${os.hostname()}`);
+    await page.screenshot({ path: artifact('box-ui-identity.png') });
+    await page.close();
+  });
+
+  it('says so in German, and says when no club is set', async () => {
+    const german = await openContext({ locale: 'de-DE', viewport: { width: 1100, height: 900 } });
+    try {
+      const page = await signedInPage(false, german.context);
+      const identity = page.getByTestId('box-identity');
+      await identity.getByText('Verein: keiner eingestellt').waitFor();
+      await expect(identity.innerText()).resolves.toContain(`Box ${os.hostname()}`);
+    } finally {
+      await german.close();
+    }
   });
 });

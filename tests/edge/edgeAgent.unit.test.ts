@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type postgres from 'postgres';
@@ -253,8 +253,13 @@ describe('edge/.env.sample as a newcomer copies it', () => {
   const fromSample = (extra: Record<string, string>, settingsFiles: string[] = []) =>
     withLocalCloudDefault(withEnvFile(extra, sample), settingsFiles);
 
-  it('starts with nothing filled in but the token, and pushes', () => {
-    const env = fromSample({ SVC_EDGE_API_TOKEN: 'edge_token' });
+  it("ships the club master push off (the spec's default): a new box pushes nothing until the operator enables it", () => {
+    expect(parseEdgeConfig(fromSample({}))).toMatchObject({ syncEnabled: false });
+    expect(readFileSync(sample, 'utf8')).toMatch(/^SVC_CLUB_MASTER_SYNC_ENABLED=false$/m);
+  });
+
+  it('starts with nothing filled in but the token and the switch, and pushes', () => {
+    const env = fromSample({ SVC_EDGE_API_TOKEN: 'edge_token', SVC_CLUB_MASTER_SYNC_ENABLED: 'true' });
     expect(parseEdgeConfig(env)).toMatchObject({ syncEnabled: true, edgeApiToken: 'edge_token', cloudBaseUrl: 'http://127.0.0.1:7071' });
     expect(parseEdgeConnectorConfig(env)).toMatchObject({ enabled: false, clubId: undefined, watchSeconds: 5 });
     expect(() => parseEdgeFreshnessConfig(env)).not.toThrow();
@@ -276,7 +281,9 @@ describe('edge/.env.sample as a newcomer copies it', () => {
     }
   });
 
-  it('without the token says what is missing', () => {
-    expect(() => parseEdgeConfig(fromSample({}))).toThrow(/SVC_EDGE_API_TOKEN is required when SVC_CLUB_MASTER_SYNC_ENABLED is true/);
+  it('switched on without the token says what is missing', () => {
+    expect(() => parseEdgeConfig(fromSample({ SVC_CLUB_MASTER_SYNC_ENABLED: 'true' }))).toThrow(
+      /SVC_EDGE_API_TOKEN is required when SVC_CLUB_MASTER_SYNC_ENABLED is true/,
+    );
   });
 });

@@ -60,7 +60,9 @@ describe('azure.yaml', () => {
         'INTERNAL_CLOUD_COST_CLIENT_ID',
         'INTERNAL_CLOUD_COST_SUBSCRIPTION_ID',
         'INTERNAL_CLOUD_COST_CLIENT_SECRET',
-        'SVC_INGEST_STATUS_ENABLED',
+        'AUTH_TENANT_ID',
+        'AUTH_PORTAL_CLIENT_ID',
+        'AUTH_APP_CLIENT_ID',
       ]),
     );
     // STAGING_INGEST_* pass through the plan command (preprovision hook), like in the workflow.
@@ -70,6 +72,19 @@ describe('azure.yaml', () => {
     );
     // The worker image azd deployed last, so a new provision keeps it.
     expect(parameters['ingestWorkerImage']?.value).toBe('${SERVICE_INGEST_WORKER_IMAGE_NAME=}');
+  });
+
+  it('never switches SVC_INGEST_STATUS_ENABLED: a provision keeps what the running app has, only the gate workflow changes it', () => {
+    const variables = Object.values(parameters).flatMap(({ value }) => [...value.matchAll(/\$\{(\w+)/g)].map((match) => match[1]));
+    expect(variables).not.toContain('SVC_INGEST_STATUS_ENABLED');
+    expect(parameters['ingestStatusEnabled']?.value).toBe('${INGEST_STATUS_ENABLED_DEPLOYED=false}');
+    const preprovision = read('infra', 'azd', 'preprovision.sh');
+    // Read from the running app (the outputs of the last provision name it), as the Infrastructure workflow reads it.
+    expect(preprovision).toMatch(
+      /az functionapp config appsettings list --name "\$functionAppName" --resource-group "\$AZURE_RESOURCE_GROUP"\s+\\\n\s+--query "\[\?name=='SVC_INGEST_STATUS_ENABLED'\]\.value \| \[0\]"/,
+    );
+    expect(preprovision).toContain('azd env set INGEST_STATUS_ENABLED_DEPLOYED "$deployed"');
+    expect(outputs).toContain('functionAppName');
   });
 
   it('deploys the function app to the site tagged api, a Flex Consumption function app', () => {

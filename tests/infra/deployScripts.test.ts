@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -95,8 +95,13 @@ describe('deploy scripts', () => {
   }, 60_000);
 
   describe('azd preprovision hook', () => {
+    const signIn = {
+      AUTH_TENANT_ID: '72f988bf-86f1-41af-91ab-2d7cd011db47',
+      AUTH_PORTAL_CLIENT_ID: '4a1aa1d5-c567-49d0-ad0b-cd957a47f842',
+      AUTH_APP_CLIENT_ID: '9b2c6e1f-3d4a-4b5c-8d7e-0f1a2b3c4d5e',
+    };
     const preprovision = (extra: Record<string, string>) =>
-      runScript('sh', ['infra/azd/preprovision.sh'], checkout, env({ POSTGRES_ADMIN_PASSWORD: 'p', ...extra }));
+      runScript('sh', ['infra/azd/preprovision.sh'], checkout, env({ POSTGRES_ADMIN_PASSWORD: 'p', ...signIn, ...extra }));
 
     it('turns STAGING_INGEST_ENABLED=true and the replicas into the worker parameters', async () => {
       const result = await preprovision({ AZURE_ENV_NAME: 'staging', STAGING_INGEST_ENABLED: 'true', STAGING_INGEST_REPLICAS: '2' });
@@ -105,6 +110,8 @@ describe('deploy scripts', () => {
         'env set INGEST_WORKER_ACTION start',
         'env set INGEST_WORKER_ENABLED true',
         'env set INGEST_WORKER_REPLICAS 2',
+        // A first provision: no app yet, so the status record stays off.
+        'env set INGEST_STATUS_ENABLED_DEPLOYED false',
       ]);
     });
 
@@ -117,7 +124,34 @@ describe('deploy scripts', () => {
         'env set INGEST_WORKER_ACTION keep',
         'env set INGEST_WORKER_ENABLED false',
         'env set INGEST_WORKER_REPLICAS 1',
+        'env set INGEST_STATUS_ENABLED_DEPLOYED false',
       ]);
+    });
+
+    it('refuses the zero-GUID sign-in placeholder before anything is set', async () => {
+      const result = await preprovision({ AZURE_ENV_NAME: 'staging', AUTH_TENANT_ID: '00000000-0000-0000-0000-000000000000' });
+      expect(result.code).toBe(2);
+      expect(result.output).toContain('AUTH_TENANT_ID is the zero-GUID placeholder');
+      expect(existsSync(path.join(checkout, 'calls.log'))).toBe(false);
+    });
+
+    it('keeps SVC_INGEST_STATUS_ENABLED as the running app has it, whatever the azd environment says', async () => {
+      const running = { functionAppName: 'func-scb-production-abc', AZURE_RESOURCE_GROUP: 'rg-scb-production' };
+      fakeCommand(path.join(checkout, 'bin'), 'az', 'printf "%s\\n" "$*" >> "$FAKE_LOG"\necho true');
+      try {
+        const on = await preprovision({ AZURE_ENV_NAME: 'production', SVC_INGEST_STATUS_ENABLED: 'false', ...running });
+        expect(on).toMatchObject({ code: 0 });
+        expect(on.output).toContain('SVC_INGEST_STATUS_ENABLED in the azd environment is ignored');
+        expect(calls()).toContain('env set INGEST_STATUS_ENABLED_DEPLOYED true');
+      } finally {
+        fakeCommand(path.join(checkout, 'bin'), 'az', 'printf "%s\\n" "$*" >> "$FAKE_LOG"\nexit 0');
+      }
+      rmSync(path.join(checkout, 'calls.log'));
+      // Switched off by the gate: a provision with the variable set to true does not switch it on.
+      expect(await preprovision({ AZURE_ENV_NAME: 'production', SVC_INGEST_STATUS_ENABLED: 'true', ...running })).toMatchObject({
+        code: 0,
+      });
+      expect(calls()).toContain('env set INGEST_STATUS_ENABLED_DEPLOYED false');
     });
 
     it('refuses an azd environment named other than staging or production, and a missing database password', async () => {

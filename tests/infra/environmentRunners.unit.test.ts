@@ -1,5 +1,6 @@
-import { ingestEventFunction } from '../../functions/ingest';
-import { parseIngestWorkerSettings } from '../../shared/config/settings';
+import { ingestEventFunction, ingestHeartbeatFunction } from '../../functions/ingest';
+import { parseIngestWorkerSettings, parseSomeSettings, type Settings } from '../../shared/config/settings';
+import { ingestHealthSource } from '../../shared/ingest/healthSource';
 import { eventHubConnection } from '../../shared/ingest/eventHubConnection';
 import { storageConnection } from '../../shared/storage/tables';
 import { bicepParamFile, environmentSettings, environments, infraSettings, mainBicep, root } from './settingsSources';
@@ -54,15 +55,30 @@ function workerEnvironment(): Record<string, string> {
 }
 
 const disabledSetting = `AzureWebJobs.${ingestEventFunction.name}.Disabled`;
+const heartbeatDisabled = `AzureWebJobs.${ingestHeartbeatFunction.name}.Disabled`;
 
 describe('exactly one ingest runner per environment', () => {
-  it('switches the ingest function off on staging, where the dedicated worker ingests', () => {
+  it('switches the ingest function and its heartbeat off on staging, where the dedicated worker ingests', () => {
     expect(functionAppSettings('staging')[disabledSetting]).toBe('true');
+    // The heartbeat writes a runner status of the function: where the worker runs, it would speak for it.
+    expect(functionAppSettings('staging')[heartbeatDisabled]).toBe('true');
   });
 
-  it('leaves the ingest function on in production, where no worker runs', () => {
+  it('leaves the ingest function and its heartbeat on in production, where no worker runs', () => {
     expect(functionAppSettings('production')[disabledSetting]).toBe('false');
+    expect(functionAppSettings('production')[heartbeatDisabled]).toBe('false');
     expect(bicepParamFile('production')).toMatch(/^param ingestWorkerEnabled = false$/m);
+  });
+
+  it.each([
+    ['staging', 'worker', { statusEnabled: true, runnerKind: 'worker' }],
+    ['production', 'function', { statusEnabled: false, runnerKind: 'event' }],
+  ] as const)('has health read the runner that runs on %s (%s), whatever the switch is on staging', (environment, runner, source) => {
+    const settings = functionAppSettings(environment);
+    expect(settings['INGEST_RUNNER']).toBe(runner);
+    expect(settings[disabledSetting]).toBe(String(runner === 'worker'));
+    // SVC_INGEST_STATUS_ENABLED as a default deploy leaves it: off.
+    expect(ingestHealthSource(parseSomeSettings(['INGEST_RUNNER', 'SVC_INGEST_STATUS_ENABLED'], settings) as Settings)).toEqual(source);
   });
 
   it('runs the worker on staging only as STAGING_INGEST_ENABLED says', () => {
@@ -73,9 +89,9 @@ describe('exactly one ingest runner per environment', () => {
     expect(mainBicep()).toMatch(/^module ingestWorker 'modules\/ingestWorker\.bicep' = if \(stagingWorker && ingestWorkerEnabled\) \{$/m);
   });
 
-  it.each(environments)('names the function as the host registers it (%s)', (environment) => {
+  it.each(environments)('names the functions as the host registers them (%s)', (environment) => {
     const names = Object.keys(functionAppSettings(environment)).filter((name) => /^AzureWebJobs\..+\.Disabled$/.test(name));
-    expect(names).toEqual([disabledSetting]);
+    expect(names.sort()).toEqual([disabledSetting, heartbeatDisabled].sort());
   });
 });
 

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { EventHubProducerClient } from '@azure/event-hubs';
 import type { AccessToken, TokenCredential } from '@azure/identity';
 import postgres from 'postgres';
+import webPush from 'web-push';
 import { readFakeTls } from '../../development/costsFake/certificate';
 import { sendChangeEvents } from '../../development/ingest/sendChangeEvents';
 import { startPrivateAzurite, type RunningStorage } from '../../development/local/azurite';
@@ -15,8 +16,9 @@ import { freePort } from '../../development/local/net';
 import { MIRROR_CLUB_TABLE_DDL } from '../../edge/mirror';
 import { getSql } from '../../shared/db/client';
 import { buildBundles, watchProcess, type BuiltBundles, type StartedBundle } from '../support/bundles';
-import { createBox } from '../support/fixtures';
-import { eventually, hitEvents, hitValues, shooterEvents, uniqueClub, uniqueTag } from '../ingest/workerSupport';
+import { createBox, createClub } from '../support/fixtures';
+import { eventually, hitEvents, hitValues, quarantine, shooterEvents, uniqueClub, uniqueTag } from '../ingest/workerSupport';
+import { startLocalSignIn, type LocalSignIn } from './localSignIn';
 import {
   boxSampleEnvironment,
   eventHubsModule,
@@ -25,7 +27,7 @@ import {
   workerEnvironment,
   type Locals,
 } from './processSettings';
-import { infraSettings } from './settingsSources';
+import { environmentSettings, infraSettings } from './settingsSources';
 import { useIngestTablesInTurn } from '../ingest/exclusive';
 
 /**
@@ -41,6 +43,7 @@ const FUNCTION_CLIENT = '6f1e0c55-0000-4000-8000-00000000f0f0';
 const WORKER_CLIENT = '6f1e0c55-0000-4000-8000-00000000c0c0';
 const PRODUCER_CLIENT = '6f1e0c55-0000-4000-8000-0000000000be';
 const DEPLOYER_CLIENT = '6f1e0c55-0000-4000-8000-0000000000de';
+const TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
 const STORAGE = 'https://storage.azure.com';
 const EVENT_HUBS = 'https://eventhubs.azure.net';
 
@@ -55,6 +58,8 @@ describe('infra-to-process contract: each process starts as infra and the workfl
   let storage: RunningStorage;
   let caFile: string;
   let locals: Locals;
+  /** The tenant's keys: Entra ID in Azure, a local JWKS here (the issuer as main.bicep builds it). */
+  let signIn: LocalSignIn;
   /** What the platform gives every process beside its settings, and the trust of the local TLS endpoints. */
   let platform: Record<string, string>;
 
@@ -79,8 +84,17 @@ describe('infra-to-process contract: each process starts as infra and the workfl
     writeFileSync(keyFile, tls.key, { mode: 0o600 });
     storage = await startPrivateAzurite({ blob, queue, table }, path.join(dir, 'data'), { identity: { certFile: caFile, keyFile } });
     platform = { ...identity.environment, NODE_EXTRA_CA_CERTS: caFile };
+    signIn = await startLocalSignIn(TENANT);
+    const vapid = webPush.generateVAPIDKeys();
     locals = {
-      secrets: { 'database-url': process.env['DATABASE_URL'] ?? '', 'paging-cursor-key': randomBytes(48).toString('base64') },
+      secrets: {
+        'database-url': process.env['DATABASE_URL'] ?? '',
+        'paging-cursor-key': randomBytes(48).toString('base64'),
+        // Delivery is exercised in deliveryContract.test.ts; here the app only has to start with it on.
+        'notification-hub-connection': `Endpoint=sb://ntfns-contract.servicebus.windows.net/;SharedAccessKeyName=app-send-manage;SharedAccessKey=${randomBytes(32).toString('base64')}`,
+        'webpush-vapid-public-key': vapid.publicKey,
+        'webpush-vapid-private-key': vapid.privateKey,
+      },
       resources: {
         appInsightsConnectionString: 'InstrumentationKey=00000000-0000-0000-0000-000000000000',
         ingestStatusEnabled: 'false',
@@ -89,14 +103,27 @@ describe('infra-to-process contract: each process starts as infra and the workfl
         eventHubsNamespaceHost: hub.fullyQualifiedNamespace,
         storageAccountName: 'testaccount',
         functionIdentityClientId: FUNCTION_CLIENT,
+        emailEndpoint: 'https://acs-scb-contract.europe.communication.azure.com',
+        emailSenderAddress: 'DoNotReply@0f1e2d3c-contract.azurecomm.net',
+        notificationHubName: 'ntf-scb-contract',
+        publicBaseUrl: 'https://func-scb-contract.azurewebsites.net',
+        webPushSubject: 'https://func-scb-contract.azurewebsites.net',
       },
       // The cost reader's deployment variables are not set: the app must start and say "not configured".
-      deployment: {},
+      // The sign-in ids are (a deployment refuses to go without them), with the tenant's keys local.
+      deployment: {
+        AUTH_ISSUER: signIn.issuer,
+        AUTH_JWKS_URL: signIn.jwksUrl,
+        AUTH_OIDC_AUTHORITY: signIn.issuer,
+        AUTH_PORTAL_CLIENT_ID: '4a1aa1d5-c567-49d0-ad0b-cd957a47f842',
+        AUTH_APP_CLIENT_ID: '9b2c6e1f-3d4a-4b5c-8d7e-0f1a2b3c4d5e',
+      },
     };
   }, 180_000);
 
   afterAll(async () => {
     bundles?.remove();
+    await signIn?.close();
     await hub?.close();
     await storage?.release();
     await identity?.close();
@@ -144,6 +171,8 @@ describe('infra-to-process contract: each process starts as infra and the workfl
       const response = await fetch(`${url}/healthz`);
       const body = (await response.json()) as { status: string; components?: Record<string, unknown> };
       expect({ status: response.status, body }).toMatchObject({ status: 200, body: { status: 'ok' } });
+      // Staging before its worker runs: not down for that (the deploy waits for this answer).
+      if (environment === 'staging') expect(body.components?.['ingest']).toMatchObject({ status: 'unknown' });
       expect(tokensFor(FUNCTION_CLIENT)).toContain(STORAGE);
     });
 
@@ -152,9 +181,10 @@ describe('infra-to-process contract: each process starts as infra and the workfl
       expect(app.output()).toContain(`Node.js: v${pinned}`);
     });
 
-    it('runs exactly one ingest runner: the function on production only', () => {
+    it('runs exactly one ingest runner: the function and its heartbeat on production only', () => {
       const functions = /Functions: (.*)/.exec(app.output())?.[1]?.split(', ') ?? [];
       expect(functions.includes('ingest')).toBe(environment === 'production');
+      expect(functions.includes('ingestHeartbeat')).toBe(environment === 'production');
     });
 
     if (environment === 'production') {
@@ -166,12 +196,14 @@ describe('infra-to-process contract: each process starts as infra and the workfl
       }, 60_000);
     }
 
-    it('answers the rollout check with the runner kinds it understands while the status switch is off', async () => {
+    it('answers the rollout check with the runner kinds it understands (production: unknown while the status switch is off)', async () => {
       const response = await fetch(`${url}/healthz/ingest`);
-      expect(response.status).toBe(200);
-      const body = (await response.json()) as { runnerKind: unknown; runnerKindsUnderstood: string[] };
-      expect(body.runnerKind).toBeNull();
+      const body = (await response.json()) as { status: string; runnerKind: unknown; runnerKindsUnderstood: string[] };
       expect(body.runnerKindsUnderstood).toContain('event');
+      if (environment === 'production')
+        expect({ status: response.status, body }).toMatchObject({ status: 200, body: { status: 'unknown', runnerKind: null } });
+      // Staging reads its worker whatever the switch says (tests below); never the function's kind.
+      else expect(body.runnerKind).not.toBe('event');
     });
 
     // With any of them missing the cost status says configured: false (tests/infra/costSettings.unit.test.ts).
@@ -212,6 +244,57 @@ describe('infra-to-process contract: each process starts as infra and the workfl
         expect(await worker.exited).toBe(0);
       }
     }, 90_000);
+
+    it('is seen where staging looks: health, the diagnostics summary and the club page read the worker, not the function', async () => {
+      const params: Record<string, string> = {
+        eventHubsNamespaceHost: hub.fullyQualifiedNamespace,
+        identityClientId: WORKER_CLIENT,
+        eventHubName: hubName,
+        consumerGroup: consumerGroups[1] ?? '',
+        storageAccountName: 'testaccount',
+      };
+      const worker = bundles.start('ingest-worker', {
+        ...workerEnvironment(workerSecrets(), params),
+        ...localStorageEndpoint(),
+        ...platform,
+        INGEST_WORKER_LAG_SAMPLE_SECONDS: '1',
+      });
+      const app = startBundleHost(bundles.outdir, { ...functionAppEnvironment('staging', locals), ...localStorageEndpoint(), ...platform });
+      const vereinsId = uniqueClub();
+      let restore: (() => Promise<void>) | undefined;
+      try {
+        expect(environmentSettings('staging')['INGEST_RUNNER']).toBe('worker');
+        await worker.printed('Ingest worker: ');
+        await app.printed('Listening: ');
+        const url = /Listening: (\S+)/.exec(app.output())?.[1] ?? '';
+        await publishWithIdentity(hub, identity, hitEvents(vereinsId, 3));
+        await eventually(async () => (await hitValues(getSql(), vereinsId)).size === 3);
+        // The worker's admission state: a quarantine of this club's path, as the worker would set it.
+        restore = await quarantine(getSql(), vereinsId);
+        const club = await createClub(getSql(), { vereinsId });
+        const admin = { authorization: `Bearer ${await signIn.token('contract-admin', ['platform_admin'])}` };
+
+        const health = await eventually(async () => {
+          const body = (await (await fetch(`${url}/healthz/ingest`)).json()) as Record<string, unknown>;
+          return body['status'] === 'up' ? body : undefined;
+        });
+        expect(health).toMatchObject({ runnerKind: 'worker', workerState: 'running', admissionState: 'quarantined' });
+
+        const summary = (await (await fetch(`${url}/api/admin/diagnostics/summary`, { headers: admin })).json()) as { ingest: unknown };
+        expect(summary.ingest).toMatchObject({ status: 'up', runnerKind: 'worker', quarantineClubId: vereinsId });
+
+        const page = await fetch(`${url}/api/admin/clubs/${club.clubId}/overview`, { headers: admin });
+        expect(page.status).toBe(200);
+        expect(((await page.json()) as { ingest: unknown }).ingest).toMatchObject({
+          quarantine: { clubId: vereinsId, entity: 'shooters' },
+        });
+      } finally {
+        await restore?.();
+        worker.child.kill('SIGTERM');
+        await worker.exited;
+        await stopBundleHost(app);
+      }
+    }, 120_000);
 
     it('stops with the error the docs promise when its storage setting is missing', async () => {
       const env = workerEnvironment(workerSecrets(), {
@@ -309,7 +392,7 @@ describe('infra-to-process contract: each process starts as infra and the workfl
       expect(alarm.stderr()).toContain('Usage: freshness:check --url https://<deployment>');
     }, 30_000);
 
-    it('box agent: edge/.env.sample with its token, the app URL and its mirror starts and pushes its clubs', async () => {
+    it('box agent: edge/.env.sample with its token, the app URL, its mirror and the push released starts and pushes its clubs', async () => {
       const sample = boxSampleEnvironment();
       const box = await createBox(getSql());
       const mirror = await createMirror();
@@ -319,6 +402,8 @@ describe('infra-to-process contract: each process starts as infra and the workfl
           ...Object.fromEntries(Object.entries(sample).filter(([, value]) => value !== '')),
           SVC_EDGE_API_TOKEN: box.token,
           SVC_CLOUD_BASE_URL: url,
+          // The sample ships the push off; the operator switches it on once the sync endpoint is live (rollout order).
+          SVC_CLUB_MASTER_SYNC_ENABLED: 'true',
           SVC_MIRROR_DATABASE_URL: mirror.url,
           SVC_EDGE_PORT: String(port),
         };

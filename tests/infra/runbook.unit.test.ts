@@ -88,3 +88,28 @@ describe('docs/runbook-ingest.md', () => {
     expect(workflowFilesNamed('see .github/workflows/a.yml and gh workflow run b.yaml -f x=1')).toEqual(['a.yml', 'b.yaml']);
   });
 });
+
+describe('where the docs say the replay and the box sync run', () => {
+  const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+
+  it("describe the replay where its workflow runs it: on the workflow's runner, not in a container", () => {
+    const workflow = read('.github/workflows/replay-shooter-master-data.yml');
+    expect(workflow).not.toMatch(/^\s+container:/m);
+    expect(workflow).toMatch(/runs-on: ubuntu-latest/);
+    for (const doc of ['docs/runbook-ingest.md', 'docs/decisions/007-production-commands.md']) {
+      expect([doc, /one-off container/i.test(read(doc))]).toEqual([doc, false]);
+    }
+  });
+
+  it('docs/club-master.md names only files of the repository that exist', () => {
+    const named = [
+      ...new Set(
+        [...read('docs/club-master.md').matchAll(/`((?:shared|functions|edge|ops|infra|development|tests|workers)\/[\w./-]+\.\w+)`/g)].map(
+          (match) => match[1] ?? '',
+        ),
+      ),
+    ];
+    expect(named.length).toBeGreaterThan(3);
+    expect(named.filter((file) => !existsSync(path.join(root, file)))).toEqual([]);
+  });
+});

@@ -2,6 +2,7 @@ import { getSql } from '../../shared/db/client';
 import { applyIngestBatch, type ApplyOptions } from '../../shared/ingest/apply';
 import { runHeartbeat } from '../../shared/ingest/eventRunner';
 import { publicIngestHealth, readIngestHealth, DETAIL_FIELDS } from '../../shared/ingest/health';
+import { ingestCheck } from '../../shared/ingest/healthCheck';
 import { useIngestTablesExclusively } from './exclusive';
 import { event, hitBody, hitEvent, incoming, uniqueClub, type SentEvent, TEST_THRESHOLDS } from './fixtures';
 
@@ -64,6 +65,30 @@ describe('the ingest status record', () => {
   it('answers unknown while the switch is off and down when the switch is on but nothing was written', async () => {
     expect(await readIngestHealth(sql(), { statusEnabled: false, detail: true })).toMatchObject({ status: 'unknown', runnerCount: 0 });
     expect(await health(0)).toMatchObject({ status: 'down', runnerCount: 0 });
+  });
+
+  it('reads only the runner that runs here: a stray event heartbeat does not hide the worker on staging', async () => {
+    const worker: ApplyOptions = { ...options(0, 'worker:staging-1'), runner: { id: 'worker:staging-1', kind: 'worker' } };
+    await runHeartbeat(sql(), worker);
+    // A function heartbeat written later (the timer that should not run where the worker runs).
+    await runHeartbeat(sql(), options(60));
+    const staging = await readIngestHealth(sql(), { statusEnabled: true, runnerKind: 'worker', detail: true, now: at(90) });
+    expect(staging).toMatchObject({ status: 'up', runnerKind: 'worker', heartbeatAt: at(0).toISOString(), runnerCount: 1 });
+    const production = await readIngestHealth(sql(), { statusEnabled: true, runnerKind: 'event', detail: true, now: at(90) });
+    expect(production).toMatchObject({ status: 'up', runnerKind: 'event', catchUpState: 'live', heartbeatAt: at(60).toISOString() });
+  });
+
+  it('on /healthz, where the worker ingests: unknown while none runs (the app is not down for it), up while one does', async () => {
+    const check = ingestCheck(sql, () => ({ statusEnabled: true, runnerKind: 'worker' }));
+    // Only rows of an earlier clock: no worker has written within the last 3 minutes.
+    await runHeartbeat(sql(), { ...options(0, 'worker:staging-old'), runner: { id: 'worker:staging-old', kind: 'worker' } });
+    expect(await check.check()).toMatchObject({ status: 'unknown', runnerCount: 0 });
+    await runHeartbeat(sql(), {
+      ...options(0, 'worker:staging-1'),
+      runner: { id: 'worker:staging-1', kind: 'worker' },
+      now: () => new Date(),
+    });
+    expect(await check.check()).toMatchObject({ status: 'up', runnerKind: 'worker', runnerCount: 1 });
   });
 
   it('walks rejecting, quarantine, recovery and drift, and shows the context to admins only', async () => {

@@ -16,11 +16,15 @@ import type { NotifyInput } from '../../shared/notifications/notify';
 import { defaultPreferences, mergePreferences, type NotificationPreferencesPatch } from '../../shared/notifications/preferences';
 import { loadSettings, savePreferences } from '../../shared/notifications/preferencesRepository';
 import { newMember, notifyAt, twoInstancesAtOnce } from './support';
+import { useDeliveryTurn } from '../support/deliveryTurn';
 
 // Other test files share the database and queue rows due around their own clocks (2026); this
 // file's rows are all due in 1999, and the worker runs with a 1999 clock, so it claims only them.
 const T0 = new Date('1999-03-10T09:00:00.000Z');
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
+
+// The push files and the delivery contract run deliveries too: one at a time.
+useDeliveryTurn();
 
 let fake: FakeAcsEmail;
 let sender: EmailSender;

@@ -8,7 +8,7 @@ import { breakClubPath } from './clubFixtures';
 const options = (include: ClubOverviewOptions['include']): ClubOverviewOptions => ({
   now: new Date(),
   staleAfterHours: 24,
-  ingestStatusEnabled: false,
+  ingestSource: { statusEnabled: false, runnerKind: 'event' } as const,
   include,
   members: { limit: 50, offset: 0 },
 });
@@ -36,7 +36,10 @@ describe('readClubOverview: the parts each capability adds', () => {
     expect(off.ingest?.deadLetters.pending).toBe(1);
     expect(off.ingest).toMatchObject({ quarantine: null, drift: null, lastReject: null });
     // Switched on, the same records carry the context.
-    const on = await readClubOverview(getSql(), club.clubId, { ...options({ ingest: true, members: false }), ingestStatusEnabled: true });
+    const on = await readClubOverview(getSql(), club.clubId, {
+      ...options({ ingest: true, members: false }),
+      ingestSource: { statusEnabled: true, runnerKind: 'event' },
+    });
     expect(on.ingest?.quarantine?.topic).toBe(`club.${club.vereinsId}.hits`);
   });
 });

@@ -9,9 +9,9 @@ import { exitOnStartupFailure } from '../../shared/process/startupFailure';
 /**
  * The BUILT function app (argv[2], a dist/main.js from `npm run build`) served over HTTP with only
  * the environment this process got: the bundle is loaded as the Functions worker loads it, with a
- * stand-in for the worker's `@azure/functions-core` that keeps each registration and its handler;
- * a function whose `AzureWebJobs.<name>.Disabled` setting is true is left out, as the host does.
- * The local host (development/devhost) then serves the bundle's own handlers on argv[3]. Prints
+ * stand-in for the worker's `@azure/functions-core` that keeps each registration and its handler.
+ * The local host (development/devhost) then serves the bundle's own handlers on argv[3], leaving out
+ * a function whose `AzureWebJobs.<name>.Disabled` setting is true as the Functions host does. Prints
  * `Listening: <url>` and `Functions: <names>` once ready; stops on SIGTERM.
  */
 interface Binding {
@@ -41,8 +41,6 @@ moduleLoader._load = function (request: string, ...rest: unknown[]) {
   return request === '@azure/functions-core' ? core : load.call(this, request, ...rest);
 };
 
-const disabled = (name: string) => /^(true|1)$/i.test(process.env[`AzureWebJobs.${name}.Disabled`]?.trim() ?? '');
-
 function definitionOf({ metadata, handler }: (typeof registrations)[number]): FunctionDefinition {
   const trigger = Object.values(metadata.bindings).find((binding) => binding.direction === 'in');
   const options = { ...trigger, handler } as never;
@@ -62,7 +60,7 @@ async function main(): Promise<void> {
   const bundle = path.resolve(process.argv[2] ?? 'dist/main.js');
   // Loaded as the worker loads it (CommonJS require, the stand-in core above in place).
   Module.createRequire(__filename)(bundle);
-  const definitions = registrations.filter(({ metadata }) => !disabled(metadata.name)).map(definitionOf);
+  const definitions = registrations.map(definitionOf);
   const host = await startDevHost(definitions, {
     // The port is an argument, not PORT: the app's settings are exactly what the caller gave.
     port: Number(process.argv[3] ?? 0),
@@ -74,7 +72,7 @@ async function main(): Promise<void> {
     eventHubTriggers: readEventHubTriggerSettings(path.join(__dirname, '..', '..', 'host.json')),
   });
   console.log(`Node.js: ${process.version}`);
-  console.log(`Functions: ${definitions.map((definition) => definition.name).join(', ')}`);
+  console.log(`Functions: ${host.functions.join(', ')}`);
   console.log(`Listening: ${host.url}`);
   process.once('SIGTERM', () => void host.close().then(() => process.exit(0)));
 }

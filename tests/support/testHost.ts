@@ -78,6 +78,9 @@ export function useTestHost(
     get url() {
       return current().url;
     },
+    get functions() {
+      return current().functions;
+    },
     get eventHubFeeds() {
       return current().eventHubFeeds;
     },

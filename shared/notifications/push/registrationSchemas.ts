@@ -1,3 +1,4 @@
+import { ECDH } from 'node:crypto';
 import * as v from 'valibot';
 import { cursorCodec, cursorParameter } from '../../paging/cursor';
 import { cursorPageSchema } from '../../paging/cursorPage';
@@ -21,6 +22,20 @@ const base64UrlKey = (bytes: number, atLeast: boolean, message: string) =>
   );
 
 /**
+ * A key of the right length may still be no point on P-256 (a browser never sends one, a forged
+ * request may): encrypting to it fails at every delivery, so it is refused at registration.
+ */
+const onP256 = (message: string) =>
+  v.check<string, string>((value) => {
+    try {
+      ECDH.convertKey(Buffer.from(value, 'base64url'), 'prime256v1');
+      return true;
+    } catch {
+      return false;
+    }
+  }, message);
+
+/**
  * `PushSubscription.toJSON()` as a browser gives it (`pushManager.subscribe` with the service's
  * VAPID public key): the push service's endpoint (https) and the keys the message is encrypted to.
  */
@@ -33,7 +48,10 @@ const WebPushSubscriptionSchema = v.object({
   ),
   expirationTime: v.optional(v.nullable(v.number())),
   keys: v.object({
-    p256dh: base64UrlKey(65, false, 'must be the base64url P-256 public key of the subscription (65 bytes)'),
+    p256dh: v.pipe(
+      base64UrlKey(65, false, 'must be the base64url P-256 public key of the subscription (65 bytes)'),
+      onP256('must be a public key on the P-256 curve'),
+    ),
     auth: base64UrlKey(16, true, 'must be the base64url authentication secret of the subscription (16 bytes)'),
   }),
 });

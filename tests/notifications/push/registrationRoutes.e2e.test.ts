@@ -109,6 +109,18 @@ describe('push registrations over HTTP', () => {
       'body.subscription.keys.p256dh',
     ],
     [
+      // 65 bytes in the uncompressed form, but no point of P-256: every delivery would fail to encrypt to it.
+      'a p256dh key of the right size that is not a point on P-256',
+      () => ({
+        platform: 'webpush',
+        subscription: {
+          ...good(),
+          keys: { ...good().keys, p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64url') },
+        },
+      }),
+      'body.subscription.keys.p256dh',
+    ],
+    [
       'an auth secret that is too short',
       () => ({ platform: 'webpush', subscription: { ...good(), keys: { ...good().keys, auth: 'AAAA' } } }),
       'body.subscription.keys.auth',

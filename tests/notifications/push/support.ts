@@ -1,7 +1,7 @@
 import webPush from 'web-push';
 import { overrideSettings } from '../../../shared/config/settings';
 import { getSql } from '../../../shared/db/client';
-import { useAdvisoryTurn } from '../../support/advisoryTurn';
+import { useDeliveryTurn } from '../../support/deliveryTurn';
 import { readFakeTls } from '../../../development/costsFake/certificate';
 import { startFakeNotificationHubs, type FakeNotificationHubs } from '../../../development/pushFakes/notificationHubsFake';
 import { startFakeWebPush, type FakeWebPush } from '../../../development/pushFakes/webPushFake';
@@ -80,9 +80,6 @@ export function usePushWorldSettings(): () => PushWorld {
   };
 }
 
-/** Push delivery claims every due row up to its clock, so files that run it take turns. */
-const PUSH_DELIVERY_LOCK = 8_311_077;
-
 /**
  * The push fakes for a test file whose rows are all due in `year`: started before its tests and
  * closed after them, and the rows of that year still pending withdrawn before each test, so that
@@ -90,7 +87,7 @@ const PUSH_DELIVERY_LOCK = 8_311_077;
  * earlier year's rows too, so the files take turns. Call the returned function inside a test for the world.
  */
 export function usePushWorldOf(year: number): () => PushWorld {
-  useAdvisoryTurn(PUSH_DELIVERY_LOCK);
+  useDeliveryTurn();
   let world: PushWorld | undefined;
   beforeAll(async () => {
     world = await startPushWorld();

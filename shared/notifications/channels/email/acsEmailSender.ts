@@ -77,11 +77,13 @@ export function emailSenderFromSettings(settings: Settings): EmailSender | undef
   }
   const endpoint = settings.NOTIFY_EMAIL_ENDPOINT;
   if (endpoint) {
+    const clientId = settings.NOTIFY_EMAIL_CLIENT_ID;
     return lazySender(async () => {
       const sdk = await import('./emailSdk');
       registerAzureSdk(sdk);
       const { EmailClient, ManagedIdentityCredential } = sdk;
-      return acsEmailSender(new EmailClient(endpoint, new ManagedIdentityCredential(), deliveryClientPolicies()), senderAddress);
+      const identity = clientId ? new ManagedIdentityCredential({ clientId }) : new ManagedIdentityCredential();
+      return acsEmailSender(new EmailClient(endpoint, identity, deliveryClientPolicies()), senderAddress);
     });
   }
   return undefined;
