@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { getSql } from '../../shared/db/client';
+import { confirmationUrl } from '../../shared/notifications/contactConfirmationToken';
 import { addMember, createClub, hitsOn, insertHits, linkShooter, makeChallenge, unique } from '../challenges/support';
 import { bearer, tokenFor } from '../support/tokens';
 import { signInGerman } from './appSupportGerman';
@@ -113,17 +114,18 @@ describe('member app: people, streak and contact email', () => {
     expect(await contact.getByTestId('contact-state').innerText()).toBe(`E-Mails gehen an ${anna}@example.org.`);
     await screenshot(page, 'de-settings-pending');
 
-    const [queued] = await getSql()<{ row: string }[]>`
-      select row_to_json(o)::text as row from notification_outbox o where o.user_id = ${anna} order by 1 desc limit 1`;
-    const token = /confirm-email\?token=([A-Za-z0-9_-]+)/.exec(queued?.row ?? '')?.[1];
-    expect(token).toEqual(expect.any(String));
-    await page.goto(`${rig.host.url}/app/#/confirm-email?token=${token}`);
+    // The link the confirmation email carries (written at send time from the confirmation's id).
+    const [pending] = await getSql()<{ id: string }[]>`
+      select id::text as id from user_contact_confirmation where user_id = ${anna} order by created_at desc limit 1`;
+    const link = confirmationUrl(rig.host.url, pending?.id ?? '');
+    const token = new URL(link.replace('/#/', '/')).searchParams.get('token');
+    await page.goto(link);
     expect(await page.getByTestId('confirm-done').innerText()).toBe(`Danke: E-Mails gehen jetzt an ${anna}@verein.example.`);
     await screenshot(page, 'de-confirm-email');
     // Used once: the same link again is refused in words.
     await page.goto(`${rig.host.url}/app/#/challenges?tab=club`);
     await card(page, challengeId).waitFor();
-    await page.goto(`${rig.host.url}/app/#/confirm-email?token=${token}`);
+    await page.goto(`${rig.host.url}/app/#/confirm-email?token=${encodeURIComponent(token ?? '')}`);
     await page.getByTestId('confirm-invalid').waitFor();
   });
 });

@@ -19,6 +19,8 @@ export function ContactEmail(props: { contact: Contact; onChange: (contact: Cont
       setDraft('');
     });
   const offerSignIn = contact.signInEmail && contact.signInEmail !== contact.email;
+  // Beside an address in use or offered, the field is for a different one.
+  const another = Boolean(offerSignIn || contact.email);
   return (
     <fieldset class="card" data-testid="contact">
       <legend>{t('contact.title')}</legend>
@@ -37,7 +39,7 @@ export function ContactEmail(props: { contact: Contact; onChange: (contact: Cont
       ) : null}
       <form class="row" onSubmit={action.submit(() => save(draft.trim()))}>
         <label class="field field-grow">
-          <span>{t(offerSignIn ? 'contact.other' : 'contact.email')}</span>
+          <span>{t(another ? 'contact.other' : 'contact.email')}</span>
           <input
             type="email"
             value={draft}
