@@ -165,8 +165,10 @@ const challengeRoutes: Route[] = [
     ...onAVisibleChallenge,
     query: LeaderboardQuerySchema,
     response: LeaderboardPageSchema,
-    async handle({ caller, params, query }) {
-      return json(await leaderboardForViewer(getSql(), caller, params.id, query), 200, NO_STORE);
+    async handle({ caller, params, query, request }) {
+      const sql = getSql();
+      const language = await requestLanguage(sql, request, caller.userId);
+      return json(await leaderboardForViewer(sql, caller, params.id, query, language), 200, READER_LANGUAGE_HEADERS);
     },
   }),
   defineRoute({

@@ -104,17 +104,22 @@ export async function upsertChallenge(
   return challengeView(row, language);
 }
 
-export async function findChallenge(sql: Queryable, id: string): Promise<ChallengeView | undefined> {
+export async function findChallenge(sql: Queryable, id: string, language: Language = DEFAULT_LANGUAGE): Promise<ChallengeView | undefined> {
   const [row]: [ChallengeRow?] = await sql`select ${sql.unsafe(CHALLENGE_COLUMNS)} from challenge c where c.id = ${id}`;
-  return row ? challengeView(row) : undefined;
+  return row ? challengeView(row, language) : undefined;
 }
 
 /** Whether the user may see (and join) the template: global, their clubs', or personal for them or for anyone. */
-export async function findVisibleChallenge(sql: Queryable, id: string, userId: string): Promise<ChallengeView | undefined> {
+export async function findVisibleChallenge(
+  sql: Queryable,
+  id: string,
+  userId: string,
+  language: Language = DEFAULT_LANGUAGE,
+): Promise<ChallengeView | undefined> {
   const [row]: [ChallengeRow?] = await sql`
     select ${sql.unsafe(CHALLENGE_COLUMNS)} from challenge c
     where c.id = ${id} and ${visibleTo(sql, userId)}`;
-  return row ? challengeView(row) : undefined;
+  return row ? challengeView(row, language) : undefined;
 }
 
 function visibleTo(sql: Queryable, userId: string) {

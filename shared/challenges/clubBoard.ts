@@ -2,6 +2,7 @@ import { listClubRoles } from '../clubs/membershipRepository';
 import type { Queryable } from '../db/client';
 import { ForbiddenError, NotFoundError } from '../errors/domainErrors';
 import { assertMayViewClubBoard, isPlatformAdmin, type Actor } from './access';
+import { DEFAULT_LANGUAGE, type Language } from '../i18n/language';
 import { findChallenge, findVisibleChallenge } from './challengeRepository';
 import { leaderboard } from './leaderboard';
 import type { Board } from './leaderboardRepository';
@@ -31,16 +32,17 @@ export async function clubBoardFor(
   return { kind: 'club', clubId };
 }
 
-/** The viewer's page of a challenge's global or club board, naming the challenge; 404 for a challenge they cannot see. */
+/** The viewer's page of a challenge's global or club board, naming the challenge in `language`; 404 for a challenge they cannot see. */
 export async function leaderboardForViewer(
   sql: Queryable,
   viewer: Actor,
   challengeId: string,
   query: { scope: 'global' | 'club'; clubId?: string | undefined; limit: number; cursor?: LeaderboardCursor | undefined },
+  language: Language = DEFAULT_LANGUAGE,
 ): Promise<LeaderboardPage> {
   const challenge = isPlatformAdmin(viewer)
-    ? await findChallenge(sql, challengeId)
-    : await findVisibleChallenge(sql, challengeId, viewer.userId);
+    ? await findChallenge(sql, challengeId, language)
+    : await findVisibleChallenge(sql, challengeId, viewer.userId, language);
   if (!challenge) throw new NotFoundError('No such challenge.', { code: 'challenge_not_found' });
   const board: Board = query.scope === 'global' ? { kind: 'global' } : await clubBoardFor(sql, viewer, challenge, query.clubId);
   const page = await leaderboard(sql, {

@@ -60,6 +60,23 @@ describe('texts in the reader’s language', () => {
     expect(await titlesSeenBy(reader, clubId, 'de-CH')).toEqual([['Herbstserie', 'Zehn Abende im Oktober.']]);
   });
 
+  it('names the challenge above its leaderboard in the reader’s language', async () => {
+    const { clubId } = await createClub();
+    const leader = unique('leader');
+    await addMember(clubId, leader, 'leader');
+    const created = await call(leader, 'POST', '/api/challenges', {
+      json: body({ clubId, titles: { de: 'Winterpokal', en: 'Winter cup' } }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    const boardTitle = async (language: string) => {
+      const response = await call(leader, 'GET', `/api/challenges/${id}/leaderboard?scope=club`, { language });
+      expect(response.headers.get('vary')).toBe('Accept-Language');
+      return ((await response.json()) as { challenge: { title: string } }).challenge.title;
+    };
+    expect(await boardTitle('de')).toBe('Winterpokal');
+    expect(await boardTitle('en')).toBe('Winter cup');
+  });
+
   it('falls back to the other language, and keeps the single title accepted', async () => {
     const { clubId } = await createClub();
     const leader = unique('leader');
