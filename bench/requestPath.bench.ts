@@ -168,7 +168,8 @@ export default async function requestPath({ sql, url }: BenchContext): Promise<C
   await seedInbox(sql, USER, INBOX_ENTRIES);
   await sql`vacuum analyze notification`;
   const challengeId = await seedBoard(sql);
-  const headers = await bearer(USER, { expiresIn: '2h' });
+  // As the member app sends them: the token and the language it shows (texts are in the reader's language).
+  const headers = { ...(await bearer(USER, { expiresIn: '2h' })), 'accept-language': 'de' };
   const host = await startServer('host', url);
   const bare = await startServer('bare', url);
   try {
