@@ -241,6 +241,8 @@ var resourceSettingValues = {
   eventHubsNamespaceHost: eventHubs.outputs.namespaceHost
   storageAccountName: storage.outputs.accountName
   functionIdentityClientId: identities.outputs.functionClientId
+  // The cost chart's budget line is the amount the budget alerts watch.
+  costsMonthlyBudget: string(budgetAmount)
 }
 
 // Values of the deployment variables and secrets that app-settings.json names as `deploy:<name>`;
