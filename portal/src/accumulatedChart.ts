@@ -98,14 +98,22 @@ function chartAndLegend(data: CostAccumulated, grouping: Grouping, width: number
       { class: 'axis axis-x' },
       model.xTicks.map((tick) => [
         s('line', { x1: tick.x, x2: tick.x, y1: model.plot.bottom, y2: model.plot.bottom + 5, class: 'baseline' }),
-        s('text', { x: tick.x, y: model.plot.bottom + 22, 'text-anchor': 'middle' }, day(`${data.month}-${String(tick.day).padStart(2, '0')}`)),
+        s(
+          'text',
+          { x: tick.x, y: model.plot.bottom + 22, 'text-anchor': 'middle' },
+          day(`${data.month}-${String(tick.day).padStart(2, '0')}`),
+        ),
       ]),
     ),
     s(
       'g',
       { class: 'acc-areas' },
       model.areas.map((area, index) =>
-        s('polygon', { class: `acc-area ${groupClass(index, groups[index]?.other ?? false)}`, points: line(area.points), 'data-group': area.name }),
+        s('polygon', {
+          class: `acc-area ${groupClass(index, groups[index]?.other ?? false)}`,
+          points: line(area.points),
+          'data-group': area.name,
+        }),
       ),
     ),
     s('polyline', { class: 'acc-last-month', points: line(model.lastMonth) }),
@@ -131,7 +139,12 @@ function chartAndLegend(data: CostAccumulated, grouping: Grouping, width: number
   const legend = h(
     'ul',
     { class: 'acc-legend', 'data-testid': 'acc-legend' },
-    h('li', {}, h('span', { class: 'swatch swatch-actual', 'aria-hidden': 'true' }), t('costs.acc.actual', { amount: money(monthToDate, currency) })),
+    h(
+      'li',
+      {},
+      h('span', { class: 'swatch swatch-actual', 'aria-hidden': 'true' }),
+      t('costs.acc.actual', { amount: money(monthToDate, currency) }),
+    ),
     incompleteDays
       ? h(
           'li',
@@ -164,7 +177,11 @@ function chartAndLegend(data: CostAccumulated, grouping: Grouping, width: number
   );
   const groupLegend = h(
     'ul',
-    { class: 'acc-legend acc-groups', 'data-testid': 'acc-groups', 'aria-label': t(grouping === 'service' ? 'costs.acc.byService' : 'costs.acc.byGroup') },
+    {
+      class: 'acc-legend acc-groups',
+      'data-testid': 'acc-groups',
+      'aria-label': t(grouping === 'service' ? 'costs.acc.byService' : 'costs.acc.byGroup'),
+    },
     groups.map((group, index) =>
       h(
         'li',

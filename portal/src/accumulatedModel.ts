@@ -66,7 +66,8 @@ export function accumulatedModel(input: AccumulatedInput, box: ChartBox, yTickCo
   );
   const step = niceStep(highest, yTickCount);
   const max = Math.max(step, Math.ceil(highest / step - 1e-9) * step);
-  const xAt = (day: number) => round(days <= 1 ? (plot.left + plot.right) / 2 : plot.left + ((plot.right - plot.left) * (day - 1)) / (days - 1));
+  const xAt = (day: number) =>
+    round(days <= 1 ? (plot.left + plot.right) / 2 : plot.left + ((plot.right - plot.left) * (day - 1)) / (days - 1));
   const yAt = (value: number) => round(plot.bottom - ((plot.bottom - plot.top) * value) / max);
 
   const actual = input.actual.map((point) => ({ ...point, x: xAt(dayOf(point.date)), y: yAt(point.cumulative) }));

@@ -72,7 +72,15 @@ export function groupCurves(days: readonly string[], rows: readonly UsageRow[], 
   });
   return [
     ...shown.map((group) => curve(group.name, group.rows, false)),
-    ...(rest.length ? [curve(OTHER_GROUP, rest.flatMap((group) => group.rows), true)] : []),
+    ...(rest.length
+      ? [
+          curve(
+            OTHER_GROUP,
+            rest.flatMap((group) => group.rows),
+            true,
+          ),
+        ]
+      : []),
   ];
 }
 

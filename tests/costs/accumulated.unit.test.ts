@@ -42,7 +42,12 @@ describe('the accumulated month (running total, forecast, budget, last month)', 
   });
 
   it("with the provider's forecast adds its daily figures after the newest actual day (a day it leaves out adds nothing)", () => {
-    const forecast = [forecastRow('2026-11-04', 99), forecastRow('2026-11-05', 4), forecastRow('2026-11-06', 5), forecastRow('2026-11-30', 1)];
+    const forecast = [
+      forecastRow('2026-11-04', 99),
+      forecastRow('2026-11-05', 4),
+      forecastRow('2026-11-06', 5),
+      forecastRow('2026-11-30', 1),
+    ];
     const month = accumulate(windows, november, october, forecast, null);
     expect(month.forecast.method).toBe('provider');
     expect(month.forecast.points.slice(0, 3)).toEqual([

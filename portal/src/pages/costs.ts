@@ -44,7 +44,9 @@ export async function costsPage(main: HTMLElement): Promise<void> {
     getJson<CostTimeseries>(`${BASE}/timeseries?days=30`),
     getJson<CostAccumulated>(`${BASE}/accumulated`),
   ]);
-  const failures = [summary, breakdown, series, accumulated].filter((result): result is PromiseRejectedResult => result.status === 'rejected');
+  const failures = [summary, breakdown, series, accumulated].filter(
+    (result): result is PromiseRejectedResult => result.status === 'rejected',
+  );
   // One box per distinct problem: a refused provider fails every call the same way.
   const seen = new Set<string>();
   const problems = failures
@@ -58,7 +60,9 @@ export async function costsPage(main: HTMLElement): Promise<void> {
     .map((reason) => problemBox(t('costs.providerError'), reason));
 
   const width = chartWidth(body);
-  const freshness = [summary, breakdown, series, accumulated].flatMap((result) => (result.status === 'fulfilled' ? [result.value as Freshness] : []));
+  const freshness = [summary, breakdown, series, accumulated].flatMap((result) =>
+    result.status === 'fulfilled' ? [result.value as Freshness] : [],
+  );
   replace(
     body,
     problems,
