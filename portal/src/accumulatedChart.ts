@@ -98,9 +98,10 @@ function chartAndLegend(data: CostAccumulated, grouping: Grouping, width: number
       { class: 'axis axis-x' },
       model.xTicks.map((tick) => [
         s('line', { x1: tick.x, x2: tick.x, y1: model.plot.bottom, y2: model.plot.bottom + 5, class: 'baseline' }),
+        // The month's last day sits on the right edge: its label ends there instead of spilling over.
         s(
           'text',
-          { x: tick.x, y: model.plot.bottom + 22, 'text-anchor': 'middle' },
+          { x: tick.x, y: model.plot.bottom + 22, 'text-anchor': tick.day === data.daysInMonth ? 'end' : 'middle' },
           day(`${data.month}-${String(tick.day).padStart(2, '0')}`),
         ),
       ]),

@@ -149,8 +149,9 @@ describe('portal: cost dashboard in a browser', () => {
     try {
       await page.getByRole('heading', { name: /^Kumulierte Kosten, 1\. Nov\.? – 30\. Nov\.? 2026 \(30 Tage\)$/ }).waitFor();
       const legend = await page.getByTestId('acc-legend').innerText();
-      expect(legend).toContain('Monatsbudget: 260,00 €');
-      expect(legend).toContain('Oktober 2026 zum Vergleich: 263,83 €');
+      // German amounts put a no-break space before the euro sign.
+      expect(legend).toMatch(/Monatsbudget: 260,00\s€/);
+      expect(legend).toMatch(/Oktober 2026 zum Vergleich: 263,83\s€/);
       expect(await page.getByTestId('tile-mtd').innerText()).toMatch(/Enthält noch unvollständige Kosten nach dem 19\. Nov\.?/);
       await page.getByRole('button', { name: 'Nach Ressourcengruppe' }).waitFor();
       await screenshot(page, 'costs-accumulated-de');
