@@ -1,5 +1,6 @@
 import { accumulatedModel, boxFor, type XY } from './accumulatedModel';
-import { h, replace, s } from './dom';
+import { h, s } from './dom';
+import { drawAtWidth } from './drawAtWidth';
 import { day, money } from './format';
 import { locale, t } from './i18n';
 import type { CostAccumulated } from './types';
@@ -36,11 +37,11 @@ export function accumulatedSection(data: CostAccumulated, width: number): HTMLEl
     button.addEventListener('click', () => {
       grouping = option;
       for (const other of buttons) other.setAttribute('aria-pressed', String(other === button));
-      replace(holder, chartAndLegend(data, grouping, width));
+      redraw();
     });
     return button;
   });
-  replace(holder, chartAndLegend(data, grouping, width));
+  const redraw = drawAtWidth(holder, width, (current) => chartAndLegend(data, grouping, current));
   return section(
     'acc-title',
     title,

@@ -129,7 +129,9 @@ describe('portal: cost dashboard in a browser', () => {
       expect(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBe(0);
       await screenshot(page, name);
     }
+    // Back at a desktop width, both charts are drawn again at the width they now get.
     await page.setViewportSize({ width: 1280, height: 900 });
+    await page.waitForFunction(`[...document.querySelectorAll('svg.trend-chart')].every((svg) => svg.viewBox.baseVal.width > 600)`);
   });
 
   it('splits the running total by service or by resource group, and speaks German', async () => {

@@ -2,6 +2,7 @@ import { download, getJson } from '../api';
 import { accumulatedSection } from '../accumulatedChart';
 import { lineChart } from '../chart';
 import { h, replace } from '../dom';
+import { drawAtWidth } from '../drawAtWidth';
 import { dateTime, day, money, percent } from '../format';
 import { t } from '../i18n';
 import type { CostAccumulated, CostBreakdown, CostStatus, CostSummary, CostTimeseries, Delta, Freshness } from '../types';
@@ -123,7 +124,7 @@ function trend(series: CostTimeseries, width: number): HTMLElement {
     'trend-title',
     t('costs.trend.title', { from: day(first), to: day(last, true), count: complete.length }),
     complete.length
-      ? lineChart(complete, series.currency, Math.round(total * 100) / 100, width)
+      ? chartHolder(width, (current) => lineChart(complete, series.currency, Math.round(total * 100) / 100, current))
       : h('p', { class: 'muted' }, t('costs.trend.none')),
     left > 0
       ? h(
@@ -133,6 +134,13 @@ function trend(series: CostTimeseries, width: number): HTMLElement {
         )
       : null,
   );
+}
+
+/** A block that draws its chart at the width it gets, and again when that changes. */
+function chartHolder(width: number, draw: (width: number) => HTMLElement): HTMLElement {
+  const holder = h('div', {});
+  drawAtWidth(holder, width, draw);
+  return holder;
 }
 
 function deltaText(delta: Delta, currency: string): string {
