@@ -732,5 +732,5 @@ export const de: Record<Key, string> = {
   'costs.acc.running': 'Laufende Summe',
   'costs.acc.dayIncomplete': '{day} (unvollständig)',
   'costs.acc.overBudget': 'Die Prognose übersteigt das Monatsbudget um {amount}.',
-  'costs.mtdIncomplete': 'Enthält noch unvollständige Kosten nach dem {day}.',
+  'costs.mtdIncomplete': 'Die Kosten nach dem {day} sind noch unvollständig.',
 };

@@ -154,7 +154,7 @@ describe('portal: cost dashboard in a browser', () => {
       // German amounts put a no-break space before the euro sign.
       expect(legend).toMatch(/Monatsbudget: 260,00\s€/);
       expect(legend).toMatch(/Oktober 2026 zum Vergleich: 263,83\s€/);
-      expect(await page.getByTestId('tile-mtd').innerText()).toMatch(/Enthält noch unvollständige Kosten nach dem 19\. Nov\.?/);
+      expect(await page.getByTestId('tile-mtd').innerText()).toMatch(/Die Kosten nach dem 19\. Nov\.? sind noch unvollständig\./);
       await page.getByRole('button', { name: 'Nach Ressourcengruppe' }).waitFor();
       await screenshot(page, 'costs-accumulated-de');
     } finally {

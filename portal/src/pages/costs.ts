@@ -152,27 +152,25 @@ function deltaClass(delta: Delta): string {
 }
 
 function tiles(summary: CostSummary): HTMLElement {
-  const tile = (id: string, label: string, value: string, note?: string, extraClass = '') =>
+  const tile = (id: string, label: string, value: string, note?: string | string[], extraClass = '') =>
     h(
       'div',
       { class: `tile ${extraClass}`, 'data-testid': `tile-${id}` },
       h('p', { class: 'tile-label' }, label),
       h('p', { class: 'tile-value' }, value),
-      note ? h('p', { class: 'tile-note' }, note) : null,
+      [note ?? []].flat().map((line) => h('p', { class: 'tile-note' }, line)),
     );
   return h(
     'section',
     { class: 'tiles', 'aria-label': t('costs.month', { month: summary.month }) },
-    tile(
-      'mtd',
-      t('costs.mtd'),
-      money(summary.monthToDate, summary.currency),
-      `${t('costs.mtdVs', {
+    tile('mtd', t('costs.mtd'), money(summary.monthToDate, summary.currency), [
+      t('costs.mtdVs', {
         period: period(summary.samePeriod),
         amount: money(summary.lastMonthToDate, summary.currency),
         delta: deltaText(summary.deltaToLastMonthToDate, summary.currency),
-      })} ${t('costs.mtdIncomplete', { day: day(summary.completeThrough) })}`,
-    ),
+      }),
+      t('costs.mtdIncomplete', { day: day(summary.completeThrough) }),
+    ]),
     tile(
       'forecast',
       t('costs.forecast'),
