@@ -49,7 +49,8 @@ export function lineChart(series: readonly ChartPoint[], currency: string, total
       s('line', { x1: model.plot.left, x2: model.plot.left, y1: model.plot.top, y2: model.plot.bottom, class: 'baseline' }),
       model.xTicks.map((tick) => [
         s('line', { x1: tick.x, x2: tick.x, y1: model.plot.bottom, y2: model.plot.bottom + 5, class: 'baseline' }),
-        s('text', { x: tick.x, y: model.plot.bottom + 22, 'text-anchor': 'middle' }, day(tick.date)),
+        // The newest day sits on the right edge: its label ends there instead of being cut off.
+        s('text', { x: tick.x, y: model.plot.bottom + 22, 'text-anchor': tick.x >= model.plot.right ? 'end' : 'middle' }, day(tick.date)),
       ]),
     ),
     s('polyline', { class: 'chart-line', points: model.points.map((point) => `${point.x},${point.y}`).join(' ') }),

@@ -126,6 +126,14 @@ describe('portal: cost dashboard in a browser', () => {
         expect(sizes.length).toBeGreaterThan(0);
         expect(Math.min(...sizes)).toBeGreaterThanOrEqual(11);
       }
+      // No label is cut off at a chart's edge.
+      const cutOff = await page.evaluate<string[]>(`[...document.querySelectorAll('svg.trend-chart')].flatMap((svg) => {
+        const frame = svg.getBoundingClientRect();
+        return [...svg.querySelectorAll('text')]
+          .filter((text) => { const box = text.getBoundingClientRect(); return box.left < frame.left - 0.5 || box.right > frame.right + 0.5; })
+          .map((text) => text.textContent);
+      })`);
+      expect(cutOff).toEqual([]);
       expect(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBe(0);
       await screenshot(page, name);
     }
