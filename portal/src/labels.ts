@@ -722,7 +722,8 @@ export const de: Record<Key, string> = {
   'costs.acc.label': 'Laufende Summe dieses Monats: bisher {amount}, Prognose {forecast} bis {day}',
   'costs.acc.pointIncomplete': '{day}: {amount} (noch unvollständig)',
   'costs.acc.actual': 'Bisher angefallen: {amount}',
-  'costs.acc.incomplete': 'Gestrichelt: die neuesten {count} Tage nach dem {day}, noch unvollständig (Kostendaten kommen 8–24 Stunden verzögert)',
+  'costs.acc.incomplete':
+    'Gestrichelt: die neuesten {count} Tage nach dem {day}, noch unvollständig (Kostendaten kommen 8–24 Stunden verzögert)',
   'costs.acc.forecast': 'Prognose bis {day}: {amount}',
   'costs.acc.forecastRunRate': 'Prognose bis {day}: {amount} (bisheriger Tagesdurchschnitt, der Anbieter hat noch keine Prognose)',
   'costs.acc.budget': 'Monatsbudget: {amount}',

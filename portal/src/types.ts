@@ -6,7 +6,13 @@
 import type * as v from 'valibot';
 import type { SessionSchema } from '../../shared/auth/session';
 import type { AdoptResultSchema, CatalogEntrySchema, CatalogPageSchema } from '../../shared/clubMaster/schemas';
-import type { CostAccumulatedSchema, CostBreakdownSchema, CostStatusSchema, CostSummarySchema, CostTimeseriesSchema } from '../../shared/costs/schemas';
+import type {
+  CostAccumulatedSchema,
+  CostBreakdownSchema,
+  CostStatusSchema,
+  CostSummarySchema,
+  CostTimeseriesSchema,
+} from '../../shared/costs/schemas';
 import type { DiagnosticsSummarySchema } from '../../shared/diagnostics/summarySchema';
 import type { DataFreshnessEntrySchema } from '../../shared/freshness/diagnosticsSchema';
 import type { IngestHealthSchema } from '../../shared/ingest/healthSchema';

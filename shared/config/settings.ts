@@ -183,7 +183,10 @@ export const SettingsSchema = v.object({
     v.pipe(
       v.string(),
       v.trim(),
-      v.check((value) => value === '' || (/^\d+(\.\d{1,2})?$/.test(value) && Number(value) > 0), 'must be an amount above 0, like 250 or 249.50'),
+      v.check(
+        (value) => value === '' || (/^\d+(\.\d{1,2})?$/.test(value) && Number(value) > 0),
+        'must be an amount above 0, like 250 or 249.50',
+      ),
       v.transform((value) => (value ? Number(value) : undefined)),
     ),
   ),
