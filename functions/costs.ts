@@ -4,6 +4,7 @@ import { requireCapability } from '../shared/http/guards';
 import { defineRoute, json, type Route } from '../shared/http/route';
 import { getCostService } from '../shared/costs/defaultService';
 import {
+  CostAccumulatedSchema,
   CostBreakdownSchema,
   CostCsvSchema,
   CostStatusSchema,
@@ -87,6 +88,12 @@ export function costRoutes(service: () => CostService = getCostService): Route[]
       query: DaysQuerySchema,
       response: CostTimeseriesSchema,
       read: (log, query) => service().timeseries(query.days, log),
+    }),
+    figures('/api/admin/v1/costs/accumulated', {
+      summary:
+        'The running month as a running total per day, with the forecast to month end, the budget, last month and the split by service and resource group',
+      response: CostAccumulatedSchema,
+      read: (log) => service().accumulated(log),
     }),
     defineRoute({
       method: 'GET',

@@ -317,6 +317,8 @@ var resourceSettingValues = {
   notificationHubName: notificationHubs.outputs.hubName
   // Empty: functionApp.bicep takes the public base URL (RFC 8292 allows an https: contact).
   webPushSubject: notifyWebPushSubject
+  // The cost chart's budget line is the amount the budget alerts watch.
+  costsMonthlyBudget: string(budgetAmount)
 }
 
 var placeholderGuid = '00000000-0000-0000-0000-000000000000'

@@ -41,6 +41,8 @@ async function main(): Promise<void> {
     ...settings,
     INTERNAL_CLOUD_COST_AUTH_URL: fake.authUrl,
     INTERNAL_CLOUD_COST_API_URL: fake.apiUrl,
+    // The demo data costs about 19 EUR a day: a budget near its month so the budget line shows.
+    COSTS_MONTHLY_BUDGET: process.env['COSTS_MONTHLY_BUDGET'] || '600',
     NODE_EXTRA_CA_CERTS: tls.caFile,
   };
   console.log(`Fake Entra ID:         ${fake.authUrl}`);

@@ -1,17 +1,18 @@
+import { boxFor } from './accumulatedModel';
 import { chartModel, nearestIndex, type ChartPoint } from './chartModel';
 import { h, s } from './dom';
 import { day, money } from './format';
 import { t } from './i18n';
 import { dataTable } from './ui';
 
-const BOX = { width: 720, height: 300, margin: { top: 16, right: 32, bottom: 40, left: 72 } };
-
 /**
- * The 30-day trend as an SVG line chart: y axis in the currency with round ticks, x axis with a
+ * The daily trend as an SVG line chart: y axis in the currency with round ticks, x axis with a
  * label every 7 days, one point per day. Hovering (or arrow keys while the chart has focus) shows
  * the day's value in the readout below the chart; the values are also available as a table.
  */
-export function lineChart(series: readonly ChartPoint[], currency: string, total: number): HTMLElement {
+export function lineChart(series: readonly ChartPoint[], currency: string, total: number, width: number): HTMLElement {
+  // One chart unit per CSS pixel of the width the chart gets: labels keep their size on a phone.
+  const BOX = boxFor(width);
   const model = chartModel(series, BOX);
   const first = series[0]?.date ?? '';
   const last = series[series.length - 1]?.date ?? '';
@@ -24,6 +25,8 @@ export function lineChart(series: readonly ChartPoint[], currency: string, total
     {
       class: 'trend-chart',
       viewBox: `0 0 ${BOX.width} ${BOX.height}`,
+      width: BOX.width,
+      height: BOX.height,
       role: 'img',
       'aria-label': label,
       tabindex: 0,
@@ -46,7 +49,8 @@ export function lineChart(series: readonly ChartPoint[], currency: string, total
       s('line', { x1: model.plot.left, x2: model.plot.left, y1: model.plot.top, y2: model.plot.bottom, class: 'baseline' }),
       model.xTicks.map((tick) => [
         s('line', { x1: tick.x, x2: tick.x, y1: model.plot.bottom, y2: model.plot.bottom + 5, class: 'baseline' }),
-        s('text', { x: tick.x, y: model.plot.bottom + 22, 'text-anchor': 'middle' }, day(tick.date)),
+        // The newest day sits on the right edge: its label ends there instead of being cut off.
+        s('text', { x: tick.x, y: model.plot.bottom + 22, 'text-anchor': tick.x >= model.plot.right ? 'end' : 'middle' }, day(tick.date)),
       ]),
     ),
     s('polyline', { class: 'chart-line', points: model.points.map((point) => `${point.x},${point.y}`).join(' ') }),

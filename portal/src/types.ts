@@ -6,7 +6,13 @@
 import type * as v from 'valibot';
 import type { SessionSchema } from '../../shared/auth/session';
 import type { AdoptResultSchema, CatalogEntrySchema, CatalogPageSchema } from '../../shared/clubMaster/schemas';
-import type { CostBreakdownSchema, CostStatusSchema, CostSummarySchema, CostTimeseriesSchema } from '../../shared/costs/schemas';
+import type {
+  CostAccumulatedSchema,
+  CostBreakdownSchema,
+  CostStatusSchema,
+  CostSummarySchema,
+  CostTimeseriesSchema,
+} from '../../shared/costs/schemas';
 import type { DiagnosticsSummarySchema } from '../../shared/diagnostics/summarySchema';
 import type { DataFreshnessEntrySchema } from '../../shared/freshness/diagnosticsSchema';
 import type { IngestHealthSchema } from '../../shared/ingest/healthSchema';
@@ -25,6 +31,7 @@ export type CostStatus = v.InferOutput<typeof CostStatusSchema>;
 export type CostSummary = v.InferOutput<typeof CostSummarySchema>;
 export type CostBreakdown = v.InferOutput<typeof CostBreakdownSchema>;
 export type CostTimeseries = v.InferOutput<typeof CostTimeseriesSchema>;
+export type CostAccumulated = v.InferOutput<typeof CostAccumulatedSchema>;
 /** What every cost answer says about its own age. */
 export type Freshness = Pick<CostSummary, 'asOf' | 'cached' | 'stale'>;
 export type Delta = CostSummary['deltaToLastMonth'];

@@ -187,6 +187,18 @@ export const SettingsSchema = v.object({
   INTERNAL_CLOUD_COST_AUTH_URL: httpsUrl('https://login.microsoftonline.com'),
   /** {cost_api_url}: base URL of Cost Management (ARM); the token scope is `{cost_api_url}/.default`. */
   INTERNAL_CLOUD_COST_API_URL: httpsUrl('https://management.azure.com'),
+  /** Monthly budget in the billing currency, drawn as a line on the cost chart; unset: no line. */
+  COSTS_MONTHLY_BUDGET: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.check(
+        (value) => value === '' || (/^\d+(\.\d{1,2})?$/.test(value) && Number(value) > 0),
+        'must be an amount above 0, like 250 or 249.50',
+      ),
+      v.transform((value) => (value ? Number(value) : undefined)),
+    ),
+  ),
   /** NCRONTAB schedule of the challenge progress sweep (%CHALLENGE_PROGRESS_SCHEDULE%). */
   CHALLENGE_PROGRESS_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 */15 * * * *'),
   /** Shooters whose participations an ingest invocation evaluates right after its batch (the rest wait for the next one or the sweep); 0 turns it off. */

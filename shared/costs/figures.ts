@@ -1,4 +1,5 @@
-import { dayCount, daysInMonth, eachDay, lastCompleteDay, samePeriodLastMonth, type CostWindows, type DayRange } from './period';
+import { monthForecast } from './forecast';
+import { dayCount, eachDay, lastCompleteDay, samePeriodLastMonth, type CostWindows, type DayRange } from './period';
 import type { ForecastRow, UsageRow } from './wire';
 
 /**
@@ -11,14 +12,14 @@ export const DEFAULT_CURRENCY = 'EUR';
 
 export const roundMoney = (value: number) => Math.round((value + Number.EPSILON) * 100) / 100;
 const roundTenth = (value: number) => Math.round((value + Number.EPSILON) * 10) / 10;
-const sum = (values: Iterable<number>) => {
+export const sum = (values: Iterable<number>) => {
   let total = 0;
   for (const value of values) total += value;
   return total;
 };
 /** Code-unit order: the same everywhere, whatever the locale. */
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const within = (range: DayRange) => (row: { date: string }) => row.date >= range.from && row.date <= range.to;
+export const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+export const within = (range: DayRange) => (row: { date: string }) => row.date >= range.from && row.date <= range.to;
 
 export interface Delta {
   absolute: number;
@@ -49,7 +50,7 @@ export function normaliseGroups(rows: readonly UsageRow[]): UsageRow[] {
   });
 }
 
-function currencyOf(rows: readonly { currency: string }[]): { currency: string; warnings: string[] } {
+export function currencyOf(rows: readonly { currency: string }[]): { currency: string; warnings: string[] } {
   const currencies = [...new Set(rows.map((row) => row.currency).filter(Boolean))].sort();
   if (currencies.length <= 1) return { currency: currencies[0] ?? DEFAULT_CURRENCY, warnings: [] };
   return {
@@ -72,6 +73,8 @@ export interface Summary {
   currency: string;
   month: string;
   monthToDate: number;
+  /** The newest complete day: the month to date includes the days after it, still growing. */
+  completeThrough: string;
   forecast: { endOfMonth: number; method: 'provider' | 'run_rate' };
   /** The same days of last month as the month so far (`samePeriod`). */
   lastMonthToDate: number;
@@ -103,18 +106,8 @@ export function summarise(
   const lastMonth = sum(last.map((row) => row.cost));
   const { currency, warnings } = currencyOf([...current, ...last, ...(forecast ?? [])]);
 
-  // The provider's forecast covers the days after the newest actual day.
-  const lastActual = current.reduce((latest, row) => (row.date > latest ? row.date : latest), '');
-  const ahead = (forecast ?? []).filter((row) => row.date > lastActual && within(windows.forecastMonth)(row));
-  let endOfMonth: number;
-  let method: Summary['forecast']['method'];
-  if (forecast?.length) {
-    endOfMonth = monthToDate + sum(ahead.map((row) => row.cost));
-    method = 'provider';
-  } else {
-    const elapsed = dayCount({ from: windows.month.from, to: lastActual || windows.today });
-    endOfMonth = elapsed > 0 ? (monthToDate / elapsed) * daysInMonth(windows.today) : monthToDate;
-    method = 'run_rate';
+  const { endOfMonth, method } = monthForecast(windows, current, forecast);
+  if (method === 'run_rate') {
     warnings.push('The provider has no forecast for this month yet; the end of month is the month-to-date run rate.');
   }
 
@@ -145,6 +138,7 @@ export function summarise(
     currency,
     month: windows.month.from.slice(0, 7),
     monthToDate: roundMoney(monthToDate),
+    completeThrough: lastCompleteDay(windows.today),
     forecast: { endOfMonth: roundMoney(endOfMonth), method },
     lastMonthToDate: roundMoney(lastMonthToDate),
     samePeriod,

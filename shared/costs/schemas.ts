@@ -41,6 +41,10 @@ export const CostSummarySchema = v.pipe(
     currency,
     month: v.pipe(v.string(), v.description('the running month, YYYY-MM (UTC)')),
     monthToDate: money,
+    completeThrough: v.pipe(
+      day,
+      v.description('the newest complete day: the month to date includes the days after it, whose costs may still grow'),
+    ),
     forecast: v.object({
       endOfMonth: money,
       method: v.pipe(
@@ -105,6 +109,43 @@ export const CostTimeseriesSchema = v.pipe(
     ...freshness,
   }),
   v.title('CostTimeseries'),
+);
+
+const groupCurves = v.array(
+  v.object({
+    name: v.string(),
+    monthToDate: money,
+    cumulative: v.pipe(v.array(money), v.description('running total per day of `actual`')),
+    other: v.pipe(v.boolean(), v.description('true for the sum of every group past the five largest')),
+  }),
+);
+
+export const CostAccumulatedSchema = v.pipe(
+  v.object({
+    currency,
+    month: v.pipe(v.string(), v.description('the running month, YYYY-MM (UTC)')),
+    daysInMonth: v.number(),
+    completeThrough: v.pipe(day, v.description('the newest complete day; later actual points may still grow')),
+    actual: v.array(v.object({ date: day, cumulative: money, complete: v.boolean() })),
+    forecast: v.object({
+      method: v.picklist(['provider', 'run_rate']),
+      endOfMonth: money,
+      points: v.pipe(
+        v.array(v.object({ date: day, cumulative: money })),
+        v.description('running total from the newest actual day to the end of the month'),
+      ),
+    }),
+    lastMonth: v.object({
+      month: v.string(),
+      total: money,
+      points: v.array(v.object({ day: v.pipe(v.number(), v.description('day of the month')), cumulative: money })),
+    }),
+    budget: v.pipe(v.nullable(money), v.description('the monthly budget (setting COSTS_MONTHLY_BUDGET); null when unset')),
+    groups: v.object({ service: groupCurves, resourceGroup: groupCurves }),
+    warnings,
+    ...freshness,
+  }),
+  v.title('CostAccumulated'),
 );
 
 export const CostCsvSchema = v.pipe(

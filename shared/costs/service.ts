@@ -2,6 +2,7 @@ import { BusyError, UnavailableError, UpstreamError, type DomainError } from '..
 import type { Logger } from '../log/logger';
 import { redact } from '../log/redact';
 import { telemetry } from '../telemetry/telemetry';
+import { accumulate, type Accumulated } from './accumulated';
 import type { CostProvider } from './azureProvider';
 import { SingleFlightCache, type CacheHit } from './cache';
 import { toCsv } from './csv';
@@ -30,13 +31,14 @@ export interface CsvExport extends Freshness {
   filename: string;
 }
 
-export type CostEndpoint = 'summary' | 'breakdown' | 'timeseries' | 'export';
+export type CostEndpoint = 'summary' | 'breakdown' | 'timeseries' | 'accumulated' | 'export';
 
 export interface CostService {
   status(): { configured: boolean; asOf: string; cached: false };
   summary(log: Logger): Promise<Answer<Summary>>;
   breakdown(log: Logger): Promise<Answer<Breakdown>>;
   timeseries(days: number, log: Logger): Promise<Answer<Timeseries>>;
+  accumulated(log: Logger): Promise<Answer<Accumulated>>;
   exportCsv(days: number, log: Logger): Promise<CsvExport>;
 }
 
@@ -46,6 +48,8 @@ export interface CostServiceOptions {
   now?: () => Date;
   /** Values that must never reach a log line (the client secret). */
   secrets?: readonly string[];
+  /** The monthly budget drawn on the accumulated chart (COSTS_MONTHLY_BUDGET); none when unset. */
+  budget?: number;
 }
 
 const OPERATOR_TEXT: Record<CostFailure, string> = {
@@ -214,6 +218,22 @@ export function createCostService(options: CostServiceOptions): CostService {
       return answer('breakdown', windows.today, log, async () => {
         const month = await usageOf(windows.month);
         return { value: breakDown(windows, month.value), parts: [month] };
+      });
+    },
+
+    accumulated(log) {
+      const windows = costWindows(now());
+      return answer('accumulated', windows.today, log, async () => {
+        // The same three queries as the summary: a dashboard load still costs three calls.
+        const [month, previous, forecast] = await Promise.all([
+          usageOf(windows.month),
+          usageOf(windows.previous),
+          forecastOf(windows.forecastMonth),
+        ]);
+        return {
+          value: accumulate(windows, month.value, previous.value, forecast.value, options.budget ?? null),
+          parts: [month, previous, forecast],
+        };
       });
     },
 

@@ -51,4 +51,13 @@ describe('cost settings', () => {
       /INTERNAL_CLOUD_COST_AUTH_URL must be a URL/,
     );
   });
+
+  it('reads the monthly budget as an amount; unset means no budget line, anything else is refused by name', () => {
+    expect(parseSettings(sample).COSTS_MONTHLY_BUDGET).toBeUndefined();
+    expect(parseSettings({ ...sample, COSTS_MONTHLY_BUDGET: ' 150 ' }).COSTS_MONTHLY_BUDGET).toBe(150);
+    expect(parseSettings({ ...sample, COSTS_MONTHLY_BUDGET: '149.50' }).COSTS_MONTHLY_BUDGET).toBe(149.5);
+    for (const wrong of ['0', '-5', '150,00', '1e3', '12.345', 'lots']) {
+      expect(() => parseSettings({ ...sample, COSTS_MONTHLY_BUDGET: wrong })).toThrow(/COSTS_MONTHLY_BUDGET must be an amount above 0/);
+    }
+  });
 });

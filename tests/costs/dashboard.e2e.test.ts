@@ -58,6 +58,8 @@ describe('cost dashboard on 2026-11-21 (mid-month)', () => {
       currency: 'EUR',
       month: '2026-11',
       monthToDate: 251.2,
+      // Cost data lags: the 20th and today still grow.
+      completeThrough: '2026-11-19',
       forecast: { endOfMonth: 266.2, method: 'provider' },
       lastMonthToDate: 192.97,
       samePeriod: { from: '2026-10-01', to: '2026-10-21' },
@@ -226,6 +228,39 @@ describe('cost dashboard on 2026-11-21 (mid-month)', () => {
     },
   );
 
+  it('accumulated: the running total ends on the month to date, the forecast on the summary forecast, with no further provider call', async () => {
+    const before = fake.requests.length;
+    const { response, body } = await get('accumulated');
+    expect(response.status).toBe(200);
+    // Answered from the summary's three queries.
+    expect(fake.requests.length).toBe(before);
+    const month = body as unknown as {
+      daysInMonth: number;
+      completeThrough: string;
+      actual: { date: string; cumulative: number; complete: boolean }[];
+      forecast: { method: string; endOfMonth: number; points: { date: string; cumulative: number }[] };
+      lastMonth: { month: string; total: number; points: { day: number; cumulative: number }[] };
+      budget: number | null;
+      groups: { service: { name: string; monthToDate: number }[]; resourceGroup: { name: string; monthToDate: number }[] };
+    };
+    expect(month.daysInMonth).toBe(30);
+    expect(month.actual).toHaveLength(21);
+    expect(month.actual.at(-1)).toEqual({ date: '2026-11-21', cumulative: 251.2, complete: false });
+    expect(month.actual.filter((point) => !point.complete).map((point) => point.date)).toEqual(['2026-11-20', '2026-11-21']);
+    expect(month.forecast).toMatchObject({ method: 'provider', endOfMonth: 266.2 });
+    expect(month.forecast.points.at(-1)).toEqual({ date: '2026-11-30', cumulative: 266.2 });
+    expect(month.lastMonth).toMatchObject({ month: '2026-10', total: 263.83 });
+    expect(month.lastMonth.points).toHaveLength(31);
+    expect(month.budget).toBeNull();
+    expect(month.groups.service[0]).toMatchObject({ name: 'Virtual Machines', monthToDate: 218.7 });
+    expect(month.groups.resourceGroup.map((group) => group.name)).toEqual([
+      'ict_stratandplan_goldsprova_prod',
+      '(no resource group)',
+      'ScreenSharingTest-peer',
+      'ssbciotelement01',
+    ]);
+  });
+
   it('a second full dashboard load inside 30 minutes asks the provider nothing; after 30 minutes it refreshes', async () => {
     const before = fake.requests.length;
     for (const path of ['summary', 'breakdown', 'timeseries?days=30', 'export.csv?days=30'])
@@ -328,7 +363,7 @@ describe('who may read costs', () => {
     await fake.close();
   });
 
-  const paths = ['status', 'summary', 'breakdown', 'timeseries?days=7', 'export.csv?days=7'];
+  const paths = ['status', 'summary', 'breakdown', 'timeseries?days=7', 'accumulated', 'export.csv?days=7'];
 
   it.each(['platform_admin', 'ops_admin', 'billing_admin'])('%s reads every cost endpoint', async (role) => {
     const headers = await bearer(`user-${role}`, { roles: [role] });

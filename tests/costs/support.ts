@@ -68,9 +68,14 @@ export function clockAt(iso: string): { now: () => Date; set(iso: string): void;
 }
 
 /** The production service and Azure provider, pointed at the fake. */
-export function serviceFor(fake: FakeCostProvider, now: () => Date, overrides: Partial<CostProviderConfig> = {}): CostService {
+export function serviceFor(
+  fake: FakeCostProvider,
+  now: () => Date,
+  overrides: Partial<CostProviderConfig> = {},
+  budget?: number,
+): CostService {
   const config = configFor(fake, overrides);
-  return createCostService({ provider: () => azureCostProvider(config), now, secrets: [config.clientSecret] });
+  return createCostService({ provider: () => azureCostProvider(config), now, secrets: [config.clientSecret], budget });
 }
 
 export interface CapturedLog {

@@ -177,6 +177,7 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   'GET /api/admin/v1/costs/summary': { expect: COSTS_READ },
   'GET /api/admin/v1/costs/breakdown': { expect: COSTS_READ },
   'GET /api/admin/v1/costs/timeseries': { expect: COSTS_READ },
+  'GET /api/admin/v1/costs/accumulated': { expect: COSTS_READ },
   'GET /api/admin/v1/costs/export.csv': { expect: COSTS_READ },
 
   'GET /api/me': { expect: ANY_USER },

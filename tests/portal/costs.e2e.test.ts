@@ -1,10 +1,13 @@
 import { text } from 'node:stream/consumers';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { FakeCostProvider } from '../../development/costsFake/server';
 import { createCostService, type CostService } from '../../shared/costs/service';
 import { tokenFor } from '../support/tokens';
 import { SECRET, clockAt, serviceFor, startFake } from '../costs/support';
 import { navLink, screenshot, signIn, startPortalRig, type PortalRig } from './browser';
+
+/** How many points a polyline of the chart has. */
+const pointCount = async (polyline: Locator) => ((await polyline.getAttribute('points')) ?? '').trim().split(/\s+/).filter(Boolean).length;
 
 /**
  * The cost dashboard in headless Chromium against the local host, the production cost service
@@ -41,6 +44,8 @@ describe('portal: cost dashboard in a browser', () => {
     const groups = await page.getByTestId('resource-groups').locator('tbody tr').allInnerTexts();
     // Like with like: month to date against 1–21 Oct, the whole October only for reference.
     expect(await page.getByTestId('tile-mtd').innerText()).toContain('vs. 1 Oct – 21 Oct: €192.97, +€58.24 (+30.2%)');
+    // Cost data lags: the month to date says which of its days are still growing.
+    expect(await page.getByTestId('tile-mtd').innerText()).toContain('Includes still incomplete costs after 19 Nov.');
     const headers = await page.getByTestId('resource-groups').locator('thead th').allInnerTexts();
     expect(headers).toEqual(['Resource group', 'Month to date', 'Same days last month (1 Oct – 21 Oct)', 'Difference', 'Whole last month']);
     expect(groups[0]).toMatch(/ict_stratandplan_goldsprova_prod\s+€218.70\s+€173.42\s+\+€45.28 \(\+26.1%\)\s+€173.42/);
@@ -65,6 +70,8 @@ describe('portal: cost dashboard in a browser', () => {
     expect(await chart.locator('circle.point').first().getAttribute('data-date')).toBe('2026-10-23');
     expect(await chart.locator('.axis-y text').count()).toBeGreaterThanOrEqual(3);
     expect(await chart.locator('.axis-x text').count()).toBeGreaterThanOrEqual(4);
+    // The title counts the days drawn.
+    await page.getByRole('heading', { name: 'Daily costs, 23 Oct – 19 Nov 2026 (28 complete days)' }).waitFor();
     expect(await page.getByTestId('trend-incomplete').innerText()).toBe(
       'The chart ends on 19 Nov 2026: the newest 2 days are left out while their costs are incomplete (cost data lags 8–24 hours).',
     );
@@ -73,6 +80,95 @@ describe('portal: cost dashboard in a browser', () => {
     await last.hover();
     const expected = `19 Nov 2026: €${Number(await last.getAttribute('data-cost')).toFixed(2)}`;
     await page.getByTestId('chart-readout').filter({ hasText: expected }).waitFor();
+  });
+
+  it('draws the accumulated month with the forecast to month end, the budget and October, on a desktop and a phone', async () => {
+    service = serviceFor(fake, clock.now, {}, 260);
+    for (const [width, height, name] of [
+      [1280, 900, 'costs-accumulated-desktop'],
+      [390, 844, 'costs-accumulated-phone'],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await navLink(page, 'Overview').click();
+      await navLink(page, 'Costs').click();
+      const chart = page.locator('svg.acc-chart');
+      await chart.waitFor();
+      await page.getByRole('heading', { name: 'Accumulated costs, 1 Nov – 30 Nov 2026 (30 days)' }).waitFor();
+      // 1st to 19th complete and solid; the 20th and today (21st) dashed and marked incomplete.
+      expect(await pointCount(chart.locator('polyline.acc-actual'))).toBe(19);
+      expect(await pointCount(chart.locator('polyline.acc-incomplete'))).toBe(3);
+      const incomplete = chart.locator('circle.acc-incomplete-point');
+      expect([await incomplete.first().getAttribute('data-date'), await incomplete.last().getAttribute('data-date')]).toEqual([
+        '2026-11-20',
+        '2026-11-21',
+      ]);
+      expect(await incomplete.count()).toBe(2);
+      // The forecast runs on to the 30th, the last day of the plot; October is drawn for its first 30 days.
+      const forecastEnd = (await chart.locator('polyline.acc-forecast').getAttribute('points'))?.split(' ').at(-1)?.split(',')[0];
+      const lastTick = await chart.locator('.axis-x line').last().getAttribute('x1');
+      expect(forecastEnd).toBe(lastTick);
+      expect(await pointCount(chart.locator('polyline.acc-last-month'))).toBe(30);
+      expect(await chart.locator('line.acc-budget').count()).toBe(1);
+      const legend = await page.getByTestId('acc-legend').innerText();
+      expect(legend).toContain('Actual so far: €251.20');
+      expect(legend).toContain('Dashed: the newest 2 days after 19 Nov 2026, still incomplete');
+      expect(legend).toContain('Forecast to 30 Nov: €266.20');
+      expect(legend).toContain('Monthly budget: €260.00');
+      expect(legend).toContain('October 2026 for comparison: €263.83');
+      expect(await page.getByTestId('acc-over-budget').innerText()).toBe('The forecast exceeds the monthly budget by €6.20.');
+      // Readable on a phone: every chart label at least 11 px as drawn, and the charts fit the screen.
+      const labelSizes = await page.evaluate<number[][]>(`[...document.querySelectorAll('svg.trend-chart')].map((svg) => {
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return [...svg.querySelectorAll('text')].map((text) => parseFloat(getComputedStyle(text).fontSize) * scale);
+      })`);
+      expect(labelSizes).toHaveLength(2);
+      for (const sizes of labelSizes) {
+        expect(sizes.length).toBeGreaterThan(0);
+        expect(Math.min(...sizes)).toBeGreaterThanOrEqual(11);
+      }
+      // No label is cut off at a chart's edge.
+      const cutOff = await page.evaluate<string[]>(`[...document.querySelectorAll('svg.trend-chart')].flatMap((svg) => {
+        const frame = svg.getBoundingClientRect();
+        return [...svg.querySelectorAll('text')]
+          .filter((text) => { const box = text.getBoundingClientRect(); return box.left < frame.left - 0.5 || box.right > frame.right + 0.5; })
+          .map((text) => text.textContent);
+      })`);
+      expect(cutOff).toEqual([]);
+      expect(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBe(0);
+      await screenshot(page, name);
+    }
+    // Back at a desktop width, both charts are drawn again at the width they now get.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.waitForFunction(`[...document.querySelectorAll('svg.trend-chart')].every((svg) => svg.viewBox.baseVal.width > 600)`);
+  });
+
+  it('splits the running total by service or by resource group, and speaks German', async () => {
+    const chart = page.locator('svg.acc-chart');
+    expect(await chart.getAttribute('data-grouping')).toBe('service');
+    expect((await page.getByTestId('acc-groups').locator('li').allInnerTexts())[0]).toBe('Virtual Machines: €218.70');
+    expect(await chart.locator('polygon.acc-area').count()).toBe(5);
+    await page.getByRole('button', { name: 'By resource group' }).click();
+    await page.locator('svg.acc-chart[data-grouping="resourceGroup"]').waitFor();
+    expect(await page.getByRole('button', { name: 'By resource group' }).getAttribute('aria-pressed')).toBe('true');
+    expect((await page.getByTestId('acc-groups').locator('li').allInnerTexts())[0]).toBe('ict_stratandplan_goldsprova_prod: €218.70');
+    expect(await page.locator('svg.acc-chart polygon.acc-area').count()).toBe(4);
+    await screenshot(page, 'costs-accumulated-by-resource-group');
+
+    // Switching the language draws the page again in German.
+    await page.getByLabel('Language').selectOption('de');
+    try {
+      await page.getByRole('heading', { name: /^Kumulierte Kosten, 1\. Nov\.? – 30\. Nov\.? 2026 \(30 Tage\)$/ }).waitFor();
+      const legend = await page.getByTestId('acc-legend').innerText();
+      // German amounts put a no-break space before the euro sign.
+      expect(legend).toMatch(/Monatsbudget: 260,00\s€/);
+      expect(legend).toMatch(/Oktober 2026 zum Vergleich: 263,83\s€/);
+      expect(await page.getByTestId('tile-mtd').innerText()).toMatch(/Die Kosten nach dem 19\. Nov\.? sind noch unvollständig\./);
+      await page.getByRole('button', { name: 'Nach Ressourcengruppe' }).waitFor();
+      await screenshot(page, 'costs-accumulated-de');
+    } finally {
+      await page.getByLabel('Sprache').selectOption('en');
+    }
+    service = serviceFor(fake, clock.now);
   });
 
   it('the overview shows the month to date against the forecast, last month and the same days of last month', async () => {

@@ -1,9 +1,11 @@
 import { download, getJson } from '../api';
+import { accumulatedSection } from '../accumulatedChart';
 import { lineChart } from '../chart';
 import { h, replace } from '../dom';
+import { drawAtWidth } from '../drawAtWidth';
 import { dateTime, day, money, percent } from '../format';
 import { t } from '../i18n';
-import type { CostBreakdown, CostStatus, CostSummary, CostTimeseries, Delta, Freshness } from '../types';
+import type { CostAccumulated, CostBreakdown, CostStatus, CostSummary, CostTimeseries, Delta, Freshness } from '../types';
 import { dataTable, loading, problemBox, section, tableWrap } from '../ui';
 
 const BASE = '/api/admin/v1/costs';
@@ -37,13 +39,16 @@ export async function costsPage(main: HTMLElement): Promise<void> {
     return;
   }
 
-  const [summary, breakdown, series] = await Promise.allSettled([
+  const [summary, breakdown, series, accumulated] = await Promise.allSettled([
     getJson<CostSummary>(`${BASE}/summary`),
     getJson<CostBreakdown>(`${BASE}/breakdown`),
     getJson<CostTimeseries>(`${BASE}/timeseries?days=30`),
+    getJson<CostAccumulated>(`${BASE}/accumulated`),
   ]);
-  const failures = [summary, breakdown, series].filter((result): result is PromiseRejectedResult => result.status === 'rejected');
-  // One box per distinct problem: a refused provider fails all three calls the same way.
+  const failures = [summary, breakdown, series, accumulated].filter(
+    (result): result is PromiseRejectedResult => result.status === 'rejected',
+  );
+  // One box per distinct problem: a refused provider fails every call the same way.
   const seen = new Set<string>();
   const problems = failures
     .map((failure) => failure.reason as { code?: string; detail?: string; message?: string })
@@ -55,16 +60,34 @@ export async function costsPage(main: HTMLElement): Promise<void> {
     })
     .map((reason) => problemBox(t('costs.providerError'), reason));
 
-  const freshness = [summary, breakdown, series].flatMap((result) => (result.status === 'fulfilled' ? [result.value as Freshness] : []));
+  const width = chartWidth(body);
+  const freshness = [summary, breakdown, series, accumulated].flatMap((result) =>
+    result.status === 'fulfilled' ? [result.value as Freshness] : [],
+  );
   replace(
     body,
     problems,
     freshness.length ? asOfLine(freshness) : null,
-    summary.status === 'fulfilled' ? [tiles(summary.value), groupTable(summary.value)] : null,
-    series.status === 'fulfilled' ? trend(series.value) : null,
+    summary.status === 'fulfilled' ? tiles(summary.value) : null,
+    accumulated.status === 'fulfilled' ? accumulatedSection(accumulated.value, width) : null,
+    summary.status === 'fulfilled' ? groupTable(summary.value) : null,
+    series.status === 'fulfilled' ? trend(series.value, width) : null,
     breakdown.status === 'fulfilled' ? breakdownTable(breakdown.value) : null,
     downloadBlock(),
   );
+}
+
+/**
+ * The width a chart gets inside a card on this screen, measured on an empty card (its padding
+ * differs between desktop and phone), so that the chart is drawn one unit per CSS pixel.
+ */
+function chartWidth(container: HTMLElement): number {
+  const probe = h('section', { class: 'card', 'aria-hidden': 'true' });
+  container.append(probe);
+  const style = getComputedStyle(probe);
+  const width = probe.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  probe.remove();
+  return width;
 }
 
 function asOfLine(answers: Freshness[]): HTMLElement {
@@ -90,15 +113,18 @@ function asOfLine(answers: Freshness[]): HTMLElement {
  * Only complete days: cost data lags 8–24 hours, and today's partial figure drawn as a point
  * would read as a sudden drop. A note names the day the chart ends and how many were left out.
  */
-function trend(series: CostTimeseries): HTMLElement {
+function trend(series: CostTimeseries, width: number): HTMLElement {
   const complete = series.points.filter((point) => point.complete);
   const left = series.points.length - complete.length;
   const total = complete.reduce((sum, point) => sum + point.cost, 0);
+  // The title counts the days drawn, not the days asked for.
+  const first = complete[0]?.date ?? series.from;
+  const last = complete.at(-1)?.date ?? series.to;
   return section(
     'trend-title',
-    t('costs.trend.title'),
+    t('costs.trend.title', { from: day(first), to: day(last, true), count: complete.length }),
     complete.length
-      ? lineChart(complete, series.currency, Math.round(total * 100) / 100)
+      ? chartHolder(width, (current) => lineChart(complete, series.currency, Math.round(total * 100) / 100, current))
       : h('p', { class: 'muted' }, t('costs.trend.none')),
     left > 0
       ? h(
@@ -110,6 +136,13 @@ function trend(series: CostTimeseries): HTMLElement {
   );
 }
 
+/** A block that draws its chart at the width it gets, and again when that changes. */
+function chartHolder(width: number, draw: (width: number) => HTMLElement): HTMLElement {
+  const holder = h('div', {});
+  drawAtWidth(holder, width, draw);
+  return holder;
+}
+
 function deltaText(delta: Delta, currency: string): string {
   return `${money(delta.absolute, currency, true)} (${percent(delta.percent, true)})`;
 }
@@ -119,27 +152,25 @@ function deltaClass(delta: Delta): string {
 }
 
 function tiles(summary: CostSummary): HTMLElement {
-  const tile = (id: string, label: string, value: string, note?: string, extraClass = '') =>
+  const tile = (id: string, label: string, value: string, note?: string | string[], extraClass = '') =>
     h(
       'div',
       { class: `tile ${extraClass}`, 'data-testid': `tile-${id}` },
       h('p', { class: 'tile-label' }, label),
       h('p', { class: 'tile-value' }, value),
-      note ? h('p', { class: 'tile-note' }, note) : null,
+      [note ?? []].flat().map((line) => h('p', { class: 'tile-note' }, line)),
     );
   return h(
     'section',
     { class: 'tiles', 'aria-label': t('costs.month', { month: summary.month }) },
-    tile(
-      'mtd',
-      t('costs.mtd'),
-      money(summary.monthToDate, summary.currency),
+    tile('mtd', t('costs.mtd'), money(summary.monthToDate, summary.currency), [
       t('costs.mtdVs', {
         period: period(summary.samePeriod),
         amount: money(summary.lastMonthToDate, summary.currency),
         delta: deltaText(summary.deltaToLastMonthToDate, summary.currency),
       }),
-    ),
+      t('costs.mtdIncomplete', { day: day(summary.completeThrough) }),
+    ]),
     tile(
       'forecast',
       t('costs.forecast'),
