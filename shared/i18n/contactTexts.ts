@@ -1,21 +1,25 @@
-import type { Language } from './contactSchemas';
+import { defineCatalogue } from './catalogue';
 
-/** What the contact email's confirmation writes, in the recipient's language. */
-export const CONTACT_TEXTS = {
+/**
+ * The email that confirms a contact address, German first, sent in the recipient's stored language
+ * (the language saved with the address). Add a key to both languages; the catalogue test fails when
+ * one is missing or an English text was copied into the German side.
+ */
+export const CONTACT_TEXTS = defineCatalogue({
   de: {
-    subject: 'Bitte bestätigen Sie Ihre E-Mail-Adresse',
-    greeting: 'Sie möchten Benachrichtigungen Ihres Schützenvereins an diese Adresse bekommen.',
-    action: 'Adresse bestätigen',
-    validity: 'Der Link gilt 24 Stunden und nur einmal.',
-    notYou: 'Wenn Sie das nicht waren, ignorieren Sie diese E-Mail einfach; die Adresse wird dann nicht verwendet.',
-    footer: (sender: string) => `Diese E-Mail kommt von ${sender}.`,
+    'confirmation.subject': 'Bitte bestätigen Sie Ihre E-Mail-Adresse',
+    'confirmation.greeting': 'Sie möchten Benachrichtigungen Ihres Schützenvereins an diese Adresse bekommen.',
+    'confirmation.action': 'Adresse bestätigen',
+    'confirmation.validity': 'Der Link gilt 24 Stunden und nur einmal.',
+    'confirmation.notYou': 'Wenn Sie das nicht waren, ignorieren Sie diese E-Mail einfach; die Adresse wird dann nicht verwendet.',
+    'confirmation.footer': 'Diese E-Mail kommt von {sender}.',
   },
   en: {
-    subject: 'Please confirm your email address',
-    greeting: 'You asked to receive notifications from your shooting club at this address.',
-    action: 'Confirm address',
-    validity: 'The link works once, for 24 hours.',
-    notYou: 'If this was not you, simply ignore this email; the address will not be used.',
-    footer: (sender: string) => `This email comes from ${sender}.`,
+    'confirmation.subject': 'Please confirm your email address',
+    'confirmation.greeting': 'You asked to receive notifications from your shooting club at this address.',
+    'confirmation.action': 'Confirm address',
+    'confirmation.validity': 'The link works once, for 24 hours.',
+    'confirmation.notYou': 'If this was not you, simply ignore this email; the address will not be used.',
+    'confirmation.footer': 'This email comes from {sender}.',
   },
-} as const satisfies Record<Language, unknown>;
+});
