@@ -1,4 +1,5 @@
 import { sessionOf, SessionSchema } from '../shared/auth/session';
+import { recordFirstUse } from '../shared/auth/signIns';
 import { getSql } from '../shared/db/client';
 import { defineGroup } from '../shared/host/definition';
 import { declared } from './declarations';
@@ -8,7 +9,14 @@ import { profileOf, updateProfile, type ProfileOwner } from '../shared/people/pr
 import { ProfileBodySchema, ProfileSchema } from '../shared/people/schemas';
 
 const PRIVATE = { 'cache-control': 'private, no-store' };
-const ownerOf = (caller: UserCaller): ProfileOwner => ({ userId: caller.userId, signInName: caller.signIn?.name });
+/**
+ * The profile routes show what this sign-in brings (a new token's name), so they record it before
+ * reading rather than after answering as other routes do.
+ */
+async function ownerOf(caller: UserCaller): Promise<ProfileOwner> {
+  await recordFirstUse(caller);
+  return { userId: caller.userId, signInName: caller.signIn?.name };
+}
 
 /** GET /api/me: the admin portal asks it which pages to offer (it gates navigation on capabilities). The caller's own profile. */
 export const meFunctions = [
@@ -28,7 +36,7 @@ export const meFunctions = [
         "The caller's profile: display name (from the sign-in until they choose one), initials and their one stored language (any signed-in user)",
       guard: authenticatedUser,
       response: ProfileSchema,
-      handle: async ({ caller }) => json(await profileOf(getSql(), ownerOf(caller)), 200, PRIVATE),
+      handle: async ({ caller }) => json(await profileOf(getSql(), await ownerOf(caller)), 200, PRIVATE),
     }),
     defineRoute({
       method: 'PUT',
@@ -38,7 +46,7 @@ export const meFunctions = [
       guard: authenticatedUser,
       body: ProfileBodySchema,
       response: ProfileSchema,
-      handle: async ({ caller, body }) => json(await updateProfile(getSql(), ownerOf(caller), body), 200, PRIVATE),
+      handle: async ({ caller, body }) => json(await updateProfile(getSql(), await ownerOf(caller), body), 200, PRIVATE),
     }),
   ]),
 ];

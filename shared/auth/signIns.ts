@@ -14,12 +14,12 @@ export function recordSignInsWith(next: SignInRecorder | undefined): void {
 }
 
 /**
- * Records the caller's sign-in the first time one of their tokens is used for a request that
- * passed its guard and validation (a refused request changes nothing), then never again for that
+ * Records the caller's sign-in the first time one of their tokens is used for a request that was
+ * answered (shared/http/dispatch.ts: a refused request changes nothing), then never again for that
  * token on this instance: the request path keeps no query of its own. Answers undefined when there
  * is nothing to record, so the usual request does not even wait a turn of the event loop. Concurrent
  * first requests of one token may both record it; the recorder's upsert makes that harmless. A
- * failed write fails the request and leaves the sign-in to the token's next request.
+ * failed write leaves the sign-in to the token's next request.
  */
 export function recordFirstUse(caller: unknown): Promise<void> | undefined {
   if (!recorder || !isSignedIn(caller) || !caller.signIn || caller.signIn.recorded) return undefined;

@@ -1,10 +1,8 @@
 import type { Sql } from '../db/client';
-import { loadContacts } from '../notifications/contactRepository';
 import { notify } from '../notifications/notify';
 import { wallClock } from '../time/timeZone';
 import { computeStreak, currentWeek, isoWeekLabel, weekStartsAt, type Streak } from './streak';
 import { claimStreakWarning, streakWarningCandidates, trainingDaysOf } from './streakRepository';
-import { STREAK_TEXTS } from './streakTexts';
 import { SESSION_TIME_ZONE } from './shotDataRepository';
 
 export type StreakAnswer = Streak & { hasShooterLink: boolean };
@@ -48,21 +46,19 @@ export async function warnStreaksAtRisk(sql: Sql, now = new Date()): Promise<num
     .map((candidate) => ({ userId: candidate.userId, streak: computeStreak(candidate.days, now) }))
     .filter(({ streak }) => streak.weeks >= WARNING_MIN_WEEKS && !streak.trainedThisWeek);
   if (atRisk.length === 0) return 0;
-  const contacts = await loadContacts(
-    sql,
-    atRisk.map(({ userId }) => userId),
-  );
   let warned = 0;
   for (const { userId, streak } of atRisk) {
-    const text = STREAK_TEXTS[contacts.get(userId)?.language ?? 'de'];
     const written = await sql.begin(async (tx) => {
       if (!(await claimStreakWarning(tx, userId, isoWeek))) return false;
       await notify(
         tx,
         {
           userId,
-          title: text.title(streak.weeks),
-          body: streak.freezeAvailable ? text.bodyWithFreeze : text.body,
+          // A catalogue message, so the inbox reads it in the reader's language wherever it is read.
+          message: {
+            key: 'challenges.streakAtRisk',
+            params: { weeks: streak.weeks, freeze: streak.freezeAvailable ? 'available' : 'spent' },
+          },
           tone: 'warning',
           kind: 'challenge',
           category: 'training',

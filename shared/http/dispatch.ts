@@ -151,8 +151,6 @@ async function validateAndHandle(
     errors.push(...unstorable.filter((error) => !named.has(error.path)));
   }
   if (errors.length) throw invalidInput('The request did not pass validation.', errors);
-  const recording = recordFirstUse(caller);
-  if (recording) await recording;
   let response: HttpResponseInit;
   try {
     response = await route.handle({ request, requestId, log, caller, params, query, body });
@@ -161,7 +159,19 @@ async function validateAndHandle(
     if (error instanceof InvalidError) throw domainProblem(error, fieldErrorsIn(route));
     throw error;
   }
+  // Only an answered request records the sign-in: one the route refused (a 404 for someone else's
+  // entry, a 409) changes nothing, not even the caller's profile.
+  if ((response.status ?? 200) < 400) await recordAnsweredSignIn(caller, log);
   return method === 'HEAD' ? withoutBody(response) : response;
+}
+
+/**
+ * The route has answered and may have written already, so a failed sign-in write does not turn its
+ * answer into an error: it is logged, and the token's next answered request records it.
+ */
+async function recordAnsweredSignIn(caller: unknown, log: Logger): Promise<void> {
+  const recording = recordFirstUse(caller);
+  if (recording) await recording.catch((error: unknown) => log.warn('sign_in_not_recorded', { error }));
 }
 
 /**

@@ -25,6 +25,10 @@ export const CHALLENGE_TEXTS = defineCatalogue({
     'failed.body': 'Die Zeit ist abgelaufen, bevor das Ziel erreicht war. Mach bei einer anderen Challenge mit, um dranzubleiben.',
     'endsSoon.title': 'Noch 24 Stunden: {challenge}',
     'endsSoon.body': 'Deine Challenge endet am {endsAt}. Ein Training jetzt zählt noch.',
+    'streakAtRisk.title': 'Serie von {weeks} Wochen: noch kein Training diese Woche',
+    'streakAtRisk.body': 'Du hast diese Woche noch nicht trainiert. Ohne Training bis Sonntag, 24 Uhr, endet deine Serie.',
+    'streakAtRisk.bodyWithFreeze':
+      'Du hast diese Woche noch nicht trainiert. Ohne Training bis Sonntag, 24 Uhr, verbraucht die Woche den Joker dieses Monats.',
   },
   en: {
     'personal.shots.title': 'Personal goal: shots',
@@ -41,6 +45,9 @@ export const CHALLENGE_TEXTS = defineCatalogue({
     'failed.body': 'The time ran out before the goal was reached. Join another challenge to keep going.',
     'endsSoon.title': '24 hours left: {challenge}',
     'endsSoon.body': 'Your challenge ends on {endsAt}. A training session now still counts.',
+    'streakAtRisk.title': '{weeks}-week streak: no training this week yet',
+    'streakAtRisk.body': 'You have not trained this week yet. Without a session before Sunday midnight, your streak ends.',
+    'streakAtRisk.bodyWithFreeze': 'You have not trained this week yet. Without a session before Sunday midnight, this week uses up this month’s freeze.',
   },
 });
 
@@ -96,6 +103,16 @@ export const CHALLENGE_MESSAGES: MessageRenderers = {
     return {
       title: textOf(CHALLENGE_TEXTS, 'endsSoon.title', language, { challenge }),
       body: textOf(CHALLENGE_TEXTS, 'endsSoon.body', language, { endsAt: endsAtText(endsAt, language) }),
+    };
+  },
+  /** The Sunday warning of a streak about to break; `freeze` says whether this week would use the month's freeze instead (`available`) or end the streak (`spent`). */
+  'challenges.streakAtRisk': (language, params) => {
+    const { weeks, freeze } = params;
+    if (typeof weeks !== 'number' || !Number.isInteger(weeks) || weeks < 1) return undefined;
+    if (freeze !== 'available' && freeze !== 'spent') return undefined;
+    return {
+      title: textOf(CHALLENGE_TEXTS, 'streakAtRisk.title', language, { weeks }),
+      body: textOf(CHALLENGE_TEXTS, freeze === 'available' ? 'streakAtRisk.bodyWithFreeze' : 'streakAtRisk.body', language),
     };
   },
 };

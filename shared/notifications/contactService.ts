@@ -13,7 +13,8 @@ import {
 import { confirmationIdOf, confirmationToken, matchesStoredHash, tokenHash } from './contactConfirmationToken';
 import { loadContact, loadContactForUpdate, saveContact, savePendingEmail, type Contact } from './contactRepository';
 import type { ContactBody, ContactView } from './contactSchemas';
-import { CONTACT_TEXTS } from './contactTexts';
+import { textOf } from '../i18n/catalogue';
+import { CONTACT_TEXTS } from '../i18n/contactTexts';
 import { enqueueConfirmationEmail } from './outbox/outboxRepository';
 
 /** How long a confirmation link works. */
@@ -96,7 +97,7 @@ async function sendConfirmation(tx: TransactionSql, userId: string, email: strin
     expiresAt: new Date(now.getTime() + CONFIRMATION_LIFETIME_MS),
   });
   await savePendingEmail(tx, userId, email, language);
-  await enqueueConfirmationEmail(tx, { userId, confirmationId: id, title: CONTACT_TEXTS[language].subject, deliverAfter: now });
+  await enqueueConfirmationEmail(tx, { userId, confirmationId: id, title: textOf(CONTACT_TEXTS, 'confirmation.subject', language), deliverAfter: now });
 }
 
 const NOT_A_LINK = 'is not the token of a confirmation link sent to you';

@@ -121,6 +121,32 @@ describe('the warning before a streak breaks (the challengeProgress sweep)', () 
   });
 });
 
+describe('the streak warning in the inbox', () => {
+  const host = useTestHost();
+
+  async function inboxReadIn(userId: string, language: string) {
+    const response = await host.request('GET', '/api/notifications', { headers: { ...(await bearer(userId)), 'accept-language': language } });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { items: { title: string; body: string | null }[] }).items;
+  }
+
+  it('reads in the language the reader asks for, whatever language the member stored', async () => {
+    const member = await memberWithShots([weeksBefore(2), weeksBefore(1)]);
+    await saveContact(getSql(), member.userId, { email: null, language: 'en' });
+    await warnStreaksAtRisk(getSql(), SUNDAY_NOON);
+
+    expect(await inboxReadIn(member.userId, 'de')).toEqual([
+      expect.objectContaining({
+        title: 'Serie von 2 Wochen: noch kein Training diese Woche',
+        body: 'Du hast diese Woche noch nicht trainiert. Ohne Training bis Sonntag, 24 Uhr, verbraucht die Woche den Joker dieses Monats.',
+      }),
+    ]);
+    expect(await inboxReadIn(member.userId, 'en')).toEqual([
+      expect.objectContaining({ title: '2-week streak: no training this week yet' }),
+    ]);
+  });
+});
+
 describe('GET /api/me/streak', () => {
   const host = useTestHost();
 

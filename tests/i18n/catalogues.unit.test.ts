@@ -2,6 +2,7 @@ import { CHALLENGE_TEXTS } from '../../shared/i18n/challengeTexts';
 import { PRESETS } from '../../shared/challenges/presets';
 import { CLUB_TEXTS } from '../../shared/i18n/clubTexts';
 import type { Catalogue } from '../../shared/i18n/catalogue';
+import { CONTACT_TEXTS } from '../../shared/i18n/contactTexts';
 import { FRESHNESS_TEXTS } from '../../shared/i18n/freshnessTexts';
 import { NOTIFICATION_TEXTS } from '../../shared/i18n/notificationTexts';
 
@@ -12,6 +13,7 @@ import { NOTIFICATION_TEXTS } from '../../shared/i18n/notificationTexts';
 const CATALOGUES: Record<string, Catalogue> = {
   challenges: CHALLENGE_TEXTS,
   clubs: CLUB_TEXTS,
+  contact: CONTACT_TEXTS,
   freshness: FRESHNESS_TEXTS,
   notifications: NOTIFICATION_TEXTS,
 };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { getSql } from '../../shared/db/client';
 import { addMember, createClub, unique } from '../challenges/support';
 import type { ProblemJson } from '../support/http';
@@ -60,6 +61,10 @@ describe('GET and PUT /api/me/profile', () => {
     const member = unique('member');
     const refused = await host.request('GET', '/api/admin/people?query=ab', { headers: await as(member, { name: 'Refused Rita' }) });
     expect(refused.status).toBe(403);
+    expect(await stored(member)).toBeUndefined();
+    // Past the guard and validation, refused by the route itself: no entry of that id is the member's.
+    const missing = await host.request('PATCH', `/api/notifications/${randomUUID()}/read`, { headers: await as(member, { name: 'Refused Rita' }) });
+    expect(missing.status).toBe(404);
     expect(await stored(member)).toBeUndefined();
     const { clubId } = await createClub();
     await addMember(clubId, member);
