@@ -7,6 +7,10 @@ import { changeContact, confirmContact } from '../../shared/notifications/contac
 import { deliveriesOf } from '../../shared/notifications/outbox/deliveryLog';
 import { getUserSettings } from '../../shared/notifications/userSettings';
 import { newMember, notifyAt } from './support';
+import { useDeliveryTurn } from '../support/deliveryTurn';
+
+// Its delivery run claims every due row up to its clock: the files that run one take turns.
+useDeliveryTurn();
 
 // Other files share the database and queue rows due around their own clocks (1999, 2026, now);
 // this file's rows are all due in 1990 and its worker runs with a 1990 clock, so it claims only

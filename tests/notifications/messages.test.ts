@@ -7,11 +7,15 @@ import { saveContact } from '../../shared/notifications/contactRepository';
 import { listInbox } from '../../shared/notifications/inboxService';
 import type { Message } from '../../shared/i18n/message';
 import { newMember, notifyAt } from './support';
+import { useDeliveryTurn } from '../support/deliveryTurn';
 
 /**
  * Entries written from a catalogue message: the inbox shows them in the reader's language, email
  * in the recipient's stored language at send time; entries of fixed text read as they were written.
  */
+
+// Its delivery run claims every due row up to its clock: the files that run one take turns.
+useDeliveryTurn();
 
 // Other files queue email due around their own clocks; this file's rows are due in 1992 only.
 const T0 = new Date('1992-04-07T09:00:00.000Z');
