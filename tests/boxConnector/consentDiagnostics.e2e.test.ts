@@ -48,6 +48,8 @@ describe('diagnostics: the consent each club reported', () => {
 
   it('shows the consent column in English and German', async () => {
     await navLink(page, 'Diagnostics').click();
+    // Every club's row sits in the folded "all clubs" section of the incident view.
+    await page.getByTestId('freshness-all').locator(':scope > summary').click();
     const table = page.getByTestId('freshness');
     await table.waitFor();
     const cell = (vereinsId: string | null) => table.locator(`tr[data-club="${vereinsId ?? ''}"] td[data-consent]`);
@@ -58,6 +60,7 @@ describe('diagnostics: the consent each club reported', () => {
 
     await page.getByLabel('Language').selectOption('de');
     await page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('link', { name: 'Diagnose' }).click();
+    await page.getByTestId('freshness-all').locator(':scope > summary').click();
     await table.locator('thead', { hasText: 'Datenfreigabe' }).waitFor();
     expect(await cell(revoked.vereinsId).innerText()).toContain('widerrufen: Trefferdaten abgewiesen');
     expect(await cell(silent.vereinsId).innerText()).toContain('unbekannt');

@@ -80,6 +80,7 @@ function deployedSettings(): Settings {
         notificationHubName: hub.hubName,
         publicBaseUrl: PUBLIC_BASE_URL,
         webPushSubject: PUBLIC_BASE_URL,
+        costsMonthlyBudget: '600',
       },
       deployment: {
         AUTH_ISSUER: 'https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0',

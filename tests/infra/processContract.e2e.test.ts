@@ -108,6 +108,7 @@ describe('infra-to-process contract: each process starts as infra and the workfl
         notificationHubName: 'ntf-scb-contract',
         publicBaseUrl: 'https://func-scb-contract.azurewebsites.net',
         webPushSubject: 'https://func-scb-contract.azurewebsites.net',
+        costsMonthlyBudget: '600',
       },
       // The cost reader's deployment variables are not set: the app must start and say "not configured".
       // The sign-in ids are (a deployment refuses to go without them), with the tenant's keys local.

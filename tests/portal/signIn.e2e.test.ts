@@ -292,7 +292,8 @@ describe('portal sign-in with the local OpenID provider', () => {
       await screenshot(page, 'signin-developer-paste');
       await page.getByRole('button', { name: 'Use token' }).click();
       await navLink(page, 'Costs').waitFor();
-      expect(await page.getByTestId('who').innerText()).toBe('demo-ops');
+      // The pasted token carries the provider's name claim, shown instead of the id.
+      expect(await page.getByTestId('who').innerText()).toBe('Demo Ops');
       await page.close();
     });
   }, 60_000);
