@@ -49,6 +49,7 @@ const deployed = (environment: string) =>
       notificationHubName: 'ntf-scb',
       publicBaseUrl: 'https://func-scb.azurewebsites.net',
       webPushSubject: 'https://func-scb.azurewebsites.net',
+      costsMonthlyBudget: '600',
     },
     deployment: {
       AUTH_ISSUER: 'https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0',
