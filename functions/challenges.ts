@@ -22,6 +22,7 @@ import {
   CreateChallengeBodySchema,
   IdParamsSchema,
   JoinQuerySchema,
+  ClubShooterLinkListSchema,
   LeaderboardPageSchema,
   LeaderboardQuerySchema,
   LinkParamsSchema,
@@ -235,7 +236,7 @@ const challengeRoutes: Route[] = [
     guard: clubRole('clubId', 'leader', { orCapability: 'clubs.manage' }),
     params: ClubParamsSchema,
     query: ClubLinksQuerySchema,
-    response: ShooterLinkListSchema,
+    response: ClubShooterLinkListSchema,
     async handle({ params, query }) {
       return json({ items: await listClubLinks(getSql(), params.clubId, query.status) }, 200, NO_STORE);
     },

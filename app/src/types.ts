@@ -11,6 +11,7 @@ import type {
   LeaderboardRow,
   ShooterLink,
   ShooterLinkListSchema,
+  ClubShooterLinkListSchema,
   SharingPreferencesSchema,
   PersonalizeResponseSchema,
   LadderPage,
@@ -42,6 +43,7 @@ export type {
 
 export type ChallengePage = InferOutput<typeof ChallengePageSchema>;
 export type ShooterLinkList = InferOutput<typeof ShooterLinkListSchema>;
+export type ClubShooterLinkList = InferOutput<typeof ClubShooterLinkListSchema>;
 export type SharingPreferences = InferOutput<typeof SharingPreferencesSchema>;
 export type PersonalizeResult = InferOutput<typeof PersonalizeResponseSchema>;
 

@@ -154,6 +154,10 @@ export const ShooterLinkSchema = v.pipe(
 );
 export type ShooterLink = v.InferOutput<typeof ShooterLinkSchema>;
 export const ShooterLinkListSchema = v.object({ items: v.array(ShooterLinkSchema) });
+/** A club's claims as its leaders review them: each with the claimant's name, so they decide about a person. */
+export const ClubShooterLinkSchema = v.pipe(v.object({ ...ShooterLinkSchema.entries, ...personNameEntries }), v.title('ClubShooterLink'));
+export type ClubShooterLink = v.InferOutput<typeof ClubShooterLinkSchema>;
+export const ClubShooterLinkListSchema = v.object({ items: v.array(ClubShooterLinkSchema) });
 
 export const LadderRowSchema = v.pipe(
   v.object({

@@ -25,6 +25,7 @@ const MAX_PAGE = 100;
 // import its types); the routes keep importing everything from here.
 export {
   AchievementsSchema,
+  ClubShooterLinkListSchema,
   EarnedBadgeSchema,
   LeaderboardPageSchema,
   LeaderboardRowSchema,

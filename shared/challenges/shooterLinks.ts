@@ -1,7 +1,10 @@
 import type { Queryable } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { ConflictError, NotFoundError } from '../errors/domainErrors';
+import { displayNamesOf } from '../people/profileRepository';
+import { personName } from '../people/names';
 import { assertNotOwnClaim } from './access';
+import type { ClubShooterLink } from './responses';
 import type { LinkStatus, ShooterLink } from './schemas';
 import {
   decidePendingClaim,
@@ -49,9 +52,14 @@ export function listOwnLinks(sql: Queryable, userId: string): Promise<ShooterLin
   return listLinksOfUser(sql, userId, LIST_LIMIT);
 }
 
-/** A club's links in one status, oldest first (for the leader's review). */
-export function listClubLinks(sql: Queryable, clubId: string, status: LinkStatus): Promise<ShooterLink[]> {
-  return listLinksOfClub(sql, clubId, status, LIST_LIMIT);
+/** A club's links in one status, oldest first (for the leader's review), each with the claimant's name. */
+export async function listClubLinks(sql: Queryable, clubId: string, status: LinkStatus): Promise<ClubShooterLink[]> {
+  const links = await listLinksOfClub(sql, clubId, status, LIST_LIMIT);
+  const names = await displayNamesOf(
+    sql,
+    links.map((link) => link.userId),
+  );
+  return links.map((link) => ({ ...link, ...personName(names.get(link.userId)) }));
 }
 
 /** A leader of the club (or a platform admin) decides a pending claim that is not their own. */

@@ -1,13 +1,11 @@
-import { EventHubProducerClient } from '@azure/event-hubs';
 import type { Page } from 'playwright-core';
-import { DEMO_MEMBERSHIPS } from '../../development/demo/seed';
-import { sendChangeEvents } from '../../development/ingest/sendChangeEvents';
 import * as v from 'valibot';
 import { upsertChallenge } from '../../shared/challenges/challengeRepository';
 import { RulesSchema } from '../../shared/challenges/rules';
 import { providerToken } from '../support/oidcProvider';
-import { boardRows, shotEvents } from './journeySupport';
+import { boardRows } from './journeySupport';
 import { startApp, type StartedApp } from './startProcess';
+import { demoShooterOf, shootAtStart, signInAtProvider } from './startSupport';
 import { card, openBrowsers, screenshot } from './support';
 
 const MEMBER = 'demo-member-1';
@@ -36,7 +34,6 @@ describe('member journey against npm start', () => {
   let bellBefore: number;
   let series = 201;
   const app = (hash = '') => `${started.url}/app/${hash}`;
-  const shooterOf = (userId: string) => Number(DEMO_MEMBERSHIPS.find((member) => member.userId === userId)?.shooterId);
 
   beforeAll(async () => {
     started = await startApp({ AUTH_TOKEN_PASTE: 'false' });
@@ -49,41 +46,17 @@ describe('member journey against npm start', () => {
     await started?.stop();
   }, 30_000);
 
-  /** Shots of the member since they joined, sent to the start's hub; back when its trigger has stored them. */
+  /** Shots of the member since `from`, through the start's hub and its progress timer. */
   async function shoot(values: readonly number[], from: Date): Promise<void> {
-    const events = shotEvents({ shooterId: shooterOf(MEMBER), from, values, series });
+    await shootAtStart(started, { shooterId: demoShooterOf(MEMBER), from, values, series });
     series += Math.ceil(values.length / 10);
-    const ids = events.map((event) => Number((event.body?.after as { id: number }).id));
-    const producer = new EventHubProducerClient(started.hubConnection, 'club-data');
-    try {
-      await sendChangeEvents(producer, events);
-    } finally {
-      await producer.close();
-    }
-    for (const deadline = Date.now() + 20_000; ;) {
-      if (Date.now() > deadline) throw new Error(`the start's event trigger did not store the shots:\n${started.output()}`);
-      const [row] = await started.sql<
-        { stored: number }[]
-      >`select count(*)::int as stored from club_data_hit where source_record_id = any(${ids.map(String)})`;
-      if (row?.stored === ids.length) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    const run = await fetch(`${started.url}/admin/functions/challengeProgress`, { method: 'POST', body: '{}' });
-    expect(run.status).toBe(202);
-  }
-
-  async function signInAt(tab: Page, username: string, buttonName: string): Promise<void> {
-    await tab.getByRole('button', { name: buttonName, exact: true }).click();
-    await tab.getByLabel('Username').fill(username);
-    await tab.getByLabel('Password').fill('demo');
-    await tab.getByRole('button', { name: 'Sign in' }).click();
   }
 
   it('signs the member in through the provider’s login page and shows the demo’s challenges', async () => {
     page = await browsers.newPage('member', PHONE);
     await page.goto(app('#/challenges?tab=global'));
     const bellRead = page.waitForResponse((response) => response.url().includes('/api/notifications?limit=1'));
-    await signInAt(page, MEMBER, 'Sign in');
+    await signInAtProvider(page, MEMBER, 'Sign in');
     await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
     expect(page.url()).toBe(app('#/challenges?tab=global'));
     await page.getByTestId('challenge-card').first().waitFor();
@@ -129,7 +102,7 @@ describe('member journey against npm start', () => {
   it('lets the privacy switches decide what another member sees', async () => {
     other = await browsers.newPage('other', { locale: 'de-DE', ...PHONE });
     await other.goto(app(`#/leaderboard/${challengeId}?board=global`));
-    await signInAt(other, OTHER, 'Anmelden');
+    await signInAtProvider(other, OTHER, 'Anmelden');
     await other.getByRole('navigation', { name: 'Hauptnavigation' }).waitFor();
     expect(await boardRows(other)).toEqual([MEMBER]);
 
@@ -220,7 +193,7 @@ describe('member journey against npm start', () => {
 
     const leader = await browsers.newPage('leader', PHONE);
     await leader.goto(app(`#/club/${clubId}`));
-    await signInAt(leader, LEADER, 'Sign in');
+    await signInAtProvider(leader, LEADER, 'Sign in');
     await leader.getByLabel('Valid for (hours, optional)').fill('24');
     await leader.getByRole('button', { name: 'Invite', exact: true }).click();
     const link = await leader.getByTestId('invitation-link').inputValue();

@@ -454,10 +454,13 @@ describe('challenge endpoints', () => {
 
       expect((await call(member, 'GET', `/api/challenges/clubs/${club.clubId}/shooter-links`)).status).toBe(403);
       expect((await call(otherLeader, 'POST', `/api/challenges/clubs/${club.clubId}/shooter-links/${link.id}/confirm`)).status).toBe(403);
+      // The leader decides about a person: the claimant's name and initials come with the claim.
+      await getSql()`insert into person_profile (user_id, display_name) values (${member}, 'Anna Schütz')
+        on conflict (user_id) do update set display_name = excluded.display_name`;
       const pending = (await (await call(leader, 'GET', `/api/challenges/clubs/${club.clubId}/shooter-links`)).json()) as {
-        items: { id: string }[];
+        items: { id: string; displayName: string | null; initials: string | null }[];
       };
-      expect(pending.items.map((item) => item.id)).toEqual([link.id]);
+      expect(pending.items.map((item) => [item.id, item.displayName, item.initials])).toEqual([[link.id, 'Anna Schütz', 'AS']]);
       const confirmed = await call(leader, 'POST', `/api/challenges/clubs/${club.clubId}/shooter-links/${link.id}/confirm`);
       expect(await confirmed.json()).toMatchObject({ status: 'confirmed' });
       expect((await call(leader, 'POST', `/api/challenges/clubs/${club.clubId}/shooter-links/${link.id}/reject`)).status).toBe(404);

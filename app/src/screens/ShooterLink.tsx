@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { formatDate, t } from '../i18n';
-import type { MyClubs, ShooterLink, ShooterLinkList } from '../types';
-import { Empty, ErrorBox, LoadState, Screen, useAction, useApp, useLoad } from '../ui';
+import type { ClubShooterLinkList, MyClubs, ShooterLink, ShooterLinkList } from '../types';
+import { Empty, ErrorBox, LoadState, PersonLink, Screen, personName, useAction, useApp, useLoad } from '../ui';
 
 interface Loaded {
   clubs: MyClubs['items'];
@@ -134,7 +134,7 @@ function OwnClaims(props: { links: ShooterLink[]; clubs: MyClubs['items'] }) {
 function LeaderClaims(props: { club: MyClubs['items'][number]; claims: number }) {
   const { api, userId } = useApp();
   const base = `/api/challenges/clubs/${encodeURIComponent(props.club.clubId)}/shooter-links`;
-  const { loaded, reload } = useLoad(() => api.get<ShooterLinkList>(base), [base, props.claims]);
+  const { loaded, reload } = useLoad(() => api.get<ClubShooterLinkList>(base), [base, props.claims]);
   const action = useAction();
   const decide = (link: ShooterLink, decision: 'confirm' | 'reject') =>
     action.run(async () => {
@@ -154,13 +154,14 @@ function LeaderClaims(props: { club: MyClubs['items'][number]; claims: number })
       {loaded.state === 'ready' && loaded.data.items.length > 0 ? (
         <ul class="links-list">
           {loaded.data.items.map((link) => {
-            const who = t('shooter.member', {
-              user: link.userId,
-              shooter: link.shooterName ? `${link.shooterName} (${link.shooterId})` : link.shooterId,
-            });
+            // The claimant by name and avatar (never their account id), then the record they claim.
+            const shooter = link.shooterName ? `${link.shooterName} (${link.shooterId})` : link.shooterId;
+            const who = t('shooter.member', { user: personName(link), shooter });
             return (
               <li class="card" key={link.id} data-testid="pending-claim" data-user={link.userId}>
-                <p>{who}</p>
+                <p>
+                  <PersonLink person={link} /> {t('shooter.claims', { shooter })}
+                </p>
                 <p class="small muted">{t('shooter.requested', { date: formatDate(link.requestedAt) })}</p>
                 {link.userId === userId ? (
                   <p class="small">{t('shooter.own')}</p>
