@@ -113,15 +113,16 @@ function ingestBlock(health: IngestHealth, pages: ClubPages): HTMLElement {
               'ul',
               { class: 'steps' },
               attention.map((item) =>
-                h(
-                  'li',
-                  { 'data-state': item.kind },
-                  h('strong', {}, t(`diag.state.${item.kind}` as Key)),
-                  ' — ',
-                  runbookRef(item.section),
-                  // The problem list above gives the short step; the incident rule in full on demand.
-                  h('details', {}, h('summary', {}, t('ingest.rule')), h('p', {}, t(`diag.step.${item.kind}` as Key))),
-                ),
+                h('li', { 'data-state': item.kind }, h('strong', {}, t(`diag.state.${item.kind}` as Key)), ' — ', runbookRef(item.section)),
+              ),
+            ),
+            // The problem list above gives the short steps; the incident rules in full on demand, one fold for all.
+            h(
+              'details',
+              {},
+              h('summary', {}, t('ingest.rule')),
+              attention.map((item) =>
+                h('p', {}, h('strong', {}, t(`diag.state.${item.kind}` as Key)), ': ', t(`diag.step.${item.kind}` as Key)),
               ),
             ),
           );
