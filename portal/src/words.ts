@@ -1,3 +1,4 @@
+import { money } from './format';
 import { t, type Key } from './i18n';
 import { en } from './labels';
 import type { ClubStoryView, ProblemView } from './types';
@@ -40,6 +41,12 @@ export function problemCause(problem: ProblemView): string {
   const values: Record<string, string | number> = Object.fromEntries(Object.keys(facts).map((name) => [name, text(name)]));
   if (problem.kind === 'delivery_failed' || problem.kind === 'delivery_skipped') {
     values.reason = deliveryReason(typeof facts.reason === 'string' ? facts.reason : null);
+  }
+  if (problem.kind === 'costs_over_budget' && typeof facts.currency === 'string') {
+    for (const name of ['forecast', 'budget']) {
+      const amount = facts[name];
+      if (typeof amount === 'number') values[name] = money(amount, facts.currency);
+    }
   }
   return t(`problem.cause.${problem.kind}` as Key, { ...values, part: problem.part ?? t('problem.unknownPart') }) + late;
 }

@@ -21,7 +21,6 @@ const calm: ProblemSignals = {
   staleClubs: [],
   pushClubs: [],
   delivery: [],
-  costs: null,
 };
 const story = clubStory({ freshness: 'stale', hint: 'nothing_shot', pushes: null, consent: 'GRANTED', quarantined: false, deadLetters: 0 });
 const stale = (name: string, hours: number) => ({
@@ -103,13 +102,6 @@ describe('openProblems: the signals as one list, worst first', () => {
     expect(problems.map((problem) => [problem.kind, problem.facts.channel, problem.facts.reason, problem.facts.count])).toEqual([
       ['delivery_skipped', 'email', 'no_email_address', 6],
       ['delivery_skipped', 'push', 'no_push_registration', 6],
-    ]);
-  });
-
-  it('raises costs only when the forecast is over the budget', () => {
-    expect(openProblems({ ...calm, costs: { forecast: 90, budget: 100, currency: 'EUR' } })).toEqual([]);
-    expect(openProblems({ ...calm, costs: { forecast: 130, budget: 100, currency: 'EUR' } })).toEqual([
-      expect.objectContaining({ kind: 'costs_over_budget', link: '#/costs', facts: { forecast: 130, budget: 100, currency: 'EUR' } }),
     ]);
   });
 
