@@ -1,7 +1,7 @@
 import { money } from './format';
 import { t, type Key } from './i18n';
 import { en } from './labels';
-import type { ClubStoryView, ProblemView } from './types';
+import type { Capability, ClubStoryView, ProblemView, Session } from './types';
 
 /**
  * Every enum the API answers with, in the reader's words (German or English): nothing raw like
@@ -30,6 +30,16 @@ export function catalogStatus(status: string): string {
 
 export function clubStatus(status: 'active' | 'inactive'): string {
   return t(`club.status.${status}`);
+}
+
+/** A platform role (`ops_admin`) as the reader calls it. */
+export function platformRoleName(role: Session['roles'][number]): string {
+  return t(`platformRole.${role}`);
+}
+
+/** A capability (`costs.read`) as what it lets the reader do. */
+export function capabilityName(capability: Capability): string {
+  return t(`capability.${capability}`);
 }
 
 /** The club problem's cause, or the problem's own one-line cause from its facts. */

@@ -1,24 +1,11 @@
 import { costsOverBudget, withCostProblem } from '../../portal/src/costProblem';
 import { PROBLEM_KINDS, SEVERITIES, openProblems, type ProblemSignals } from '../../shared/portal/openProblems';
+import { calm } from './problemSignals';
 
 const forecast = (endOfMonth: number) => ({ method: 'provider' as const, endOfMonth, points: [] });
-const now = new Date('2026-11-26T20:00:00Z');
 const signals: ProblemSignals = {
-  now,
-  ingest: {
-    status: 'up',
-    admissionState: 'none',
-    catchUpState: 'stalled',
-    sourceDriftState: 'none',
-    totalLag: 40,
-    maxTopicLag: 40,
-    quarantineSince: null,
-    lastContractRejectAt: null,
-  },
-  clubsByNumber: new Map(),
-  deadLetters: { pending: 0, byClubNumber: new Map() },
-  staleClubs: [],
-  pushClubs: [],
+  ...calm,
+  ingest: { ...calm.ingest, catchUpState: 'stalled', totalLag: 40, maxTopicLag: 40 },
   delivery: [
     { channel: 'email', outcome: 'skipped', reason: 'no_email_address', count: 6 },
     { channel: 'push', outcome: 'failed', reason: 'provider_error', count: 2 },

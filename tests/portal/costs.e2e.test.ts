@@ -193,7 +193,7 @@ describe('portal: cost dashboard in a browser', () => {
       await navLink(page, 'Overview').click();
       const budget = page.getByTestId('overview-costs-budget');
       await budget.waitFor();
-      expect(await budget.innerText()).toBe('Monthly budget: €260.00 The forecast exceeds the monthly budget by €6.20.');
+      expect(await budget.innerText()).toBe('Monthly budget: €260.00. The forecast exceeds the monthly budget by €6.20.');
       expect(await budget.getAttribute('class')).toContain('alert-warning');
       // billing_admin reads no diagnostics: the warning is here, there is no problem list to add it to.
       expect(await page.getByTestId('problems').count()).toBe(0);
@@ -201,7 +201,7 @@ describe('portal: cost dashboard in a browser', () => {
       try {
         await page.getByTestId('overview-costs-budget').filter({ hasText: 'Monatsbudget' }).waitFor();
         expect(await page.getByTestId('overview-costs-budget').innerText()).toMatch(
-          /^Monatsbudget: 260,00\s€ Die Prognose übersteigt das Monatsbudget um 6,20\s€\.$/,
+          /^Monatsbudget: 260,00\s€\. Die Prognose übersteigt das Monatsbudget um 6,20\s€\.$/,
         );
         expect(await page.getByTestId('overview-costs-incomplete').innerText()).toMatch(/19\. Nov\.? sind noch unvollständig\./);
       } finally {
@@ -271,6 +271,16 @@ describe('portal: cost dashboard in a browser', () => {
     await screenshot(page, 'costs-unconfigured');
     await navLink(page, 'Overview').click();
     expect(await page.getByTestId('session-sub').innerText()).toBe('billing-1');
+    // Roles and capabilities in words, not as the token spells them.
+    expect(await page.getByTestId('session-roles').innerText()).toBe('billing');
+    expect(await page.getByTestId('session-capabilities').innerText()).toBe('read costs');
+    await page.getByLabel('Language').selectOption('de');
+    try {
+      await page.getByTestId('session-roles').filter({ hasText: 'Abrechnung' }).waitFor();
+      expect(await page.getByTestId('session-capabilities').innerText()).toBe('Kosten lesen');
+    } finally {
+      await page.getByLabel('Sprache').selectOption('en');
+    }
   });
 
   it('gives support_admin no costs entry, and the page itself says why', async () => {
@@ -279,7 +289,8 @@ describe('portal: cost dashboard in a browser', () => {
     const nav = support.getByRole('navigation', { name: 'Main navigation' });
     expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Overview']);
     await support.goto(`${rig.host.url}/portal/#/costs`);
-    await support.getByRole('alert').filter({ hasText: 'costs.read' }).waitFor();
+    await support.getByRole('alert').filter({ hasText: 'This page needs the permission “read costs”' }).waitFor();
+    expect(await support.getByRole('alert').innerText()).not.toContain('costs.read');
     await screenshot(support, 'support-admin');
     await support.close();
   });

@@ -1,27 +1,9 @@
 import { statusBoard, type SummaryBlocks } from '../../shared/diagnostics/statusBoard';
 import { clubStory } from '../../shared/portal/clubStory';
-import { openProblems, type ProblemSignals } from '../../shared/portal/openProblems';
+import { openProblems } from '../../shared/portal/openProblems';
+import { calm, now } from './problemSignals';
 
-const now = new Date('2026-11-26T20:00:00Z');
 const hoursAgo = (hours: number) => new Date(now.getTime() - hours * 3_600_000).toISOString();
-const calm: ProblemSignals = {
-  now,
-  ingest: {
-    status: 'up',
-    admissionState: 'none',
-    catchUpState: 'live',
-    sourceDriftState: 'none',
-    totalLag: 0,
-    maxTopicLag: 0,
-    quarantineSince: null,
-    lastContractRejectAt: null,
-  },
-  clubsByNumber: new Map(),
-  deadLetters: { pending: 0, byClubNumber: new Map() },
-  staleClubs: [],
-  pushClubs: [],
-  delivery: [],
-};
 const story = clubStory({ freshness: 'stale', hint: 'nothing_shot', pushes: null, consent: 'GRANTED', quarantined: false, deadLetters: 0 });
 const stale = (name: string, hours: number) => ({
   clubId: `id-${name}`,

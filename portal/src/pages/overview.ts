@@ -7,6 +7,7 @@ import { day, money } from '../format';
 import { t, type Key } from '../i18n';
 import { problemList } from '../problemList';
 import { ingestState } from '../runbook';
+import { capabilityName, platformRoleName } from '../words';
 import type { Capability, CostAccumulated, CostStatus, CostSummary, DiagnosticsSummary, ProblemView, Session } from '../types';
 import { loading, problemBox, section } from '../ui';
 
@@ -40,12 +41,12 @@ export async function overviewPage(main: HTMLElement, session: Session): Promise
       h(
         'dl',
         { class: 'session' },
-        h('dt', {}, 'sub'),
+        h('dt', {}, t('overview.userId')),
         h('dd', { 'data-testid': 'session-sub' }, session.sub),
         h('dt', {}, t('overview.roles')),
-        h('dd', {}, session.roles.join(', ') || t('common.none')),
+        h('dd', { 'data-testid': 'session-roles' }, session.roles.map(platformRoleName).join(', ') || t('common.none')),
         h('dt', {}, t('overview.capabilities')),
-        h('dd', {}, session.capabilities.join(', ') || t('common.none')),
+        h('dd', { 'data-testid': 'session-capabilities' }, session.capabilities.map(capabilityName).join(', ') || t('common.none')),
       ),
     ),
     section('pages-title', t('overview.pages'), pages.length ? h('ul', {}, pages) : h('p', {}, t('overview.noPages'))),
@@ -168,7 +169,7 @@ async function costBlock(host: HTMLElement, costs: Promise<CostFigures>): Promis
                 ? t('costs.acc.noBudget')
                 : t('costs.acc.budget', { amount: money(accumulated.budget, currency) }),
               over && accumulated.budget !== null
-                ? ` ${t('costs.acc.overBudget', { amount: money(accumulated.forecast.endOfMonth - accumulated.budget, currency) })}`
+                ? `. ${t('costs.acc.overBudget', { amount: money(accumulated.forecast.endOfMonth - accumulated.budget, currency) })}`
                 : null,
             )
           : null,
