@@ -1,4 +1,5 @@
 import { accumulatedModel, boxFor, type XY } from './accumulatedModel';
+import { costsOverBudget } from './costProblem';
 import { h, s } from './dom';
 import { drawAtWidth } from './drawAtWidth';
 import { day, money } from './format';
@@ -137,7 +138,7 @@ function chartAndLegend(data: CostAccumulated, grouping: Grouping, width: number
   );
 
   const incompleteDays = data.actual.filter((point) => !point.complete).length;
-  const overBudget = data.budget !== null && data.forecast.endOfMonth > data.budget;
+  const overBudget = costsOverBudget(data) !== null;
   const legend = h(
     'ul',
     { class: 'acc-legend', 'data-testid': 'acc-legend' },

@@ -11,6 +11,7 @@ import { signInPage } from './pages/signIn';
 import { setAuthSession } from './session';
 import type { Capability, Session } from './types';
 import { problemBox } from './ui';
+import { capabilityName } from './words';
 
 /**
  * The admin portal: sign in (web/signin: code + PKCE at the OpenID provider, or the developer
@@ -173,7 +174,7 @@ function renderRoute(moveFocus = true): void {
       h(
         'div',
         { class: 'alert alert-warning', role: 'alert' },
-        h('p', {}, t('common.noAccess', { capability: (page.capabilities ?? []).join(' / ') })),
+        h('p', {}, t('common.noAccess', { capability: (page.capabilities ?? []).map(capabilityName).join(' / ') })),
       ),
     );
   } else {

@@ -1,6 +1,7 @@
+import { money } from './format';
 import { t, type Key } from './i18n';
 import { en } from './labels';
-import type { ClubStoryView, ProblemView } from './types';
+import type { Capability, ClubStoryView, ProblemView, Session } from './types';
 
 /**
  * Every enum the API answers with, in the reader's words (German or English): nothing raw like
@@ -31,6 +32,16 @@ export function clubStatus(status: 'active' | 'inactive'): string {
   return t(`club.status.${status}`);
 }
 
+/** A platform role (`ops_admin`) as the reader calls it. */
+export function platformRoleName(role: Session['roles'][number]): string {
+  return t(`platformRole.${role}`);
+}
+
+/** A capability (`costs.read`) as what it lets the reader do. */
+export function capabilityName(capability: Capability): string {
+  return t(`capability.${capability}`);
+}
+
 /** The club problem's cause, or the problem's own one-line cause from its facts. */
 export function problemCause(problem: ProblemView): string {
   if (problem.cause) return t(`cause.${problem.cause}`);
@@ -40,6 +51,12 @@ export function problemCause(problem: ProblemView): string {
   const values: Record<string, string | number> = Object.fromEntries(Object.keys(facts).map((name) => [name, text(name)]));
   if (problem.kind === 'delivery_failed' || problem.kind === 'delivery_skipped') {
     values.reason = deliveryReason(typeof facts.reason === 'string' ? facts.reason : null);
+  }
+  if (problem.kind === 'costs_over_budget' && typeof facts.currency === 'string') {
+    for (const name of ['forecast', 'budget']) {
+      const amount = facts[name];
+      if (typeof amount === 'number') values[name] = money(amount, facts.currency);
+    }
   }
   return t(`problem.cause.${problem.kind}` as Key, { ...values, part: problem.part ?? t('problem.unknownPart') }) + late;
 }

@@ -85,8 +85,6 @@ export function statusBoard(blocks: SummaryBlocks, now: Date): StatusBoard {
     staleClubs,
     pushClubs,
     delivery: blocks.delivery.outcomes,
-    // No monthly budget is configured anywhere yet; the costs area passes one once it has it.
-    costs: null,
   });
   return { problems, clubStories: [...stories].map(([clubId, story]) => ({ clubId, story })) };
 }

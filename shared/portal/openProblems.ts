@@ -23,6 +23,8 @@ export const PROBLEM_KINDS = [
   'box_pushes_failing',
   'box_pushes_more',
   'delivery_failed',
+  // Raised by the portal from the cost answer it reads anyway (portal/src/costProblem.ts), so the
+  // summary never waits on the cost provider; ranked here so both agree on its place.
   'costs_over_budget',
   'delivery_skipped',
 ] as const;
@@ -95,8 +97,6 @@ export interface ProblemSignals {
   /** Clubs with a failing push channel. */
   pushClubs: PushClub[];
   delivery: { channel: string; outcome: string; reason: string | null; count: number }[];
-  /** Null until a monthly budget is configured. */
-  costs: { forecast: number; budget: number; currency: string } | null;
 }
 
 const HOUR_MS = 3_600_000;
@@ -267,12 +267,6 @@ function deliveryProblems(signals: ProblemSignals): Problem[] {
     );
 }
 
-function costProblem(signals: ProblemSignals): Problem[] {
-  const costs = signals.costs;
-  if (!costs || costs.forecast <= costs.budget) return [];
-  return [problem('costs_over_budget', 'medium', { facts: { ...costs }, link: '#/costs' })];
-}
-
 const rank = (p: Problem) => SEVERITIES.indexOf(p.severity) * PROBLEM_KINDS.length + PROBLEM_KINDS.indexOf(p.kind);
 
 /** Every open problem, most severe first; within a severity by kind, within a kind as each part orders it (stable sort). */
@@ -286,6 +280,5 @@ export function openProblems(signals: ProblemSignals): Problem[] {
     ...deadLetterProblem(signals),
     ...clubProblems(signals, quarantine?.club ?? null),
     ...deliveryProblems(signals),
-    ...costProblem(signals),
   ].sort((a, b) => rank(a) - rank(b));
 }

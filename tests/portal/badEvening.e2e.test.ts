@@ -1,12 +1,13 @@
 import type { Page } from 'playwright-core';
+import type { FakeCostProvider } from '../../development/costsFake/server';
 import { recordReportedConsent } from '../../shared/boxConnector/consentRepository';
 import { clubOverviewFunctions } from '../../functions/clubOverview';
 import { clubFunctions } from '../../functions/clubs';
 import { syncKnownClubs } from '../../shared/clubMaster/knownClubSync';
 import { overrideSettings } from '../../shared/config/settings';
-import { createCostService } from '../../shared/costs/service';
 import { getSql, type Sql } from '../../shared/db/client';
 import { recordStarterlists } from '../../shared/freshness/starterlists';
+import { clockAt, serviceFor, startFake } from '../costs/support';
 import { addHit, createFreshnessClub } from '../freshness/fixtures';
 import { useIngestTablesExclusively } from '../ingest/exclusive';
 import { addEdgeToken, uniqueTag, uniqueVereinsId, type ClubFixture } from '../support/fixtures';
@@ -75,16 +76,23 @@ describe('portal: the bad evening as a status board', () => {
   let restoreSettings: (() => void) | undefined;
   let page: Page;
   let club: ClubFixture;
+  let costs: FakeCostProvider;
   const tag = uniqueTag();
+  /** The fixture month's forecast is €266.20: a budget of €200 is overrun. */
+  const BUDGET = 200;
+  const LEADER_NAME = 'Lena Leitner';
 
   beforeAll(async () => {
     restoreSettings = overrideSettings({ SVC_INGEST_STATUS_ENABLED: 'true' });
+    costs = await startFake();
+    const costService = serviceFor(costs, clockAt('2026-11-21T10:00:00Z').now, {}, BUDGET);
     rig = await startPortalRig({
-      costService: () => createCostService({ provider: undefined }),
+      costService: () => costService,
       extra: [...clubOverviewFunctions, ...clubFunctions],
     });
     club = await seedBadEveningClub(sql(), `AAA Bad Evening ${tag}`);
     await skipEveryDelivery(sql(), tag);
+    await sql()`insert into person_profile (user_id, display_name) values (${club.leaders[0] ?? ''}, ${LEADER_NAME})`;
     page = await rig.newPage();
     await signIn(page, rig.host, await tokenFor(`bad-evening-admin-${tag}`, { roles: ['platform_admin'] }));
   }, 60_000);
@@ -95,6 +103,7 @@ describe('portal: the bad evening as a status board', () => {
   });
   afterAll(async () => {
     await rig?.close();
+    await costs?.close();
     restoreSettings?.();
   });
 
@@ -117,6 +126,14 @@ describe('portal: the bad evening as a status board', () => {
     expect(text).toContain(`club.${club.vereinsId}.hits`);
     expect(text).toContain('docs/runbook-ingest.md › “Quarantined”');
     expect(await first.getByRole('link', { name: club.name }).getAttribute('href')).toBe(`#/clubs/${club.clubId}`);
+    // The forecast above the budget is on the list too, in its place among the others.
+    const overBudget = problems.locator('li[data-kind="costs_over_budget"]');
+    await overBudget.waitFor();
+    expect(await overBudget.getAttribute('data-severity')).toBe('medium');
+    expect(await overBudget.innerText()).toContain('The forecast €266.20 is above the budget €200.00');
+    expect(await overBudget.getByRole('link').last().getAttribute('href')).toBe('#/costs');
+    expect(await page.getByTestId('overview-costs-budget').innerText()).toContain('The forecast exceeds the monthly budget by €66.20.');
+    expect(await page.getByTestId('overview-costs-incomplete').innerText()).toBe('Includes still incomplete costs after 19 Nov.');
     // The worst is the most alarming to the eye too: the danger palette, nothing lower above it.
     const items = await problems.locator(':scope > li').all();
     const severities = await Promise.all(items.map((item) => item.getAttribute('data-severity')));
@@ -179,6 +196,12 @@ describe('portal: the bad evening as a status board', () => {
     expect(await page.getByTestId('story-quarantine').innerText()).toContain('its path is quarantined');
     expect(await page.getByTestId('story-dead-letters').innerText()).toContain('1 waiting for a replay');
     expect(await page.getByTestId('club-quarantine').count()).toBe(1);
+    // People by name: the leader's profile name, the user id only as the small print beneath it.
+    const leaderRow = page.getByTestId('members').locator(`tr[data-user="${club.leaders[0]}"]`);
+    expect(await leaderRow.locator('th .person-name').innerText()).toBe(LEADER_NAME);
+    expect(await leaderRow.locator('th code').innerText()).toBe(club.leaders[0]);
+    expect(await page.getByTestId('members').locator('th .person-name').count()).toBe(1);
+    expect(await page.getByTestId('members').innerText()).toContain('No name yet');
     // Words, not enum values, in the heading, the catalog status and the freshness reading.
     expect(await page.getByTestId('club-name').innerText()).toContain('in service');
     expect(await page.locator('#club-catalog ~ * .badge, section[aria-labelledby="club-catalog"] .badge').first().innerText()).toBe(
@@ -230,6 +253,9 @@ describe('portal: the bad evening as a status board', () => {
     await first.waitFor();
     expect(await first.innerText()).toMatch(/^Kritisch/i);
     expect(await first.innerText()).toContain('Ingest in Quarantäne');
+    const overBudget = page.getByTestId('problems').locator('li[data-kind="costs_over_budget"]');
+    await overBudget.waitFor();
+    expect(await overBudget.innerText()).toMatch(/Die Prognose 266,20\s€ liegt über dem Budget 200,00\s€/);
     await screenshot(page, 'bad-evening-overview-de-phone');
     await page.getByLabel('Sprache').selectOption('en');
   });

@@ -165,7 +165,7 @@ describe('portal: the club page', () => {
     const other = await rig.newPage();
     await signIn(other, rig.host, await tokenFor(`club-page-ops-${tag}`, { roles: ['ops_admin'] }));
     await other.goto(`${rig.host.url}/portal/#/clubs/${club.clubId}`);
-    await other.getByRole('alert').filter({ hasText: 'diagnostics.read / clubs.manage' }).waitFor();
+    await other.getByRole('alert').filter({ hasText: '“read diagnostics / manage clubs”' }).waitFor();
     expect(await other.getByTestId('club-name').count()).toBe(0);
     await other.close();
   });

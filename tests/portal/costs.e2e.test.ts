@@ -178,9 +178,40 @@ describe('portal: cost dashboard in a browser', () => {
     expect(await costs.innerText()).toBe(
       'Month to date €251.20 (same days last month €192.97); forecast €266.20 against last month €263.83. — costs',
     );
+    // The month to date counts the lagging days too, and says so; without a budget the line says none is set.
+    expect(await page.getByTestId('overview-costs-incomplete').innerText()).toBe('Includes still incomplete costs after 19 Nov.');
+    expect(await page.getByTestId('overview-costs-budget').innerText()).toBe('No monthly budget is set.');
     // billing_admin reads no diagnostics: no ingest block, no call for it.
     expect(await page.getByTestId('overview-ingest').count()).toBe(0);
     await costs.getByRole('link', { name: 'costs' }).click();
+    await page.getByTestId('tile-mtd').waitFor();
+  });
+
+  it('the overview shows the budget and warns when the forecast is above it', async () => {
+    service = serviceFor(fake, clock.now, {}, 260);
+    try {
+      await navLink(page, 'Overview').click();
+      const budget = page.getByTestId('overview-costs-budget');
+      await budget.waitFor();
+      expect(await budget.innerText()).toBe('Monthly budget: €260.00. The forecast exceeds the monthly budget by €6.20.');
+      expect(await budget.getAttribute('class')).toContain('alert-warning');
+      // billing_admin reads no diagnostics: the warning is here, there is no problem list to add it to.
+      expect(await page.getByTestId('problems').count()).toBe(0);
+      await page.getByLabel('Language').selectOption('de');
+      try {
+        await page.getByTestId('overview-costs-budget').filter({ hasText: 'Monatsbudget' }).waitFor();
+        expect(await page.getByTestId('overview-costs-budget').innerText()).toMatch(
+          /^Monatsbudget: 260,00\s€\. Die Prognose übersteigt das Monatsbudget um 6,20\s€\.$/,
+        );
+        expect(await page.getByTestId('overview-costs-incomplete').innerText()).toMatch(/19\. Nov\.? sind noch unvollständig\./);
+      } finally {
+        await page.getByLabel('Sprache').selectOption('en');
+      }
+    } finally {
+      service = serviceFor(fake, clock.now);
+    }
+    // The tests after this one start on the costs page.
+    await navLink(page, 'Costs').click();
     await page.getByTestId('tile-mtd').waitFor();
   });
 
@@ -240,6 +271,16 @@ describe('portal: cost dashboard in a browser', () => {
     await screenshot(page, 'costs-unconfigured');
     await navLink(page, 'Overview').click();
     expect(await page.getByTestId('session-sub').innerText()).toBe('billing-1');
+    // Roles and capabilities in words, not as the token spells them.
+    expect(await page.getByTestId('session-roles').innerText()).toBe('billing');
+    expect(await page.getByTestId('session-capabilities').innerText()).toBe('read costs');
+    await page.getByLabel('Language').selectOption('de');
+    try {
+      await page.getByTestId('session-roles').filter({ hasText: 'Abrechnung' }).waitFor();
+      expect(await page.getByTestId('session-capabilities').innerText()).toBe('Kosten lesen');
+    } finally {
+      await page.getByLabel('Sprache').selectOption('en');
+    }
   });
 
   it('gives support_admin no costs entry, and the page itself says why', async () => {
@@ -248,7 +289,8 @@ describe('portal: cost dashboard in a browser', () => {
     const nav = support.getByRole('navigation', { name: 'Main navigation' });
     expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Overview']);
     await support.goto(`${rig.host.url}/portal/#/costs`);
-    await support.getByRole('alert').filter({ hasText: 'costs.read' }).waitFor();
+    await support.getByRole('alert').filter({ hasText: 'This page needs the permission “read costs”' }).waitFor();
+    expect(await support.getByRole('alert').innerText()).not.toContain('costs.read');
     await screenshot(support, 'support-admin');
     await support.close();
   });

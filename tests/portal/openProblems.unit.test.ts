@@ -1,28 +1,9 @@
 import { statusBoard, type SummaryBlocks } from '../../shared/diagnostics/statusBoard';
 import { clubStory } from '../../shared/portal/clubStory';
-import { openProblems, type ProblemSignals } from '../../shared/portal/openProblems';
+import { openProblems } from '../../shared/portal/openProblems';
+import { calm, now } from './problemSignals';
 
-const now = new Date('2026-11-26T20:00:00Z');
 const hoursAgo = (hours: number) => new Date(now.getTime() - hours * 3_600_000).toISOString();
-const calm: ProblemSignals = {
-  now,
-  ingest: {
-    status: 'up',
-    admissionState: 'none',
-    catchUpState: 'live',
-    sourceDriftState: 'none',
-    totalLag: 0,
-    maxTopicLag: 0,
-    quarantineSince: null,
-    lastContractRejectAt: null,
-  },
-  clubsByNumber: new Map(),
-  deadLetters: { pending: 0, byClubNumber: new Map() },
-  staleClubs: [],
-  pushClubs: [],
-  delivery: [],
-  costs: null,
-};
 const story = clubStory({ freshness: 'stale', hint: 'nothing_shot', pushes: null, consent: 'GRANTED', quarantined: false, deadLetters: 0 });
 const stale = (name: string, hours: number) => ({
   clubId: `id-${name}`,
@@ -103,13 +84,6 @@ describe('openProblems: the signals as one list, worst first', () => {
     expect(problems.map((problem) => [problem.kind, problem.facts.channel, problem.facts.reason, problem.facts.count])).toEqual([
       ['delivery_skipped', 'email', 'no_email_address', 6],
       ['delivery_skipped', 'push', 'no_push_registration', 6],
-    ]);
-  });
-
-  it('raises costs only when the forecast is over the budget', () => {
-    expect(openProblems({ ...calm, costs: { forecast: 90, budget: 100, currency: 'EUR' } })).toEqual([]);
-    expect(openProblems({ ...calm, costs: { forecast: 130, budget: 100, currency: 'EUR' } })).toEqual([
-      expect.objectContaining({ kind: 'costs_over_budget', link: '#/costs', facts: { forecast: 130, budget: 100, currency: 'EUR' } }),
     ]);
   });
 

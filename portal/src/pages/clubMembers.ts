@@ -8,6 +8,18 @@ import { dataTable, problemBox, section, tableWrap } from '../ui';
 
 type MembersPage = NonNullable<ClubOverview['members']>;
 
+/**
+ * A person as people know them: the name from their profile, the user id only as the small print
+ * beneath it (to search a log with); someone who never opened the member app has no name yet.
+ */
+function personCell(person: { userId: string; displayName: string | null }): HTMLElement[] {
+  return [
+    person.displayName ? h('span', { class: 'person-name' }, person.displayName) : h('span', { class: 'muted' }, t('club.members.noName')),
+    h('br'),
+    h('code', { class: 'muted small' }, person.userId),
+  ];
+}
+
 /** The leaders on the page shown: the picker does not appoint them again. */
 function leadersOn(page: MembersPage): Set<string> {
   return new Set(page.items.filter((item) => item.role === 'leader').map((item) => item.userId));
@@ -60,12 +72,12 @@ export function membersSection(
         ? tableWrap(
             dataTable(
               { 'data-testid': 'members' },
-              (['user', 'role', 'since'] as const).map((c) => t(`club.members.${c}`)),
+              (['person', 'role', 'since'] as const).map((c) => t(`club.members.${c}`)),
               page.items.map((item) =>
                 h(
                   'tr',
                   { 'data-user': item.userId },
-                  h('th', { scope: 'row' }, h('code', {}, item.userId)),
+                  h('th', { scope: 'row' }, personCell(item)),
                   h('td', {}, item.role === 'leader' ? h('strong', {}, t('role.leader')) : t(`role.${item.role}` as Key)),
                   h('td', {}, dateTime(item.since)),
                 ),
