@@ -11,11 +11,26 @@ import { problemCause, problemStep, problemTitle } from './words';
  * with its severity (colour and word), the club or part affected, the cause in one line, the
  * step with its runbook section, and a link to the page that shows it.
  */
-export function problemList(problems: readonly ProblemView[]): HTMLElement {
+export function problemList(problems: readonly ProblemView[], options: { shown?: number } = {}): HTMLElement {
   if (problems.length === 0) {
     return h('p', { class: 'alert alert-ok', role: 'status', 'data-testid': 'problems-none' }, t('board.none'));
   }
-  return h('ol', { class: 'problems', 'data-testid': 'problems' }, problems.map(problemItem));
+  const shown = options.shown ?? problems.length;
+  const rest = problems.slice(shown);
+  return h(
+    'div',
+    {},
+    h('ol', { class: 'problems', 'data-testid': 'problems' }, problems.slice(0, shown).map(problemItem)),
+    // An incident view keeps the worst in sight: the less urgent rest one click away, counted.
+    rest.length > 0
+      ? h(
+          'details',
+          { 'data-testid': 'problems-more' },
+          h('summary', {}, t('board.more', { count: rest.length })),
+          h('ol', { class: 'problems', start: shown + 1 }, rest.map(problemItem)),
+        )
+      : null,
+  );
 }
 
 function problemItem(problem: ProblemView): HTMLElement {

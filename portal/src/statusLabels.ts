@@ -5,6 +5,7 @@
 export const statusEn = {
   'board.title': 'Open problems, worst first',
   'board.none': 'No open problems: ingest, clubs, box pushes and notifications are all right.',
+  'board.more': '{count} more, less urgent',
   'board.updated': 'Updated {ago}.',
   'board.paused': 'Updates paused while this tab is hidden.',
   'board.step': 'Step:',
@@ -140,6 +141,7 @@ export const statusEn = {
 export const statusDe: Record<keyof typeof statusEn, string> = {
   'board.title': 'Offene Probleme, das schlimmste zuerst',
   'board.none': 'Keine offenen Probleme: Ingest, Vereine, Box-Pushes und Benachrichtigungen sind in Ordnung.',
+  'board.more': '{count} weitere, weniger dringend',
   'board.updated': 'Aktualisiert {ago}.',
   'board.paused': 'Aktualisierung pausiert, solange dieser Tab verborgen ist.',
   'board.step': 'Schritt:',

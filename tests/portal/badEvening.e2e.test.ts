@@ -217,6 +217,12 @@ describe('portal: the bad evening as a status board', () => {
     const problems = page.getByTestId('problems');
     await problems.waitFor();
     expect(await problems.locator('li').first().getAttribute('data-kind')).toBe('ingest_quarantined');
+    // The five worst stay in sight; the less urgent rest (other files' clubs add to it) fold under their count.
+    const total = await page.locator('li.problem').count();
+    expect(await problems.locator(':scope > li').count()).toBe(Math.min(5, total));
+    const folded = total - Math.min(5, total);
+    expect(await page.getByTestId('problems-more').count()).toBe(folded > 0 ? 1 : 0);
+    if (folded > 0) expect(await page.getByTestId('problems-more').locator('summary').innerText()).toBe(`${folded} more, less urgent`);
     // The club's row reads its cause from the same story as its page.
     await page.getByTestId('freshness-all').locator(':scope > summary').click();
     const row = page.getByTestId('freshness').locator(`tr[data-club="${club.vereinsId}"]`);

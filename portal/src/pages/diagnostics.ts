@@ -11,6 +11,8 @@ import { problemList } from '../problemList';
 import type { AdoptResult, CatalogEntry, CatalogPage, ClubFreshness, ClubStoryView, DiagnosticsSummary, IngestHealth } from '../types';
 import { dataTable, loading, problemBox, runbookRef, section, tableWrap } from '../ui';
 
+/** Problems shown unfolded on the incident view; the rest fold under a count, so the page stays within about two screens. */
+const DIAGNOSTICS_PROBLEMS_SHOWN = 5;
 /** Clubs per page of the freshness table, worst first. */
 const FRESHNESS_PAGE = 50;
 
@@ -34,7 +36,7 @@ export async function diagnosticsPage(main: HTMLElement, capabilities: readonly 
       replace(
         summaryHost,
         h('p', { class: 'muted small' }, t('diag.generatedAt', { time: dateTime(summary.generatedAt) })),
-        section('problems-title', t('board.title'), problemList(summary.problems)),
+        section('problems-title', t('board.title'), problemList(summary.problems, { shown: DIAGNOSTICS_PROBLEMS_SHOWN })),
         summary.boxPushes.failing > 0 ? boxPushBlock(summary.boxPushes) : null,
         freshnessBlock(summary.dataFreshness, storiesOf(summary.clubStories), summary.boxPushes),
         deliveryBlock(summary.delivery),
