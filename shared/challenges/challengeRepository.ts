@@ -234,5 +234,11 @@ export async function listChallenges(
 
 /** A reward badge with its name in the reader's language (German when not given). */
 function rewardBadgeView(badge: NonNullable<ListRow['rewardBadge']>, language: Language = DEFAULT_LANGUAGE): RewardBadge {
-  return { key: badge.key, name: pickText(badge.names, language, badge.name), icon: badge.icon, colour: badge.colour, quality: badge.quality };
+  return {
+    key: badge.key,
+    name: pickText(badge.names, language, badge.name),
+    icon: badge.icon,
+    colour: badge.colour,
+    quality: badge.quality,
+  };
 }
