@@ -3,7 +3,7 @@
  * schemas (valibot InferOutput), imported as types only, so nothing of shared/ reaches the bundle.
  */
 import type { InferOutput } from 'valibot';
-import type { ChallengeListItem, ChallengePageSchema, ParticipationView } from '../../shared/challenges/model';
+import type { ChallengeListItem, ChallengePageSchema, ParticipationView, RewardBadge } from '../../shared/challenges/model';
 import type {
   Achievements,
   EarnedBadge,
@@ -36,6 +36,7 @@ export type {
   NotificationPreferences,
   NotificationRecord,
   ParticipationView,
+  RewardBadge,
   ShooterLink,
   Tier,
   UserSettings,

@@ -3,7 +3,7 @@ import { DEFAULT_LANGUAGE, type Language } from '../i18n/language';
 import { pickText, type LocalizedText } from '../i18n/localizedText';
 import { MICRO_FORMAT } from '../paging/microTimestamp';
 import { challengeListCursor } from './cursors';
-import type { ChallengeListItem, ChallengeView, ParticipationStatus, ParticipationView, Scope, Visibility } from './model';
+import type { ChallengeListItem, ChallengeView, RewardBadge, ParticipationStatus, ParticipationView, Scope, Visibility } from './model';
 import type { Difficulty } from './personalizeMaths';
 import type { Rules } from './rules';
 import type { Tier } from './tiers';
@@ -144,6 +144,7 @@ interface ListRow extends ChallengeRow {
   cursorAt: string;
   participation: ParticipationRowJson | null;
   teamProgress: { aggregate: 'sum' | 'average' | 'best'; value: number | string | null; participants: number; completed: number } | null;
+  rewardBadge: (Omit<RewardBadge, 'name'> & { name: string; names: LocalizedText }) | null;
 }
 
 export interface ParticipationRowJson {
@@ -202,9 +203,12 @@ export async function listChallenges(
         from challenge_participation t
         where t.challenge_id = c.id and t.status <> 'cancelled'
           and (t.user_id = ${userId} or t.share_within_club or t.share_globally)
-      ) end as "teamProgress"
+      ) end as "teamProgress",
+      case when b.key is null then null else json_build_object(
+        'key', b.key, 'name', b.name, 'names', b.names, 'icon', b.icon, 'colour', b.colour, 'quality', b.quality) end as "rewardBadge"
     from challenge c
     left join challenge_participation p on p.challenge_id = c.id and p.user_id = ${userId}
+    left join challenge_badge b on b.key = c.rules->>'rewardBadge'
     where ${visibleTo(sql, userId)}
       ${filter.scope ? sql`and c.scope = ${filter.scope}` : sql``}
       ${filter.difficulty ? sql`and c.difficulty = ${filter.difficulty}` : sql``}
@@ -222,7 +226,19 @@ export async function listChallenges(
       teamProgress: row.teamProgress
         ? { ...row.teamProgress, value: row.teamProgress.value === null ? 0 : Number(row.teamProgress.value) }
         : null,
+      rewardBadge: row.rewardBadge && rewardBadgeView(row.rewardBadge, filter.language),
     })),
     nextCursor: rows.length > filter.limit && last ? challengeListCursor.encode([last.cursorAt, last.id]) : null,
+  };
+}
+
+/** A reward badge with its name in the reader's language (German when not given). */
+function rewardBadgeView(badge: NonNullable<ListRow['rewardBadge']>, language: Language = DEFAULT_LANGUAGE): RewardBadge {
+  return {
+    key: badge.key,
+    name: pickText(badge.names, language, badge.name),
+    icon: badge.icon,
+    colour: badge.colour,
+    quality: badge.quality,
   };
 }

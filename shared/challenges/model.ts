@@ -79,11 +79,20 @@ export const TeamProgressSchema = v.object({
   completed: v.number(),
 });
 
+/** The badge a challenge rewards, as the reader sees it before earning it: name in their language and its artwork. */
+export const RewardBadgeSchema = v.pipe(
+  v.object({ key: v.string(), name: v.string(), icon: v.string(), colour: v.string(), quality: v.picklist(TIERS) }),
+  v.title('RewardBadge'),
+);
+export type RewardBadge = v.InferOutput<typeof RewardBadgeSchema>;
+
 export const ChallengeListItemSchema = v.pipe(
   v.object({
     ...ChallengeSchema.entries,
     participation: v.nullable(ParticipationSchema),
     teamProgress: v.nullable(TeamProgressSchema),
+    /** The badge named by `rulesJson.rewardBadge`; null when the challenge rewards none. */
+    rewardBadge: v.nullable(RewardBadgeSchema),
   }),
   v.title('ChallengeListItem'),
 );

@@ -1,7 +1,9 @@
 import type { Page } from 'playwright-core';
+import { iconPath } from '../../app/src/badgeArt';
+import { upsertBadge } from '../../shared/challenges/badgeRepository';
 import { getSql } from '../../shared/db/client';
 import { notify } from '../../shared/notifications/notify';
-import { addMember, createClub, ensureBadge, makeChallenge, unique } from '../challenges/support';
+import { addMember, createClub, makeChallenge, unique } from '../challenges/support';
 import { tokenFor } from '../support/tokens';
 import { phrasesOnlyIn, phrasesShown, signInGerman } from './appSupportGerman';
 import { card, screenshot, useAppRig } from './support';
@@ -29,7 +31,14 @@ describe('member app: German, phone width, nothing lost', () => {
     await addMember(clubId, member);
     await addMember(clubId, leader, 'leader');
     const badgeKey = `e-${tag}`.toLowerCase().slice(0, 40);
-    await ensureBadge(badgeKey, 'silver');
+    await upsertBadge(getSql(), {
+      key: badgeKey,
+      name: { de: 'Zielsicher', en: 'Sure shot' },
+      icon: 'zap',
+      colour: '#2e7d32',
+      quality: 'silver',
+      description: { de: 'Zehn Schüsse im Verein', en: 'Ten shots at the club' },
+    });
     challengeId = (
       await makeChallenge({
         scope: 'club',
@@ -113,6 +122,11 @@ describe('member app: German, phone width, nothing lost', () => {
     const locked = page.getByTestId('locked-badge');
     await locked.waitFor();
     expect(await locked.innerText()).toContain(`Abzeichen für „Zehn Schüsse ${tag}“`);
+    // The badge's own name and artwork, not a generic star.
+    expect(await locked.innerText()).toContain('Zielsicher');
+    const art = locked.getByTestId('badge-art');
+    expect(await art.locator('path').getAttribute('d')).toBe(iconPath('zap'));
+    expect(await art.locator('circle').nth(1).getAttribute('fill')).toBe('#2e7d32');
     expect(await locked.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('0');
     await screenshot(page, 'de-profile');
   });

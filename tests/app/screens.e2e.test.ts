@@ -114,6 +114,8 @@ describe('member app screens', () => {
     // The moment of completion: celebrated once, with what it earned, not again after a reload.
     const celebration = page.getByTestId('celebration');
     expect(await celebration.innerText()).toContain(`“Ten shots ${tag}”: +600 XP.`);
+    // The badge this completion earned, in its own artwork and named, instead of the trophy.
+    expect(await celebration.getByRole('img', { name: `Badge ${badgeKey}` }).count()).toBe(1);
     await screenshot(page, 'challenge-celebration');
     await celebration.getByRole('button', { name: 'Close' }).click();
     await celebration.waitFor({ state: 'detached' });

@@ -158,4 +158,40 @@ describe('texts in the reader’s language', () => {
       expect(inbox.items.map((item) => item.title)).toEqual([expected.inbox]);
     }
   });
+
+  it('names the badge a challenge rewards, with its artwork, in the reader’s language before it is earned', async () => {
+    const { clubId } = await createClub();
+    const leader = unique('leader');
+    await addMember(clubId, leader, 'leader');
+    const badgeKey = unique('autumn').toLowerCase();
+    await upsertBadge(getSql(), {
+      key: badgeKey,
+      name: { de: 'Herbstschütze', en: 'Autumn shooter' },
+      icon: 'calendar-check',
+      colour: '#b5651d',
+      quality: 'silver',
+      description: { de: 'Die Herbstserie geschafft', en: 'Finished the autumn series' },
+    });
+    const rewarding = await call(leader, 'POST', '/api/challenges', {
+      json: body({ clubId, title: 'Herbstserie', rulesJson: { goal: { metric: 'shots', target: 200 }, rewardBadge: badgeKey } }),
+    });
+    expect(rewarding.status).toBe(201);
+    expect((await call(leader, 'POST', '/api/challenges', { json: body({ clubId, title: 'Ohne Abzeichen' }) })).status).toBe(201);
+
+    const rewardsSeenBy = async (language: string) => {
+      const page = (await (await call(leader, 'GET', '/api/challenges?scope=club&limit=100', { language })).json()) as {
+        items: { clubId: string; title: string; rewardBadge: unknown }[];
+      };
+      return page.items.filter((item) => item.clubId === clubId).map((item) => [item.title, item.rewardBadge]);
+    };
+    const art = { key: badgeKey, icon: 'calendar-check', colour: '#b5651d', quality: 'silver' };
+    expect(await rewardsSeenBy('de')).toEqual([
+      ['Ohne Abzeichen', null],
+      ['Herbstserie', { ...art, name: 'Herbstschütze' }],
+    ]);
+    expect(await rewardsSeenBy('en')).toEqual([
+      ['Ohne Abzeichen', null],
+      ['Herbstserie', { ...art, name: 'Autumn shooter' }],
+    ]);
+  });
 });

@@ -99,6 +99,8 @@ export function Challenges(props: { route: ChallengesRoute }) {
             finishedAt: item.participation.finishedAt,
             title: item.title,
             xp: item.participation.result?.xp ?? item.rewardXp,
+            // The earned badge's artwork where this completion earned one.
+            badge: item.participation.result?.badge ? item.rewardBadge : null,
           },
         ]
       : [],

@@ -5,8 +5,8 @@ import { ProgressBar, useApp, useLoad } from '../ui';
 import { BadgeArt } from './BadgeArt';
 
 /**
- * Badges still to earn: each active challenge of the member that rewards a badge, drawn locked,
- * with the progress toward it. Nothing when there is none (or the list cannot be read: the earned
+ * Badges still to earn: each active challenge of the member that rewards a badge, drawn locked
+ * in its own artwork and named, with the progress toward it. Nothing when there is none (or the list cannot be read: the earned
  * badges above are what the profile is about).
  */
 export function LockedBadges() {
@@ -14,7 +14,9 @@ export function LockedBadges() {
   const { loaded } = useLoad(() => api.get<ChallengePage>('/api/challenges?status=active&limit=20'), []);
   const locked =
     loaded.state === 'ready'
-      ? loaded.data.items.filter((item) => item.rulesJson.rewardBadge && item.participation?.status === 'active')
+      ? loaded.data.items.flatMap((item) =>
+          item.rewardBadge && item.participation?.status === 'active' ? [{ ...item, rewardBadge: item.rewardBadge }] : [],
+        )
       : [];
   if (locked.length === 0) return null;
   return (
@@ -26,9 +28,10 @@ export function LockedBadges() {
           const label = t('badge.locked', { challenge: item.title });
           return (
             <li class="badge-item" key={item.id} data-testid="locked-badge">
-              <BadgeArt icon="star" colour="#8e98a3" quality="iron" locked />
+              <BadgeArt icon={item.rewardBadge.icon} colour={item.rewardBadge.colour} quality={item.rewardBadge.quality} locked />
               <span class="field-grow">
-                <span class="block">{label}</span>
+                <span class="block">{item.rewardBadge.name}</span>
+                <span class="block small">{label}</span>
                 <ProgressBar percent={fraction} label={label} />
                 <span class="small muted">{fraction} %</span>
               </span>
