@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/client';
 
 /**
- * The queue of shooters whose hits ingest just wrote (migration 033; the apply statement fills it,
+ * The queue of shooters whose hits ingest just wrote (migration 032; the apply statement fills it,
  * shared/ingest/apply.ts). A shooter is a club number and the club software's shooter id.
  */
 export interface TouchedShooter {

@@ -274,7 +274,7 @@ const SHOOTER_UPDATES = [
 ].join(',\n');
 
 /*
- * Hits. club_data_hit is partitioned by arrival month (migration 032), so no unique key can hold
+ * Hits. club_data_hit is partitioned by arrival month (migration 031), so no unique key can hold
  * (club, record) alone and ON CONFLICT cannot find a record's row: ingest keeps the key unique
  * itself. The batch first takes a transaction-scoped advisory lock per key (in one order, so two
  * batches never deadlock), then, in a statement whose snapshot follows those locks, updates the
@@ -314,7 +314,7 @@ const HIT_COLUMNS = `source_club_id, source_record_id, shooter_id, discipline, s
 /**
  * The CTEs writing the batch's hits (after lockHitKeys): hit_updated and hit_inserted each return a
  * row per written hit; hit_touched queues their shooters for the progress evaluation after the
- * apply (migration 033), in the same transaction, so a stale redelivery queues nothing new.
+ * apply (migration 032), in the same transaction, so a stale redelivery queues nothing new.
  */
 function hitWrites(sql: Queryable, hits: readonly Merged<HitChange>[]) {
   return sql`

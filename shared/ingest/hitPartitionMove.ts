@@ -3,7 +3,7 @@ import { isLockTimeout } from '../db/errors';
 import { addMonthPartition } from './hitPartitions';
 
 /**
- * The online move of a large unpartitioned club_data_hit into the partitioned table migration 032
+ * The online move of a large unpartitioned club_data_hit into the partitioned table migration 031
  * made beside it (club_data_hit_by_month). Small tables moved inside the migration; this is for
  * the rest. While it runs, a trigger on the old table (live/club_data_hit_move_mirror.sql) repeats
  * every write in the new one. The copy walks the old table in id order, a batch per short

@@ -101,7 +101,7 @@ async function partitionsPastRetention(sql: Sql, now: Date, retentionMonths: num
 
 async function parentName(sql: Queryable): Promise<string> {
   const [row]: [{ name: string }?] = await sql`select club_data_hit_partitioned()::text as name`;
-  if (!row?.name) throw new Error('club_data_hit is not partitioned: migration 032 has not run');
+  if (!row?.name) throw new Error('club_data_hit is not partitioned: migration 031 has not run');
   return row.name;
 }
 

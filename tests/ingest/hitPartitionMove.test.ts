@@ -9,7 +9,7 @@ import { hitEvent, incoming, TEST_THRESHOLDS, uniqueClub } from './fixtures';
 
 /**
  * The move of an existing club_data_hit into the partitioned table: a small table inside
- * migration 032, a large one online in batches while ingest writes, then a short swap.
+ * migration 031, a large one online in batches while ingest writes, then a short swap.
  */
 const options: ApplyOptions = {
   runner: { id: 'move:test', kind: 'event' },

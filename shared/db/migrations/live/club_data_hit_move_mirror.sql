@@ -1,9 +1,9 @@
 -- requires: club_data_hit_partitions
--- While a large unpartitioned club_data_hit is copied into club_data_hit_by_month (migration 032,
+-- While a large unpartitioned club_data_hit is copied into club_data_hit_by_month (migration 031,
 -- shared/ingest/hitPartitionMove.ts), every write to it is repeated there, so a row written or
 -- changed during the copy is never lost: the copy skips rows the mirror already wrote, and the
 -- mirror overwrites what the copy wrote before a change. The trigger goes with the old table at
--- the swap; on a database that moved inside migration 032 it is never attached.
+-- the swap; on a database that moved inside migration 031 it is never attached.
 create or replace function club_data_hit_move_mirror() returns trigger language plpgsql as $$
 begin
   if tg_op = 'DELETE' then

@@ -1,4 +1,4 @@
--- The month partitions of club_data_hit (migration 032, docs/decisions/016-hit-partitions.md).
+-- The month partitions of club_data_hit (migration 031, docs/decisions/016-hit-partitions.md).
 --
 -- club_data_hit_partitioned() names the partitioned table: club_data_hit once the move from the
 -- unpartitioned table is done, club_data_hit_by_month while it runs.
@@ -34,7 +34,7 @@ begin
 end
 $$;
 
--- A new database (and one just moved inside migration 032) starts with this month and the next
+-- A new database (and one just moved inside migration 031) starts with this month and the next
 -- three; the hourly maintenance keeps them ahead from then on.
 select club_data_hit_add_month((date_trunc('month', now() at time zone 'UTC') + make_interval(months => ahead))::date)
 from generate_series(0, 3) as ahead;
