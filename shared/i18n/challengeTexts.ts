@@ -47,7 +47,8 @@ export const CHALLENGE_TEXTS = defineCatalogue({
     'endsSoon.body': 'Your challenge ends on {endsAt}. A training session now still counts.',
     'streakAtRisk.title': '{weeks}-week streak: no training this week yet',
     'streakAtRisk.body': 'You have not trained this week yet. Without a session before Sunday midnight, your streak ends.',
-    'streakAtRisk.bodyWithFreeze': 'You have not trained this week yet. Without a session before Sunday midnight, this week uses up this month’s freeze.',
+    'streakAtRisk.bodyWithFreeze':
+      'You have not trained this week yet. Without a session before Sunday midnight, this week uses up this month’s freeze.',
   },
 });
 

@@ -97,7 +97,12 @@ async function sendConfirmation(tx: TransactionSql, userId: string, email: strin
     expiresAt: new Date(now.getTime() + CONFIRMATION_LIFETIME_MS),
   });
   await savePendingEmail(tx, userId, email, language);
-  await enqueueConfirmationEmail(tx, { userId, confirmationId: id, title: textOf(CONTACT_TEXTS, 'confirmation.subject', language), deliverAfter: now });
+  await enqueueConfirmationEmail(tx, {
+    userId,
+    confirmationId: id,
+    title: textOf(CONTACT_TEXTS, 'confirmation.subject', language),
+    deliverAfter: now,
+  });
 }
 
 const NOT_A_LINK = 'is not the token of a confirmation link sent to you';

@@ -275,10 +275,7 @@ export function openProblems(signals: ProblemSignals): Problem[] {
   const quarantine = ingest.find((found) => found.kind === 'ingest_quarantined');
   const quarantinedClub = quarantine?.club ? signals.staleClubs.find((club) => club.clubId === quarantine.club?.clubId) : undefined;
   if (quarantine && quarantinedClub) quarantine.facts.hoursLate = hoursLate(quarantinedClub, signals.now);
-  return [
-    ...ingest,
-    ...deadLetterProblem(signals),
-    ...clubProblems(signals, quarantine?.club ?? null),
-    ...deliveryProblems(signals),
-  ].sort((a, b) => rank(a) - rank(b));
+  return [...ingest, ...deadLetterProblem(signals), ...clubProblems(signals, quarantine?.club ?? null), ...deliveryProblems(signals)].sort(
+    (a, b) => rank(a) - rank(b),
+  );
 }

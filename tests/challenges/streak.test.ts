@@ -125,7 +125,9 @@ describe('the streak warning in the inbox', () => {
   const host = useTestHost();
 
   async function inboxReadIn(userId: string, language: string) {
-    const response = await host.request('GET', '/api/notifications', { headers: { ...(await bearer(userId)), 'accept-language': language } });
+    const response = await host.request('GET', '/api/notifications', {
+      headers: { ...(await bearer(userId)), 'accept-language': language },
+    });
     expect(response.status).toBe(200);
     return ((await response.json()) as { items: { title: string; body: string | null }[] }).items;
   }

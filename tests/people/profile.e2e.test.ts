@@ -63,7 +63,9 @@ describe('GET and PUT /api/me/profile', () => {
     expect(refused.status).toBe(403);
     expect(await stored(member)).toBeUndefined();
     // Past the guard and validation, refused by the route itself: no entry of that id is the member's.
-    const missing = await host.request('PATCH', `/api/notifications/${randomUUID()}/read`, { headers: await as(member, { name: 'Refused Rita' }) });
+    const missing = await host.request('PATCH', `/api/notifications/${randomUUID()}/read`, {
+      headers: await as(member, { name: 'Refused Rita' }),
+    });
     expect(missing.status).toBe(404);
     expect(await stored(member)).toBeUndefined();
     const { clubId } = await createClub();
