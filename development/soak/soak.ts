@@ -219,7 +219,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const mixed = await phase('mixed', options.seconds, baseEnv, async (host, recorder, deadline) => {
       const report = (round: number) => JSON.stringify({ clubs: clubList(`m${round % 5}`, 200) });
       await loop(options.concurrency ?? 8, deadline, async (worker, round) => {
-        const kind = (worker + round) % 10;
+        // Each worker cycles through all ten kinds; their starts are spread (3 apart), so even a
+        // short run on a slow machine reaches every kind in its first rounds.
+        const kind = (worker * 3 + round) % 10;
         if (kind < 4) return void (await userCall(host, recorder, worker * 7 + round, round));
         if (kind < 6) {
           return void (await timed(recorder, 'POST /api/edge/clubs/sync', () =>
