@@ -21,9 +21,9 @@ const options: ApplyOptions = {
 /** The shipped migrations as they were before hits were partitioned (up to 031, without the partition live files). */
 function migrationsBeforePartitions(): string {
   const files: Record<string, string> = {};
+  const partitioning = readdirSync(DEFAULT_MIGRATIONS_DIR).find((name) => name.endsWith('_club_data_hit_by_month.sql')) ?? '';
   for (const name of readdirSync(DEFAULT_MIGRATIONS_DIR)) {
-    if (/^\d{3}_.*\.sql$/.test(name) && Number(name.slice(0, 3)) < 32)
-      files[name] = readFileSync(path.join(DEFAULT_MIGRATIONS_DIR, name), 'utf8');
+    if (/^\d{3}_.*\.sql$/.test(name) && name < partitioning) files[name] = readFileSync(path.join(DEFAULT_MIGRATIONS_DIR, name), 'utf8');
   }
   for (const name of readdirSync(path.join(DEFAULT_MIGRATIONS_DIR, 'live'))) {
     if (!name.startsWith('club_data_hit_')) files[`live/${name}`] = readFileSync(path.join(DEFAULT_MIGRATIONS_DIR, 'live', name), 'utf8');
