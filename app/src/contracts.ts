@@ -1,41 +1,16 @@
 /**
- * The answers of the API parts the app reads that have no response schema in shared/ to import
- * yet: the member's profile, contact details and training streak, and the names beside a person's
- * user id (docs/member-app.md#people-names-and-the-streak). Their shapes are fixed between the app
- * and the service; once the service's schemas exist, these become `import type` of them.
+ * The answers of the profile, contact and streak routes, as the service's response schemas define
+ * them (docs/member-app.md#people-names-and-the-streak), and the names beside a person's user id.
  */
-import type { Language } from '../../web/kit/language';
+import type { InferOutput } from 'valibot';
+import type { StreakSchema } from '../../shared/challenges/streakSchemas';
+import type { ContactView } from '../../shared/notifications/contactSchemas';
 
-/** `GET/PUT /api/me/profile`. */
-export interface Profile {
-  displayName: string;
-  initials: string;
-  language: Language;
-  /** The name still follows the sign-in's name (the member has not changed it). */
-  nameFromSignIn: boolean;
-}
-
+export type { Profile } from '../../shared/people/responses';
 /** `GET/PUT /api/user/contact`, `POST /api/user/contact/confirmations`. */
-export interface Contact {
-  email: string | null;
-  emailConfirmed: boolean;
-  pendingEmail: string | null;
-  /** The sign-in's verified email, offered first (it needs no confirmation). */
-  signInEmail: string | null;
-  language: Language;
-}
-
+export type Contact = ContactView;
 /** `GET /api/me/streak`: ISO weeks in Europe/Berlin. */
-export interface Streak {
-  weeks: number;
-  longestWeeks: number;
-  trainedThisWeek: boolean;
-  freezeAvailable: boolean;
-  frozenWeeks: string[];
-  atRisk: boolean;
-  weekEndsAt: string;
-  hasShooterLink: boolean;
-}
+export type Streak = InferOutput<typeof StreakSchema>;
 
 /** What an answer adds beside a person's `userId`: null while the person has no profile. */
 export interface Named {
