@@ -12,8 +12,9 @@ export const PEOPLE_LISTED = 8;
 
 export interface Person {
   userId: string;
-  displayName: string;
-  initials: string;
+  /** Null while the person has no name: the id alone then tells who it is. */
+  displayName: string | null;
+  initials: string | null;
   lastSeenAt: string;
 }
 
@@ -44,7 +45,7 @@ export function appointment(picked: Person | null, typed: string, leaders: Reado
 
 /** What the search box shows after a pick: the name, and the id that tells two people of one name apart. */
 export function pickLabel(person: Person): string {
-  return `${person.displayName} (${person.userId})`;
+  return person.displayName === null ? person.userId : `${person.displayName} (${person.userId})`;
 }
 
 export function leaderPath(clubId: string, userId: string): string {

@@ -82,9 +82,9 @@ export function leaderForm(
         type: 'button',
         class: 'button button-secondary person',
         'data-user': person.userId,
-        'aria-label': t('leader.pick', { name: person.displayName }),
+        'aria-label': t('leader.pick', { name: named(person) }),
       },
-      h('strong', {}, person.displayName),
+      person.displayName === null ? h('span', { class: 'muted' }, named(person)) : h('strong', {}, person.displayName),
       ' ',
       h('span', { class: 'small' }, `${person.userId} · ${t('leader.lastSeen', { time: dateTime(person.lastSeenAt) })}`),
     );
@@ -106,10 +106,10 @@ export function leaderForm(
     yes.addEventListener('click', () => {
       yes.disabled = true;
       send('PUT', leaderPath(clubId, person.userId))
-        .then(() => onDone({ text: t('leader.done', { name: person.displayName }), undo: { clubId, person } }))
+        .then(() => onDone({ text: t('leader.done', { name: named(person) }), undo: { clubId, person } }))
         .catch((failure: unknown) => {
           yes.disabled = false;
-          replace(message, problemBox(t('leader.failed', { name: person.displayName }), failure));
+          replace(message, problemBox(t('leader.failed', { name: named(person) }), failure));
         });
     });
     replace(
@@ -117,7 +117,7 @@ export function leaderForm(
       h(
         'div',
         { class: 'alert alert-info', role: 'status', 'data-testid': 'leader-confirmation' },
-        h('p', {}, t('leader.confirm', { name: person.displayName, club: clubName })),
+        h('p', {}, t('leader.confirm', { name: named(person), club: clubName })),
         h('p', { class: 'actions' }, yes, ' ', cancel),
       ),
     );
@@ -150,11 +150,16 @@ export function undoButton(
   button.addEventListener('click', () => {
     button.disabled = true;
     send('DELETE', leaderPath(undo.clubId, undo.person.userId))
-      .then(() => onDone({ text: t('leader.undone', { name: undo.person.displayName }) }))
+      .then(() => onDone({ text: t('leader.undone', { name: named(undo.person) }) }))
       .catch((failure: unknown) => {
         button.disabled = false;
         host.append(problemBox(t('leader.undoFailed'), failure));
       });
   });
   return button;
+}
+
+/** The person's name, or the reader's words for someone without one (their id is shown beside it). */
+function named(person: Person): string {
+  return person.displayName ?? t('leader.noName');
 }

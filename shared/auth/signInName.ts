@@ -3,13 +3,10 @@ import { hasNoControlCharacters, hasNoInvisibleCharacters, isWellFormed } from '
 /** The longest display name (docs/member-app.md, Profile). */
 export const MAX_DISPLAY_NAME_LENGTH = 50;
 
-/** The name of a person whose sign-in carries none: the German word for a member, nothing personal. */
-export const NAMELESS_DISPLAY_NAME = 'Mitglied';
-
 /**
  * The display name a sign-in's token claims (OpenID Connect standard claims) suggest: `name`; else `given_name` and `family_name`; else the part
  * of `preferred_username` or `email` before the '@'; undefined when none gives a usable name
- * (the caller then uses NAMELESS_DISPLAY_NAME for a new profile and keeps an existing one's name).
+ * (a new profile then has no name, and an existing one keeps its name).
  * Each candidate is made displayable first: control, line and invisible format characters go,
  * runs of spaces become one, and it is cut to 50 characters (never inside a surrogate pair).
  */

@@ -1,20 +1,20 @@
 import type { Queryable } from '../db/client';
-import { NAMELESS_DISPLAY_NAME } from '../auth/signInName';
 
 /** A person's stored profile (`person_profile`). */
 export interface StoredProfile {
-  displayName: string;
+  /** Null while neither a sign-in nor the person gave a name: nothing is made up in its place. */
+  displayName: string | null;
   nameFromSignIn: boolean;
 }
 
 /**
- * A sign-in: makes the profile on first use (the sign-in's name, else "Mitglied"), refreshes
+ * A sign-in: makes the profile on first use (the sign-in's name, else none), refreshes
  * `last_seen_at`, and takes a new sign-in name while the person has not chosen one. A sign-in
  * without a usable name never replaces one the profile holds.
  */
 export async function recordSignIn(sql: Queryable, userId: string, signInName: string | undefined): Promise<void> {
   await sql`
-    insert into person_profile (user_id, display_name) values (${userId}, ${signInName ?? NAMELESS_DISPLAY_NAME})
+    insert into person_profile (user_id, display_name) values (${userId}, ${signInName ?? null}::text)
     on conflict (user_id) do update set
       display_name = case
         when person_profile.name_from_sign_in and ${signInName ?? null}::text is not null then ${signInName ?? null}::text
@@ -35,23 +35,25 @@ export async function chooseDisplayName(sql: Queryable, userId: string, displayN
     on conflict (user_id) do update set display_name = excluded.display_name, name_from_sign_in = false`;
 }
 
-/** The display names of the given people who have a profile, by user id. */
+/** The display names of the given people who have a profile with a name, by user id. */
 export async function displayNamesOf(sql: Queryable, userIds: readonly string[]): Promise<Map<string, string>> {
   if (userIds.length === 0) return new Map();
   const rows: { userId: string; displayName: string }[] = await sql`
-    select user_id as "userId", display_name as "displayName" from person_profile where user_id = any(${[...new Set(userIds)]}::text[])`;
+    select user_id as "userId", display_name as "displayName" from person_profile
+    where user_id = any(${[...new Set(userIds)]}::text[]) and display_name is not null`;
   return new Map(rows.map((row) => [row.userId, row.displayName]));
 }
 
 export interface PersonFound {
   userId: string;
-  displayName: string;
+  displayName: string | null;
   lastSeenAt: Date;
 }
 
 /**
  * People whose name or user id contains `text` (case-insensitive): those starting with it first,
- * then the most recently seen. `text` is matched literally (`%` and `_` are no wildcards).
+ * then the most recently seen. `text` is matched literally (`%` and `_` are no wildcards). A person
+ * without a name is found by their user id.
  */
 export async function findPeople(sql: Queryable, text: string, limit: number): Promise<PersonFound[]> {
   const needle = text.toLowerCase();
@@ -60,7 +62,7 @@ export async function findPeople(sql: Queryable, text: string, limit: number): P
     select user_id as "userId", display_name as "displayName", last_seen_at as "lastSeenAt"
     from person_profile
     where lower(display_name) like ${contained} or lower(user_id) like ${contained}
-    order by (starts_with(lower(display_name), ${needle}) or starts_with(lower(user_id), ${needle})) desc,
+    order by (coalesce(starts_with(lower(display_name), ${needle}), false) or starts_with(lower(user_id), ${needle})) desc,
       last_seen_at desc, user_id
     limit ${limit}`;
 }

@@ -1,6 +1,6 @@
 import type { Sql } from '../db/client';
 import { loadContact, saveLanguage } from '../notifications/contactRepository';
-import { initialsOf } from './initials';
+import { personName } from './names';
 import { chooseDisplayName, findPeople, findProfile, recordSignIn } from './profileRepository';
 import type { People, Profile, ProfileBody } from './schemas';
 
@@ -22,7 +22,7 @@ export async function profileOf(sql: Sql, owner: ProfileOwner): Promise<Profile>
   }
   if (!stored) throw new Error('The profile just written was not found');
   const { language } = await loadContact(sql, owner.userId);
-  return { displayName: stored.displayName, initials: initialsOf(stored.displayName), language, nameFromSignIn: stored.nameFromSignIn };
+  return { ...personName(stored.displayName), language, nameFromSignIn: stored.nameFromSignIn };
 }
 
 /** Changes the caller's name and/or language in one transaction and answers the profile. */
@@ -40,8 +40,7 @@ export async function lookUpPeople(sql: Sql, query: string, limit: number): Prom
   return {
     items: found.map((person) => ({
       userId: person.userId,
-      displayName: person.displayName,
-      initials: initialsOf(person.displayName),
+      ...personName(person.displayName),
       lastSeenAt: person.lastSeenAt.toISOString(),
     })),
   };

@@ -7,10 +7,19 @@ import * as v from 'valibot';
 
 export const PROFILE_LANGUAGES = ['de', 'en'] as const;
 
+/**
+ * The name of a person beside their user id wherever a response names one, the caller's own profile
+ * included: null for both when the person has no profile or no name (neither their sign-in nor they
+ * gave one); the client shows its own word for a member in the reader's language.
+ */
+export const personNameEntries = {
+  displayName: v.nullable(v.string()),
+  initials: v.nullable(v.string()),
+};
+
 export const ProfileSchema = v.pipe(
   v.object({
-    displayName: v.string(),
-    initials: v.string(),
+    ...personNameEntries,
     /** The member's one stored language (the contact's): emails and pushes come in it. */
     language: v.picklist(PROFILE_LANGUAGES),
     /** True while the name follows the sign-in's; false once the member chose one. */
@@ -21,17 +30,8 @@ export const ProfileSchema = v.pipe(
 export type Profile = v.InferOutput<typeof ProfileSchema>;
 
 export const PersonSchema = v.pipe(
-  v.object({ userId: v.string(), displayName: v.string(), initials: v.string(), lastSeenAt: v.pipe(v.string(), v.isoTimestamp()) }),
+  v.object({ userId: v.string(), ...personNameEntries, lastSeenAt: v.pipe(v.string(), v.isoTimestamp()) }),
   v.title('Person'),
 );
 export const PeopleSchema = v.pipe(v.object({ items: v.array(PersonSchema) }), v.title('People'));
 export type People = v.InferOutput<typeof PeopleSchema>;
-
-/**
- * The name of a person beside their user id wherever a response names one: null for both when the
- * person has no profile yet (the client shows a neutral word in the reader's language).
- */
-export const personNameEntries = {
-  displayName: v.nullable(v.string()),
-  initials: v.nullable(v.string()),
-};

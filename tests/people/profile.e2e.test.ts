@@ -16,7 +16,7 @@ describe('GET and PUT /api/me/profile', () => {
   };
   const stored = async (userId: string) =>
     (
-      await getSql()<{ displayName: string; lastSeenAt: Date }[]>`
+      await getSql()<{ displayName: string | null; lastSeenAt: Date }[]>`
       select display_name as "displayName", last_seen_at as "lastSeenAt" from person_profile where user_id = ${userId}`
     )[0];
   const as = (userId: string, claims: TokenOptions['claims'], roles: string[] = []) => bearer(userId, { claims, roles });
@@ -31,13 +31,41 @@ describe('GET and PUT /api/me/profile', () => {
     });
   });
 
-  it('falls back to given and family name, the username before its @, and last to a word that says nothing about the person', async () => {
+  it('falls back to given and family name, the username before its @, and else stores no name at all', async () => {
     expect(await profile(await as(unique('u'), { given_name: 'Toni', family_name: 'Berger' }))).toMatchObject({
       displayName: 'Toni Berger',
     });
     expect(await profile(await as(unique('u'), { preferred_username: 'jo.weber@verein.de' }))).toMatchObject({ displayName: 'jo.weber' });
+    // No invented name, in no language: the reader's client shows its own word for a member.
     const nameless = unique('u');
-    expect(await profile(await as(nameless, {}))).toEqual({ displayName: 'Mitglied', initials: 'M', language: 'de', nameFromSignIn: true });
+    expect(await profile(await as(nameless, {}))).toEqual({ displayName: null, initials: null, language: 'de', nameFromSignIn: true });
+    expect(await stored(nameless)).toMatchObject({ displayName: null });
+    // A later sign-in that brings a name fills it in.
+    expect(await profile(await as(nameless, { name: 'Nora Nachname' }, ['ops_admin']))).toMatchObject({
+      displayName: 'Nora Nachname',
+      initials: 'NN',
+    });
+  });
+
+  it('keeps a nameless person nameless on every list that names them, and the operators find them by id', async () => {
+    const nameless = unique('nameless');
+    await profile(await as(nameless, {}));
+    const { clubId } = await createClub();
+    const leader = unique('leader');
+    await addMember(clubId, leader, 'leader');
+    await addMember(clubId, nameless);
+    const leaderHeaders = await as(leader, { name: 'Lea Leiterin' });
+    const members = await host.request('GET', `/api/clubs/${clubId}/members`, { headers: leaderHeaders });
+    expect(members.status).toBe(200);
+    const items = ((await members.json()) as { items: { userId: string; displayName: unknown; initials: unknown }[] }).items;
+    expect(items.find((item) => item.userId === nameless)).toMatchObject({ displayName: null, initials: null });
+    const people = await host.request('GET', `/api/admin/people?query=${encodeURIComponent(nameless)}`, {
+      headers: await as(unique('operator'), {}, ['platform_admin']),
+    });
+    expect(people.status).toBe(200);
+    expect(((await people.json()) as { items: unknown[] }).items).toEqual([
+      { userId: nameless, displayName: null, initials: null, lastSeenAt: expect.any(String) as unknown },
+    ]);
   });
 
   it('is written once per sign-in, not on every request, and follows a new sign-in’s name', async () => {

@@ -21,6 +21,13 @@ describe('the leader picker: only a person the lookup found is appointed', () =>
     expect(appointment(member, 'demo-memebr-1', new Set())).toEqual({ ok: false, reason: 'notPicked' });
   });
 
+  it('shows a person without a name by their id alone, and appoints them when picked', () => {
+    const nameless: Person = { ...member, userId: 'demo-member-2', displayName: null, initials: null };
+    expect(pickLabel(nameless)).toBe('demo-member-2');
+    expect(pickLabel(member)).toBe('Mia Muster (demo-member-1)');
+    expect(appointment(nameless, ' demo-member-2 ', new Set())).toEqual({ ok: true, person: nameless });
+  });
+
   it('does not appoint a leader again', () => {
     expect(appointment(member, pickLabel(member), new Set(['demo-member-1']))).toEqual({ ok: false, reason: 'alreadyLeader' });
   });

@@ -8,7 +8,8 @@ const NAME_MAX = 50;
 
 /**
  * The member's name as others see it (GET/PUT /api/me/profile): taken from the sign-in until the
- * member writes their own, with the initials avatar it makes.
+ * member writes their own, with the initials avatar it makes; without a name, the reader's word for
+ * a member as the hint and a neutral avatar.
  */
 export function ProfileName() {
   const { api, userId } = useApp();
@@ -23,7 +24,7 @@ export function ProfileName() {
         <form
           class="row"
           onSubmit={action.submit(async () => {
-            const answer = await api.send<Profile>('PUT', '/api/me/profile', { displayName: (draft ?? profile.displayName).trim() });
+            const answer = await api.send<Profile>('PUT', '/api/me/profile', { displayName: (draft ?? profile.displayName ?? '').trim() });
             set(answer);
             setDraft(undefined);
             setSaved(true);
@@ -33,7 +34,8 @@ export function ProfileName() {
           <label class="field field-grow">
             <span>{t('profile.name')}</span>
             <input
-              value={draft ?? profile.displayName}
+              value={draft ?? profile.displayName ?? ''}
+              placeholder={t('person.unknown')}
               required
               maxLength={NAME_MAX}
               autoComplete="nickname"
@@ -49,7 +51,13 @@ export function ProfileName() {
         </form>
       ) : null}
       <p class="small muted" role="status">
-        {saved ? t('settings.saved') : profile?.nameFromSignIn ? t('profile.nameFromSignIn') : ''}
+        {saved
+          ? t('settings.saved')
+          : profile && profile.displayName === null
+            ? t('profile.noName')
+            : profile?.nameFromSignIn
+              ? t('profile.nameFromSignIn')
+              : ''}
       </p>
       {action.error ? <ErrorBox error={action.error} title={t('state.actionFailed')} /> : null}
     </LoadedSection>

@@ -290,6 +290,7 @@ export const de: Record<keyof typeof en, string> = {
   'profile.nameTitle': 'Dein Name',
   'profile.name': 'Name, den andere sehen',
   'profile.nameFromSignIn': 'Aus deiner Anmeldung übernommen. Schreib deinen eigenen, um zu bestimmen, wie andere dich sehen.',
+  'profile.noName': 'Deine Anmeldung nennt keinen Namen: andere sehen dich als „Mitglied“, bis du einen schreibst.',
   'streak.title': 'Trainingsserie',
   'streak.week': 'Woche in Folge',
   'streak.weeks': 'Wochen in Folge',

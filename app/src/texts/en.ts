@@ -287,6 +287,7 @@ export const en = {
   'profile.nameTitle': 'Your name',
   'profile.name': 'Name others see',
   'profile.nameFromSignIn': 'Taken from your sign-in. Write your own to choose how others see you.',
+  'profile.noName': 'Your sign-in gives no name: others see you as “Member” until you write one.',
   'streak.title': 'Training streak',
   'streak.week': 'week in a row',
   'streak.weeks': 'weeks in a row',
