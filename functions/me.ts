@@ -1,10 +1,11 @@
 import { sessionOf, SessionSchema } from '../shared/auth/session';
-import { recordFirstUse } from '../shared/auth/signIns';
+import { recordFirstUse, skipSignInRecord } from '../shared/auth/signIns';
 import { getSql } from '../shared/db/client';
 import { defineGroup } from '../shared/host/definition';
 import { declared } from './declarations';
 import { authenticatedUser, type UserCaller } from '../shared/http/guards';
-import { defineRoute, json } from '../shared/http/route';
+import { defineRoute, json, noContent } from '../shared/http/route';
+import { erasePerson } from '../shared/people/erasure';
 import { profileOf, updateProfile, type ProfileOwner } from '../shared/people/profiles';
 import { ProfileBodySchema, ProfileSchema } from '../shared/people/schemas';
 
@@ -18,7 +19,10 @@ async function ownerOf(caller: UserCaller): Promise<ProfileOwner> {
   return { userId: caller.userId, signInName: caller.signIn?.name };
 }
 
-/** GET /api/me: the admin portal asks it which pages to offer (it gates navigation on capabilities). The caller's own profile. */
+/**
+ * GET /api/me: the admin portal asks it which pages to offer (it gates navigation on capabilities).
+ * DELETE /api/me: the caller's "forget me". The caller's own profile.
+ */
 export const meFunctions = [
   defineGroup(declared.me, [
     defineRoute({
@@ -28,6 +32,20 @@ export const meFunctions = [
       guard: authenticatedUser,
       response: SessionSchema,
       handle: ({ caller }) => Promise.resolve(json(sessionOf(caller), 200, PRIVATE)),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      status: 204,
+      path: '/api/me',
+      summary:
+        "Erase every row stored about the caller: profile, contact, settings, inbox, push registrations, memberships and leader roles, shooter links, challenge attempts, badges and XP, personal templates (docs/clubs.md, Personal data); the club's shot data stays. Idempotent (any signed-in user, themselves)",
+      guard: authenticatedUser,
+      async handle({ caller, log }) {
+        const changed = await erasePerson(getSql(), caller.userId);
+        skipSignInRecord(caller);
+        log.info('person_erased', { by: 'themselves', rows: changed });
+        return noContent();
+      },
     }),
     defineRoute({
       method: 'GET',

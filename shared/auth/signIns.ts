@@ -32,3 +32,12 @@ export function recordFirstUse(caller: unknown): Promise<void> | undefined {
 function isSignedIn(caller: unknown): caller is VerifiedUser & { kind: 'user' } {
   return typeof caller === 'object' && caller !== null && (caller as { kind?: unknown }).kind === 'user';
 }
+
+/**
+ * Takes the caller's sign-in as recorded without writing it: after their data was erased, the
+ * dispatcher's record of the answered request would make their profile again at once. A later
+ * token (a new sign-in) is recorded as any first one is.
+ */
+export function skipSignInRecord(caller: unknown): void {
+  if (isSignedIn(caller) && caller.signIn) caller.signIn.recorded = true;
+}

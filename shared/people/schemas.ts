@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { MAX_DISPLAY_NAME_LENGTH } from '../auth/signInName';
+import { userIdSchema } from '../auth/subject';
 import { pageLimit } from '../paging/limit';
 import { humanTextSchema } from '../validation/humanText';
 import { PROFILE_LANGUAGES } from './responses';
@@ -22,3 +23,6 @@ export const PeopleQuerySchema = v.object({
   ),
   limit: pageLimit(10, 20),
 });
+
+/** DELETE /api/admin/people/{userId}: the `sub` of the person's tokens, by the token's own rule. */
+export const PersonParamsSchema = v.object({ userId: userIdSchema() });

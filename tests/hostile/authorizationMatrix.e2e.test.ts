@@ -13,9 +13,13 @@ import { buildWorld, PEOPLE, substitute, targetOf, type World } from './world';
  * row (IDOR attempts on another user's notification, participation and another club's claims
  * included).
  */
-const routeKeys = functionDefinitions
+const declaredKeys = functionDefinitions
   .flatMap((definition) => (definition.kind === 'http' ? definition.routes : []))
   .map((route) => `${route.method} ${route.path}`);
+// A row that erases its callers goes after every row that needs them (the sort is stable).
+const routeKeys = [...declaredKeys].sort(
+  (a, b) => Number(AUTHORIZATION_MATRIX[a]?.runsLast ?? false) - Number(AUTHORIZATION_MATRIX[b]?.runsLast ?? false),
+);
 
 interface Caller {
   authorization?: string;

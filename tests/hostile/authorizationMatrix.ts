@@ -54,7 +54,8 @@ export type ResourceRef =
   | 'removableMember'
   | 'candidate'
   | 'invitation'
-  | 'pushRegistration';
+  | 'pushRegistration'
+  | 'erasable';
 
 /**
  * The request a row sends. Path parameters default by name (clubId: the caller's target club;
@@ -70,6 +71,8 @@ export interface SampleRequest {
 export interface MatrixRow {
   expect: Expectations;
   request?: SampleRequest;
+  /** The row erases its callers' own data (DELETE /api/me): it runs after every other row needed them. */
+  runsLast?: true;
 }
 
 // Callers that are not a user of the service: every user route answers them 401.
@@ -181,10 +184,13 @@ export const AUTHORIZATION_MATRIX: Record<string, MatrixRow> = {
   'GET /api/admin/v1/costs/export.csv': { expect: COSTS_READ },
 
   'GET /api/me': { expect: ANY_USER },
+  'DELETE /api/me': { expect: ANY_USER, runsLast: true },
   'GET /api/me/profile': { expect: ANY_USER },
   'PUT /api/me/profile': { expect: ANY_USER, request: { body: { language: 'de' } } },
   // The operators' people lookup (clubs.manage) for appointing leaders.
   'GET /api/admin/people': { expect: PLATFORM_ADMIN, request: { query: { query: 'hostile' } } },
+  // The operators' erasure of a person who asked by letter (clubs.manage): a member of club A no other row needs.
+  'DELETE /api/admin/people/{userId}': { expect: PLATFORM_ADMIN, request: { params: { userId: 'erasable' } } },
   'GET /api/me/streak': { expect: ANY_USER },
 
   'GET /api/notifications': { expect: ANY_USER },

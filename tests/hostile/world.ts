@@ -28,6 +28,8 @@ export interface World {
   removableMemberId: string;
   /** A user of no club whom the leader row appoints. */
   candidateId: string;
+  /** A member of club A whom the operators' erasure row erases (no other row needs them). */
+  erasableId: string;
   /** An open invitation of club A. */
   invitationId: string;
   /** A registration of the member (the push registration rows). */
@@ -91,6 +93,7 @@ export const PEOPLE = {
   otherLeader: 'hostile-other-leader',
   removable: 'hostile-removable',
   candidate: 'hostile-candidate',
+  erasable: 'hostile-erasable',
 } as const;
 
 export async function buildWorld(options: Options = {}): Promise<World> {
@@ -103,7 +106,7 @@ export async function buildWorld(options: Options = {}): Promise<World> {
     insert into club_membership (club_id, user_id, role) values
       (${clubA}, ${PEOPLE.owner}, 'member'), (${clubA}, ${PEOPLE.member}, 'member'), (${clubA}, ${PEOPLE.leader}, 'leader'),
       (${clubA}, ${PEOPLE.superuser}, 'leader'), (${clubB}, ${PEOPLE.otherLeader}, 'leader'),
-      (${clubA}, ${PEOPLE.removable}, 'member')`;
+      (${clubA}, ${PEOPLE.removable}, 'member'), (${clubA}, ${PEOPLE.erasable}, 'member')`;
   const [invitation] = await sql<{ id: string }[]>`
     insert into club_invitation (club_id, code_hash, created_by, expires_at)
     values (${clubA}, ${randomBytes(32)}, ${PEOPLE.leader}, now() + interval '7 days') returning id`;
@@ -141,6 +144,7 @@ export async function buildWorld(options: Options = {}): Promise<World> {
     pendingLinkId: link!.id,
     removableMemberId: PEOPLE.removable,
     candidateId: PEOPLE.candidate,
+    erasableId: PEOPLE.erasable,
     invitationId: invitation!.id,
     pushRegistrationId: registration!.id,
     auth: {
@@ -184,6 +188,7 @@ export function targetOf(path: string, sample: SampleRequest, world: World, club
     pendingLink: world.pendingLinkId,
     owner: world.owner,
     removableMember: world.removableMemberId,
+    erasable: world.erasableId,
     candidate: world.candidateId,
     invitation: world.invitationId,
     pushRegistration: world.pushRegistrationId,
