@@ -71,6 +71,7 @@ export function App(props: { session: AuthSession; initialLanguage: Language; si
       setLang(next);
     });
   const user = session.user();
+  const signOut = () => releasePushOnSignOut(api).finally(() => session.signOut());
 
   return (
     <>
@@ -106,11 +107,7 @@ export function App(props: { session: AuthSession; initialLanguage: Language; si
             </label>
             {state.kind === 'signed-in' ? <Bell api={api} round={bellRound} /> : null}
             {state.kind === 'signed-in' ? (
-              <button
-                type="button"
-                class="button button-small button-secondary"
-                onClick={() => void releasePushOnSignOut(api).finally(() => session.signOut())}
-              >
+              <button type="button" class="button button-small button-secondary" onClick={() => void signOut()}>
                 {t('session.signOut')}
               </button>
             ) : null}
@@ -138,7 +135,7 @@ export function App(props: { session: AuthSession; initialLanguage: Language; si
       </header>
       <main id="main" tabIndex={-1}>
         {state.kind === 'signed-in' && user ? (
-          <AppContext.Provider value={{ api, userId: user.sub, refreshBell: () => setBellRound((round) => round + 1) }}>
+          <AppContext.Provider value={{ api, userId: user.sub, refreshBell: () => setBellRound((round) => round + 1), signOut }}>
             <Screen route={route} />
           </AppContext.Provider>
         ) : (

@@ -12,6 +12,8 @@ export interface AppContextValue {
   userId: string;
   /** Asks the header's bell to read the unread count again (after an inbox action). */
   refreshBell: () => void;
+  /** Ends the session as the header's button does, this browser's push registration with it. */
+  signOut: () => Promise<void>;
 }
 export const AppContext = createContext<AppContextValue | undefined>(undefined);
 

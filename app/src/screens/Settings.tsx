@@ -5,6 +5,7 @@ import type { NotificationPreferences, SharingPreferences, UserSettings } from '
 import { ErrorBox, LoadState, Screen, Toggle, useAction, useApp, useLoad } from '../ui';
 import type { Contact } from '../contracts';
 import { ContactEmail } from './ContactEmail';
+import { DeleteAccount } from './DeleteAccount';
 import { PushDevice } from './PushDevice';
 
 const SUMMARY_MODES = ['off', 'daily', 'weekly', 'monthly'] as const;
@@ -13,7 +14,7 @@ const SUMMARY_MODES = ['off', 'daily', 'weekly', 'monthly'] as const;
  * Notification settings: the contact email (confirmed before use); every key of the v1
  * `notifications` block, saved as the whole block (PUT /api/user/settings, the canonical form),
  * its email switches disabled until an address is confirmed; push on this device (its browser
- * subscription); and the sharing defaults new participations take.
+ * subscription); the sharing defaults new participations take; and deleting the account.
  */
 export function Settings() {
   const { api } = useApp();
@@ -30,6 +31,7 @@ export function Settings() {
       {loaded.state === 'ready' ? <NotificationForm settings={loaded.data} onSaved={set} emailReady={emailReady} /> : null}
       <PushDevice />
       <SharingDefaults />
+      <DeleteAccount />
     </Screen>
   );
 }

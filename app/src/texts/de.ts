@@ -318,6 +318,11 @@ export const de: Record<keyof typeof en, string> = {
     'Dieser Bestätigungslink gilt nicht: er ist abgelaufen, wurde schon benutzt oder gehört zu einem anderen Konto. Fordere in den Einstellungen einen neuen an.',
   'confirm.toSettings': 'Zu den Einstellungen',
   'card.leaveYes': 'Ja, verlassen',
+  'account.deleteTitle': 'Konto und Daten löschen',
+  'account.deleteHint': 'Löscht alles, was der Dienst über dich gespeichert hat. Die Schießdaten deines Vereins bleiben beim Verein.',
+  'account.deleteQuestion':
+    'Konto und Daten löschen? Verloren gehen dein Name, deine E-Mail-Adresse und Einstellungen, dein Posteingang, deine Vereinsmitgliedschaften und Leitungsrollen, deine Schützen-Verknüpfungen, deine Challenges mit Fortschritt, Abzeichen und XP. Das lässt sich nicht rückgängig machen. Danach wirst du abgemeldet.',
+  'account.deleteYes': 'Ja, alles löschen',
   'card.leaveLoss': 'Diese Challenge verlassen? Dein Fortschritt geht verloren: {amount}. Wer wieder mitmacht, beginnt bei null.',
   'card.leaveEmpty': 'Diese Challenge verlassen? Wer wieder mitmacht, beginnt bei null.',
   'card.noLink': 'Beigetreten. Deine Schüsse zählen erst, wenn deine Schützendaten bestätigt sind.',

@@ -315,6 +315,11 @@ export const en = {
     'This confirmation link is not valid: it has expired, was already used or belongs to another account. Ask for a new one in Settings.',
   'confirm.toSettings': 'Go to the settings',
   'card.leaveYes': 'Yes, leave',
+  'account.deleteTitle': 'Delete my account and data',
+  'account.deleteHint': 'Deletes everything the service has stored about you. Your club’s shooting data stays with the club.',
+  'account.deleteQuestion':
+    'Delete your account and data? You lose your name, your email address and settings, your inbox, your club memberships and leader roles, your shooter links, your challenges with their progress, badges and XP. This cannot be undone. You are signed out afterwards.',
+  'account.deleteYes': 'Yes, delete everything',
   'card.leaveLoss': 'Leave this challenge? Your progress is lost: {amount}. Joining again starts from zero.',
   'card.leaveEmpty': 'Leave this challenge? Joining again starts from zero.',
   'card.noLink': 'Joined. Your shots can count only once your shooter record is confirmed.',
