@@ -28,7 +28,7 @@
 -- board_statements, with {board} standing for the board's rows, and the function is created with
 -- them twice, once with each board's condition.
 
--- The result's columns changed (033 added "displayName"): a function's result type is not replaced.
+-- The result's columns changed (035 added "displayName"): a function's result type is not replaced.
 drop function if exists challenge_board_view(text, text, text, integer, numeric, timestamptz, text);
 
 do $generate$

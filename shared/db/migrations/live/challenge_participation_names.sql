@@ -1,5 +1,5 @@
 -- Each participation carries its person's display name (challenge_participation.display_name,
--- 033), null without a profile, so that a board view reads the names from the rows it reads anyway
+-- 035), null without a profile, so that a board view reads the names from the rows it reads anyway
 -- (challenge_board_view). person_profile stays the one place a name is changed: these triggers
 -- copy it, on a new participation from the profile and on every change of a profile to that
 -- person's participations. Only participations whose name differs are written, so a sign-in that
