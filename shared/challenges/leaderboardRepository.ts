@@ -23,7 +23,7 @@ export interface BoardPageRow {
   clubId: string | null;
   /** On the own row when it is not on the page: the visible rows ahead of it; null otherwise. */
   ahead: number | null;
-  /** The person's display name (person_profile); null without a profile. */
+  /** The person's display name (person_profile, as their participation carries it); null without a profile. */
   displayName: string | null;
 }
 
@@ -34,7 +34,9 @@ export interface BoardPageRow {
  * when the own row will not be on this page, its rank's count and two visible neighbours each
  * side, nearest first. Whether the own row is on the page is decided there: after the cursor and
  * fewer than `limit` page rows ahead of it; leaderboard() merges it into the page only then. The parts are statements of the function, each planned once per
- * connection, and the off-page ones run only for an off-page viewer.
+ * connection, and the off-page ones run only for an off-page viewer. The names come with the rows:
+ * each participation carries its person's name (live/challenge_participation_names.sql), where a
+ * lookup per returned row in person_profile made a first page cost nearly twice the bare page.
  */
 export function boardPage(
   sql: Queryable,
@@ -42,13 +44,9 @@ export function boardPage(
 ): Promise<BoardPageRow[]> {
   const { challengeId, viewerId, board, limit, after } = query;
   const clubId = board.kind === 'club' ? board.clubId : null;
-  // The names are looked up in the same statement, for the rows the view returns only (a page,
-  // at most five more), and outside the view, so the view stays the one definition of the board.
-  // A lookup per row in the select list keeps the view's row order, which a join need not.
   return sql<BoardPageRow[]>`
-    select b.*, (select p.display_name from person_profile p where p.user_id = b."userId") as "displayName"
-    from challenge_board_view(${challengeId}, ${clubId}, ${viewerId}, ${limit},
-      ${after?.[0] ?? null}::numeric, ${after?.[1] ?? null}::text::timestamptz, ${after?.[2] ?? null}) b`;
+    select * from challenge_board_view(${challengeId}, ${clubId}, ${viewerId}, ${limit},
+      ${after?.[0] ?? null}::numeric, ${after?.[1] ?? null}::text::timestamptz, ${after?.[2] ?? null})`;
 }
 
 // A board row's instant is board text: the UTC timestamp as PostgreSQL's DateStyle ISO writes it,

@@ -14,7 +14,9 @@
 -- exists), 'own' (at most one), 'previous' and 'next' (nearest first, two at most). `ahead` is set
 -- on the own row when it is off the page: the visible rows ahead of it, the own row's rank less
 -- one. The sharing columns and the club are set on the own row only: others' rows are visible on
--- the board by definition.
+-- the board by definition. "displayName" is the person's name as their participation carries it
+-- (challenge_participation_names.sql): read from the rows the statements read anyway, where a
+-- lookup in person_profile per row returned cost an index probe each.
 --
 -- A rank sums the higher scores of the own band one by one and the higher bands as one count each
 -- (challenge_board_counts.sql, challenge_board_band.sql): for a viewer in the middle of a board of
@@ -25,12 +27,16 @@
 -- for either board could use neither index. The statements are written once below, in
 -- board_statements, with {board} standing for the board's rows, and the function is created with
 -- them twice, once with each board's condition.
+
+-- The result's columns changed (035 added "displayName"): a function's result type is not replaced.
+drop function if exists challenge_board_view(text, text, text, integer, numeric, timestamptz, text);
+
 do $generate$
 declare
   board_statements constant text := $statements$
     return query
       select 'page', p.id, p.user_id, p.score::text, (p.score_reached_at at time zone 'UTC')::text,
-        p.status, null::boolean, null::boolean, null::text, null::integer
+        p.status, null::boolean, null::boolean, null::text, null::integer, p.display_name
       from challenge_participation p
       where p.challenge_id = board_challenge_id and {board} and p.user_id <> viewer_id
         and p.score <= from_score and (p.score < from_score or (p.score_reached_at, p.id) > (after_reached_at, after_id))
@@ -91,6 +97,7 @@ declare
     "sharedWithinClub" := own_shared_within_club;
     "clubId" := own_club_id;
     ahead := case when own_on_page then null else own_ahead end;
+    "displayName" := own_display_name;
     return next;
     if own_on_page then
       return;
@@ -106,14 +113,14 @@ declare
     -- of a side across its two ranges, and the statement orders by it.
     return query
       with previous_ties as materialized (
-        select p.id, p.user_id, p.score, p.score_reached_at, p.status,
+        select p.id, p.user_id, p.score, p.score_reached_at, p.status, p.display_name,
           row_number() over (order by p.score_reached_at desc, p.id desc) as nearness
         from challenge_participation p
         where p.challenge_id = board_challenge_id and {board}
           and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id)
         order by p.score_reached_at desc, p.id desc limit 2
       ), next_ties as materialized (
-        select p.id, p.user_id, p.score, p.score_reached_at, p.status,
+        select p.id, p.user_id, p.score, p.score_reached_at, p.status, p.display_name,
           row_number() over (order by p.score_reached_at, p.id) as nearness
         from challenge_participation p
         where p.challenge_id = board_challenge_id and {board}
@@ -121,11 +128,11 @@ declare
         order by p.score_reached_at, p.id limit 2
       )
       select s.part, s.id, s.user_id, s.score::text, (s.score_reached_at at time zone 'UTC')::text, s.status,
-        null::boolean, null::boolean, null::text, null::integer
+        null::boolean, null::boolean, null::text, null::integer, s.display_name
       from (
         (select 'previous' as part, t.* from previous_ties t)
         union all
-        (select 'previous', p.id, p.user_id, p.score, p.score_reached_at, p.status,
+        (select 'previous', p.id, p.user_id, p.score, p.score_reached_at, p.status, p.display_name,
             (select count(*) from previous_ties) + row_number() over (order by p.score, p.score_reached_at desc, p.id desc)
           from challenge_participation p
           where p.challenge_id = board_challenge_id and {board} and p.score > own_score
@@ -134,7 +141,7 @@ declare
         union all
         (select 'next', t.* from next_ties t)
         union all
-        (select 'next', p.id, p.user_id, p.score, p.score_reached_at, p.status,
+        (select 'next', p.id, p.user_id, p.score, p.score_reached_at, p.status, p.display_name,
             (select count(*) from next_ties) + row_number() over (order by p.score desc, p.score_reached_at, p.id)
           from challenge_participation p
           where p.challenge_id = board_challenge_id and {board} and p.score < own_score
@@ -168,7 +175,8 @@ returns table (
   "sharedGlobally" boolean,
   "sharedWithinClub" boolean,
   "clubId" text,
-  ahead integer
+  ahead integer,
+  "displayName" text
 )
 language plpgsql stable
 -- The limits are arguments. With custom plans PostgreSQL would plan the page statement afresh on
@@ -184,6 +192,7 @@ as $body$
 declare
   own_id text;
   own_user_id text;
+  own_display_name text;
   own_score_text text;
   own_reached_text text;
   own_status text;
@@ -203,9 +212,9 @@ declare
   board_key text := case when board_club_id is null then 'global' else 'club:' || board_club_id end;
 begin
   select p.id, p.user_id, p.score::text, (p.score_reached_at at time zone 'UTC')::text,
-    p.status, p.share_globally, p.share_within_club, p.club_id, p.score, p.score_reached_at
+    p.status, p.share_globally, p.share_within_club, p.club_id, p.score, p.score_reached_at, p.display_name
   into own_id, own_user_id, own_score_text, own_reached_text, own_status, own_shared_globally, own_shared_within_club,
-    own_club_id, own_score, own_at
+    own_club_id, own_score, own_at, own_display_name
   from challenge_participation p
   where p.challenge_id = board_challenge_id and p.user_id = viewer_id and p.status <> 'cancelled'
     and (board_club_id is null or p.club_id = board_club_id);
