@@ -5,15 +5,15 @@ import { folder, scratchDatabases } from '../db/scratch';
 
 /** The migration that lets a profile have no name empties the placeholder nameless sign-ins stored, and nothing else. */
 
-/** The shipped migrations before the name became optional, with the live files. */
+/**
+ * The shipped migrations before the name became optional. Without today's live files: they are
+ * written for today's schema (a participation's copied name, say), which that state does not have yet.
+ */
 function migrationsBeforeOptionalName(): string {
   const optional = readdirSync(DEFAULT_MIGRATIONS_DIR).find((name) => name.endsWith('_profile_name_optional.sql')) ?? '';
   const files: Record<string, string> = {};
   for (const name of readdirSync(DEFAULT_MIGRATIONS_DIR)) {
     if (/^\d{3}_.*\.sql$/.test(name) && name < optional) files[name] = readFileSync(path.join(DEFAULT_MIGRATIONS_DIR, name), 'utf8');
-  }
-  for (const name of readdirSync(path.join(DEFAULT_MIGRATIONS_DIR, 'live'))) {
-    files[`live/${name}`] = readFileSync(path.join(DEFAULT_MIGRATIONS_DIR, 'live', name), 'utf8');
   }
   return folder(files);
 }
