@@ -9,7 +9,7 @@ import { allowedMethods, REQUEST_ID_HEADER } from '../../shared/http/dispatch';
 import { HttpProblem, PROBLEM_CONTENT_TYPE, problemBody } from '../../shared/http/problem';
 import { compileTemplate } from '../../shared/http/pathTemplate';
 import type { Logger } from '../../shared/log/logger';
-import { startEventHubTriggers, type EventHubTriggerSettings, type RunningEventHubTriggers } from './eventHubTriggers';
+import type { EventHubTriggerSettings, RunningEventHubTriggers } from './eventHubTriggers';
 import { LocalHttpRequest } from './localHttpRequest';
 import { LocalInvocationContext } from './localInvocationContext';
 import { requestUrl } from './requestTarget';
@@ -221,6 +221,8 @@ export async function startDevHost(all: readonly FunctionDefinition[], options: 
       server.listen(options.port, host, () => resolve());
     });
     if (options.eventHubTriggers) {
+      // The Event Hubs SDK loads only for a host that feeds event triggers: most hosts serve HTTP alone.
+      const { startEventHubTriggers } = await import('./eventHubTriggers');
       eventHubFeeds = startEventHubTriggers(definitions, { ...options.eventHubTriggers, log, setting: options.setting, invocationContext });
     }
   } catch (error) {

@@ -1,4 +1,4 @@
-import { functionDefinitions } from '../../functions/definitions';
+import { registrations } from '../../functions/registrations';
 import { rawSetting } from '../../shared/config/settings';
 import { createLogger, type Logger } from '../../shared/log/logger';
 import { startDevHost, type DevHost } from '../../development/devhost/host';
@@ -10,11 +10,12 @@ export interface TestHost extends DevHost {
 }
 
 /**
- * The local host on a free port, serving the app's function definitions over real HTTP,
- * with timers off (tests run them through /admin/functions/{name}).
+ * The local host on a free port, serving the deployed app's registrations over real HTTP (each area
+ * loads on its first request, as in Azure, so a file pays only for the areas it calls), with timers
+ * off (tests run them through /admin/functions/{name}).
  */
 export async function startTestHost(
-  definitions: readonly FunctionDefinition[] = functionDefinitions,
+  definitions: readonly FunctionDefinition[] = registrations,
   options: { functionLog?: (level: string, line: string) => void; log?: Logger } = {},
 ): Promise<TestHost> {
   const host = await startDevHost(definitions, {
@@ -50,7 +51,7 @@ export interface TestHostHandle extends TestHost {
  * lines are collected, not printed; `options.functionLog` still sees each one.
  */
 export function useTestHost(
-  definitions: readonly FunctionDefinition[] = functionDefinitions,
+  definitions: readonly FunctionDefinition[] = registrations,
   options: { functionLog?: (level: string, line: string) => void; log?: Logger } = {},
 ): TestHostHandle {
   let started: TestHost | undefined;
