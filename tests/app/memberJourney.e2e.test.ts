@@ -6,7 +6,7 @@ import { createClub, makeChallenge, unique } from '../challenges/support';
 import { providerSignInSettings, providerToken, startProviderProcess, type ProviderProcess } from '../support/oidcProvider';
 import { tabTo } from '../support/keyboard';
 import { boardRows, completionNotice, flipSharing, openBoard, openCard, progressShown, ingestShots } from './journeySupport';
-import { signInAtProvider, signOutAtProvider } from './startSupport';
+import { signInGermanAtProvider, signOutAtProvider } from './startSupport';
 import { card, screenshot, useAppRig } from './support';
 
 const AUDIENCE = 'shooting-club-api';
@@ -128,9 +128,7 @@ describe('member journey: sign in, join, progress, boards, privacy, badge, bell,
   it('lets the privacy switches decide what another member sees on the boards', async () => {
     // The other member: a browser context of their own (German), signed in at the provider.
     other = await rig.newPage({ locale: 'de-DE', ...PHONE });
-    await other.goto(app(`#/leaderboard/${challengeId}?board=global`));
-    await signInAtProvider(other, OTHER, 'Anmelden');
-    await other.getByRole('navigation', { name: 'Hauptnavigation' }).waitFor();
+    await signInGermanAtProvider(other, app(`#/leaderboard/${challengeId}?board=global`), OTHER);
     expect(await boardRows(other)).toEqual([MEMBER]);
 
     const joined = await openCard(page, app('#/challenges?tab=global'), challengeId);

@@ -5,7 +5,7 @@ import { RulesSchema } from '../../shared/challenges/rules';
 import { providerToken } from '../support/oidcProvider';
 import { boardRows, completionNotice, flipSharing, openBoard, openCard, progressShown } from './journeySupport';
 import { startApp, type StartedApp } from './startProcess';
-import { demoShooterOf, shootAtStart, signInAtProvider, signOutAtProvider } from './startSupport';
+import { demoShooterOf, shootAtStart, signInAtProvider, signInGermanAtProvider, signOutAtProvider } from './startSupport';
 import { card, openBrowsers, screenshot } from './support';
 
 const MEMBER = 'demo-member-1';
@@ -97,9 +97,7 @@ describe('member journey against npm start', () => {
 
   it('lets the privacy switches decide what another member sees', async () => {
     other = await browsers.newPage('other', { locale: 'de-DE', ...PHONE });
-    await other.goto(app(`#/leaderboard/${challengeId}?board=global`));
-    await signInAtProvider(other, OTHER, 'Anmelden');
-    await other.getByRole('navigation', { name: 'Hauptnavigation' }).waitFor();
+    await signInGermanAtProvider(other, app(`#/leaderboard/${challengeId}?board=global`), OTHER);
     expect(await boardRows(other)).toEqual([MEMBER]);
 
     const joined = await openCard(page, app('#/challenges?tab=global'), challengeId);
