@@ -1,3 +1,4 @@
+import type * as v from 'valibot';
 import { withdrawFromClub } from '../shared/challenges/clubDeparture';
 import { acceptInvitation, createInvitation, listInvitations, revokeInvitation } from '../shared/clubs/invitations';
 import { appointLeader, listClubMembers, ownClubs, removeMember, stepDownLeader, type OnDeparture } from '../shared/clubs/memberships';
@@ -15,7 +16,7 @@ import {
   NewInvitationSchema,
   OwnClubsSchema,
 } from '../shared/clubs/schemas';
-import { getSql } from '../shared/db/client';
+import { getSql, type Sql } from '../shared/db/client';
 import { defineGroup } from '../shared/host/definition';
 import { declared } from './declarations';
 import { authenticatedUser, requireCapability } from '../shared/http/guards';
@@ -31,6 +32,43 @@ const departure: OnDeparture = (tx, clubId, userId) => withdrawFromClub(tx, club
 
 /** The 404 of a route on a club named in its path. */
 const CLUB_NOT_FOUND = { description: '`code` club_not_found: no such club' };
+/** Who may take a member's role or membership away (the club's leaders, platform admins), and the club and user it names. */
+const onAClubsMember = { guard: leaderOrManager, params: ClubUserParamsSchema };
+/** The 409 of every change that could leave a club without a leader. */
+const LAST_LEADER = { description: '`code` last_leader: the club would be left without a leader' };
+/** What a log line says of a change to a membership: the club, the member, and who changed it. */
+const membershipChange = (params: { clubId: string; userId: string }, caller: { userId: string }) => ({
+  clubId: params.clubId,
+  userId: params.userId,
+  by: caller.userId,
+});
+
+/**
+ * A page of what a club holds (its members, its open invitations) for its leaders and platform
+ * admins: the page query with the club of the path, never cached (it changes with every join).
+ */
+function clubPage<Q extends v.GenericSchema>(
+  path: string,
+  summary: string,
+  query: Q,
+  response: v.GenericSchema,
+  read: (sql: Sql, clubId: string, page: v.InferOutput<Q>) => Promise<unknown>,
+  responses: Route['responses'] = {},
+): Route {
+  return defineRoute({
+    method: 'GET',
+    path,
+    summary,
+    guard: leaderOrManager,
+    params: ClubParamsSchema,
+    query,
+    response,
+    responses,
+    async handle({ params, query: page }) {
+      return json(await read(getSql(), params.clubId, page), 200, NO_STORE);
+    },
+  });
+}
 
 const clubRoutes: Route[] = [
   ...callerResource('/api/clubs/mine', OwnClubsSchema, {
@@ -50,7 +88,7 @@ const clubRoutes: Route[] = [
     },
     async handle({ params, caller, log }) {
       const { membership, created } = await appointLeader(getSql(), params.clubId, params.userId);
-      log.info('club_leader_appointed', { clubId: params.clubId, userId: params.userId, by: caller.userId, created });
+      log.info('club_leader_appointed', { ...membershipChange(params, caller), created });
       return json(membership, created ? 201 : 200);
     },
   }),
@@ -58,51 +96,39 @@ const clubRoutes: Route[] = [
     method: 'DELETE',
     path: '/api/clubs/{clubId}/leaders/{userId}',
     summary: 'Undo a leader’s appointment: they stay in the club as a member (club leaders, or clubs.manage; never the club’s last leader)',
-    guard: leaderOrManager,
-    params: ClubUserParamsSchema,
+    ...onAClubsMember,
     response: MembershipSchema,
     responses: {
       404: { description: '`code` club_not_found (no such club) or leader_not_found (the user is not a leader of this club)' },
-      409: { description: '`code` last_leader: the club would be left without a leader' },
+      409: LAST_LEADER,
     },
     async handle({ params, caller, log }) {
       const membership = await stepDownLeader(getSql(), params.clubId, params.userId);
-      log.info('club_leader_stepped_down', { clubId: params.clubId, userId: params.userId, by: caller.userId });
+      log.info('club_leader_stepped_down', membershipChange(params, caller));
       return json(membership, 200, NO_STORE);
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/clubs/{clubId}/members',
-    summary:
-      'The club’s members, leaders first, then by membership age; role filter, limit 1..100 (20), cursor (club leaders, or clubs.manage)',
-    guard: leaderOrManager,
-    params: ClubParamsSchema,
-    query: MemberListQuerySchema,
-    response: MemberPageSchema,
-    responses: { 404: CLUB_NOT_FOUND },
-    async handle({ params, query }) {
-      return json(
-        await listClubMembers(getSql(), { clubId: params.clubId, role: query.role, limit: query.limit, cursor: query.cursor }),
-        200,
-        NO_STORE,
-      );
-    },
-  }),
+  clubPage(
+    '/api/clubs/{clubId}/members',
+    'The club’s members, leaders first, then by membership age; role filter, limit 1..100 (20), cursor (club leaders, or clubs.manage)',
+    MemberListQuerySchema,
+    MemberPageSchema,
+    (sql, clubId, page) => listClubMembers(sql, { clubId, ...page }),
+    { 404: CLUB_NOT_FOUND },
+  ),
   defineRoute({
     method: 'DELETE',
     status: 204,
     path: '/api/clubs/{clubId}/members/{userId}',
     summary: 'Remove a member (or a leader, never the last one) from the club (club leaders, or clubs.manage)',
-    guard: leaderOrManager,
-    params: ClubUserParamsSchema,
+    ...onAClubsMember,
     responses: {
       404: { description: '`code` member_not_found: the user is not a member of this club' },
-      409: { description: '`code` last_leader: the club would be left without a leader' },
+      409: LAST_LEADER,
     },
     async handle({ params, caller, log }) {
       await removeMember(getSql(), params.clubId, params.userId, departure, caller.userId);
-      log.info('club_member_removed', { clubId: params.clubId, userId: params.userId, by: caller.userId });
+      log.info('club_member_removed', membershipChange(params, caller));
       return noContent();
     },
   }),
@@ -130,19 +156,13 @@ const clubRoutes: Route[] = [
       return json(invitation, 201, NO_STORE);
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/clubs/{clubId}/invitations',
-    summary:
-      'The club’s open invitations (unused, unexpired), newest first, without their codes; limit 1..100 (20), cursor (club leaders, or clubs.manage)',
-    guard: leaderOrManager,
-    params: ClubParamsSchema,
-    query: InvitationListQuerySchema,
-    response: InvitationPageSchema,
-    async handle({ params, query }) {
-      return json(await listInvitations(getSql(), { clubId: params.clubId, limit: query.limit, cursor: query.cursor }), 200, NO_STORE);
-    },
-  }),
+  clubPage(
+    '/api/clubs/{clubId}/invitations',
+    'The club’s open invitations (unused, unexpired), newest first, without their codes; limit 1..100 (20), cursor (club leaders, or clubs.manage)',
+    InvitationListQuerySchema,
+    InvitationPageSchema,
+    (sql, clubId, page) => listInvitations(sql, { clubId, ...page }),
+  ),
   defineRoute({
     method: 'DELETE',
     status: 204,

@@ -2,7 +2,7 @@ import { getSql, type Sql } from '../shared/db/client';
 import * as v from 'valibot';
 import { getSettings } from '../shared/config/settings';
 import { defineGroup, defineTimer } from '../shared/host/definition';
-import { callerResource } from './callerResource';
+import { callerResource, signedInResource } from './callerResource';
 import { declared } from './declarations';
 import { authenticatedUser, publicAccess } from '../shared/http/guards';
 import { defineRoute, json, noContent, type Route } from '../shared/http/route';
@@ -20,7 +20,7 @@ import {
 import { getUserSettings, patchUserSettings, replaceUserSettings } from '../shared/notifications/userSettings';
 import { deliveriesOf, DeliveryLogSchema } from '../shared/notifications/outbox/deliveryLog';
 import { changeContact, confirmContact, contactOf } from '../shared/notifications/contactService';
-import { ConfirmationBodySchema, ContactSchema, ContactViewSchema } from '../shared/notifications/contactSchemas';
+import { ConfirmationBodySchema, ContactSchema, ContactViewSchema, type ConfirmationBody } from '../shared/notifications/contactSchemas';
 import { pushChannelsFromSettings } from '../shared/notifications/push/pushChannels';
 import { pushRegistrationPage, registerPush, removePushRegistration } from '../shared/notifications/push/pushRegistrations';
 import {
@@ -177,44 +177,28 @@ const settingsRoutes = callerResource('/api/user/settings', UserSettingsSchema, 
   },
 });
 
-const NO_STORE = { 'cache-control': 'no-store' };
-
 const contactRoutes: Route[] = [
-  defineRoute({
-    method: 'GET',
-    path: '/api/user/contact',
-    summary:
-      'Your contact details for delivery: the confirmed email address notifications go to (null: none), one waiting for its confirmation link, the address your sign-in vouches for, and the language (de, en)',
-    guard: authenticatedUser,
-    response: ContactViewSchema,
-    async handle({ caller }) {
-      return json(await contactOf(getSql(), caller), 200, NO_STORE);
+  ...signedInResource('/api/user/contact', ContactViewSchema, {
+    GET: {
+      summary:
+        'Your contact details for delivery: the confirmed email address notifications go to (null: none), one waiting for its confirmation link, the address your sign-in vouches for, and the language (de, en)',
+      run: contactOf,
+    },
+    PUT: {
+      summary:
+        'Set your email address and language (de, en). Your sign-in address is taken at once; any other is sent a confirmation link (24 h) and used once confirmed, your current one stays until then; null removes the address (409 confirmation_limit after 5 links a day)',
+      body: ContactSchema,
+      responses: { 409: { description: '`code` confirmation_limit: five confirmation emails were sent today' } },
+      run: changeContact,
     },
   }),
-  defineRoute({
-    method: 'PUT',
-    path: '/api/user/contact',
-    summary:
-      'Set your email address and language (de, en). Your sign-in address is taken at once; any other is sent a confirmation link (24 h) and used once confirmed, your current one stays until then; null removes the address (409 confirmation_limit after 5 links a day)',
-    guard: authenticatedUser,
-    body: ContactSchema,
-    response: ContactViewSchema,
-    responses: { 409: { description: '`code` confirmation_limit: five confirmation emails were sent today' } },
-    async handle({ caller, body }) {
-      return json(await changeContact(getSql(), caller, body), 200, NO_STORE);
-    },
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/api/user/contact/confirmations',
-    summary:
-      'Confirm your email address with the token of the link sent to it: it becomes the address in use (400 for a token that is not one of your links; 410 when it was used, replaced by a newer link or expired)',
-    guard: authenticatedUser,
-    body: ConfirmationBodySchema,
-    response: ContactViewSchema,
-    responses: { 410: { description: '`code` confirmation_used, confirmation_replaced or confirmation_expired' } },
-    async handle({ caller, body }) {
-      return json(await confirmContact(getSql(), caller, body.token), 200, NO_STORE);
+  ...signedInResource('/api/user/contact/confirmations', ContactViewSchema, {
+    POST: {
+      summary:
+        'Confirm your email address with the token of the link sent to it: it becomes the address in use (400 for a token that is not one of your links; 410 when it was used, replaced by a newer link or expired)',
+      body: ConfirmationBodySchema,
+      responses: { 410: { description: '`code` confirmation_used, confirmation_replaced or confirmation_expired' } },
+      run: (sql, caller, body) => confirmContact(sql, caller, (body as ConfirmationBody).token),
     },
   }),
 ];

@@ -1,11 +1,12 @@
 import { accumulatedModel, boxFor, type XY } from './accumulatedModel';
 import { costsOverBudget } from './costProblem';
+import { amountAxis, chartSvg, chartTable, dayAxis } from './chartParts';
 import { h, s } from './dom';
 import { drawAtWidth } from './drawAtWidth';
 import { day, money } from './format';
 import { locale, t } from './i18n';
 import type { CostAccumulated } from './types';
-import { dataTable, section } from './ui';
+import { section } from './ui';
 
 export type Grouping = 'service' | 'resourceGroup';
 
@@ -75,38 +76,19 @@ function chartAndLegend(data: CostAccumulated, grouping: Grouping, width: number
   });
   const groupClass = (index: number, other: boolean) => (other ? 'group-other' : (GROUP_CLASSES[index] ?? 'group-other'));
 
-  const svg = s(
-    'svg',
-    {
-      class: 'trend-chart acc-chart',
-      viewBox: `0 0 ${box.width} ${box.height}`,
-      width: box.width,
-      height: box.height,
-      role: 'img',
-      'aria-label': label,
-      'data-grouping': grouping,
-    },
-    s('title', {}, label),
-    s(
-      'g',
-      { class: 'axis axis-y' },
-      model.yTicks.map((tick) => [
-        s('line', { x1: model.plot.left, x2: model.plot.right, y1: tick.y, y2: tick.y, class: tick.value === 0 ? 'baseline' : 'grid' }),
-        s('text', { x: model.plot.left - 8, y: tick.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, money(tick.value, currency)),
-      ]),
-    ),
-    s(
-      'g',
-      { class: 'axis axis-x' },
-      model.xTicks.map((tick) => [
-        s('line', { x1: tick.x, x2: tick.x, y1: model.plot.bottom, y2: model.plot.bottom + 5, class: 'baseline' }),
-        // The month's last day sits on the right edge: its label ends there instead of spilling over.
-        s(
-          'text',
-          { x: tick.x, y: model.plot.bottom + 22, 'text-anchor': tick.day === data.daysInMonth ? 'end' : 'middle' },
-          day(`${data.month}-${String(tick.day).padStart(2, '0')}`),
-        ),
-      ]),
+  const svg = chartSvg(
+    box,
+    'trend-chart acc-chart',
+    label,
+    { 'data-grouping': grouping },
+    amountAxis(model.plot, model.yTicks, currency),
+    dayAxis(
+      model.plot,
+      model.xTicks.map((tick) => ({
+        x: tick.x,
+        label: day(`${data.month}-${String(tick.day).padStart(2, '0')}`),
+        last: tick.day === data.daysInMonth,
+      })),
     ),
     s(
       'g',
@@ -194,26 +176,12 @@ function chartAndLegend(data: CostAccumulated, grouping: Grouping, width: number
       ),
     ),
   );
-  const table = h(
-    'details',
-    { class: 'chart-table' },
-    h('summary', {}, t('costs.trend.table')),
-    h(
-      'div',
-      { class: 'table-wrap' },
-      dataTable(
-        {},
-        [t('costs.trend.date'), { label: t('costs.acc.running'), numeric: true }],
-        data.actual.map((point) =>
-          h(
-            'tr',
-            {},
-            h('td', {}, point.complete ? day(point.date, true) : t('costs.acc.dayIncomplete', { day: day(point.date, true) })),
-            h('td', { class: 'num' }, money(point.cumulative, currency)),
-          ),
-        ),
-      ),
-    ),
+  const table = chartTable(
+    t('costs.acc.running'),
+    data.actual.map((point) => [
+      point.complete ? day(point.date, true) : t('costs.acc.dayIncomplete', { day: day(point.date, true) }),
+      money(point.cumulative, currency),
+    ]),
   );
   return [
     h('figure', { class: 'chart' }, h('div', { class: 'chart-frame' }, svg), legend, groupLegend),

@@ -1,9 +1,9 @@
 import { boxFor } from './accumulatedModel';
 import { chartModel, nearestIndex, type ChartPoint } from './chartModel';
+import { amountAxis, chartSvg, chartTable, dayAxis } from './chartParts';
 import { h, s } from './dom';
 import { day, money } from './format';
 import { t } from './i18n';
-import { dataTable } from './ui';
 
 /**
  * The daily trend as an SVG line chart: y axis in the currency with round ticks, x axis with a
@@ -20,38 +20,17 @@ export function lineChart(series: readonly ChartPoint[], currency: string, total
   const readout = h('p', { class: 'chart-readout', 'aria-live': 'polite', 'data-testid': 'chart-readout' }, t('costs.trend.hint'));
   const marker = s('circle', { class: 'chart-marker', r: 6, cx: -100, cy: -100, 'aria-hidden': 'true' });
 
-  const svg = s(
-    'svg',
-    {
-      class: 'trend-chart',
-      viewBox: `0 0 ${BOX.width} ${BOX.height}`,
-      width: BOX.width,
-      height: BOX.height,
-      role: 'img',
-      'aria-label': label,
-      tabindex: 0,
-      preserveAspectRatio: 'xMidYMid meet',
-    },
-    s('title', {}, label),
-    // y axis: gridlines and amounts
-    s(
-      'g',
-      { class: 'axis axis-y' },
-      model.yTicks.map((tick) => [
-        s('line', { x1: model.plot.left, x2: model.plot.right, y1: tick.y, y2: tick.y, class: tick.value === 0 ? 'baseline' : 'grid' }),
-        s('text', { x: model.plot.left - 8, y: tick.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, money(tick.value, currency)),
-      ]),
-    ),
-    // x axis: day labels
-    s(
-      'g',
-      { class: 'axis axis-x' },
+  const svg = chartSvg(
+    BOX,
+    'trend-chart',
+    label,
+    { tabindex: 0, preserveAspectRatio: 'xMidYMid meet' },
+    amountAxis(model.plot, model.yTicks, currency),
+    dayAxis(
+      model.plot,
+      // The newest day sits on the right edge.
+      model.xTicks.map((tick) => ({ x: tick.x, label: day(tick.date), last: tick.x >= model.plot.right })),
       s('line', { x1: model.plot.left, x2: model.plot.left, y1: model.plot.top, y2: model.plot.bottom, class: 'baseline' }),
-      model.xTicks.map((tick) => [
-        s('line', { x1: tick.x, x2: tick.x, y1: model.plot.bottom, y2: model.plot.bottom + 5, class: 'baseline' }),
-        // The newest day sits on the right edge: its label ends there instead of being cut off.
-        s('text', { x: tick.x, y: model.plot.bottom + 22, 'text-anchor': tick.x >= model.plot.right ? 'end' : 'middle' }, day(tick.date)),
-      ]),
     ),
     s('polyline', { class: 'chart-line', points: model.points.map((point) => `${point.x},${point.y}`).join(' ') }),
     s(
@@ -99,19 +78,9 @@ export function lineChart(series: readonly ChartPoint[], currency: string, total
     }
   });
 
-  const table = h(
-    'details',
-    { class: 'chart-table' },
-    h('summary', {}, t('costs.trend.table')),
-    h(
-      'div',
-      { class: 'table-wrap' },
-      dataTable(
-        {},
-        [t('costs.trend.date'), { label: t('costs.trend.cost'), numeric: true }],
-        series.map((point) => h('tr', {}, h('td', {}, day(point.date, true)), h('td', { class: 'num' }, money(point.cost, currency)))),
-      ),
-    ),
+  const table = chartTable(
+    t('costs.trend.cost'),
+    series.map((point) => [day(point.date, true), money(point.cost, currency)]),
   );
   return h('figure', { class: 'chart' }, h('div', { class: 'chart-frame' }, svg), readout, table);
 }

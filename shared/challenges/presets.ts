@@ -28,7 +28,8 @@ export interface Preset {
   endsAtQuarterEnd?: boolean;
 }
 
-const badge = (
+/** A badge with its artwork, names and descriptions in German and English (the presets' own, and any other a leader's challenge rewards). */
+export const badge = (
   key: string,
   name: BilingualText,
   icon: string,

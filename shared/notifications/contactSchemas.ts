@@ -34,3 +34,4 @@ export const ConfirmationBodySchema = v.object({
     v.maxLength(1000),
   ),
 });
+export type ConfirmationBody = v.InferOutput<typeof ConfirmationBodySchema>;

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import type { SentEmail } from '../../development/acsEmailFake/server';
 import { boardRows } from './journeySupport';
 import { startApp, type StartedApp } from './startProcess';
-import { demoShooterOf, runTimer, shootAtStart, signInAtProvider } from './startSupport';
+import { demoShooterOf, runTimer, shootAtStart, signInAtProvider, signInGermanAtProvider } from './startSupport';
 import { card, openBrowsers, screenshot } from './support';
 
 const MEMBER = 'demo-member-1';
@@ -73,9 +73,7 @@ describe('done-means journey against npm start, German, 390 px', () => {
 
   it('signs a member in through the provider and shows the challenges in German', async () => {
     member = await browsers.newPage('member', PHONE);
-    await member.goto(app('#/challenges?tab=global'));
-    await signInAtProvider(member, MEMBER, 'Anmelden');
-    await member.getByRole('navigation', { name: 'Hauptnavigation' }).waitFor();
+    await signInGermanAtProvider(member, app('#/challenges?tab=global'), MEMBER);
     await card(member, challengeId).getByRole('heading', { name: CHALLENGE_TITLE }).waitFor();
     await screenshot(member, 'journey-de-01-signed-in');
   });

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { iconPath } from '../../app/src/badgeArt';
 import { upsertBadge } from '../../shared/challenges/badgeRepository';
+import { badge } from '../../shared/challenges/presets';
 import { getSql } from '../../shared/db/client';
 import { notify } from '../../shared/notifications/notify';
 import { addMember, createClub, makeChallenge, unique } from '../challenges/support';
@@ -31,14 +32,8 @@ describe('member app: German, phone width, nothing lost', () => {
     await addMember(clubId, member);
     await addMember(clubId, leader, 'leader');
     const badgeKey = `e-${tag}`.toLowerCase().slice(0, 40);
-    await upsertBadge(getSql(), {
-      key: badgeKey,
-      name: { de: 'Zielsicher', en: 'Sure shot' },
-      icon: 'zap',
-      colour: '#2e7d32',
-      quality: 'silver',
-      description: { de: 'Zehn Schüsse im Verein', en: 'Ten shots at the club' },
-    });
+    const description = { de: 'Zehn Schüsse im Verein', en: 'Ten shots at the club' };
+    await upsertBadge(getSql(), badge(badgeKey, { de: 'Zielsicher', en: 'Sure shot' }, 'zap', '#2e7d32', 'silver', description));
     challengeId = (
       await makeChallenge({
         scope: 'club',

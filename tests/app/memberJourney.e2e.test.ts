@@ -5,7 +5,8 @@ import { getSql } from '../../shared/db/client';
 import { createClub, makeChallenge, unique } from '../challenges/support';
 import { providerSignInSettings, providerToken, startProviderProcess, type ProviderProcess } from '../support/oidcProvider';
 import { tabTo } from '../support/keyboard';
-import { boardRows, ingestShots } from './journeySupport';
+import { boardRows, completionNotice, flipSharing, openBoard, openCard, progressShown, ingestShots } from './journeySupport';
+import { signInGermanAtProvider, signOutAtProvider } from './startSupport';
 import { card, screenshot, useAppRig } from './support';
 
 const AUDIENCE = 'shooting-club-api';
@@ -53,13 +54,6 @@ describe('member journey: sign in, join, progress, boards, privacy, badge, bell,
   };
 
   /** The provider's login page, by mouse (the second member's way in). */
-  async function signInAt(tab: Page, username: string, buttonName: string): Promise<void> {
-    await tab.getByRole('button', { name: buttonName, exact: true }).click();
-    await tab.getByLabel('Username').fill(username);
-    await tab.getByLabel('Password').fill('demo');
-    await tab.getByRole('button', { name: 'Sign in' }).click();
-  }
-
   it('signs in by keyboard at phone width through the provider’s login page, back on the app with no code in the address', async () => {
     page = await rig.newPage(PHONE);
     await page.goto(app('#/challenges?tab=global'));
@@ -112,11 +106,8 @@ describe('member journey: sign in, join, progress, boards, privacy, badge, bell,
 
   it('shows the progress on the card after shots arrive through the ingest core', async () => {
     await ingestShots({ shooterId: shooterOf(MEMBER), from: await joinedAt(), values: Array<number>(30).fill(9.5), series: 101 });
-    await page.reload();
-    const progress = card(page, challengeId).getByTestId('progress');
-    await progress.getByText('Progress: 9.5 of 9').waitFor();
     // Above the target already, but only half of the 60 shots the average needs.
-    expect(await progress.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('50');
+    expect(await progressShown(page, challengeId, 'Progress: 9.5 of 9')).toBe('50');
     await screenshot(page, 'journey-04-progress');
   });
 
@@ -127,8 +118,7 @@ describe('member journey: sign in, join, progress, boards, privacy, badge, bell,
     expect(await page.locator('tr.own').getAttribute('data-user')).toBe(MEMBER);
     expect(await page.getByTestId('leaderboard').getByRole('status').innerText()).toBe('Your place: 1');
 
-    await page.getByTestId('board-club').click();
-    await page.locator('[data-testid="leaderboard"][data-board="club"]').waitFor();
+    await openBoard(page, 'club');
     expect(await page.getByTestId('board-club').getAttribute('aria-current')).toBe('true');
     expect(await boardRows(page)).toEqual([MEMBER]);
     expect(await page.locator('tr.own').getAttribute('data-user')).toBe(MEMBER);
@@ -138,19 +128,11 @@ describe('member journey: sign in, join, progress, boards, privacy, badge, bell,
   it('lets the privacy switches decide what another member sees on the boards', async () => {
     // The other member: a browser context of their own (German), signed in at the provider.
     other = await rig.newPage({ locale: 'de-DE', ...PHONE });
-    await other.goto(app(`#/leaderboard/${challengeId}?board=global`));
-    await signInAt(other, OTHER, 'Anmelden');
-    await other.getByRole('navigation', { name: 'Hauptnavigation' }).waitFor();
+    await signInGermanAtProvider(other, app(`#/leaderboard/${challengeId}?board=global`), OTHER);
     expect(await boardRows(other)).toEqual([MEMBER]);
 
-    await page.goto(app('#/challenges?tab=global'));
-    const joined = card(page, challengeId);
-    await joined.waitFor();
-    for (const name of ['Share within my club', 'Share globally']) {
-      const saved = page.waitForResponse((response) => response.url().endsWith('/visibility') && response.request().method() === 'PATCH');
-      await joined.getByText(name, { exact: true }).click();
-      expect((await saved).status()).toBe(200);
-    }
+    const joined = await openCard(page, app('#/challenges?tab=global'), challengeId);
+    for (const label of ['Share within my club', 'Share globally']) await flipSharing(page, joined, label);
     // The card shows a switch's new state once it has read the answer, a moment after the response
     // arrives: wait for both switches to read off (a switch that stays on times out).
     await joined.getByRole('switch', { name: 'Share globally', checked: false }).waitFor();
@@ -158,19 +140,15 @@ describe('member journey: sign in, join, progress, boards, privacy, badge, bell,
 
     await other.reload();
     expect(await boardRows(other)).toEqual([]);
-    await other.getByTestId('board-club').click();
-    await other.locator('[data-testid="leaderboard"][data-board="club"]').waitFor();
+    await openBoard(other, 'club');
     expect(await boardRows(other)).toEqual([]);
     await screenshot(other, 'journey-06-other-sees-nothing');
 
     // Within the club again: the club board shows the member to the other, the global one does not.
-    const saved = page.waitForResponse((response) => response.url().endsWith('/visibility') && response.request().method() === 'PATCH');
-    await joined.getByText('Share within my club', { exact: true }).click();
-    expect((await saved).status()).toBe(200);
+    await flipSharing(page, joined, 'Share within my club');
     await other.reload();
     expect(await boardRows(other)).toEqual([MEMBER]);
-    await other.getByTestId('board-global').click();
-    await other.locator('[data-testid="leaderboard"][data-board="global"]').waitFor();
+    await openBoard(other, 'global');
     expect(await boardRows(other)).toEqual([]);
     await screenshot(other, 'journey-07-other-global');
   });
@@ -195,13 +173,7 @@ describe('member journey: sign in, join, progress, boards, privacy, badge, bell,
   });
 
   it('rings the bell with the completion, and the inbox lists it', async () => {
-    await page.reload();
-    await page.getByRole('link', { name: `Notifications: ${bellBefore + 1} unread` }).waitFor();
-    expect(await page.getByTestId('bell-count').innerText()).toBe(String(bellBefore + 1));
-    await page.getByTestId('bell').click();
-    const item = page.getByTestId('inbox-item').filter({ hasText: `Challenge completed: ${CHALLENGE_TITLE}` });
-    await item.waitFor();
-    expect(await item.innerText()).toContain('You earned +750 XP and badge "Nine Club".');
+    expect(await completionNotice(page, bellBefore + 1, CHALLENGE_TITLE)).toContain('You earned +750 XP and badge "Nine Club".');
     await screenshot(page, 'journey-09-inbox');
   });
 
@@ -244,11 +216,7 @@ describe('member journey: sign in, join, progress, boards, privacy, badge, bell,
   });
 
   it('signs out at the app and the provider: the tokens are gone and the next sign-in asks for the password again', async () => {
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('heading', { name: 'Sign out of the local provider?' }).waitFor();
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByText('You are signed out.').waitFor();
-    expect(await page.evaluate("sessionStorage.getItem('signin.app.tokens')")).toBeNull();
+    await signOutAtProvider(page);
     expect(await page.getByRole('navigation', { name: 'Main navigation' }).count()).toBe(0);
     await screenshot(page, 'journey-12-signed-out');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();

@@ -3,9 +3,9 @@ import * as v from 'valibot';
 import { upsertChallenge } from '../../shared/challenges/challengeRepository';
 import { RulesSchema } from '../../shared/challenges/rules';
 import { providerToken } from '../support/oidcProvider';
-import { boardRows } from './journeySupport';
+import { boardRows, completionNotice, flipSharing, openBoard, openCard, progressShown } from './journeySupport';
 import { startApp, type StartedApp } from './startProcess';
-import { demoShooterOf, shootAtStart, signInAtProvider } from './startSupport';
+import { demoShooterOf, shootAtStart, signInAtProvider, signInGermanAtProvider, signOutAtProvider } from './startSupport';
 import { card, openBrowsers, screenshot } from './support';
 
 const MEMBER = 'demo-member-1';
@@ -81,10 +81,7 @@ describe('member journey against npm start', () => {
     const [joined] = await started.sql<{ joinedAt: Date }[]>`
       select joined_at as "joinedAt" from challenge_participation where user_id = ${MEMBER} and challenge_id = ${challengeId}`;
     await shoot(Array<number>(30).fill(9.5), joined!.joinedAt);
-    await page.reload();
-    const progress = card(page, challengeId).getByTestId('progress');
-    await progress.getByText('Progress: 9.5 of 9').waitFor();
-    expect(await progress.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('50');
+    expect(await progressShown(page, challengeId, 'Progress: 9.5 of 9')).toBe('50');
     await screenshot(page, 'start-03-progress');
   });
 
@@ -92,8 +89,7 @@ describe('member journey against npm start', () => {
     await card(page, challengeId).getByRole('link', { name: 'Leaderboard' }).click();
     expect(await boardRows(page)).toEqual([MEMBER]);
     expect(await page.locator('tr.own').getAttribute('data-user')).toBe(MEMBER);
-    await page.getByTestId('board-club').click();
-    await page.locator('[data-testid="leaderboard"][data-board="club"]').waitFor();
+    await openBoard(page, 'club');
     expect(await page.getByTestId('board-club').getAttribute('aria-current')).toBe('true');
     expect(await boardRows(page)).toEqual([MEMBER]);
     await screenshot(page, 'start-04-leaderboard-club');
@@ -101,31 +97,19 @@ describe('member journey against npm start', () => {
 
   it('lets the privacy switches decide what another member sees', async () => {
     other = await browsers.newPage('other', { locale: 'de-DE', ...PHONE });
-    await other.goto(app(`#/leaderboard/${challengeId}?board=global`));
-    await signInAtProvider(other, OTHER, 'Anmelden');
-    await other.getByRole('navigation', { name: 'Hauptnavigation' }).waitFor();
+    await signInGermanAtProvider(other, app(`#/leaderboard/${challengeId}?board=global`), OTHER);
     expect(await boardRows(other)).toEqual([MEMBER]);
 
-    await page.goto(app('#/challenges?tab=global'));
-    const joined = card(page, challengeId);
-    await joined.waitFor();
-    for (const name of ['Share within my club', 'Share globally']) {
-      const saved = page.waitForResponse((response) => response.url().endsWith('/visibility') && response.request().method() === 'PATCH');
-      await joined.getByText(name, { exact: true }).click();
-      expect((await saved).status()).toBe(200);
-    }
+    const joined = await openCard(page, app('#/challenges?tab=global'), challengeId);
+    for (const label of ['Share within my club', 'Share globally']) await flipSharing(page, joined, label);
     await other.reload();
     expect(await boardRows(other)).toEqual([]);
     await screenshot(other, 'start-05-other-sees-nothing');
 
-    const saved = page.waitForResponse((response) => response.url().endsWith('/visibility') && response.request().method() === 'PATCH');
-    await joined.getByText('Share within my club', { exact: true }).click();
-    expect((await saved).status()).toBe(200);
-    await other.getByTestId('board-club').click();
-    await other.locator('[data-testid="leaderboard"][data-board="club"]').waitFor();
+    await flipSharing(page, joined, 'Share within my club');
+    await openBoard(other, 'club');
     expect(await boardRows(other)).toEqual([MEMBER]);
-    await other.getByTestId('board-global').click();
-    await other.locator('[data-testid="leaderboard"][data-board="global"]').waitFor();
+    await openBoard(other, 'global');
     expect(await boardRows(other)).toEqual([]);
     await screenshot(other, 'start-06-other-club-only');
   });
@@ -141,12 +125,7 @@ describe('member journey against npm start', () => {
     expect(await badge.innerText()).toContain('Nine Club');
     await screenshot(page, 'start-07-badge');
 
-    await page.reload();
-    await page.getByRole('link', { name: `Notifications: ${bellBefore + 1} unread` }).waitFor();
-    await page.getByTestId('bell').click();
-    const item = page.getByTestId('inbox-item').filter({ hasText: `Challenge completed: ${CHALLENGE_TITLE}` });
-    await item.waitFor();
-    expect(await item.innerText()).toContain('You earned +750 XP and badge "Nine Club".');
+    expect(await completionNotice(page, bellBefore + 1, CHALLENGE_TITLE)).toContain('You earned +750 XP and badge "Nine Club".');
     await screenshot(page, 'start-08-inbox');
   });
 
@@ -213,11 +192,7 @@ describe('member journey against npm start', () => {
   });
 
   it('signs the member out at the app and the provider', async () => {
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('heading', { name: 'Sign out of the local provider?' }).waitFor();
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByText('You are signed out.').waitFor();
-    expect(await page.evaluate("sessionStorage.getItem('signin.app.tokens')")).toBeNull();
+    await signOutAtProvider(page);
     await screenshot(page, 'start-12-signed-out');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByLabel('Username').waitFor();

@@ -50,3 +50,19 @@ export async function signInAtProvider(tab: Page, username: string, buttonName: 
   await tab.getByLabel('Password').fill('demo');
   await tab.getByRole('button', { name: 'Sign in' }).click();
 }
+
+/** Opens `url` in a tab whose app speaks German, signs `username` in at the provider and waits for the app's navigation. */
+export async function signInGermanAtProvider(tab: Page, url: string, username: string): Promise<void> {
+  await tab.goto(url);
+  await signInAtProvider(tab, username, 'Anmelden');
+  await tab.getByRole('navigation', { name: 'Hauptnavigation' }).waitFor();
+}
+
+/** Signs out at the app and then at the local OpenID provider; the app's tokens are gone from the tab. */
+export async function signOutAtProvider(tab: Page): Promise<void> {
+  await tab.getByRole('button', { name: 'Sign out' }).click();
+  await tab.getByRole('heading', { name: 'Sign out of the local provider?' }).waitFor();
+  await tab.getByRole('button', { name: 'Sign out' }).click();
+  await tab.getByText('You are signed out.').waitFor();
+  expect(await tab.evaluate("sessionStorage.getItem('signin.app.tokens')")).toBeNull();
+}

@@ -1,5 +1,6 @@
 import { awardBadge, upsertBadge } from '../../shared/challenges/badgeRepository';
 import { joinChallenge } from '../../shared/challenges/participationRepository';
+import { badge } from '../../shared/challenges/presets';
 import { getSql } from '../../shared/db/client';
 import { saveContact } from '../../shared/notifications/contactRepository';
 import { notify } from '../../shared/notifications/notify';
@@ -114,14 +115,13 @@ describe('texts in the reader’s language', () => {
     const challenge = await makeChallenge({ title: 'Pokal', titles: { de: 'Vereinspokal', en: 'Club cup' } });
     const participation = await joinChallenge(getSql(), member, challenge.id, {});
     const badgeKey = unique('cup').toLowerCase();
-    await upsertBadge(getSql(), {
-      key: badgeKey,
-      name: { de: 'Pokalsieger', en: 'Cup winner' },
-      icon: 'trophy',
-      colour: '#d4af37',
-      quality: 'gold',
-      description: { de: 'Den Pokal gewonnen', en: 'Won the cup' },
-    });
+    await upsertBadge(
+      getSql(),
+      badge(badgeKey, { de: 'Pokalsieger', en: 'Cup winner' }, 'trophy', '#d4af37', 'gold', {
+        de: 'Den Pokal gewonnen',
+        en: 'Won the cup',
+      }),
+    );
     await awardBadge(getSql(), { userId: member, badgeKey, challengeId: challenge.id, participationId: participation.id });
     await getSql().begin((tx) =>
       notify(tx, {
@@ -164,14 +164,11 @@ describe('texts in the reader’s language', () => {
     const leader = unique('leader');
     await addMember(clubId, leader, 'leader');
     const badgeKey = unique('autumn').toLowerCase();
-    await upsertBadge(getSql(), {
-      key: badgeKey,
-      name: { de: 'Herbstschütze', en: 'Autumn shooter' },
-      icon: 'calendar-check',
-      colour: '#b5651d',
-      quality: 'silver',
-      description: { de: 'Die Herbstserie geschafft', en: 'Finished the autumn series' },
-    });
+    const description = { de: 'Die Herbstserie geschafft', en: 'Finished the autumn series' };
+    await upsertBadge(
+      getSql(),
+      badge(badgeKey, { de: 'Herbstschütze', en: 'Autumn shooter' }, 'calendar-check', '#b5651d', 'silver', description),
+    );
     const rewarding = await call(leader, 'POST', '/api/challenges', {
       json: body({ clubId, title: 'Herbstserie', rulesJson: { goal: { metric: 'shots', target: 200 }, rewardBadge: badgeKey } }),
     });

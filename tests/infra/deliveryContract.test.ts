@@ -7,7 +7,7 @@ import { startFakeAcsEmail, type FakeAcsEmail } from '../../development/acsEmail
 import { startIdentityEndpoint, type IdentityEndpoint } from '../../development/local/identityEndpoint';
 import { apnsToken, fakeTls, usePushWorldOf } from '../notifications/push/support';
 import { newMember, notifyAt } from '../notifications/support';
-import { functionAppEnvironment } from './processSettings';
+import { deployedResources, ENTRA_SIGN_IN, functionAppEnvironment } from './processSettings';
 
 /**
  * The delivery timer with exactly the settings infra gives the function app (processSettings.ts),
@@ -67,28 +67,15 @@ function deployedSettings(): Settings {
         'webpush-vapid-public-key': vapid.publicKey,
         'webpush-vapid-private-key': vapid.privateKey,
       },
-      resources: {
-        appInsightsConnectionString: 'InstrumentationKey=00000000-0000-0000-0000-000000000000',
-        ingestStatusEnabled: 'false',
-        eventHubName: 'club-data',
-        functionConsumerGroup: 'function',
-        eventHubsNamespaceHost: 'evhns-scb-production.servicebus.windows.net',
-        storageAccountName: 'stscbprod',
+      resources: deployedResources({
         functionIdentityClientId: FUNCTION_CLIENT,
         emailEndpoint: email.endpoint,
         emailSenderAddress: 'DoNotReply@0f1e2d3c-aaaa.azurecomm.net',
         notificationHubName: hub.hubName,
         publicBaseUrl: PUBLIC_BASE_URL,
         webPushSubject: PUBLIC_BASE_URL,
-        costsMonthlyBudget: '600',
-      },
-      deployment: {
-        AUTH_ISSUER: 'https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0',
-        AUTH_JWKS_URL: 'https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/discovery/v2.0/keys',
-        AUTH_OIDC_AUTHORITY: 'https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0',
-        AUTH_PORTAL_CLIENT_ID: '4a1aa1d5-c567-49d0-ad0b-cd957a47f842',
-        AUTH_APP_CLIENT_ID: '9b2c6e1f-3d4a-4b5c-8d7e-0f1a2b3c4d5e',
-      },
+      }),
+      deployment: ENTRA_SIGN_IN,
     }),
   );
 }

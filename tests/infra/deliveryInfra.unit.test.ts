@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseSettings } from '../../shared/config/settings';
 import { emailSenderFromSettings } from '../../shared/notifications/channels/email/acsEmailSender';
 import { pushChannelsFromSettings } from '../../shared/notifications/push/pushChannels';
-import { functionAppEnvironment } from './processSettings';
+import { deployedResources, ENTRA_SIGN_IN, functionAppEnvironment } from './processSettings';
 import { bicepParamFile, environments, infraSettings, mainBicep, root } from './settingsSources';
 
 /**
@@ -36,28 +36,8 @@ const deployed = (environment: string) =>
       'webpush-vapid-public-key': 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U',
       'webpush-vapid-private-key': 'UUxI4O8-FbRouAevSmBQ6o18hgE4nSG3qwvJTfKc-ls',
     },
-    resources: {
-      appInsightsConnectionString: 'InstrumentationKey=00000000-0000-0000-0000-000000000000',
-      ingestStatusEnabled: 'false',
-      eventHubName: 'club-data',
-      functionConsumerGroup: 'function',
-      eventHubsNamespaceHost: 'evhns.servicebus.windows.net',
-      storageAccountName: 'stscb',
-      functionIdentityClientId: '6f1e0c55-0000-4000-8000-00000000f0f0',
-      emailEndpoint: 'https://acs-scb.europe.communication.azure.com',
-      emailSenderAddress: 'DoNotReply@0f1e2d3c.azurecomm.net',
-      notificationHubName: 'ntf-scb',
-      publicBaseUrl: 'https://func-scb.azurewebsites.net',
-      webPushSubject: 'https://func-scb.azurewebsites.net',
-      costsMonthlyBudget: '600',
-    },
-    deployment: {
-      AUTH_ISSUER: 'https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0',
-      AUTH_JWKS_URL: 'https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/discovery/v2.0/keys',
-      AUTH_OIDC_AUTHORITY: 'https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0',
-      AUTH_PORTAL_CLIENT_ID: '4a1aa1d5-c567-49d0-ad0b-cd957a47f842',
-      AUTH_APP_CLIENT_ID: '9b2c6e1f-3d4a-4b5c-8d7e-0f1a2b3c4d5e',
-    },
+    resources: deployedResources(),
+    deployment: ENTRA_SIGN_IN,
   });
 
 describe('delivery as infra provisions it', () => {

@@ -215,15 +215,16 @@ describe('infra-to-process contract: each process starts as infra and the workfl
   });
 
   describe('the staging worker container', () => {
+    /** The worker module's parameters (ingestWorker.bicep), pointed at this test's hub and storage. */
+    const workerParams = (): Record<string, string> => ({
+      eventHubsNamespaceHost: hub.fullyQualifiedNamespace,
+      identityClientId: WORKER_CLIENT,
+      eventHubName: hubName,
+      consumerGroup: consumerGroups[1] ?? '',
+      storageAccountName: 'testaccount',
+    });
     it('starts with its env block, reads the hub and writes its checkpoints with its managed identity', async () => {
-      const params: Record<string, string> = {
-        eventHubsNamespaceHost: hub.fullyQualifiedNamespace,
-        identityClientId: WORKER_CLIENT,
-        eventHubName: hubName,
-        consumerGroup: consumerGroups[1] ?? '',
-        storageAccountName: 'testaccount',
-      };
-      const env = workerEnvironment(workerSecrets(), params);
+      const env = workerEnvironment(workerSecrets(), workerParams());
       expect(env).not.toHaveProperty('INGEST_EVENTHUB_CONNECTION');
       expect(env).not.toHaveProperty('AzureWebJobsStorage');
       // A fresh checkpoint table: the same name as deployed, in a storage account of this test alone.
@@ -247,15 +248,8 @@ describe('infra-to-process contract: each process starts as infra and the workfl
     }, 90_000);
 
     it('is seen where staging looks: health, the diagnostics summary and the club page read the worker, not the function', async () => {
-      const params: Record<string, string> = {
-        eventHubsNamespaceHost: hub.fullyQualifiedNamespace,
-        identityClientId: WORKER_CLIENT,
-        eventHubName: hubName,
-        consumerGroup: consumerGroups[1] ?? '',
-        storageAccountName: 'testaccount',
-      };
       const worker = bundles.start('ingest-worker', {
-        ...workerEnvironment(workerSecrets(), params),
+        ...workerEnvironment(workerSecrets(), workerParams()),
         ...localStorageEndpoint(),
         ...platform,
         INGEST_WORKER_LAG_SAMPLE_SECONDS: '1',

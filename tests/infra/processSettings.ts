@@ -21,6 +21,40 @@ export interface Locals {
   deployment: Record<string, string>;
 }
 
+/**
+ * What a deployment produces for the function app (resourceSettingValues in main.bicep, module
+ * outputs), as a production-like deployment would: a test names only the values it points at its
+ * own fakes or checks.
+ */
+export function deployedResources(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    appInsightsConnectionString: 'InstrumentationKey=00000000-0000-0000-0000-000000000000',
+    ingestStatusEnabled: 'false',
+    eventHubName: 'club-data',
+    functionConsumerGroup: 'function',
+    eventHubsNamespaceHost: 'evhns.servicebus.windows.net',
+    storageAccountName: 'stscb',
+    functionIdentityClientId: '6f1e0c55-0000-4000-8000-00000000f0f0',
+    emailEndpoint: 'https://acs-scb.europe.communication.azure.com',
+    emailSenderAddress: 'DoNotReply@0f1e2d3c.azurecomm.net',
+    notificationHubName: 'ntf-scb',
+    publicBaseUrl: 'https://func-scb.azurewebsites.net',
+    webPushSubject: 'https://func-scb.azurewebsites.net',
+    costsMonthlyBudget: '600',
+    ...overrides,
+  };
+}
+
+const ENTRA = 'https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47';
+/** The sign-in variables a deployment refuses to go without: a Microsoft Entra tenant and the two front ends' client ids. */
+export const ENTRA_SIGN_IN: Record<string, string> = {
+  AUTH_ISSUER: `${ENTRA}/v2.0`,
+  AUTH_JWKS_URL: `${ENTRA}/discovery/v2.0/keys`,
+  AUTH_OIDC_AUTHORITY: `${ENTRA}/v2.0`,
+  AUTH_PORTAL_CLIENT_ID: '4a1aa1d5-c567-49d0-ad0b-cd957a47f842',
+  AUTH_APP_CLIENT_ID: '9b2c6e1f-3d4a-4b5c-8d7e-0f1a2b3c4d5e',
+};
+
 /** The function app's app settings in one environment, as functionApp.bicep writes them. */
 export function functionAppEnvironment(environment: string, locals: Locals): Record<string, string> {
   const { app, platform } = infraSettings();

@@ -5,6 +5,7 @@ import { DEFAULT_MIGRATIONS_DIR, migrate } from '../../shared/db/migrate';
 import { applyIngestBatch, type ApplyOptions } from '../../shared/ingest/apply';
 import { moveHitsOnline } from '../../shared/ingest/hitPartitionMove';
 import { folder, scratchDatabases } from '../db/scratch';
+import { holdReading } from '../support/heldReader';
 import { hitEvent, incoming, TEST_THRESHOLDS, uniqueClub } from './fixtures';
 
 /**
@@ -137,17 +138,7 @@ describe('moving hits into month partitions', () => {
     expect(await tableKind(sql)).toBe('r');
 
     // A long report over the old table: the copy reads beside it, the swap cannot have its lock.
-    const reader = databases.another();
-    let finishReading!: () => void;
-    const readingDone = new Promise<void>((resolve) => (finishReading = resolve));
-    let readerHoldsLock!: () => void;
-    const lockHeld = new Promise<void>((resolve) => (readerHoldsLock = resolve));
-    const reading = reader.begin(async (tx) => {
-      await tx`select count(*) from club_data_hit`;
-      readerHoldsLock();
-      await readingDone;
-    });
-    await lockHeld;
+    const reader = await holdReading(databases.another(), (tx) => tx`select count(*) from club_data_hit`);
 
     const started = Date.now();
     const first = await moveHitsOnline(sql, { batchSize: 10_000, budgetMs: 120_000, lockTimeoutMs: 300 });
@@ -158,9 +149,7 @@ describe('moving hits into month partitions', () => {
     expect(during.hits).toBe(1);
     expect(Date.now() - started).toBeLessThan(60_000);
 
-    finishReading();
-    await reading;
-    await reader.end();
+    await reader.release();
     // The next run walks only the row written since (the mirror has it already), then swaps.
     expect(await moveHitsOnline(sql, { batchSize: 10_000, budgetMs: 120_000, lockTimeoutMs: 300 })).toEqual({
       state: 'swapped',

@@ -3,6 +3,7 @@ import { migrate } from '../../shared/db/migrate';
 import { applyIngestBatch, type ApplyOptions } from '../../shared/ingest/apply';
 import { maintainHitPartitions, monthStart } from '../../shared/ingest/hitPartitions';
 import { scratchDatabases } from '../db/scratch';
+import { holdReading } from '../support/heldReader';
 import { hitEvent, incoming, TEST_THRESHOLDS, uniqueClub } from './fixtures';
 
 /**
@@ -135,17 +136,10 @@ describe('hit partitions', () => {
     const club = uniqueClub();
     await hitAt(sql, club, 'old', middleOf(month0));
     // A long reader of this month's partition (a report, a backup) holds its lock.
-    const reader = databases.another();
-    let finishReading!: () => void;
-    const readingDone = new Promise<void>((resolve) => (finishReading = resolve));
-    let readerHoldsLock!: () => void;
-    const lockHeld = new Promise<void>((resolve) => (readerHoldsLock = resolve));
-    const reading = reader.begin(async (tx) => {
-      await tx`select count(*) from club_data_hit where created_at >= ${month0} and created_at < ${monthStart(month0, 1)}`;
-      readerHoldsLock();
-      await readingDone;
-    });
-    await lockHeld;
+    const reader = await holdReading(
+      databases.another(),
+      (tx) => tx`select count(*) from club_data_hit where created_at >= ${month0} and created_at < ${monthStart(month0, 1)}`,
+    );
 
     const later = middleOf(monthStart(month0, 3));
     const started = Date.now();
@@ -162,9 +156,7 @@ describe('hit partitions', () => {
     expect(took).toBeLessThan(5000);
     expect(Object.keys(await whereRows(sql, club)).sort()).toEqual(['live', 'old']);
 
-    finishReading();
-    await reading;
-    await reader.end();
+    await reader.release();
     const next = await maintainHitPartitions(sql, later, { monthsAhead: 3, retentionMonths: 2, lockTimeoutMs: 300 });
     expect(next.dropped).toEqual([nameOf(month0)]);
     // Both arrived in that month, which is past retention at the later time.

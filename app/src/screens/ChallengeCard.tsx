@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { callToAction, defaultBoard, percent } from '../cards';
 import { formatDate, formatNumber, t, type TextKey } from '../i18n';
@@ -16,6 +17,12 @@ function goalText(item: ChallengeListItem): string {
 export function amountText(item: ChallengeListItem, value: number, target: number): string {
   return t(`amount.${item.rulesJson.goal.metric}` as TextKey, { value, target });
 }
+
+/** The participation's privacy switches, in the order the card shows them. */
+const PRIVACY_SWITCHES = [
+  { field: 'shareWithinClub', label: 'privacy.club', testId: 'share-club' },
+  { field: 'shareGlobally', label: 'privacy.global', testId: 'share-global' },
+] as const;
 
 /**
  * One challenge: scope badge, goal, XP reward and the call to action (join, progress, open);
@@ -69,7 +76,7 @@ export function ChallengeCard(props: {
       setParticipation(await api.send<ParticipationView>('POST', participationPath('/leave')));
       setConfirming(false);
     }, 'rejoin');
-  const share = (field: 'shareWithinClub' | 'shareGlobally', value: boolean) => {
+  const share = (field: (typeof PRIVACY_SWITCHES)[number]['field'], value: boolean) => {
     // A switch is never disabled while its change is sent: a disabled control drops the focus.
     if (action.busy) return;
     void act(
@@ -138,16 +145,9 @@ export function ChallengeCard(props: {
       {participation ? <ParticipationState item={item} participation={participation} linked={props.linked} /> : null}
       <div class="card-actions">
         {cta === 'join' || cta === 'rejoin' ? (
-          <button
-            type="button"
-            class="button"
-            disabled={action.busy}
-            onClick={() => void join()}
-            aria-describedby={titleId}
-            data-action={cta === 'join' ? 'join' : 'rejoin'}
-          >
+          <CardButton busy={action.busy} onClick={() => void join()} describedBy={titleId} action={cta}>
             {t(cta === 'join' ? 'card.join' : 'card.rejoin')}
-          </button>
+          </CardButton>
         ) : null}
         {cta === 'ended' ? <span class="muted">{t('card.ended')}</span> : null}
         <a
@@ -159,30 +159,23 @@ export function ChallengeCard(props: {
           {t('card.leaderboard')}
         </a>
         {cta === 'progress' ? (
-          <button
-            type="button"
-            class="button button-secondary"
-            disabled={action.busy || confirming}
+          <CardButton
+            secondary
+            busy={action.busy || confirming}
             onClick={() => {
               action.clearError();
               setConfirming(true);
             }}
-            aria-describedby={titleId}
-            data-action="leave"
+            describedBy={titleId}
+            action="leave"
           >
             {t('card.leave')}
-          </button>
+          </CardButton>
         ) : null}
         {personalization && item.scope === 'personal' ? (
-          <button
-            type="button"
-            class="button button-secondary"
-            disabled={action.busy}
-            onClick={() => void regenerate()}
-            aria-describedby={titleId}
-          >
+          <CardButton secondary busy={action.busy} onClick={() => void regenerate()} describedBy={titleId}>
             {t('card.regenerate')}
-          </button>
+          </CardButton>
         ) : null}
       </div>
       {confirming && participation ? (
@@ -201,24 +194,47 @@ export function ChallengeCard(props: {
       {participation && participation.status !== 'cancelled' ? (
         <fieldset class="privacy">
           <legend>{t('card.privacy')}</legend>
-          <Toggle
-            label={t('privacy.club')}
-            checked={participation.shareWithinClub}
-            testId="share-club"
-            action="shareWithinClub"
-            onChange={(value) => share('shareWithinClub', value)}
-          />
-          <Toggle
-            label={t('privacy.global')}
-            checked={participation.shareGlobally}
-            testId="share-global"
-            action="shareGlobally"
-            onChange={(value) => share('shareGlobally', value)}
-          />
+          {PRIVACY_SWITCHES.map(({ field, label, testId }) => (
+            <Toggle
+              key={field}
+              label={t(label)}
+              checked={participation[field]}
+              testId={testId}
+              action={field}
+              onChange={(value) => share(field, value)}
+            />
+          ))}
         </fieldset>
       ) : null}
       {action.error ? <ErrorBox error={action.error} title={t('state.actionFailed')} /> : null}
     </article>
+  );
+}
+
+/**
+ * One of the card's action buttons: described by the card's title (a screen reader hears which
+ * challenge "Join" is for), disabled while an action runs, and named by `action` (`data-action`)
+ * so the focus can come back to it after the card is drawn again.
+ */
+function CardButton(props: {
+  secondary?: boolean;
+  busy: boolean;
+  onClick: () => void;
+  describedBy: string;
+  action?: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <button
+      type="button"
+      class={props.secondary ? 'button button-secondary' : 'button'}
+      disabled={props.busy}
+      onClick={props.onClick}
+      aria-describedby={props.describedBy}
+      data-action={props.action}
+    >
+      {props.children}
+    </button>
   );
 }
 
