@@ -43,6 +43,8 @@ export interface ScaleFigures {
   inbox: Comparison;
   retention: { partition: string | null; dropMs: number; skipped: boolean; insertWaitMs: number; insertBaselineMs: number };
   bytesPerMillion: { heapMiB: number; indexMiB: number; totalMiB: number; bytesPerHit: number };
+  /** The database's busy connections during the live run, by statement kind and wait. */
+  activity: { statement: string; wait: string; share: number }[];
 }
 
 /** Events per second between two samples. */
@@ -105,6 +107,10 @@ export function formatReport(figures: ScaleFigures): string {
     `| database bytes per million hits | ${n(bytes.totalMiB)} MiB (heap ${n(bytes.heapMiB)}, indexes ${n(bytes.indexMiB)}; ${n(bytes.bytesPerHit)} bytes per hit) | — |`,
     '',
     `Apply lag (events behind) every 5 s: ${lagLine}.`,
+    '',
+    'Where the database was busy during the live run (share of active-statement samples):',
+    '',
+    ...figures.activity.map((row) => `- ${(row.share * 100).toFixed(0)} % \`${row.statement}\` (${row.wait})`),
   ];
   return lines.join('\n');
 }

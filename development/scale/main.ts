@@ -16,6 +16,7 @@ import { preload, TRACKED_CLUBS } from './preload';
 import { probeUntil } from './probes';
 import { bytesPerMillion, freshnessTimes, inboxFirstPage, leaderboardFirstPage } from './quietFigures';
 import { measureRetentionDrop, type RetentionFigure } from './retentionDrop';
+import { sampleActivity } from './dbActivity';
 
 /**
  * `npm run scale [-- --hits N --rate R --seconds S --partitions P --reuse --preload-only --drop]`: the federation
@@ -59,7 +60,9 @@ async function main(): Promise<void> {
     log(`freshness check: median ${[...freshnessMs].sort((a, b) => a - b)[freshnessMs.length >> 1]?.toFixed(0)} ms`);
     const leaderboard = await leaderboardFirstPage(sql, preloaded.globalChallengeId);
     const inbox = await inboxFirstPage(sql, preloaded.inboxUserId);
-    log(`first pages: leaderboard ${(leaderboard.subjectMs / leaderboard.baselineMs).toFixed(2)}×, inbox ${(inbox.subjectMs / inbox.baselineMs).toFixed(2)}×`);
+    log(
+      `first pages: leaderboard ${(leaderboard.subjectMs / leaderboard.baselineMs).toFixed(2)}×, inbox ${(inbox.subjectMs / inbox.baselineMs).toFixed(2)}×`,
+    );
 
     const keep = Math.ceil(((options.rate * (options.seconds + 10)) / options.partitions) * 1.5) + 10_000;
     const hub = await startIpcChild<string>(path.join(__dirname, 'hubProcess.ts'), {
@@ -127,19 +130,30 @@ async function main(): Promise<void> {
       const applied = partitionIds.reduce((sum, id) => sum + (progress.applied[id] ?? -1) + 1, 0);
       const at = { atSeconds: (performance.now() - started) / 1000, sent, applied };
       samples.push(at);
-      log(`${at.atSeconds.toFixed(0)} s: sent ${sent.toLocaleString('en')}, applied ${applied.toLocaleString('en')}, behind ${(sent - applied).toLocaleString('en')}`);
+      log(
+        `${at.atSeconds.toFixed(0)} s: sent ${sent.toLocaleString('en')}, applied ${applied.toLocaleString('en')}, behind ${(sent - applied).toLocaleString('en')}`,
+      );
       return at;
     };
     log(`sending ${options.rate} events/s for ${options.seconds} s over ${options.partitions} partitions; service at ${service.ready}`);
     await sample();
     const done = sender.ask<{ sent: number; seconds: number }>('go', 'done');
     const deadline = started + options.seconds * 1000;
-    const sampling = (async () => {
-      while (performance.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, Math.min(SAMPLE_MS, deadline - performance.now() + 50)));
-        await sample();
+    let sendDone = false;
+    void done.then(() => (sendDone = true));
+    // Samples through the send window, then until every sent event is applied or the drain time is up.
+    const sampling = (async (): Promise<number | null> => {
+      for (;;) {
+        const toDeadline = deadline + 50 - performance.now();
+        await new Promise((resolve) => setTimeout(resolve, toDeadline > 0 ? Math.min(SAMPLE_MS, toDeadline) : SAMPLE_MS));
+        const last = await sample();
+        if (!sendDone) continue;
+        const after = last.atSeconds - options.seconds;
+        if (last.applied >= last.sent) return Math.max(0, after);
+        if (after > options.drainSeconds) return null;
       }
     })();
+    const activity = sampleActivity(probeSql, sampling);
     const probing = probeUntil(deadline, tracked, {
       baseUrl: service.ready,
       producer,
@@ -148,27 +162,22 @@ async function main(): Promise<void> {
       firstRecord: firstRecord + 5_000_000,
     });
     const retention = new Promise<RetentionFigure>((resolve, reject) =>
-      setTimeout(() => {
-        log('dropping the oldest month while ingest runs');
-        measureRetentionDrop(sql, probeSql).then((figure) => {
-          log(`retention drop of ${figure.partition}: ${figure.dropMs.toFixed(0)} ms${figure.skipped ? ' (skipped)' : ''}, slowest insert beside it ${figure.insertWaitMs.toFixed(1)} ms`);
-          resolve(figure);
-        }, reject);
-      }, (options.seconds * 1000) / 2),
+      setTimeout(
+        () => {
+          log('dropping the oldest month while ingest runs');
+          measureRetentionDrop(sql, probeSql).then((figure) => {
+            log(
+              `retention drop of ${figure.partition}: ${figure.dropMs.toFixed(0)} ms${figure.skipped ? ' (skipped)' : ''}, slowest insert beside it ${figure.insertWaitMs.toFixed(1)} ms`,
+            );
+            resolve(figure);
+          }, reject);
+        },
+        (options.seconds * 1000) / 2,
+      ),
     );
-    const [sent, probes] = await Promise.all([done, probing, sampling]).then(([a, b]) => [a, b] as const);
+    const sent = await done;
     log(`sender done: ${sent.sent.toLocaleString('en')} events in ${sent.seconds.toFixed(1)} s`);
-    let drainedAfterSeconds: number | null = null;
-    const drainUntil = performance.now() + options.drainSeconds * 1000;
-    for (;;) {
-      const last = await sample();
-      if (last.applied >= last.sent) {
-        drainedAfterSeconds = Math.max(0, last.atSeconds - options.seconds);
-        break;
-      }
-      if (performance.now() > drainUntil) break;
-      await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
-    }
+    const [drainedAfterSeconds, probes, activityShares] = await Promise.all([sampling, probing, activity]);
     const retentionFigure = await retention;
     const finalBytes = await bytesPerMillion(sql);
     await sql.end();
@@ -177,7 +186,10 @@ async function main(): Promise<void> {
     const figures: ScaleFigures = {
       command: `npm run scale -- ${process.argv.slice(2).join(' ')}`.trim(),
       date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-      machine: `${os.cpus().length} cores, load average ${loadBefore.map((l) => l.toFixed(1)).join(' / ')} before, ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} after; PostgreSQL at ${new URL(environment.database.url).host}`,
+      machine: `${os.cpus().length} cores, load average ${loadBefore.map((l) => l.toFixed(1)).join(' / ')} before, ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')} after; PostgreSQL at ${new URL(environment.database.url).host}`,
       preload: {
         hits: Math.round(bytes.rows),
         partitions: bytes.partitions,
@@ -199,6 +211,7 @@ async function main(): Promise<void> {
       inbox,
       retention: retentionFigure,
       bytesPerMillion: bytes,
+      activity: activityShares,
     };
     log(`after the run: ${finalBytes.rows.toLocaleString('en')} hits in ${finalBytes.partitions} partitions`);
     console.log('\n' + formatReport(figures) + '\n');

@@ -13,7 +13,6 @@ import {
   hitCopyChunk,
   memberId,
   preloadMonths,
-  shooterId,
   type CatalogShape,
   type MonthSlice,
 } from './hitRows';
@@ -49,7 +48,13 @@ const LOADERS = 2;
 
 const FINISHED = 'scale_preload';
 
-export async function preload(serverUrl: string, name: string, shape: PreloadShape, reuse: boolean, log: (line: string) => void): Promise<Preloaded> {
+export async function preload(
+  serverUrl: string,
+  name: string,
+  shape: PreloadShape,
+  reuse: boolean,
+  log: (line: string) => void,
+): Promise<Preloaded> {
   const admin = postgres(serverUrl, { max: 1, onnotice: () => undefined });
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -75,7 +80,9 @@ export async function preload(serverUrl: string, name: string, shape: PreloadSha
     if (!reused || loaded.rows > 0) {
       await sql`select setval('club_data_hit_id_seq', ${shape.hits + 1})`;
       await sql.unsafe('vacuum analyze');
-      await sql.unsafe(`create table if not exists ${FINISHED} (hits bigint not null, clubs int not null, finished_at timestamptz not null)`);
+      await sql.unsafe(
+        `create table if not exists ${FINISHED} (hits bigint not null, clubs int not null, finished_at timestamptz not null)`,
+      );
       await sql`delete from ${sql(FINISHED)}`;
       await sql`insert into ${sql(FINISHED)} values (${shape.hits}, ${shape.catalogClubs}, now())`;
     }
@@ -138,7 +145,12 @@ async function seedPeople(sql: Sql, shape: PreloadShape, log: (line: string) => 
   const global = await benchChallenge(sql, { title: 'Federation 1,000 shots', defaultVisibility: 'global' });
   await joinAll(sql, global.id, shooters, active, null);
   for (let a = 0; a < active; a += 1) {
-    const club = await benchChallenge(sql, { scope: 'club', clubId: clubId(a * 10), title: `Club ${a} 1,000 shots`, defaultVisibility: 'club' });
+    const club = await benchChallenge(sql, {
+      scope: 'club',
+      clubId: clubId(a * 10),
+      title: `Club ${a} 1,000 shots`,
+      defaultVisibility: 'club',
+    });
     await joinAll(sql, club.id, shooters, 1, a);
   }
   await seedInbox(sql, memberId(0, 1), INBOX_ENTRIES);
@@ -147,7 +159,9 @@ async function seedPeople(sql: Sql, shape: PreloadShape, log: (line: string) => 
     select 'scale-m-' || a || '-' || s, 'Entry ' || n, 'Body of entry ' || n, 'info', 'member', 'club', 'scale',
            now() - make_interval(hours => n)
     from generate_series(1, ${active - 1}::int) as a, generate_series(0, ${shooters - 1}::int) as s, generate_series(1, ${MEMBER_INBOX_ENTRIES}::int) as n`;
-  log(`catalog ${shape.catalogClubs} clubs, ${active * shooters} members, challenges and inboxes in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  log(
+    `catalog ${shape.catalogClubs} clubs, ${active * shooters} members, challenges and inboxes in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
 }
 
 /** Members of `clubs` clubs from `firstClub` on join a challenge 14 days ago, with scores from an earlier evaluation. */
@@ -165,7 +179,11 @@ async function joinAll(sql: Sql, challengeId: string, shooters: number, clubs: n
 }
 
 /** The month tables not attached yet: loaded (two at a time), indexed, attached. */
-async function loadMissingMonths(url: string, shape: PreloadShape, log: (line: string) => void): Promise<{ rows: number; seconds: number }> {
+async function loadMissingMonths(
+  url: string,
+  shape: PreloadShape,
+  log: (line: string) => void,
+): Promise<{ rows: number; seconds: number }> {
   const sessionSettings = { synchronous_commit: 'off', maintenance_work_mem: '512MB' };
   const sql = postgres(url, { max: LOADERS, onnotice: () => undefined, connection: sessionSettings });
   try {
@@ -253,13 +271,17 @@ async function loadMonth(sql: postgres.Sql, month: MonthSlice, shape: CatalogSha
   await sql.unsafe(
     `alter table ${table} add constraint ${table}_bounds check (created_at >= '${month.start.toISOString()}' and created_at < '${next.toISOString()}')`,
   );
-  await sql.unsafe(`alter table club_data_hit attach partition ${table} for values from ('${month.start.toISOString()}') to ('${next.toISOString()}')`);
+  await sql.unsafe(
+    `alter table club_data_hit attach partition ${table} for values from ('${month.start.toISOString()}') to ('${next.toISOString()}')`,
+  );
   await sql.unsafe(`alter table ${table} drop constraint ${table}_bounds`);
 }
 
 /** The probed members, the global board and the inbox measured, read back from the database. */
 async function trackedAndBoards(sql: Sql): Promise<Omit<Preloaded, 'url' | 'reused' | 'hitSeconds' | 'rowsPerSecond'>> {
-  const [global] = await sql<{ id: string }[]>`select id from challenge where scope = 'global' and created_by = 'bench' order by created_at limit 1`;
+  const [global] = await sql<
+    { id: string }[]
+  >`select id from challenge where scope = 'global' and created_by = 'bench' order by created_at limit 1`;
   const tracked = [];
   for (const a of TRACKED_CLUBS) {
     const [club] = await sql<{ id: string }[]>`select id from challenge where scope = 'club' and club_id = ${clubId(a * 10)} limit 1`;
@@ -267,4 +289,3 @@ async function trackedAndBoards(sql: Sql): Promise<Omit<Preloaded, 'url' | 'reus
   }
   return { tracked, globalChallengeId: global?.id ?? '', inboxUserId: memberId(0, 1) };
 }
-

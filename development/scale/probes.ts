@@ -57,7 +57,13 @@ export async function probeUntil(
           value: 10.0,
           shot_at: (now - 1000) * 1000,
         };
-        const event = changeEvent<HitRow>('hits', club, 'c', { after: row }, { lsn: 90_000_000 + record, txId: record, committedAtMs: now - 500 });
+        const event = changeEvent<HitRow>(
+          'hits',
+          club,
+          'c',
+          { after: row },
+          { lsn: 90_000_000 + record, txId: record, committedAtMs: now - 500 },
+        );
         const sentAt = performance.now();
         await options.producer.sendBatch([toEventData(event)], { partitionId: String(member.clubIndex % options.partitions) });
         let seen = false;

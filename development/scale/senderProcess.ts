@@ -15,15 +15,16 @@ import { liveHit } from './liveHits';
 const TICK_MS = 100;
 
 async function main(): Promise<void> {
-  const [connection = '', hub = '', rateText, secondsText, clubsText, shootersText, partitionsText, trackedText = '', firstText] = process.argv.slice(2);
-  const [rate, seconds, clubs, shooters, partitions, firstRecord] = [rateText, secondsText, clubsText, shootersText, partitionsText, firstText].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const [connection = '', hub = '', rateText, secondsText, clubsText, shootersText, partitionsText, trackedText = '', firstText] =
+    process.argv.slice(2);
+  const [rate, seconds, clubs, shooters, partitions, firstRecord] = [
+    rateText,
+    secondsText,
+    clubsText,
+    shootersText,
+    partitionsText,
+    firstText,
+  ].map(Number) as [number, number, number, number, number, number];
   const tracked = new Set(trackedText.split(',').filter(Boolean).map(Number));
   const producer = new EventHubProducerClient(connection, hub);
   await producer.getPartitionIds();

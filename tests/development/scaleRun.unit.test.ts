@@ -1,3 +1,4 @@
+import { statementKind } from '../../development/scale/dbActivity';
 import { formatReport, percentile, sustained, appliedRates, type ScaleFigures } from '../../development/scale/figures';
 import { HIT_COPY_COLUMNS, hitCopyLine, preloadMonths, PRELOAD_MONTHS } from '../../development/scale/hitRows';
 import { liveHit } from '../../development/scale/liveHits';
@@ -97,6 +98,7 @@ describe('federation run: figures', () => {
       inbox: { subjectMs: 1.5, baselineMs: 1 },
       retention: { partition: 'club_data_hit_p2025_11', dropMs: 30, skipped: false, insertWaitMs: 2, insertBaselineMs: 1 },
       bytesPerMillion: { heapMiB: 130, indexMiB: 160, totalMiB: 290, bytesPerHit: 304 },
+      activity: [{ statement: 'commit', wait: 'IO:WALSync', share: 0.25 }],
     };
     const report = formatReport(figures);
     expect(report).toContain('| events/s applied, sustained over the window | 1,400 | ≥ 8,000: **missed** |');
@@ -105,6 +107,7 @@ describe('federation run: figures', () => {
     expect(report).toContain('1.20× (1.20 / 1.00 ms) | ≤ 1.3×: met');
     expect(report).toContain('1.50× (1.50 / 1.00 ms) | ≤ 1.3×: **missed**');
     expect(report).toContain('0 s: 0, 5 s: 1,000, 10 s: 6,000, 15 s: 0');
+    expect(report).toContain('- 25 % `commit` (IO:WALSync)');
   });
 });
 
@@ -119,5 +122,14 @@ describe('federation run: options', () => {
     expect(() => parseScaleOptions(['--rate', 'fast'])).toThrow('--rate must be a whole number');
     expect(() => parseScaleOptions(['--hits', '10'])).toThrow('--hits must be a whole number of at least 1000');
     expect(parseScaleOptions(['--hits', '1_000_000', '--reuse']).hits).toBe(1_000_000);
+  });
+});
+
+describe('federation run: database activity', () => {
+  it('groups statements by their first words, parameters and literals folded', () => {
+    expect(statementKind("select   pg_advisory_xact_lock($1, k)\n  from x where a = 'b' and n = 42")).toBe(
+      'select pg_advisory_xact_lock(?, k) from x where a = ? and n = ?',
+    );
+    expect(statementKind('x'.repeat(100))).toHaveLength(70);
   });
 });
