@@ -19,7 +19,7 @@ import { measureRetentionDrop, type RetentionFigure } from './retentionDrop';
 import { sampleActivity } from './dbActivity';
 
 /**
- * `npm run scale [-- --hits N --rate R --seconds S --partitions P --reuse --preload-only --drop]`: the federation
+ * `npm run scale [-- --hits N --rate R --seconds S --partitions P --reuse --only preload|quiet|live --drop]`: the federation
  * run (docs/benchmarks.md, "Federation run"). Preloads (or with --reuse keeps) a year at a tenth of
  * the federation, reads the quiet figures, then runs the hub, the service and the sender in three
  * processes of their own while this one samples the apply lag, probes send-to-board latency and
@@ -45,9 +45,15 @@ async function main(): Promise<void> {
   try {
     log(`preloading ${options.hits.toLocaleString('en')} hits into ${name}${options.reuse ? ' (--reuse: kept when already there)' : ''}`);
     const preloadStarted = performance.now();
-    const preloaded = await preload(environment.database.url, name, shape, options.reuse, log);
+    const preloaded = await preload(
+      environment.database.url,
+      name,
+      shape,
+      { reuse: options.reuse, asIs: options.only !== null && options.only !== 'preload' },
+      log,
+    );
     log(`preload ${preloaded.reused ? 'reused' : 'done'} in ${((performance.now() - preloadStarted) / 1000).toFixed(0)} s`);
-    if (options.preloadOnly) {
+    if (options.only === 'preload') {
       if (preloaded.rowsPerSecond) log(`hits loaded at ${preloaded.rowsPerSecond.toLocaleString('en')} rows/s (indexes included)`);
       return;
     }
@@ -56,13 +62,23 @@ async function main(): Promise<void> {
     const probeSql = connect({ url: preloaded.url, max: 1 });
     const bytes = await bytesPerMillion(sql);
     log(`${bytes.rows.toLocaleString('en')} hits in ${bytes.partitions} partitions: ${bytes.totalMiB.toFixed(0)} MiB per million`);
-    const freshnessMs = await freshnessTimes(sql);
-    log(`freshness check: median ${[...freshnessMs].sort((a, b) => a - b)[freshnessMs.length >> 1]?.toFixed(0)} ms`);
-    const leaderboard = await leaderboardFirstPage(sql, preloaded.globalChallengeId);
-    const inbox = await inboxFirstPage(sql, preloaded.inboxUserId);
-    log(
-      `first pages: leaderboard ${(leaderboard.subjectMs / leaderboard.baselineMs).toFixed(2)}×, inbox ${(inbox.subjectMs / inbox.baselineMs).toFixed(2)}×`,
-    );
+    async function quietFigures() {
+      const freshnessMs = await freshnessTimes(sql);
+      log(`freshness check: median ${[...freshnessMs].sort((a, b) => a - b)[freshnessMs.length >> 1]?.toFixed(0)} ms`);
+      const leaderboard = await leaderboardFirstPage(sql, preloaded.globalChallengeId);
+      const inbox = await inboxFirstPage(sql, preloaded.inboxUserId);
+      log(
+        `first pages: leaderboard ${(leaderboard.subjectMs / leaderboard.baselineMs).toFixed(2)}× (${leaderboard.subjectMs.toFixed(2)} / ${leaderboard.baselineMs.toFixed(2)} ms), ` +
+          `inbox ${(inbox.subjectMs / inbox.baselineMs).toFixed(2)}× (${inbox.subjectMs.toFixed(2)} / ${inbox.baselineMs.toFixed(2)} ms)`,
+      );
+      return { freshnessMs, leaderboard, inbox };
+    }
+    const quiet = options.only === 'live' ? undefined : await quietFigures();
+    if (options.only === 'quiet') {
+      await sql.end();
+      await probeSql.end();
+      return;
+    }
 
     const keep = Math.ceil(((options.rate * (options.seconds + 10)) / options.partitions) * 1.5) + 10_000;
     const hub = await startIpcChild<string>(path.join(__dirname, 'hubProcess.ts'), {
@@ -206,9 +222,9 @@ async function main(): Promise<void> {
       drainedAfterSeconds,
       latenciesMs: probes.latenciesMs,
       probesUnseen: probes.unseen,
-      freshnessMs,
-      leaderboard,
-      inbox,
+      freshnessMs: quiet?.freshnessMs ?? [],
+      leaderboard: quiet?.leaderboard ?? { subjectMs: Number.NaN, baselineMs: Number.NaN },
+      inbox: quiet?.inbox ?? { subjectMs: Number.NaN, baselineMs: Number.NaN },
       retention: retentionFigure,
       bytesPerMillion: bytes,
       activity: activityShares,

@@ -17,8 +17,12 @@ export interface ScaleOptions {
   drainSeconds: number;
   /** Keep an already preloaded database of the same size instead of loading again. */
   reuse: boolean;
-  /** Stop after the preload (a later run takes it with --reuse). */
-  preloadOnly: boolean;
+  /**
+   * One part only: `preload` (a later run takes it with --reuse), `quiet` (the figures read on the
+   * quiet database) or `live` (the live run alone, on the database as it is, a dropped month not
+   * loaded again); null for all of them.
+   */
+  only: 'preload' | 'quiet' | 'live' | null;
   /** Drop the scale database at the end (otherwise it stays for the next --reuse). */
   drop: boolean;
 }
@@ -46,7 +50,7 @@ export function parseScaleOptions(argv: readonly string[]): ScaleOptions {
       'drain-seconds': { type: 'string' },
       reuse: { type: 'boolean', default: false },
       drop: { type: 'boolean', default: false },
-      'preload-only': { type: 'boolean', default: false },
+      only: { type: 'string' },
     },
     strict: true,
   });
@@ -60,9 +64,15 @@ export function parseScaleOptions(argv: readonly string[]): ScaleOptions {
     partitions: whole('partitions', values.partitions, 8, 1),
     drainSeconds: whole('drain-seconds', values['drain-seconds'], 120, 0),
     reuse: values.reuse,
-    preloadOnly: values['preload-only'],
+    only: onlyPart(values.only),
     drop: values.drop,
   };
+}
+
+function onlyPart(text: string | undefined): ScaleOptions['only'] {
+  if (text === undefined) return null;
+  if (text === 'preload' || text === 'quiet' || text === 'live') return text;
+  throw new Error('--only must be preload, quiet or live');
 }
 
 /** The scale database of one size: a run at another size never reuses (or drops) this one. */

@@ -48,11 +48,15 @@ const LOADERS = 2;
 
 const FINISHED = 'scale_preload';
 
+/**
+ * `reuse`: keep a finished preload of this size. `asIs`: and take it as it is, without loading a
+ * month the retention drop of an earlier run removed (for a run of one part only).
+ */
 export async function preload(
   serverUrl: string,
   name: string,
   shape: PreloadShape,
-  reuse: boolean,
+  { reuse, asIs }: { reuse: boolean; asIs: boolean },
   log: (line: string) => void,
 ): Promise<Preloaded> {
   const admin = postgres(serverUrl, { max: 1, onnotice: () => undefined });
@@ -76,7 +80,7 @@ export async function preload(
       await migrate(sql);
       await seedPeople(sql, shape, log);
     }
-    const loaded = await loadMissingMonths(url.toString(), shape, log);
+    const loaded = reused && asIs ? { rows: 0, seconds: 0 } : await loadMissingMonths(url.toString(), shape, log);
     if (!reused || loaded.rows > 0) {
       await sql`select setval('club_data_hit_id_seq', ${shape.hits + 1})`;
       await sql.unsafe('vacuum analyze');
