@@ -62,10 +62,13 @@ export async function preload(
   const admin = postgres(serverUrl, { max: 1, onnotice: () => undefined });
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  let reused = false;
+  // The month the preloaded year ends in: the preload's own, kept when reused, so that a month
+  // loaded again later holds the same rows as before, whatever the date of the later run.
+  let anchor: Date | null = null;
   try {
     const [exists] = await admin`select 1 as one from pg_database where datname = ${name}`;
-    if (exists && reuse) reused = await isFinished(url.toString(), shape);
+    if (exists && reuse) anchor = await finishedAt(url.toString(), shape);
+    const reused = anchor !== null;
     if (!reused) {
       if (exists) log(`dropping the unfinished or unwanted database ${name}`);
       await admin.unsafe(`drop database if exists ${quoteIdentifier(name)} with (force)`);
@@ -74,21 +77,20 @@ export async function preload(
   } finally {
     await admin.end();
   }
+  const reused = anchor !== null;
+  const endsIn = anchor ?? new Date();
   const sql = connect({ url: url.toString(), max: 2 });
   try {
     if (!reused) {
       await migrate(sql);
       await seedPeople(sql, shape, log);
     }
-    const loaded = reused && asIs ? { rows: 0, seconds: 0 } : await loadMissingMonths(url.toString(), shape, log);
+    const loaded = reused && asIs ? { rows: 0, seconds: 0 } : await loadMissingMonths(url.toString(), shape, endsIn, log);
     if (!reused || loaded.rows > 0) {
       await sql`select setval('club_data_hit_id_seq', ${shape.hits + 1})`;
       await sql.unsafe('vacuum analyze');
-      await sql.unsafe(
-        `create table if not exists ${FINISHED} (hits bigint not null, clubs int not null, finished_at timestamptz not null)`,
-      );
-      await sql`delete from ${sql(FINISHED)}`;
-      await sql`insert into ${sql(FINISHED)} values (${shape.hits}, ${shape.catalogClubs}, now())`;
+      await sql.unsafe(`create table if not exists ${FINISHED} (hits bigint not null, clubs int not null, ends_in timestamptz not null)`);
+      if (!reused) await sql`insert into ${sql(FINISHED)} values (${shape.hits}, ${shape.catalogClubs}, ${endsIn})`;
     }
     return {
       url: url.toString(),
@@ -102,12 +104,13 @@ export async function preload(
   }
 }
 
-async function isFinished(url: string, shape: PreloadShape): Promise<boolean> {
+/** When the finished preload of this size was made (its year ends in that month); null when there is none. */
+async function finishedAt(url: string, shape: PreloadShape): Promise<Date | null> {
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
   try {
-    const [row] = await sql<{ hits: number; clubs: number }[]>`
-      select hits::float8 as hits, clubs from scale_preload where to_regclass('scale_preload') is not null`.catch(() => []);
-    return row?.hits === shape.hits && row.clubs === shape.catalogClubs;
+    const [row] = await sql<{ hits: number; clubs: number; endsIn: Date }[]>`
+      select hits::float8 as hits, clubs, ends_in as "endsIn" from scale_preload`.catch(() => []);
+    return row?.hits === shape.hits && row.clubs === shape.catalogClubs ? row.endsIn : null;
   } finally {
     await sql.end();
   }
@@ -186,12 +189,13 @@ async function joinAll(sql: Sql, challengeId: string, shooters: number, clubs: n
 async function loadMissingMonths(
   url: string,
   shape: PreloadShape,
+  endsIn: Date,
   log: (line: string) => void,
 ): Promise<{ rows: number; seconds: number }> {
   const sessionSettings = { synchronous_commit: 'off', maintenance_work_mem: '512MB' };
   const sql = postgres(url, { max: LOADERS, onnotice: () => undefined, connection: sessionSettings });
   try {
-    const months = preloadMonths(shape.hits, new Date());
+    const months = preloadMonths(shape.hits, endsIn);
     const attached = new Set(
       (
         await sql<{ name: string; rows: number }[]>`

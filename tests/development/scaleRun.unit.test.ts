@@ -114,7 +114,15 @@ describe('federation run: figures', () => {
 describe('federation run: options', () => {
   it('defaults to the issue’s size and rate', () => {
     const options = parseScaleOptions([]);
-    expect(options).toMatchObject({ hits: 55_000_000, catalogClubs: 14_000, rate: 8000, seconds: 300, reuse: false, drop: false });
+    expect(options).toMatchObject({
+      hits: 55_000_000,
+      catalogClubs: 14_000,
+      rate: 8000,
+      seconds: 300,
+      reuse: false,
+      only: null,
+      drop: false,
+    });
     expect(scaleDatabaseName(options)).toBe('scale_14000c_55000000h');
   });
 
@@ -122,6 +130,8 @@ describe('federation run: options', () => {
     expect(() => parseScaleOptions(['--rate', 'fast'])).toThrow('--rate must be a whole number');
     expect(() => parseScaleOptions(['--hits', '10'])).toThrow('--hits must be a whole number of at least 1000');
     expect(parseScaleOptions(['--hits', '1_000_000', '--reuse']).hits).toBe(1_000_000);
+    expect(() => parseScaleOptions(['--only', 'everything'])).toThrow('--only must be preload, quiet or live');
+    expect(parseScaleOptions(['--reuse', '--only', 'live']).only).toBe('live');
   });
 });
 
