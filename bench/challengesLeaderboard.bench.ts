@@ -29,7 +29,8 @@ async function seedChallenge(sql: Sql, count: number, others: string): Promise<s
   return challenge.id;
 }
 
-const bareFirstPage = (sql: Sql, challengeId: string, board: Board) =>
+/** The bare page query a first page is compared with (the federation run reuses it). */
+export const bareFirstPage = (sql: Sql, challengeId: string, board: Board) =>
   board.kind === 'global'
     ? sql`
         select id, user_id, score, score_reached_at, status from challenge_participation

@@ -10,6 +10,12 @@ const WARMUP = 10;
 const READ_ALL_ITERATIONS = 10;
 const READ_ALL_WARMUP = 1;
 
+/** The bare page query the inbox's first page is compared with (the federation run reuses it). */
+export const bareInboxPage = (sql: Sql, userId: string) => sql`
+  select id, title, body, tone, created_at, read_at
+  from notification where user_id = ${userId}
+  order by created_at desc, seq desc limit 51`;
+
 /** `entries` unread inbox entries for each user (see seedInbox). */
 async function seedInboxes(sql: Sql, users: string[], entries: number): Promise<void> {
   for (const userId of users) await seedInbox(sql, userId, entries);
@@ -36,10 +42,7 @@ export default async function notificationsInbox({ sql }: BenchContext): Promise
     title: `Inbox first page (limit 50) for a user with ${ENTRIES.toLocaleString('en')} entries`,
     baseline: {
       name: 'bare SQL: select ... where user_id = $1 order by created_at desc, seq desc limit 51',
-      run: () => sql`
-        select id, title, body, tone, created_at, read_at
-        from notification where user_id = ${userId}
-        order by created_at desc, seq desc limit 51`,
+      run: () => bareInboxPage(sql, userId),
     },
     subject: {
       name: 'listInbox (page + unreadCount + mapping + cursor)',
