@@ -35,15 +35,34 @@ export interface BareOptions {
  * then one UPDATE marking the batch sent. It leaves out what the worker does around the sends:
  * the lease (FOR UPDATE SKIP LOCKED and the claim's UPDATE), the members' settings, operation ids
  * and collapse keys, the per-row outcome and delivery log, the hub's installation check, the
- * registrations' last_sent_at. A send that fails fails the run: the bench sends nothing that fails.
+ * registrations' last_sent_at. A send that fails (a timeout on a crowded machine) leaves its row
+ * pending, so the next round selects it again; the failures are answered by kind.
  * Answers the rows marked sent.
  */
-export async function bareDrain(sql: Sql, clients: BareClients, options: BareOptions): Promise<number> {
-  const [emails, pushes] = await Promise.all([bareEmails(sql, clients, options), barePushes(sql, clients, options)]);
-  return emails + pushes;
+export async function bareDrain(
+  sql: Sql,
+  clients: BareClients,
+  options: BareOptions,
+): Promise<{ sent: number; failures: Map<string, number> }> {
+  const failures = new Map<string, number>();
+  const [emails, pushes] = await Promise.all([bareEmails(sql, clients, options, failures), barePushes(sql, clients, options, failures)]);
+  return { sent: emails + pushes, failures };
 }
 
-async function bareEmails(sql: Sql, clients: BareClients, options: BareOptions): Promise<number> {
+/** Runs one send; a failure is counted by its kind and leaves the row pending, to be selected again. */
+async function attempt(failures: Map<string, number>, send: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await send();
+    return true;
+  } catch (error) {
+    const { statusCode, code, name } = error as { statusCode?: number; code?: string; name?: string };
+    const kind = String(statusCode ?? code ?? name ?? 'error');
+    failures.set(kind, (failures.get(kind) ?? 0) + 1);
+    return false;
+  }
+}
+
+async function bareEmails(sql: Sql, clients: BareClients, options: BareOptions, failures: Map<string, number>): Promise<number> {
   let marked = 0;
   for (let round = 0; round < options.rounds; round++) {
     const rows: { id: string; userId: string; title: string; body: string | null; email: string; language: Language }[] = await sql`
@@ -52,33 +71,38 @@ async function bareEmails(sql: Sql, clients: BareClients, options: BareOptions):
       where o.status = 'pending' and o.channel = 'email' and o.deliver_after <= now()
       order by o.deliver_after, o.id limit ${options.batch}`;
     if (rows.length === 0) break;
-    await inParallel(rows, options.concurrency, async (row) => {
-      // The same email on the wire as the worker's: a bulk sender needs the one-click unsubscribe link too.
-      const link = unsubscribeUrl(clients.publicBaseUrl, { userId: row.userId, category: null });
-      const rendered = renderEmail({
-        language: row.language,
-        senderName: clients.senderName,
-        items: [{ title: row.title, body: row.body }],
-        digest: null,
-        unsubscribeCategory: null,
-        unsubscribeUrl: link,
-      });
-      const poller = await clients.email.beginSend({
-        senderAddress: clients.senderAddress,
-        content: { subject: rendered.subject, plainText: rendered.plainText, html: rendered.html },
-        recipients: { to: [{ address: row.email }] },
-        headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-        disableUserEngagementTracking: true,
-      });
-      const result = await poller.pollUntilDone();
-      if (result.status !== 'Succeeded') throw new Error(`bare email ${result.status}`);
-    });
-    marked += await markSent(sql, rows);
+    const sent = await inParallel(rows, options.concurrency, (row) =>
+      attempt(failures, async () => {
+        // The same email on the wire as the worker's: a bulk sender needs the one-click unsubscribe link too.
+        const link = unsubscribeUrl(clients.publicBaseUrl, { userId: row.userId, category: null });
+        const rendered = renderEmail({
+          language: row.language,
+          senderName: clients.senderName,
+          items: [{ title: row.title, body: row.body }],
+          digest: null,
+          unsubscribeCategory: null,
+          unsubscribeUrl: link,
+        });
+        const poller = await clients.email.beginSend({
+          senderAddress: clients.senderAddress,
+          content: { subject: rendered.subject, plainText: rendered.plainText, html: rendered.html },
+          recipients: { to: [{ address: row.email }] },
+          headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+          disableUserEngagementTracking: true,
+        });
+        const result = await poller.pollUntilDone();
+        if (result.status !== 'Succeeded') throw new Error(`bare email ${result.status}`);
+      }),
+    );
+    marked += await markSent(
+      sql,
+      rows.filter((_, index) => sent[index]),
+    );
   }
   return marked;
 }
 
-async function barePushes(sql: Sql, clients: BareClients, options: BareOptions): Promise<number> {
+async function barePushes(sql: Sql, clients: BareClients, options: BareOptions, failures: Map<string, number>): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   // One VAPID token per push service origin, signed once, as the worker does (vapidHeaders.ts).
   const authorizations = new Map<string, string>();
@@ -111,31 +135,36 @@ async function barePushes(sql: Sql, clients: BareClients, options: BareOptions):
       join push_registration r on r.user_id = o.user_id
       order by o.deliver_after, o.id`;
     if (rows.length === 0) break;
-    await inParallel(rows, options.concurrency, async (row) => {
-      // A key as long as the worker's (22 characters), so both put the same bytes on the wire.
-      const key = row.id.padStart(22, '0');
-      const message = { title: row.title, body: row.body ?? '', sound: true, notificationIds: [], collapseKey: key };
-      if (row.platform === 'webpush') {
-        await webPush.sendNotification(
-          { endpoint: row.address, keys: { p256dh: row.p256dh ?? '', auth: row.auth ?? '' } },
-          JSON.stringify(webPushPayload(message)),
-          {
-            headers: { Authorization: authorization(row.address) },
-            agent,
-            TTL: 24 * 3600,
-            urgency: 'normal',
-            topic: key,
-            contentEncoding: 'aes128gcm',
-            timeout: 10_000,
-          },
-        );
-      } else {
-        await clients.hub.sendNotification(createTemplateNotification({ body: templateProperties(message) }), {
-          tagExpression: `$InstallationId:{${row.registrationId}} && sound`,
-        });
-      }
-    });
-    marked += await markSent(sql, rows);
+    const sent = await inParallel(rows, options.concurrency, (row) =>
+      attempt(failures, async () => {
+        // A key as long as the worker's (22 characters), so both put the same bytes on the wire.
+        const key = row.id.padStart(22, '0');
+        const message = { title: row.title, body: row.body ?? '', sound: true, notificationIds: [], collapseKey: key };
+        if (row.platform === 'webpush') {
+          await webPush.sendNotification(
+            { endpoint: row.address, keys: { p256dh: row.p256dh ?? '', auth: row.auth ?? '' } },
+            JSON.stringify(webPushPayload(message)),
+            {
+              headers: { Authorization: authorization(row.address) },
+              agent,
+              TTL: 24 * 3600,
+              urgency: 'normal',
+              topic: key,
+              contentEncoding: 'aes128gcm',
+              timeout: 10_000,
+            },
+          );
+        } else {
+          await clients.hub.sendNotification(createTemplateNotification({ body: templateProperties(message) }), {
+            tagExpression: `$InstallationId:{${row.registrationId}} && sound`,
+          });
+        }
+      }),
+    );
+    marked += await markSent(
+      sql,
+      rows.filter((_, index) => sent[index]),
+    );
   }
   agent.destroy();
   return marked;
@@ -143,6 +172,7 @@ async function barePushes(sql: Sql, clients: BareClients, options: BareOptions):
 
 async function markSent(sql: Sql, rows: readonly { id: string }[]): Promise<number> {
   const ids = [...new Set(rows.map((row) => row.id))];
+  if (ids.length === 0) return 0;
   const updated = await sql`
     update notification_outbox set status = 'sent', sent_at = now(), updated_at = now()
     where id = any(${ids}::bigint[]) and status = 'pending'`;
