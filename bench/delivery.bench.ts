@@ -101,7 +101,15 @@ export default async function delivery({ sql }: BenchContext): Promise<Compariso
       const body = subscription
         ? { platform: 'webpush' as const, subscription }
         : { platform: 'fcmv1' as const, deviceToken: `bench-fcm-token-${index}-${'x'.repeat(30)}` };
-      await registerPush(sql, channels, `bench-push-${index}`, body);
+      // The hub's install may time out on a crowded machine; registering again is what a member's app does.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await registerPush(sql, channels, `bench-push-${index}`, body);
+          break;
+        } catch (error) {
+          if (attempt === 5) throw error;
+        }
+      }
     });
     const outbox = queue(sql);
     await outbox.add(ROWS);
