@@ -17,6 +17,7 @@ import { deliverDuePushes } from '../shared/notifications/push/deliverPushes';
 import { notificationHubChannel } from '../shared/notifications/channels/notificationHubs/notificationHubChannel';
 import type { PushChannels } from '../shared/notifications/push/pushChannels';
 import { registerPush } from '../shared/notifications/push/pushRegistrations';
+import { upsertRegistration } from '../shared/notifications/push/registrationRepository';
 import { webPushChannel } from '../shared/notifications/channels/webPush/webPushChannel';
 import type { BenchContext } from './context';
 import { bareDrain } from './delivery/bareSender';
@@ -98,16 +99,23 @@ export default async function delivery({ sql }: BenchContext): Promise<Compariso
     const pushUsers = Array.from({ length: PUSH_USERS }, (_, index) => index);
     await inParallel(pushUsers, 4, async (index) => {
       const subscription = subscriptions[index];
-      const body = subscription
-        ? { platform: 'webpush' as const, subscription }
-        : { platform: 'fcmv1' as const, deviceToken: `bench-fcm-token-${index}-${'x'.repeat(30)}` };
-      // The hub's install may time out on a crowded machine; registering again is what a member's app does.
+      if (subscription) return void (await registerPush(sql, channels, `bench-push-${index}`, { platform: 'webpush', subscription }));
+      // The app's registration as registerPush stores it, with the hub's install tried again when it
+      // fails on a crowded machine (what a member's app does), naming the hub's answer if it never takes it.
+      const target = await sql.begin((tx) =>
+        upsertRegistration(tx, `bench-push-${index}`, {
+          platform: 'fcmv1',
+          address: `bench-fcm-token-${index}-${'x'.repeat(30)}`,
+          p256dh: null,
+          auth: null,
+        }),
+      );
       for (let attempt = 1; ; attempt++) {
         try {
-          await registerPush(sql, channels, `bench-push-${index}`, body);
-          break;
+          await channels.mobile?.install(target.target);
+          return;
         } catch (error) {
-          if (attempt === 5) throw error;
+          if (attempt === 5) throw new Error(`the hub fake did not take installation ${index}: ${(error as Error).message}`);
         }
       }
     });
