@@ -18,6 +18,8 @@ export interface Comparison {
   /** subject median / baseline median */
   ratio: number;
   target?: number;
+  /** Why the figure does not count whatever its ratio (a check beside the timing failed). */
+  failed?: string;
   /** Further lines printed under the figure (e.g. each run of a load test). */
   detail?: string[];
 }
@@ -77,6 +79,7 @@ export function formatComparison(result: Comparison): string {
     `  baseline  ${result.baseline.name}: median ${result.baseline.medianMs.toFixed(2)} ms, p90 ${result.baseline.p90Ms.toFixed(2)} ms (${result.baseline.samples} runs)`,
     `  subject   ${result.subject.name}: median ${result.subject.medianMs.toFixed(2)} ms, p90 ${result.subject.p90Ms.toFixed(2)} ms (${result.subject.samples} runs)`,
     `  ratio     ${result.ratio.toFixed(2)}×${target}`,
+    ...(result.failed ? [`  FAILED    ${result.failed}`] : []),
     ...(result.detail ?? []).map((line) => `  ${line}`),
   ].join('\n');
 }

@@ -10,6 +10,16 @@ export interface FakeAddresses {
   hubName: string;
 }
 
+/** Requests the fakes took since they started, by kind. */
+export interface FakeCounts {
+  emailSends: number;
+  emailPolls: number;
+  webPushes: number;
+  hubSends: number;
+  /** Installation reads (a sender checking a device before it sends). */
+  hubReads: number;
+}
+
 /**
  * The delivery bench's three wire fakes (Communication Services Email, Notification Hubs, a
  * browser push service) in a process of their own, so that the bench process's CPU figure and
@@ -31,7 +41,15 @@ async function main(): Promise<void> {
       const { user, system } = process.cpuUsage();
       process.send?.({ cpuMicros: user + system });
     } else if (message === 'counts') {
-      process.send?.({ counts: { emailSends: email.requests.sends, emailPolls: email.requests.polls, hubSends: hub.requests.sends } });
+      process.send?.({
+        counts: {
+          emailSends: email.requests.sends,
+          emailPolls: email.requests.polls,
+          webPushes: browsers.accepted,
+          hubSends: hub.requests.sends,
+          hubReads: hub.requests.installationReads,
+        } satisfies FakeCounts,
+      });
     } else if (typeof message === 'object' && message && 'subscribe' in message) {
       const { key, count } = (message as { subscribe: { key: string; count: number } }).subscribe;
       process.send?.({ subscriptions: Array.from({ length: count }, () => browsers.subscribe(key)) });

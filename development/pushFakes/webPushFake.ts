@@ -52,6 +52,8 @@ export interface FakeWebPush {
   /** The subscription now answers 410 (withdrawn) or 404 (expired). */
   withdraw(endpoint: string, how: 'gone' | 'expired'): void;
   pushes: ReceivedWebPush[];
+  /** Pushes accepted (201) since the start, however many `keep` retains. */
+  readonly accepted: number;
   /** Requests refused, by status. */
   refused: Record<number, number>;
   /** Answer the next `count` pushes 429 with this Retry-After (seconds or an HTTP-date; default 60). */
@@ -79,6 +81,7 @@ export async function startFakeWebPush(options: {
   const refused: Record<number, number> = {};
   const throttles: string[] = [];
   const keep = options.keep ?? 1000;
+  let accepted = 0;
   // Tokens already verified, by key and token: senders reuse one token per push service for hours
   // (RFC 8292 §2), and a push service need not check the same signature again. The expiry is.
   const verified = new Map<string, ReceivedWebPush['vapid']>();
@@ -135,6 +138,7 @@ export async function startFakeWebPush(options: {
       vapid,
     });
     if (pushes.length > keep) pushes.splice(0, pushes.length - keep);
+    accepted++;
     sendJson(response, 201, undefined, { Location: `${origin}/message/${randomUUID()}` });
   }
 
@@ -224,6 +228,9 @@ export async function startFakeWebPush(options: {
       if (subscription) subscription.state = how;
     },
     pushes,
+    get accepted() {
+      return accepted;
+    },
     refused,
     throttleNext,
     close,

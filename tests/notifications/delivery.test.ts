@@ -9,7 +9,7 @@ import { saveContact } from '../../shared/notifications/contactRepository';
 import { deliverDueEmails, operationIdOf, type DeliveryOptions } from '../../shared/notifications/channels/email/deliverEmails';
 import { deliveriesOf, deliveryQueueSummary } from '../../shared/notifications/outbox/deliveryLog';
 import type { EmailSender } from '../../shared/notifications/channels/email/emailSender';
-import { claimDueEmails } from '../../shared/notifications/outbox/outboxClaims';
+import { claimDueEmails, dueRowsStatement } from '../../shared/notifications/outbox/outboxClaims';
 import { backoffMs, DeliveryFailure, MAX_ATTEMPTS, MAX_BACKOFF_MS } from '../../shared/notifications/outbox/retryPolicy';
 import { applyUnsubscribe, unsubscribeTokenParameter } from '../../shared/notifications/channels/email/unsubscribe';
 import type { NotifyInput } from '../../shared/notifications/notify';
@@ -425,16 +425,34 @@ describe('the claim query', () => {
                case when i % 10 = 0 then 'pending' else 'sent' end
         from generate_series(1, 50000) as i`;
         await tx`analyze notification_outbox`;
-        // The push worker's claim is the same query on the other channel.
-        for (const channel of ['email', 'push']) {
-          const plan = await tx.unsafe(`
-          explain select id from notification_outbox
-          where status = 'pending' and channel = '${channel}' and deliver_after <= '1999-01-01'
-          order by deliver_after, id limit 200 for update skip locked`);
+        // The statement the worker runs, for both channels.
+        for (const channel of ['email', 'push'] as const) {
+          const plan = await tx`explain ${dueRowsStatement(tx, channel, new Date('1999-01-01T00:00:00Z'), 200)}`;
           const text = plan.map((row) => String(Object.values(row)[0])).join('\n');
           expect(text).toMatch(/Index Scan using notification_outbox_due_channel_idx/);
           expect(text).not.toMatch(/Seq Scan|Sort/);
         }
+        throw new RollbackForTest();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof RollbackForTest)) throw error;
+      });
+  });
+});
+
+describe('the claim order', () => {
+  it('takes rows that fell due at the same moment oldest first, also where their ids gain a digit', async () => {
+    await getSql()
+      .begin(async (tx) => {
+        // Long past, so no other file's due rows come first; one moment for all, as a quiet hour's end gives.
+        // Ids across a power of ten, where text order and number order part; far above the sequence's.
+        await tx`
+          insert into notification_outbox (id, user_id, channel, deliver_after, title, tone)
+          overriding system value
+          select 1000000000000000 + i, ${`order-${randomUUID()}`}, 'email', '1980-01-01T07:00:00Z', 'Training moved', 'info'
+          from generate_series(-6, 5) as i`;
+        const claimed = await dueRowsStatement(tx, 'email', new Date('1980-01-02T00:00:00Z'), 12);
+        expect(claimed.map((row) => row.id)).toEqual(Array.from({ length: 12 }, (_, index) => String(999999999999994 + index)));
         throw new RollbackForTest();
       })
       .catch((error: unknown) => {
