@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { EventHubProducerClient } from '@azure/event-hubs';
 import { getSettings } from '../../shared/config/settings';
 import { effectiveConnectionString } from '../local/eventHubs/developmentHub';
-import { loadLocalSettings } from '../local/environment';
+import { loadLocalSettings } from '../local/localSettings';
 import { quickSample, trainingEvening } from './debeziumEvents';
 import { sendChangeEvents } from './sendChangeEvents';
 
