@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { optionalText, readEnvSettings } from '../shared/config/envValues';
 import type { CommandRun } from './command';
-import { usageOf } from './commands';
+import { USAGE } from './usage';
 import { EXIT, runFreshnessAlarm } from './freshnessAlarm';
 
 /** The command's own variables (not app settings), as the scheduled workflow sets them. */
@@ -23,7 +23,7 @@ export const runFreshnessCheck: CommandRun = async (args, env) => {
     return EXIT.usage;
   }
   if (!url || !/^https?:\/\/[^\s]+$/.test(url)) {
-    console.error(`Usage: ${usageOf('freshness:check')}`);
+    console.error(`Usage: ${USAGE['freshness:check']}`);
     return EXIT.usage;
   }
   const variables = readEnvSettings(FreshnessCheckSchema, ['FRESHNESS_CHECK_TOKEN', 'SVC_FRESHNESS_SNOOZE_UNTIL'], env);

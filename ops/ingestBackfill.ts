@@ -6,7 +6,7 @@ import { TableCheckpointStore } from '../shared/ingest/checkpointStore';
 import { admissionThresholds, retentionFrom } from '../shared/ingest/eventRunner';
 import { createTableClient, storageConnection, StorageNotConfiguredError } from '../shared/storage/tables';
 import type { CommandEnv, CommandRun } from './command';
-import { usageOf } from './commands';
+import { USAGE } from './usage';
 import { openCommandDatabase } from './database';
 import { commandSettings } from './settings';
 
@@ -41,7 +41,7 @@ export const runBackfillShooters: CommandRun = (args, env) => backfill('shooters
 async function backfill(kind: 'records' | 'shooters', args: string[], env: CommandEnv): Promise<number> {
   const parsed = parseBackfillArgs(kind, args);
   if (!parsed.ok) {
-    console.error(`${parsed.error}\nUsage: ${usageOf(kind === 'records' ? 'ingest:backfill' : 'ingest:backfill-shooters')}`);
+    console.error(`${parsed.error}\nUsage: ${USAGE[kind === 'records' ? 'ingest:backfill' : 'ingest:backfill-shooters']}`);
     return BACKFILL_EXIT.usage;
   }
   const { selection, fresh, force } = parsed.args;

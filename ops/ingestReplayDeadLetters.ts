@@ -4,7 +4,7 @@ import { INGEST_APPLY_SETTING_NAMES } from '../shared/config/settings';
 import { admissionThresholds, retentionFrom } from '../shared/ingest/eventRunner';
 import { replayDeadLetters } from '../shared/ingest/replayDeadLetters';
 import type { CommandEnv, CommandRun } from './command';
-import { usageOf } from './commands';
+import { USAGE } from './usage';
 import { openCommandDatabase } from './database';
 import { commandSettings } from './settings';
 
@@ -33,7 +33,7 @@ export const runReplayDeadLetters: CommandRun = replay;
 async function replay(args: string[], env: CommandEnv): Promise<number> {
   const options = parsed(args);
   if (!options) {
-    console.error(`--id must be a positive whole number, --limit one from 1 to 100000\nUsage: ${usageOf('ingest:replay-dead-letters')}`);
+    console.error(`--id must be a positive whole number, --limit one from 1 to 100000\nUsage: ${USAGE['ingest:replay-dead-letters']}`);
     return EXIT.usage;
   }
   const settings = commandSettings(INGEST_APPLY_SETTING_NAMES, env);

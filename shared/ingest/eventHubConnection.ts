@@ -1,6 +1,5 @@
 import { EventHubConsumerClient, type CheckpointStore, type EventHubConsumerClientOptions } from '@azure/event-hubs';
 import { hostConnection, identityCredential, type HostConnection, type HostConnectionSettings } from '../storage/tables';
-import { EventHubNotConfiguredError } from './eventHubNotConfigured';
 
 export { EventHubNotConfiguredError } from './eventHubNotConfigured';
 
