@@ -1,6 +1,5 @@
 import { runCommand } from '../ops/runCommand';
-import { effectiveConnectionString } from './local/eventHubs/developmentHub';
-import { prepareLocalEnvironment, type LocalEnvironment } from './local/environment';
+import type { LocalEnvironment } from './local/environment';
 
 /** What a production command needs of this checkout's local environment before it runs. */
 interface LocalNeeds {
@@ -34,9 +33,13 @@ async function main(argv: string[]): Promise<number> {
     !process.env['AzureWebJobsStorage'] &&
     Boolean(process.env['AzureWebJobsStorage__accountName'] || process.env['AzureWebJobsStorage__tableServiceUri']);
   if (needs.storage && identityStorage) process.env['AzureWebJobsStorage'] = '';
+  // Loaded here, not above: the commands that need no local environment start without its modules.
+  const { prepareLocalEnvironment } = await import('./local/environment');
   const environment: LocalEnvironment = await prepareLocalEnvironment({ storage: needs.storage && !identityStorage });
   try {
-    const hub = needs.localHub ? effectiveConnectionString(process.env['INGEST_EVENTHUB_CONNECTION']) : undefined;
+    const hub = needs.localHub
+      ? (await import('./local/eventHubs/developmentHub')).effectiveConnectionString(process.env['INGEST_EVENTHUB_CONNECTION'])
+      : undefined;
     if (hub) process.env['INGEST_EVENTHUB_CONNECTION'] = hub;
     console.log(`Local environment: ${environment.database.description}`);
     return await runCommand(argv, process.env);

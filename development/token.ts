@@ -1,11 +1,9 @@
 import { parseArgs } from 'node:util';
-import { SignJWT } from 'jose';
 import { isPlatformRole, PLATFORM_ROLES } from '../shared/auth/roles';
 import { getSettings } from '../shared/config/settings';
-import { loadLocalSettings } from './local/environment';
+import { loadLocalSettings } from './local/localSettings';
 import { DEMO_USERS } from './oidcProvider/demoUsers';
 import { runningOidcProvider } from './oidcProvider/issuerFile';
-import { scriptedSignIn } from './oidcProvider/scriptedSignIn';
 
 const USAGE = `Usage: npm run token -- --sub <user id> [--role <role>]... [--hours <1-720>]
        npm run token -- --user <demo user> [--issuer <url>] [--origin <url>]
@@ -59,6 +57,8 @@ async function main(): Promise<void> {
   if (settings.AUTH_JWKS_URL || !settings.AUTH_JWT_SECRET) {
     throw new Error('Local tokens need AUTH_JWT_SECRET and no AUTH_JWKS_URL (production tokens come from Entra ID)');
   }
+  // jose loads only for the token itself, not for the usage or a refused argument.
+  const { SignJWT } = await import('jose');
   const token = await new SignJWT({ roles: values.role })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(values.sub)
@@ -84,6 +84,8 @@ async function providerToken(username: string, issuerOption: string | undefined,
   loadLocalSettings();
   const issuer = issuerOption ?? (await runningOidcProvider());
   if (!issuer) throw new Error('No local OpenID provider is running: start one with npm start (or name it with --issuer)');
+  // Loaded for --user alone: the OpenID client is not needed for a local token or the usage.
+  const { scriptedSignIn } = await import('./oidcProvider/scriptedSignIn');
   const { accessToken } = await scriptedSignIn({
     issuer,
     clientId: 'portal',

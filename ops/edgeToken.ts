@@ -4,7 +4,7 @@ import { createClubIfAbsent, findClubId } from '../shared/clubMaster/clubReposit
 import { listEdgeTokens, revokeEdgeToken } from '../shared/clubMaster/edgeTokenRepository';
 import { createEdgeToken } from '../shared/clubMaster/edgeTokens';
 import { VereinsIdSchema } from '../shared/clubMaster/schemas';
-import type { Command, CommandEnv } from './command';
+import type { CommandEnv, CommandRun } from './command';
 import { openCommandDatabase } from './database';
 
 const USAGE = `Usage:
@@ -18,13 +18,9 @@ const USAGE = `Usage:
  * `edge:token`: Edge API tokens of on-site boxes: create (printed once, stored only as a hash),
  * list, revoke. Exit 0 done, 1 failed.
  */
-export const edgeTokenCommand: Command = {
-  name: 'edge:token',
-  usage: 'edge:token --club <clubId> | --list --club <clubId> | --revoke <tokenId> | --help',
-  run: async (args, env) => {
-    await edgeToken(args, env);
-    return 0;
-  },
+export const runEdgeToken: CommandRun = async (args, env) => {
+  await edgeToken(args, env);
+  return 0;
 };
 
 async function edgeToken(args: string[], env: CommandEnv): Promise<void> {

@@ -5,7 +5,8 @@ import { BACKFILL_EXIT, parseBackfillArgs } from '../shared/ingest/backfillArgs'
 import { TableCheckpointStore } from '../shared/ingest/checkpointStore';
 import { admissionThresholds, retentionFrom } from '../shared/ingest/eventRunner';
 import { createTableClient, storageConnection, StorageNotConfiguredError } from '../shared/storage/tables';
-import type { Command, CommandEnv } from './command';
+import type { CommandEnv, CommandRun } from './command';
+import { USAGE } from './usage';
 import { openCommandDatabase } from './database';
 import { commandSettings } from './settings';
 
@@ -14,10 +15,6 @@ import { commandSettings } from './settings';
  * `ingest:backfill-shooters <clubId> ... [same options]` (docs/ingest-worker.md).
  * Exit codes: 0 done, 1 failed, 2 bad arguments or settings, 3 refused (a quarantine for the scope is open).
  */
-const USAGE = {
-  records: 'ingest:backfill <clubId>:<recordId> ... [--group=<id>] [--new-group] [--force]',
-  shooters: 'ingest:backfill-shooters <clubId> ... [--group=<id>] [--new-group] [--force]',
-};
 
 /** The app settings the backfill reads: the worker's hub, checkpoints and admission rules, and its own group. */
 const BACKFILL_SETTINGS = [
@@ -37,22 +34,14 @@ const BACKFILL_SETTINGS = [
 const line = (p: BackfillProgress) =>
   `read ${p.read}, applied ${p.applied}, written ${p.written}, skipped ${p.skipped}, lag left ${p.lagLeft}`;
 
-export const ingestBackfillCommand: Command = {
-  name: 'ingest:backfill',
-  usage: USAGE.records,
-  run: (args, env) => backfill('records', args, env),
-};
+export const runBackfillRecords: CommandRun = (args, env) => backfill('records', args, env);
 
-export const ingestBackfillShootersCommand: Command = {
-  name: 'ingest:backfill-shooters',
-  usage: USAGE.shooters,
-  run: (args, env) => backfill('shooters', args, env),
-};
+export const runBackfillShooters: CommandRun = (args, env) => backfill('shooters', args, env);
 
 async function backfill(kind: 'records' | 'shooters', args: string[], env: CommandEnv): Promise<number> {
   const parsed = parseBackfillArgs(kind, args);
   if (!parsed.ok) {
-    console.error(`${parsed.error}\nUsage: ${USAGE[kind]}`);
+    console.error(`${parsed.error}\nUsage: ${USAGE[kind === 'records' ? 'ingest:backfill' : 'ingest:backfill-shooters']}`);
     return BACKFILL_EXIT.usage;
   }
   const { selection, fresh, force } = parsed.args;

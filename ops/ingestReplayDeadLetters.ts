@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { INGEST_APPLY_SETTING_NAMES } from '../shared/config/settings';
 import { admissionThresholds, retentionFrom } from '../shared/ingest/eventRunner';
 import { replayDeadLetters } from '../shared/ingest/replayDeadLetters';
-import type { Command, CommandEnv } from './command';
+import type { CommandEnv, CommandRun } from './command';
+import { USAGE } from './usage';
 import { openCommandDatabase } from './database';
 import { commandSettings } from './settings';
 
@@ -12,7 +13,6 @@ import { commandSettings } from './settings';
  * runs pending dead letters through the apply core again, oldest first.
  * Exit codes: 0 every one replayed, 1 some still refused or failed, 2 bad arguments or settings.
  */
-const USAGE = 'ingest:replay-dead-letters [--id=<n>] [--limit=<n>]';
 const EXIT = { done: 0, failed: 1, usage: 2 } as const;
 
 function parsed(argv: string[]): { id: number | null; limit: number } | null {
@@ -28,16 +28,12 @@ function parsed(argv: string[]): { id: number | null; limit: number } | null {
   }
 }
 
-export const ingestReplayDeadLettersCommand: Command = {
-  name: 'ingest:replay-dead-letters',
-  usage: USAGE,
-  run: replay,
-};
+export const runReplayDeadLetters: CommandRun = replay;
 
 async function replay(args: string[], env: CommandEnv): Promise<number> {
   const options = parsed(args);
   if (!options) {
-    console.error(`--id must be a positive whole number, --limit one from 1 to 100000\nUsage: ${USAGE}`);
+    console.error(`--id must be a positive whole number, --limit one from 1 to 100000\nUsage: ${USAGE['ingest:replay-dead-letters']}`);
     return EXIT.usage;
   }
   const settings = commandSettings(INGEST_APPLY_SETTING_NAMES, env);

@@ -1,4 +1,4 @@
-import type { Command } from './command';
+import type { CommandRun } from './command';
 
 /**
  * What a staging deploy does with the dedicated ingest worker (a Container App, see
@@ -35,11 +35,7 @@ export function stepOutputs(plan: IngestWorkerPlan): string {
 }
 
 /** `ingest:worker-plan <enabled> <replicas>`: the plan as step outputs. */
-export const ingestWorkerPlanCommand: Command = {
-  name: 'ingest:worker-plan',
-  usage: 'ingest:worker-plan <STAGING_INGEST_ENABLED> <STAGING_INGEST_REPLICAS>',
-  run: (args) => {
-    console.log(stepOutputs(planIngestWorker(args[0], args[1])));
-    return Promise.resolve(0);
-  },
+export const runIngestWorkerPlan: CommandRun = (args) => {
+  console.log(stepOutputs(planIngestWorker(args[0], args[1])));
+  return Promise.resolve(0);
 };

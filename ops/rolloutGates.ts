@@ -1,4 +1,4 @@
-import type { Command } from './command';
+import type { CommandRun } from './command';
 
 /**
  * Rollout checks of the production deploy (spec, Versioning), run against the deployed app:
@@ -107,11 +107,7 @@ export async function probe(method: 'GET' | 'POST', url: string): Promise<Probe>
 }
 
 /** `rollout:gate ingest-status|club-master-sync <base-url> [desired deployed]`: 0 on "yes", 1 on "no". */
-export const rolloutGateCommand: Command = {
-  name: 'rollout:gate',
-  usage: 'rollout:gate ingest-status <base-url> <desired> <deployed> | rollout:gate club-master-sync <base-url>',
-  run: (args) => rolloutGate(args),
-};
+export const runRolloutGate: CommandRun = (args) => rolloutGate(args);
 
 async function rolloutGate(argv: string[]): Promise<number> {
   const [check, baseUrl, desired, deployed] = argv;

@@ -1,6 +1,6 @@
 import { SettingsError } from '../shared/config/settings';
-import { EventHubNotConfiguredError } from '../shared/ingest/eventHubConnection';
-import { StorageNotConfiguredError } from '../shared/storage/tables';
+import { EventHubNotConfiguredError } from '../shared/ingest/eventHubNotConfigured';
+import { StorageNotConfiguredError } from '../shared/storage/notConfigured';
 import { COMMAND_EXIT, type Command, type CommandEnv } from './command';
 import { traceCommand } from './commandTelemetry';
 import { COMMANDS, findCommand } from './commands';

@@ -1,4 +1,4 @@
-import type { Command, CommandEnv } from './command';
+import type { CommandEnv, CommandRun } from './command';
 import { COMMAND_EXIT } from './command';
 
 /**
@@ -25,13 +25,9 @@ export function signInSettingsProblems(env: CommandEnv): string[] {
 }
 
 /** `deploy:check-sign-in`: exit 0 when the sign-in variables are real ids, 2 naming each problem. */
-export const checkSignInCommand: Command = {
-  name: 'deploy:check-sign-in',
-  usage: 'deploy:check-sign-in   (reads AUTH_TENANT_ID, AUTH_PORTAL_CLIENT_ID, AUTH_APP_CLIENT_ID)',
-  run: (_args, env) => {
-    const problems = signInSettingsProblems(env);
-    for (const problem of problems) console.error(problem);
-    if (problems.length === 0) console.log('Sign-in settings: real tenant and client ids');
-    return Promise.resolve(problems.length === 0 ? 0 : COMMAND_EXIT.settings);
-  },
+export const runCheckSignIn: CommandRun = (_args, env) => {
+  const problems = signInSettingsProblems(env);
+  for (const problem of problems) console.error(problem);
+  if (problems.length === 0) console.log('Sign-in settings: real tenant and client ids');
+  return Promise.resolve(problems.length === 0 ? 0 : COMMAND_EXIT.settings);
 };

@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
-import { EventHubProducerClient } from '@azure/event-hubs';
 import { getSettings } from '../../shared/config/settings';
 import { effectiveConnectionString } from '../local/eventHubs/developmentHub';
-import { loadLocalSettings } from '../local/environment';
+import { loadLocalSettings } from '../local/localSettings';
 import { quickSample, trainingEvening } from './debeziumEvents';
 import { sendChangeEvents } from './sendChangeEvents';
 
@@ -40,6 +39,8 @@ async function main(): Promise<void> {
   const options = { clubId: values.club, startsAt, seed: Number(values.seed), tombstones: values.tombstones };
   const events = values.evening ? trainingEvening({ ...options, shooters: Number(values.shooters) }) : quickSample(options);
 
+  // The SDK loads once the arguments and settings are known good: a refused call starts quickly.
+  const { EventHubProducerClient } = await import('@azure/event-hubs');
   const producer = new EventHubProducerClient(connection, settings.INGEST_EVENTHUB_NAME);
   try {
     const sent = await sendChangeEvents(producer, events, { headersAsBytes: values['kafka-headers'] });

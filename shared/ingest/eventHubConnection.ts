@@ -1,6 +1,8 @@
 import { EventHubConsumerClient, type CheckpointStore, type EventHubConsumerClientOptions } from '@azure/event-hubs';
 import { hostConnection, identityCredential, type HostConnection, type HostConnectionSettings } from '../storage/tables';
 
+export { EventHubNotConfiguredError } from './eventHubNotConfigured';
+
 /**
  * How a reader reaches Event Hubs, in the two forms the Functions host accepts for the `ingest`
  * trigger's `INGEST_EVENTHUB_CONNECTION`: a connection string (the local endpoint), or an
@@ -19,15 +21,6 @@ export function eventHubConnection(settings: EventHubConnectionSettings): EventH
     credential: settings.INGEST_EVENTHUB_CONNECTION__credential,
     clientId: settings.INGEST_EVENTHUB_CONNECTION__clientId,
   });
-}
-
-export class EventHubNotConfiguredError extends Error {
-  constructor(reader: string) {
-    super(
-      `Neither INGEST_EVENTHUB_CONNECTION nor INGEST_EVENTHUB_CONNECTION__fullyQualifiedNamespace is set: the Event Hubs namespace ${reader} reads`,
-    );
-    this.name = 'EventHubNotConfiguredError';
-  }
 }
 
 /** A consumer client on the connection; nothing is contacted until the first call. */

@@ -1,6 +1,9 @@
 import type { TokenCredential } from '@azure/identity';
 import { TableClient, TableServiceClient } from '@azure/data-tables';
 import { getSettings, type Settings } from '../config/settings';
+import { StorageNotConfiguredError } from './notConfigured';
+
+export { StorageNotConfiguredError } from './notConfigured';
 
 /**
  * How the app reaches its storage account, in the two forms the Functions host accepts for
@@ -103,13 +106,6 @@ export function createTableClient(connection: StorageConnection, tableName: stri
 // This module's copy of the Azure tracing core (dist/tablesSdk.js has its own), handed the
 // OpenTelemetry instrumenter when telemetry runs (shared/telemetry/telemetry.ts registerAzureSdk).
 export { useInstrumenter } from '@azure/core-tracing';
-
-export class StorageNotConfiguredError extends Error {
-  constructor() {
-    super('Neither AzureWebJobsStorage nor AzureWebJobsStorage__accountName / __tableServiceUri is set');
-    this.name = 'StorageNotConfiguredError';
-  }
-}
 
 let shared: TableServiceClient | undefined;
 

@@ -3,27 +3,27 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { getSql } from '../../shared/db/client';
 import { hashEdgeToken } from '../../shared/clubMaster/edgeTokens';
+import { runCommandInProcess } from '../support/commandInProcess';
 import { createServiceClub } from '../support/fixtures';
 
 const run = promisify(execFile);
-// Each case starts the command (tsx) up to four times; on a busy machine one start takes seconds.
+// The one start of the command (tsx) takes seconds on a busy machine.
 jest.setTimeout(120_000);
 const root = path.resolve(__dirname, '..', '..');
 
-/** `npm run edge:token` as an operator runs it, against the test database. */
-async function edgeToken(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  return edgeTokenWith(process.env, ...args);
+interface Outcome {
+  stdout: string;
+  stderr: string;
+  code: number;
 }
 
-async function edgeTokenWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+/** `npm run edge:token` as an operator runs it, against the test database: a process of its own. */
+async function edgeTokenProcess(...args: string[]): Promise<Outcome> {
   try {
     const { stdout, stderr } = await run(
       process.execPath,
       [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'development/ops.ts', 'edge:token', ...args],
-      {
-        cwd: root,
-        env: { ...env },
-      },
+      { cwd: root, env: { ...process.env } },
     );
     return { stdout, stderr, code: 0 };
   } catch (error) {
@@ -32,10 +32,22 @@ async function edgeTokenWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise
   }
 }
 
+/**
+ * The same command run in this process (ops/runCommand, what `npm run edge:token` runs once its
+ * local environment is ready): for the cases where only the arguments differ from the real start.
+ */
+async function edgeToken(...args: string[]): Promise<Outcome> {
+  return edgeTokenWith(process.env, ...args);
+}
+
+async function edgeTokenWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Outcome> {
+  return runCommandInProcess(['edge:token', ...args], { ...env });
+}
+
 describe('npm run edge:token', () => {
   it('creates a token for a club, prints it once and stores only its hash; list and revoke work', async () => {
     const clubId = await createServiceClub(getSql());
-    const created = await edgeToken('--club', clubId);
+    const created = await edgeTokenProcess('--club', clubId);
     expect(created.code).toBe(0);
     const token = created.stdout.trim().split('\n').at(-1)!;
     expect(token).toMatch(/^edge_[A-Za-z0-9_-]{43}$/);

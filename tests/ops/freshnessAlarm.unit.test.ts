@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { EXIT, parseSnooze, runFreshnessAlarm } from '../../ops/freshnessAlarm';
+import { runCommandInProcess } from '../support/commandInProcess';
 
 const NOW = new Date('2026-11-19T06:00:00Z');
 const overview = (status: string, stale = 0) => ({ status, checked: 3, fresh: 3 - stale, stale, unknown: 0, checkedAt: NOW.toISOString() });
@@ -133,6 +134,8 @@ describe('npm run freshness:check (the script)', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
+  // A real start of the script costs about two CPU-seconds: the stale case starts it; the others
+  // run the same command in this process.
   const runScript = (args: string[], env: Record<string, string> = {}) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(
@@ -142,6 +145,13 @@ describe('npm run freshness:check (the script)', () => {
         (error, stdout, stderr) => resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr }),
       );
     });
+  const runInProcess = (args: string[], env: Record<string, string> = {}) =>
+    runCommandInProcess(['freshness:check', ...args], {
+      ...process.env,
+      SVC_FRESHNESS_SNOOZE_UNTIL: '',
+      FRESHNESS_CHECK_TOKEN: '',
+      ...env,
+    });
 
   it('exits 1 on stale', async () => {
     const result = await runScript(['--url', base]);
@@ -150,13 +160,13 @@ describe('npm run freshness:check (the script)', () => {
   }, 60_000);
 
   it('exits 0 with a clear line while snoozed', async () => {
-    const result = await runScript(['--url', base], { SVC_FRESHNESS_SNOOZE_UNTIL: '2999-01-01' });
+    const result = await runInProcess(['--url', base], { SVC_FRESHNESS_SNOOZE_UNTIL: '2999-01-01' });
     expect(result.code).toBe(EXIT.ok);
     expect(result.stdout).toContain('Freshness alarm snoozed until 2999-01-01');
   }, 60_000);
 
   it('exits 64 without --url', async () => {
-    const result = await runScript([]);
+    const result = await runInProcess([]);
     expect(result.code).toBe(EXIT.usage);
     expect(result.stderr).toContain('Usage');
   }, 60_000);
