@@ -105,22 +105,41 @@ let built: Promise<string> | undefined;
  * process builds once for itself. Callers copy it (buildBundles) or only read it.
  */
 export function sharedBuild(): Promise<string> {
-  built ??= buildOnceForTheRun(process.env['TEST_BUILD_DIR'] || mkdtempSync(path.join(os.tmpdir(), 'bundles-')));
+  built ??= buildOnceForTheRun(runDir(), 'build', ['--metafile']);
   return built;
 }
 
-async function buildOnceForTheRun(runDir: string): Promise<string> {
-  const outdir = path.join(runDir, 'build');
-  const [done, failed] = [path.join(runDir, 'done'), path.join(runDir, 'failed')];
+const sites = new Map<'app' | 'portal', Promise<string>>();
+
+/**
+ * The member app's or the portal's static files, built once per run like sharedBuild (about
+ * twenty browser files serve one; a build each cost half a CPU-second apiece), apart from the
+ * full build so that the first browser file waits for its own site only. Read only: answers the
+ * folder the site is served from.
+ */
+export function sharedSite(site: 'app' | 'portal'): Promise<string> {
+  let dir = sites.get(site);
+  if (!dir) {
+    dir = buildOnceForTheRun(runDir(), `${site}-build`, ['--only', site]).then((outdir) => path.join(outdir, site));
+    sites.set(site, dir);
+  }
+  return dir;
+}
+
+const runDir = () => process.env['TEST_BUILD_DIR'] || mkdtempSync(path.join(os.tmpdir(), 'bundles-'));
+
+async function buildOnceForTheRun(folder: string, name: string, args: readonly string[]): Promise<string> {
+  const outdir = path.join(folder, name);
+  const [done, failed] = [path.join(folder, `${name}.done`), path.join(folder, `${name}.failed`)];
   let builder = true;
   try {
-    mkdirSync(path.join(runDir, 'lock'), { recursive: false });
+    mkdirSync(path.join(folder, `${name}.lock`), { recursive: false });
   } catch {
     builder = false;
   }
   if (builder) {
     try {
-      await promisify(execFile)(process.execPath, ['development/build.mjs', '--outdir', outdir, '--metafile'], { cwd: root });
+      await promisify(execFile)(process.execPath, ['development/build.mjs', '--outdir', outdir, ...args], { cwd: root });
       writeFileSync(done, '');
     } catch (error) {
       writeFileSync(failed, String(error instanceof Error ? error.message : error));
