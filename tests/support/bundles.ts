@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import os from 'node:os';
@@ -120,7 +120,9 @@ const sites = new Map<'app' | 'portal', Promise<string>>();
 export function sharedSite(site: 'app' | 'portal'): Promise<string> {
   let dir = sites.get(site);
   if (!dir) {
-    dir = buildOnceForTheRun(runDir(), `${site}-build`, ['--only', site]).then((outdir) => path.join(outdir, site));
+    // Blocking, as the per-file builds were: a site builds in about a second, and the same build
+    // run with execFile left a jest worker that would not exit gracefully at the end of the run.
+    dir = buildOnceForTheRun(runDir(), `${site}-build`, ['--only', site], true).then((outdir) => path.join(outdir, site));
     sites.set(site, dir);
   }
   return dir;
@@ -128,7 +130,7 @@ export function sharedSite(site: 'app' | 'portal'): Promise<string> {
 
 const runDir = () => process.env['TEST_BUILD_DIR'] || mkdtempSync(path.join(os.tmpdir(), 'bundles-'));
 
-async function buildOnceForTheRun(folder: string, name: string, args: readonly string[]): Promise<string> {
+async function buildOnceForTheRun(folder: string, name: string, args: readonly string[], blocking = false): Promise<string> {
   const outdir = path.join(folder, name);
   const [done, failed] = [path.join(folder, `${name}.done`), path.join(folder, `${name}.failed`)];
   let builder = true;
@@ -139,7 +141,9 @@ async function buildOnceForTheRun(folder: string, name: string, args: readonly s
   }
   if (builder) {
     try {
-      await promisify(execFile)(process.execPath, ['development/build.mjs', '--outdir', outdir, ...args], { cwd: root });
+      const command = ['development/build.mjs', '--outdir', outdir, ...args];
+      if (blocking) execFileSync(process.execPath, command, { cwd: root, stdio: 'pipe' });
+      else await promisify(execFile)(process.execPath, command, { cwd: root });
       writeFileSync(done, '');
     } catch (error) {
       writeFileSync(failed, String(error instanceof Error ? error.message : error));
