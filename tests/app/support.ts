@@ -10,6 +10,7 @@ import { clubFunctions } from '../../functions/clubs';
 import { meFunctions } from '../../functions/me';
 import { notificationFunctions } from '../../functions/notifications';
 import { httpGroup, type FunctionDefinition } from '../../shared/host/definition';
+import { sharedSite } from '../support/bundles';
 import { openContext, type OpenedContext } from '../support/chromium';
 import { useTestHost, type TestHostHandle } from '../support/testHost';
 
@@ -51,24 +52,23 @@ export interface AppRig {
 }
 
 /**
- * One test file's member app: built into a folder of its own, served by the local host with the
- * API functions, and browser contexts of its own in the run's Chromium, UTC. Registers its
- * beforeAll/afterAll like useTestHost.
+ * One test file's member app: the run's build of it (sharedSite, read only), served by the local
+ * host with the API functions, and browser contexts of its own in the run's Chromium, UTC.
+ * Registers its beforeAll/afterAll like useTestHost.
  */
 export function useAppRig(extra: readonly FunctionDefinition[] = []): AppRig {
-  let build: ReturnType<typeof buildApp> | undefined;
+  let built: string | undefined;
   const dir = () => {
-    build ??= buildApp();
-    return build.dir;
+    if (!built) throw new Error('the member app is served before its build is ready');
+    return built;
   };
   const host = useTestHost([...APP_API, ...extra, memberAppFunction(dir), httpGroup('notFound', '', [])]);
   const browsers = openBrowsers();
-  beforeAll(() => {
-    dir();
+  beforeAll(async () => {
+    built = await sharedSite('app');
   }, 60_000);
   afterAll(async () => {
     await browsers.close();
-    build?.remove();
   });
   return {
     host,

@@ -10,7 +10,8 @@ import type { CostService } from '../../shared/costs/service';
 import { httpGroup, type FunctionDefinition } from '../../shared/host/definition';
 import { openContext } from '../support/chromium';
 import { startTestHost, type TestHost } from '../support/testHost';
-import { artifactPath, buildPortal } from './support';
+import { sharedSite } from '../support/bundles';
+import { artifactPath } from './support';
 
 export interface PortalRig {
   host: TestHost;
@@ -23,12 +24,12 @@ export interface PortalRig {
 }
 
 /**
- * One test file's portal: the portal built into a folder of its own, served by the local host
+ * One test file's portal: the run's build of it (sharedSite, read only), served by the local host
  * with the API functions it calls (costs over `costService`), and a browser context of its own in
  * the run's Chromium. English labels, UTC, so the expected texts are fixed.
  */
 export async function startPortalRig(options: { costService: () => CostService; extra?: FunctionDefinition[] }): Promise<PortalRig> {
-  const build = buildPortal();
+  const dir = await sharedSite('portal');
   const functionLogs: { level: string; line: string }[] = [];
   const host = await startTestHost(
     [
@@ -39,7 +40,7 @@ export async function startPortalRig(options: { costService: () => CostService; 
       ...clubMasterFunctions,
       costsFunction(options.costService),
       ...(options.extra ?? []),
-      portalFunction(() => build.dir),
+      portalFunction(() => dir),
       httpGroup('notFound', '', []),
     ],
     { functionLog: (level, line) => functionLogs.push({ level, line }) },
@@ -54,7 +55,6 @@ export async function startPortalRig(options: { costService: () => CostService; 
     async close() {
       await opened.close();
       await host.close();
-      build.remove();
     },
   };
 }

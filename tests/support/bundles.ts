@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import os from 'node:os';
@@ -105,22 +105,45 @@ let built: Promise<string> | undefined;
  * process builds once for itself. Callers copy it (buildBundles) or only read it.
  */
 export function sharedBuild(): Promise<string> {
-  built ??= buildOnceForTheRun(process.env['TEST_BUILD_DIR'] || mkdtempSync(path.join(os.tmpdir(), 'bundles-')));
+  built ??= buildOnceForTheRun(runDir(), 'build', ['--metafile']);
   return built;
 }
 
-async function buildOnceForTheRun(runDir: string): Promise<string> {
-  const outdir = path.join(runDir, 'build');
-  const [done, failed] = [path.join(runDir, 'done'), path.join(runDir, 'failed')];
+const sites = new Map<'app' | 'portal', Promise<string>>();
+
+/**
+ * The member app's or the portal's static files, built once per run like sharedBuild (about
+ * twenty browser files serve one; a build each cost half a CPU-second apiece), apart from the
+ * full build so that the first browser file waits for its own site only. Read only: answers the
+ * folder the site is served from.
+ */
+export function sharedSite(site: 'app' | 'portal'): Promise<string> {
+  let dir = sites.get(site);
+  if (!dir) {
+    // Blocking, as the per-file builds were: a site builds in about a second, and the same build
+    // run with execFile left a jest worker that would not exit gracefully at the end of the run.
+    dir = buildOnceForTheRun(runDir(), `${site}-build`, ['--only', site], true).then((outdir) => path.join(outdir, site));
+    sites.set(site, dir);
+  }
+  return dir;
+}
+
+const runDir = () => process.env['TEST_BUILD_DIR'] || mkdtempSync(path.join(os.tmpdir(), 'bundles-'));
+
+async function buildOnceForTheRun(folder: string, name: string, args: readonly string[], blocking = false): Promise<string> {
+  const outdir = path.join(folder, name);
+  const [done, failed] = [path.join(folder, `${name}.done`), path.join(folder, `${name}.failed`)];
   let builder = true;
   try {
-    mkdirSync(path.join(runDir, 'lock'), { recursive: false });
+    mkdirSync(path.join(folder, `${name}.lock`), { recursive: false });
   } catch {
     builder = false;
   }
   if (builder) {
     try {
-      await promisify(execFile)(process.execPath, ['development/build.mjs', '--outdir', outdir, '--metafile'], { cwd: root });
+      const command = ['development/build.mjs', '--outdir', outdir, ...args];
+      if (blocking) execFileSync(process.execPath, command, { cwd: root, stdio: 'pipe' });
+      else await promisify(execFile)(process.execPath, command, { cwd: root });
       writeFileSync(done, '');
     } catch (error) {
       writeFileSync(failed, String(error instanceof Error ? error.message : error));

@@ -42,7 +42,7 @@ export interface OpenedContext {
 
 /**
  * A browser context of the caller's own (its own cookies and storage, like a fresh profile),
- * English and UTC unless `options` says otherwise: in the run's browser, or in a browser started
+ * English, UTC and reduced motion unless `options` says otherwise: in the run's browser, or in a browser started
  * here when there is none (a file run outside the integration project).
  */
 export async function openContext(options: BrowserContextOptions = {}): Promise<OpenedContext> {
@@ -52,6 +52,9 @@ export async function openContext(options: BrowserContextOptions = {}): Promise<
     locale: 'en-GB',
     timezoneId: 'UTC',
     viewport: { width: 1280, height: 900 },
+    // No test here is about motion: a spinner turning at 60 frames a second is raster work for
+    // nothing, and a screenshot shows the end state of an animation rather than a frame of it.
+    reducedMotion: 'reduce',
     ...options,
   });
   context.setDefaultTimeout(15_000);
