@@ -69,6 +69,13 @@ export async function writeAdmission(sql: Queryable, kind: RunnerIdentity['kind'
  * quiet batch's single statement). Throttled in SQL: it only writes when lastProcessedAt is 30 s
  * old or more, or the runner was marked as failing. Unless `evenIfOpen`, only while the kind's
  * admission state is quiet (otherwise the caller takes the locked path and writes there).
+ *
+ * The throttle is checked twice. ON CONFLICT DO UPDATE locks the conflicting row before it
+ * evaluates its WHERE, so an upsert attempted in every batch would hold the runner's one row
+ * until commit and queue every concurrent batch of the instance behind it. The first check, a
+ * plain read of the statement's snapshot, attempts the upsert only when the record is due (or
+ * missing); the upsert's own WHERE then decides on the newest version of the row, so of two
+ * batches due at once only the first writes and the second, after waiting for it, writes nothing.
  */
 export function progressThrottledStatement(
   sql: Queryable,
@@ -82,7 +89,12 @@ export function progressThrottledStatement(
   return sql`
     insert into ingest_runner_status as t (runner_id, runner_kind, heartbeat_at, last_processed_at, last_source_event_at, updated_at)
     select ${runner.id}, ${runner.kind}, ${at}::timestamptz, ${at}::timestamptz, ${source}::timestamptz, ${at}::timestamptz
-    where ${enabled}::boolean and (${evenIfOpen}::boolean or not exists (
+    where ${enabled}::boolean
+      and not exists (
+        select 1 from ingest_runner_status r
+        where r.runner_id = ${runner.id} and r.worker_state = 'running'
+          and r.last_processed_at > ${at}::timestamptz - interval '30 seconds')
+      and (${evenIfOpen}::boolean or not exists (
       select 1 from ingest_admission a
       where a.runner_kind = ${runner.kind}
         and (a.state->>'admissionState' <> 'none' or a.state->>'sourceDriftState' <> 'none'
