@@ -30,7 +30,12 @@ interface SignalsRow extends Omit<ClubSignals, 'storedPlan'> {
   planEvenings: TrainingEvening[] | null;
 }
 
-/** The columns and joins of a club's signals; CLUB_SIGNALS_QUERY and readOneClubSignals add the clubs read. */
+/**
+ * The columns and joins of a club's signals; CLUB_SIGNALS_QUERY and readOneClubSignals add the clubs
+ * read. Every join is a hash or key join: a lateral subquery per club (the token use was one) made
+ * the estimate of the 14,000-club query pass jit_above_cost, and compiling it took longer than
+ * running it (about 540 of 820 ms, docs/benchmarks.md "Federation run").
+ */
 const CLUB_SIGNALS_SELECT = `
     select c.id as "clubId", c.vereins_id as "vereinsId", c.name, c.status as "clubStatus",
            plan.time_zone as "planTimeZone", plan.evenings as "planEvenings",
@@ -42,7 +47,7 @@ const CLUB_SIGNALS_SELECT = `
     from club c
     left join club_training_plan plan on plan.club_id = c.id
     left join club_last_arrival arrival on arrival.source_club_id = c.vereins_id
-    left join lateral (select max(t.last_used_at) as last_used_at from edge_token t where t.club_id = c.id) token on true
+    left join (select t.club_id, max(t.last_used_at) as last_used_at from edge_token t group by t.club_id) token on token.club_id = c.id
     left join edge_box_signal box on box.club_id = c.id
     left join club_freshness_state state on state.club_id = c.id`;
 
