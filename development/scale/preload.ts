@@ -39,6 +39,22 @@ export interface PreloadShape extends CatalogShape {
   hits: number;
 }
 
+/**
+ * The hits go in by COPY, past the apply statement that keeps each club's last arrival (migration
+ * 036): the preload sets it as that statement would have, per club through the hits' index.
+ */
+async function lastArrivalsOfLoadedHits(sql: Sql): Promise<void> {
+  await sql`
+    insert into club_last_arrival as t (source_club_id, last_arrival_at)
+    select c.vereins_id, newest.created_at
+    from club c
+    cross join lateral (
+      select h.created_at from club_data_hit h where h.source_club_id = c.vereins_id order by h.created_at desc limit 1
+    ) as newest
+    where c.vereins_id is not null
+    on conflict (source_club_id) do update set last_arrival_at = greatest(t.last_arrival_at, excluded.last_arrival_at)`;
+}
+
 /** Clubs whose last shooter is probed; the sender sends none of that shooter's hits. */
 export const TRACKED_CLUBS = [0, 1, 2, 3, 4, 5, 6, 7];
 /** Entries of the inbox whose first page is measured; every member has a few more. */
@@ -88,6 +104,7 @@ export async function preload(
     const loaded = reused && asIs ? { rows: 0, seconds: 0 } : await loadMissingMonths(url.toString(), shape, endsIn, log);
     if (!reused || loaded.rows > 0) {
       await sql`select setval('club_data_hit_id_seq', ${shape.hits + 1})`;
+      await lastArrivalsOfLoadedHits(sql);
       await sql.unsafe('vacuum analyze');
       await sql.unsafe(`create table if not exists ${FINISHED} (hits bigint not null, clubs int not null, ends_in timestamptz not null)`);
       if (!reused) await sql`insert into ${sql(FINISHED)} values (${shape.hits}, ${shape.catalogClubs}, ${endsIn})`;

@@ -13,7 +13,7 @@ export interface ClubSignals {
   name: string;
   /** Null when the club stored no plan. */
   storedPlan: TrainingPlan | null;
-  /** Cloud arrival (created_at) of the club's newest hit; null when it never delivered one. */
+  /** Cloud arrival (created_at) of the club's newest hit (club_last_arrival); null when it never delivered one. */
   lastArrivalAt: Date | null;
   lastStarterlistSeenAt: Date | null;
   edgeTokenLastUsedAt: Date | null;
@@ -30,24 +30,24 @@ interface SignalsRow extends Omit<ClubSignals, 'storedPlan'> {
   planEvenings: TrainingEvening[] | null;
 }
 
-/** The columns and joins of a club's signals; CLUB_SIGNALS_QUERY and readOneClubSignals add the clubs read. */
+/**
+ * The columns and joins of a club's signals; CLUB_SIGNALS_QUERY and readOneClubSignals add the clubs
+ * read. Every join is a hash or key join: a lateral subquery per club (the token use was one) made
+ * the estimate of the 14,000-club query pass jit_above_cost, and compiling it took longer than
+ * running it (about 540 of 820 ms, docs/benchmarks.md "Federation run").
+ */
 const CLUB_SIGNALS_SELECT = `
     select c.id as "clubId", c.vereins_id as "vereinsId", c.name, c.status as "clubStatus",
            plan.time_zone as "planTimeZone", plan.evenings as "planEvenings",
-           hit.created_at as "lastArrivalAt",
+           arrival.last_arrival_at as "lastArrivalAt",
            box.last_starterlist_seen_at as "lastStarterlistSeenAt",
            box.box_check_at as "boxCheckAt", box.box_check_hits_after as "boxCheckHitsAfter",
            token.last_used_at as "edgeTokenLastUsedAt",
            state.status as "recordedStatus", state.since as "recordedSince"
     from club c
     left join club_training_plan plan on plan.club_id = c.id
-    left join lateral (
-      select h.created_at from club_data_hit h
-      where h.source_club_id = c.vereins_id
-      order by h.created_at desc
-      limit 1
-    ) hit on true
-    left join lateral (select max(t.last_used_at) as last_used_at from edge_token t where t.club_id = c.id) token on true
+    left join club_last_arrival arrival on arrival.source_club_id = c.vereins_id
+    left join (select t.club_id, max(t.last_used_at) as last_used_at from edge_token t group by t.club_id) token on token.club_id = c.id
     left join edge_box_signal box on box.club_id = c.id
     left join club_freshness_state state on state.club_id = c.id`;
 
@@ -61,9 +61,9 @@ function toSignals({ planTimeZone, planEvenings, clubStatus: _status, ...row }: 
 }
 
 /**
- * One query for every club checked. The newest arrival is read per club through the
- * (source_club_id, created_at desc) index — a lateral `order by created_at desc limit 1` is one
- * short index descent per club — so the cost grows with the number of clubs, not of hits. Every
+ * One query for every club checked. The newest arrival comes from club_last_arrival (migration
+ * 036), one key lookup per club, kept by the ingest apply statement: read from the hits, it
+ * probed every monthly partition per club (docs/freshness.md, "One query for all clubs"). Every
  * hit counts, soft-deleted ones too: freshness asks whether data arrived, not whether it stayed.
  */
 export async function readClubSignals(sql: Queryable): Promise<ClubSignals[]> {

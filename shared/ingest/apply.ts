@@ -315,6 +315,9 @@ const HIT_COLUMNS = `source_club_id, source_record_id, shooter_id, discipline, s
  * The CTEs writing the batch's hits (after lockHitKeys): hit_updated and hit_inserted each return a
  * row per written hit; hit_touched queues their shooters for the progress evaluation after the
  * apply (migration 032), in the same transaction, so a stale redelivery queues nothing new.
+ * hit_arrival keeps each club's newest arrival for the freshness check (migration 036): only an
+ * inserted hit arrives (an update keeps its created_at), and greatest() never moves it back, so a
+ * redelivered or reordered batch leaves it alone. Its only writer is this statement.
  */
 function hitWrites(sql: Queryable, hits: readonly Merged<HitChange>[]) {
   return sql`
@@ -328,13 +331,19 @@ function hitWrites(sql: Queryable, hits: readonly Merged<HitChange>[]) {
       insert into club_data_hit (${sql.unsafe(HIT_COLUMNS)})
       select ${sql.unsafe(HIT_COLUMNS)} from hit_in i
       where not exists (select 1 from club_data_hit e where e.source_club_id = i.source_club_id and e.source_record_id = i.source_record_id)
-      returning source_club_id, shooter_id),
+      returning source_club_id, shooter_id, created_at),
     hit_touched as (
       insert into challenge_progress_touched (source_club_id, shooter_id)
-      select distinct source_club_id, shooter_id from (select * from hit_updated union all select * from hit_inserted) as written
+      select distinct source_club_id, shooter_id
+      from (select source_club_id, shooter_id from hit_updated union all select source_club_id, shooter_id from hit_inserted) as written
       where shooter_id is not null
       order by 1, 2
-      on conflict do nothing)`;
+      on conflict do nothing),
+    hit_arrival as (
+      insert into club_last_arrival as t (source_club_id, last_arrival_at)
+      select source_club_id, max(created_at) from hit_inserted group by source_club_id order by 1
+      on conflict (source_club_id) do update set last_arrival_at = greatest(t.last_arrival_at, excluded.last_arrival_at)
+      where excluded.last_arrival_at > t.last_arrival_at)`;
 }
 
 /** The hits alone, in the caller's transaction: how many were written. */

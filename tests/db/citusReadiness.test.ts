@@ -7,7 +7,7 @@ import { getSql } from '../../shared/db/client';
  * from a distributed table to a reference table, never from a table that stays local or
  * replicated to a distributed one. The tables below would be distributed by source_club_id.
  */
-const HIT_PATH = ['club_data_hit', 'club_data_shooter', 'challenge_progress_touched'];
+const HIT_PATH = ['club_data_hit', 'club_data_shooter', 'challenge_progress_touched', 'club_last_arrival'];
 const DISTRIBUTION_COLUMN = 'source_club_id';
 
 const sql = () => getSql();

@@ -11,9 +11,17 @@ export async function createFreshnessClub(sql: Queryable, options: ClubOptions =
   });
 }
 
-/** A hit of the club that arrived at `arrivedAt`. */
+/**
+ * A hit of the club that arrived at `arrivedAt`, with the club's last arrival moved as the ingest
+ * apply statement moves it (only forward): a hit's arrival time cannot be chosen through ingest.
+ */
 export async function addHit(sql: Queryable, vereinsId: string, arrivedAt: Date | string): Promise<void> {
+  const at = arrivedAt instanceof Date ? arrivedAt : new Date(arrivedAt);
   await sql`
-    insert into club_data_hit (source_club_id, source_record_id, created_at)
-    values (${vereinsId}, ${randomUUID()}, ${arrivedAt instanceof Date ? arrivedAt : new Date(arrivedAt)})`;
+    with hit as (
+      insert into club_data_hit (source_club_id, source_record_id, created_at) values (${vereinsId}, ${randomUUID()}, ${at})
+      returning source_club_id, created_at)
+    insert into club_last_arrival as t (source_club_id, last_arrival_at)
+    select source_club_id, created_at from hit
+    on conflict (source_club_id) do update set last_arrival_at = greatest(t.last_arrival_at, excluded.last_arrival_at)`;
 }
