@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { connect, type Sql } from '../../shared/db/client';
+import { DEFAULT_MIGRATIONS_DIR } from '../../shared/db/migrate';
 
 /** Empty databases of a test file's own on the test server, dropped by `dropAll`, so each run starts from nothing. */
 export function scratchDatabases() {
@@ -42,4 +43,20 @@ export function folder(files: Record<string, string>): string {
     writeFileSync(path.join(dir, name), content);
   }
   return dir;
+}
+
+/**
+ * The shipped numbered migrations before the one whose name ends with `suffix` (the state a
+ * database had before it), without live files: today's live files are written for today's
+ * schema (a participation's copied name, say), which that state does not have yet.
+ */
+export function shippedMigrationsBefore(suffix: string): string {
+  const shipped = readdirSync(DEFAULT_MIGRATIONS_DIR).filter((name) => /^\d{3}_.*\.sql$/.test(name));
+  const first = shipped.find((name) => name.endsWith(suffix));
+  if (!first) throw new Error(`no shipped migration ends with ${suffix}`);
+  return folder(
+    Object.fromEntries(
+      shipped.filter((name) => name < first).map((name) => [name, readFileSync(path.join(DEFAULT_MIGRATIONS_DIR, name), 'utf8')]),
+    ),
+  );
 }

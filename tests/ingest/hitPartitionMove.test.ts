@@ -1,10 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Sql } from '../../shared/db/client';
-import { DEFAULT_MIGRATIONS_DIR, migrate } from '../../shared/db/migrate';
+import { migrate } from '../../shared/db/migrate';
 import { applyIngestBatch, type ApplyOptions } from '../../shared/ingest/apply';
 import { moveHitsOnline } from '../../shared/ingest/hitPartitionMove';
-import { folder, scratchDatabases } from '../db/scratch';
+import { scratchDatabases, shippedMigrationsBefore } from '../db/scratch';
 import { holdReading } from '../support/heldReader';
 import { hitEvent, incoming, TEST_THRESHOLDS, uniqueClub } from './fixtures';
 
@@ -18,19 +16,6 @@ const options: ApplyOptions = {
   thresholds: TEST_THRESHOLDS,
   rejectLogMax: 100,
 };
-
-/** The shipped migrations as they were before hits were partitioned (up to 031, without the partition live files). */
-function migrationsBeforePartitions(): string {
-  const files: Record<string, string> = {};
-  const partitioning = readdirSync(DEFAULT_MIGRATIONS_DIR).find((name) => name.endsWith('_club_data_hit_by_month.sql')) ?? '';
-  for (const name of readdirSync(DEFAULT_MIGRATIONS_DIR)) {
-    if (/^\d{3}_.*\.sql$/.test(name) && name < partitioning) files[name] = readFileSync(path.join(DEFAULT_MIGRATIONS_DIR, name), 'utf8');
-  }
-  for (const name of readdirSync(path.join(DEFAULT_MIGRATIONS_DIR, 'live'))) {
-    if (!name.startsWith('club_data_hit_')) files[`live/${name}`] = readFileSync(path.join(DEFAULT_MIGRATIONS_DIR, 'live', name), 'utf8');
-  }
-  return folder(files);
-}
 
 /** `count` hits of one club (records 1..count, shooter 17, value 5.0, position 1) spread over the last 60 days. */
 async function preload(sql: Sql, club: string, count: number): Promise<void> {
@@ -56,7 +41,7 @@ describe('moving hits into month partitions', () => {
 
   it('moves a small table inside the migration, every row kept', async () => {
     const sql = await databases.fresh();
-    await migrate(sql, migrationsBeforePartitions());
+    await migrate(sql, shippedMigrationsBefore('_club_data_hit_by_month.sql'));
     const club = uniqueClub();
     await preload(sql, club, 500);
 
@@ -71,7 +56,7 @@ describe('moving hits into month partitions', () => {
 
   it('copies a large table in batches while ingest writes, loses no write, and swaps in a moment', async () => {
     const sql = await databases.fresh();
-    await migrate(sql, migrationsBeforePartitions());
+    await migrate(sql, shippedMigrationsBefore('_club_data_hit_by_month.sql'));
     const club = uniqueClub();
     await preload(sql, club, 60_000);
 
@@ -131,7 +116,7 @@ describe('moving hits into month partitions', () => {
   });
   it('leaves the swap to the next run while a reader holds the old table, and swaps then', async () => {
     const sql = await databases.fresh();
-    await migrate(sql, migrationsBeforePartitions());
+    await migrate(sql, shippedMigrationsBefore('_club_data_hit_by_month.sql'));
     const club = uniqueClub();
     await preload(sql, club, 50_500);
     await migrate(sql);

@@ -1,22 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { DEFAULT_MIGRATIONS_DIR, migrate } from '../../shared/db/migrate';
-import { folder, scratchDatabases } from '../db/scratch';
+import { migrate } from '../../shared/db/migrate';
+import { scratchDatabases, shippedMigrationsBefore } from '../db/scratch';
 
 /** The migration that lets a profile have no name empties the placeholder nameless sign-ins stored, and nothing else. */
-
-/**
- * The shipped migrations before the name became optional. Without today's live files: they are
- * written for today's schema (a participation's copied name, say), which that state does not have yet.
- */
-function migrationsBeforeOptionalName(): string {
-  const optional = readdirSync(DEFAULT_MIGRATIONS_DIR).find((name) => name.endsWith('_profile_name_optional.sql')) ?? '';
-  const files: Record<string, string> = {};
-  for (const name of readdirSync(DEFAULT_MIGRATIONS_DIR)) {
-    if (/^\d{3}_.*\.sql$/.test(name) && name < optional) files[name] = readFileSync(path.join(DEFAULT_MIGRATIONS_DIR, name), 'utf8');
-  }
-  return folder(files);
-}
 
 describe('making the display name optional', () => {
   const databases = scratchDatabases();
@@ -24,7 +9,7 @@ describe('making the display name optional', () => {
 
   it('empties "Mitglied" where a sign-in put it, keeps it where the person chose it, and keeps every real name', async () => {
     const sql = await databases.fresh();
-    await migrate(sql, migrationsBeforeOptionalName());
+    await migrate(sql, shippedMigrationsBefore('_profile_name_optional.sql'));
     await sql`
       insert into person_profile (user_id, display_name, name_from_sign_in) values
         ('nameless', 'Mitglied', true), ('chose-it', 'Mitglied', false), ('anna', 'Anna Schütz', true)`;
