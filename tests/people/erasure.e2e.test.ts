@@ -47,7 +47,7 @@ async function personWithEverything(userId: string, mate: string): Promise<{ clu
     values (${club.clubId}, ${randomBytes(32)}, ${mate}, now() + interval '7 days', now(), ${userId})`;
   await db`
     insert into club_training_plan (club_id, time_zone, evenings, updated_by)
-    values (${club.clubId}, 'Europe/Berlin', ${db.json([])}, ${userId})`;
+    values (${club.clubId}, 'Europe/Berlin', ${db.json([{ weekday: 'monday', start: '18:00', end: '20:00', endsNextDay: false }])}, ${userId})`;
   const participationId = await earnBadge(userId, club.clubId, { shareWithinClub: true, shareGlobally: true }, unique('badge'));
   await appendXp(db, { userId, amount: 120, sourceKind: 'challenge', sourceId: participationId });
   const [season] = await db<{ id: string }[]>`

@@ -51,10 +51,10 @@ describe('GET /api/me', () => {
     expect(forged.status).toBe(401);
   });
 
-  it('takes only GET', async () => {
+  it('takes only GET and DELETE', async () => {
     const response = await host.request('POST', '/api/me', { headers: await bearer('admin-1') });
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('GET');
+    expect(response.headers.get('allow')).toBe('GET, DELETE');
   });
 
   it('is in the OpenAPI document with its guard, bearer security and the session schema', async () => {
