@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { SignJWT } from 'jose';
 import { isPlatformRole, PLATFORM_ROLES } from '../shared/auth/roles';
 import { getSettings } from '../shared/config/settings';
 import { loadLocalSettings } from './local/environment';
+import { signLocalToken } from './local/localToken';
 import { DEMO_USERS } from './oidcProvider/demoUsers';
 import { runningOidcProvider } from './oidcProvider/issuerFile';
 import { scriptedSignIn } from './oidcProvider/scriptedSignIn';
@@ -59,14 +59,7 @@ async function main(): Promise<void> {
   if (settings.AUTH_JWKS_URL || !settings.AUTH_JWT_SECRET) {
     throw new Error('Local tokens need AUTH_JWT_SECRET and no AUTH_JWKS_URL (production tokens come from Entra ID)');
   }
-  const token = await new SignJWT({ roles: values.role })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(values.sub)
-    .setIssuer(settings.AUTH_ISSUER)
-    .setAudience(settings.AUTH_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime(`${hours}h`)
-    .sign(new TextEncoder().encode(settings.AUTH_JWT_SECRET));
+  const token = await signLocalToken(settings, values.sub, { roles: values.role, hours });
   console.log(token);
   const issuer = await runningOidcProvider();
   if (issuer) {
