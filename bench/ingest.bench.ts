@@ -4,6 +4,7 @@ import { applyIngestBatch, type ApplyOptions } from '../shared/ingest/apply';
 import type { IncomingMessage } from '../shared/ingest/contract';
 import type { BenchContext } from './context';
 import type { Comparison, Measured } from './harness';
+import { sampleHitBody, sampleHitMessage } from '../development/ingest/sampleHits';
 
 const EVENTS = 10_000;
 const BATCH = 500;
@@ -61,44 +62,16 @@ export default async function ingestBench({ sql }: BenchContext): Promise<Compar
   };
 }
 
+/** Every 20 s from 2025-11-20 19:00 UTC, an evening's pace. */
+const shotAt = (index: number) => 1_763_665_200_000 + index * 20_000;
+
 function hitBody(club: string, index: number) {
-  return {
-    before: null,
-    after: {
-      id: index + 1,
-      club_id: club,
-      shooter_id: (index % 40) + 1,
-      discipline: index % 2 ? 'LG 10m' : 'LP 10m',
-      series: Math.floor(index / 10) % 4,
-      shot_no: (index % 10) + 1,
-      value: Math.round((7 + ((index * 37) % 39) / 10) * 10) / 10,
-      shot_at: 1_763_665_200_000_000 + index * 20_000_000,
-    },
-    source: {
-      connector: 'postgresql',
-      name: `mirror_${club}`,
-      db: 'mirror',
-      schema: 'public',
-      table: 'hits',
-      lsn: 1_000_000 + index * 64,
-      txId: 9,
-      ts_ms: 1_763_665_200_000 + index * 20_000,
-      snapshot: 'false',
-    },
-    op: 'c',
-    ts_ms: 1_763_665_200_100 + index * 20_000,
-  };
+  return sampleHitBody(club, index, shotAt(index));
 }
 
 /** As the Node worker hands them over: parsed JSON bodies, origin properties as text. */
 function hitMessages(club: string): IncomingMessage[] {
-  return Array.from({ length: EVENTS }, (_, index) => ({
-    body: hitBody(club, index),
-    properties: { sourceTopic: `club.${club}.hits`, sourceClubId: club },
-    sequenceNumber: index + 1,
-    enqueuedAt: null,
-    partitionId: '0',
-  }));
+  return Array.from({ length: EVENTS }, (_, index) => sampleHitMessage(club, index, shotAt(index)));
 }
 
 function hitRows(club: string) {

@@ -6,6 +6,7 @@ import { startDevHost } from '../development/devhost/host';
 import { asCoreMessages, hitEvents } from './hitEvents';
 import { sendChangeEvents } from '../development/ingest/sendChangeEvents';
 import { startLocalEventHubs } from '../development/local/eventHubs/localEventHubs';
+import { afterIngest, startMeasuredHost } from '../development/local/measuredHost';
 import type { FunctionDefinition } from '../shared/host/definition';
 import { createLogger } from '../shared/log/logger';
 import { functionDefinitions } from '../functions/definitions';
@@ -127,32 +128,12 @@ async function ingestThroughHub({ sql, url }: BenchContext): Promise<Comparison>
   resetSettings();
   let applied = 0;
   let waiter: { target: number; resolve: () => void } | undefined;
-  const definitions = functionDefinitions.map((definition): FunctionDefinition => {
-    if (definition.kind !== 'eventHub' || definition.name !== 'ingest') return definition;
-    const ingest = definition.options.handler as (messages: unknown, invocation: InvocationContext) => Promise<unknown>;
-    return {
-      ...definition,
-      options: {
-        ...definition.options,
-        // Counts what the real function has finished with, to know when a run is through.
-        handler: async (messages: unknown, invocation: InvocationContext) => {
-          await ingest(messages, invocation);
-          applied += (messages as unknown[]).length;
-          if (waiter && applied >= waiter.target) waiter.resolve();
-        },
-      },
-    };
+  // Counts what the real function has finished with, to know when a run is through.
+  const definitions = afterIngest(functionDefinitions, (messages) => {
+    applied += messages.length;
+    if (waiter && applied >= waiter.target) waiter.resolve();
   });
-  const host = await startDevHost(definitions, {
-    port: 0,
-    log: createLogger({ minLevel: 'error' }),
-    functionLog: (level, line) => {
-      if (level === 'error') console.error(line);
-    },
-    setting: (name) => process.env[name],
-    runTimers: false,
-    eventHubTriggers: { maxEventBatchSize: MAX_EVENT_BATCH_SIZE, maxWaitTimeInSeconds: 1 },
-  });
+  const host = await startMeasuredHost(definitions, { maxEventBatchSize: MAX_EVENT_BATCH_SIZE, maxWaitTimeInSeconds: 1 });
   const producer = new EventHubProducerClient(hub.connectionString(), 'club-data');
   let nextClubs = 5000;
   const freshClubs = () => (nextClubs += CLUBS);

@@ -58,15 +58,8 @@ async function main(): Promise<void> {
     throw new Error('Local tokens need AUTH_JWT_SECRET and no AUTH_JWKS_URL (production tokens come from Entra ID)');
   }
   // jose loads only for the token itself, not for the usage or a refused argument.
-  const { SignJWT } = await import('jose');
-  const token = await new SignJWT({ roles: values.role })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(values.sub)
-    .setIssuer(settings.AUTH_ISSUER)
-    .setAudience(settings.AUTH_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime(`${hours}h`)
-    .sign(new TextEncoder().encode(settings.AUTH_JWT_SECRET));
+  const { signLocalToken } = await import('./local/localToken');
+  const token = await signLocalToken(settings, values.sub, { roles: values.role, hours });
   console.log(token);
   const issuer = await runningOidcProvider();
   if (issuer) {

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { connect } from '../../shared/db/client';
 import { migrate } from '../../shared/db/migrate';
 import { applyIngestBatch, type ApplyOptions } from '../../shared/ingest/apply';
-import type { IncomingMessage } from '../../shared/ingest/contract';
+import { sampleHitMessage } from '../ingest/sampleHits';
 import { prepareLocalEnvironment } from '../local/environment';
 import { createScratchDatabase } from '../local/scratchDatabase';
 
@@ -15,42 +15,6 @@ import { createScratchDatabase } from '../local/scratchDatabase';
  * TOAST. The database is dropped afterwards.
  */
 const BATCH = 500;
-
-function hitMessage(club: string, index: number, at: number): IncomingMessage {
-  const body = {
-    before: null,
-    after: {
-      id: index + 1,
-      club_id: club,
-      shooter_id: (index % 40) + 1,
-      discipline: index % 2 ? 'LG 10m' : 'LP 10m',
-      series: Math.floor(index / 10) % 4,
-      shot_no: (index % 10) + 1,
-      value: Math.round((7 + ((index * 37) % 39) / 10) * 10) / 10,
-      shot_at: at * 1000,
-    },
-    source: {
-      connector: 'postgresql',
-      name: `mirror_${club}`,
-      db: 'mirror',
-      schema: 'public',
-      table: 'hits',
-      lsn: 1_000_000 + index * 64,
-      txId: 9,
-      ts_ms: at,
-      snapshot: 'false',
-    },
-    op: 'c',
-    ts_ms: at + 100,
-  };
-  return {
-    body,
-    properties: { sourceTopic: `club.${club}.hits`, sourceClubId: club },
-    sequenceNumber: index + 1,
-    enqueuedAt: null,
-    partitionId: '0',
-  };
-}
 
 async function main(): Promise<void> {
   const hits = Number(process.argv[2] ?? 200_000);
@@ -70,7 +34,7 @@ async function main(): Promise<void> {
     const started = performance.now();
     for (let club = 0; club < clubs; club += 1) {
       const number = String(100_000 + club);
-      const messages = Array.from({ length: perClub }, (_, index) => hitMessage(number, index, Date.now() - index * 20_000));
+      const messages = Array.from({ length: perClub }, (_, index) => sampleHitMessage(number, index, Date.now() - index * 20_000));
       for (let start = 0; start < messages.length; start += BATCH)
         await applyIngestBatch(sql, messages.slice(start, start + BATCH), options);
     }

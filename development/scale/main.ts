@@ -2,12 +2,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EventHubProducerClient } from '@azure/event-hubs';
-import { SignJWT } from 'jose';
 import postgres from 'postgres';
 import { getSettings } from '../../shared/config/settings';
 import { connect } from '../../shared/db/client';
 import { prepareLocalEnvironment } from '../local/environment';
 import { startIpcChild } from '../local/ipcChild';
+import { signLocalToken } from '../local/localToken';
 import { quoteIdentifier } from '../local/scratchDatabase';
 import { formatReport, type LagSample, type ScaleFigures } from './figures';
 import { activeClubCount } from './hitRows';
@@ -125,16 +125,9 @@ async function main(): Promise<void> {
     const producer = new EventHubProducerClient(hub.ready, HUB);
     children.push({ stop: () => producer.close() });
     const settings = getSettings();
-    const mint = (sub: string) =>
-      new SignJWT({ roles: [] })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setSubject(sub)
-        .setIssuer(settings.AUTH_ISSUER)
-        .setAudience(settings.AUTH_AUDIENCE)
-        .setIssuedAt()
-        .setExpirationTime('2h')
-        .sign(new TextEncoder().encode(settings.AUTH_JWT_SECRET ?? ''));
-    const tracked = await Promise.all(preloaded.tracked.map(async (member) => ({ ...member, token: await mint(member.userId) })));
+    const tracked = await Promise.all(
+      preloaded.tracked.map(async (member) => ({ ...member, token: await signLocalToken(settings, member.userId) })),
+    );
 
     const partitionIds = Array.from({ length: options.partitions }, (_, index) => String(index));
     const samples: LagSample[] = [];

@@ -2,7 +2,6 @@ import { startIpcChild } from '../local/ipcChild';
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { EventHubProducerClient } from '@azure/event-hubs';
-import { SignJWT } from 'jose';
 import postgres from 'postgres';
 import { createEdgeToken } from '../../shared/clubMaster/edgeTokens';
 import { getSettings } from '../../shared/config/settings';
@@ -12,6 +11,7 @@ import { startFakeCostProvider } from '../costsFake/server';
 import { trainingEvening } from '../ingest/debeziumEvents';
 import { sendChangeEvents } from '../ingest/sendChangeEvents';
 import { startLocalEventHubs } from '../local/eventHubs/localEventHubs';
+import { signLocalToken } from '../local/localToken';
 import { repoRoot } from '../local/paths';
 import { createRecorder, type Recorder, type RouteFigures } from './stats';
 
@@ -158,15 +158,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     LOG_LEVEL: 'error',
   };
 
-  const mint = (sub: string, roles: string[] = []) =>
-    new SignJWT({ roles })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(sub)
-      .setIssuer(settings.AUTH_ISSUER)
-      .setAudience(settings.AUTH_AUDIENCE)
-      .setIssuedAt()
-      .setExpirationTime('2h')
-      .sign(new TextEncoder().encode(settings.AUTH_JWT_SECRET ?? ''));
+  const mint = (sub: string, roles: string[] = []) => signLocalToken(settings, sub, { roles });
   const run = randomBytes(3).toString('hex');
   const users = await Promise.all(Array.from({ length: 20 }, (_, i) => mint(`soak-${run}-user-${i}`)));
   const admin = await mint(`soak-${run}-admin`, ['platform_admin']);

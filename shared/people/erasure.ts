@@ -17,25 +17,22 @@ type Erasure =
   /** The row is someone else's (the club's): it stays, without the person's id. */
   | { table: string; column: string; erase: 'id'; reason: string };
 
+/** The person's own rows in `tables`, found by their `user_id`: the most common case by far. */
+function ownRows(...tables: string[]): Erasure[] {
+  return tables.map((table) => ({ table, column: 'user_id', erase: 'row' }));
+}
+
 /**
  * In order: a row goes before the rows it depends on would (the outbox before the inbox entry,
  * badges before participations), so no foreign key's cascade decides what is erased.
  */
 export const ERASED_COLUMNS: readonly Erasure[] = [
-  // Notifications: deliveries and their log, queued ones included, then the inbox and its count.
-  { table: 'notification_delivery_log', column: 'user_id', erase: 'row' },
-  { table: 'notification_outbox', column: 'user_id', erase: 'row' },
-  { table: 'notification', column: 'user_id', erase: 'row' },
-  { table: 'notification_unread_count', column: 'user_id', erase: 'row' },
-  { table: 'user_settings', column: 'user_id', erase: 'row' },
-  { table: 'user_contact_confirmation', column: 'user_id', erase: 'row' },
-  { table: 'user_contact', column: 'user_id', erase: 'row' },
-  { table: 'push_registration', column: 'user_id', erase: 'row' },
+  // Notifications: deliveries and their log, queued ones included, then the inbox and its count;
+  // the person's settings, contact details and push registrations.
+  ...ownRows('notification_delivery_log', 'notification_outbox', 'notification', 'notification_unread_count'),
+  ...ownRows('user_settings', 'user_contact_confirmation', 'user_contact', 'push_registration'),
   // Challenges: reminders, streak warnings, badges, attempts, XP and the preferences.
-  { table: 'challenge_end_reminder', column: 'user_id', erase: 'row' },
-  { table: 'challenge_streak_warning', column: 'user_id', erase: 'row' },
-  { table: 'challenge_user_badge', column: 'user_id', erase: 'row' },
-  { table: 'challenge_participation', column: 'user_id', erase: 'row' },
+  ...ownRows('challenge_end_reminder', 'challenge_streak_warning', 'challenge_user_badge', 'challenge_participation'),
   // The adaptive personal templates made for the person (and whatever hangs on them).
   { table: 'challenge', column: 'personalized_for_user_id', erase: 'row' },
   {
@@ -44,12 +41,8 @@ export const ERASED_COLUMNS: readonly Erasure[] = [
     erase: 'id',
     reason: 'a club or global challenge stays with the club and its participants; who wrote it is forgotten',
   },
-  { table: 'xp_ledger', column: 'user_id', erase: 'row' },
-  { table: 'xp_season_total', column: 'user_id', erase: 'row' },
-  { table: 'xp_total', column: 'user_id', erase: 'row' },
-  { table: 'challenge_sharing_preference', column: 'user_id', erase: 'row' },
-  { table: 'challenge_badge_preference', column: 'user_id', erase: 'row' },
-  { table: 'challenge_shooter_link', column: 'user_id', erase: 'row' },
+  ...ownRows('xp_ledger', 'xp_season_total', 'xp_total'),
+  ...ownRows('challenge_sharing_preference', 'challenge_badge_preference', 'challenge_shooter_link'),
   {
     table: 'challenge_shooter_link',
     column: 'decided_by',
@@ -60,10 +53,10 @@ export const ERASED_COLUMNS: readonly Erasure[] = [
   // leader roles, and who last changed a club's training plan.
   { table: 'club_invitation', column: 'created_by', erase: 'row' },
   { table: 'club_invitation', column: 'used_by', erase: 'row' },
-  { table: 'club_membership', column: 'user_id', erase: 'row' },
+  ...ownRows('club_membership'),
   { table: 'club_training_plan', column: 'updated_by', erase: 'id', reason: "the plan is the club's; who last changed it is forgotten" },
   // Last, so a failure above leaves the person findable by the operators for another attempt.
-  { table: 'person_profile', column: 'user_id', erase: 'row' },
+  ...ownRows('person_profile'),
 ];
 
 /** Columns whose name looks like a person's id that the erasure does not search by, each with why. */

@@ -7,15 +7,10 @@ import { publicAccess } from '../../shared/http/guards';
 import { defineRoute, json } from '../../shared/http/route';
 import { httpGroup } from '../../shared/host/definition';
 import { createLogger } from '../../shared/log/logger';
+import { probeList } from '../support/probeRoutes';
 
 const routes = [
-  defineRoute({
-    method: 'GET',
-    path: '/probe/items',
-    summary: 'list',
-    guard: publicAccess,
-    handle: () => Promise.resolve(json({ ok: true })),
-  }),
+  probeList,
   defineRoute({
     method: 'POST',
     path: '/probe/echo',

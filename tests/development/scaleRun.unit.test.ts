@@ -101,13 +101,17 @@ describe('federation run: figures', () => {
       activity: [{ statement: 'commit', wait: 'IO:WALSync', share: 0.25 }],
     };
     const report = formatReport(figures);
-    expect(report).toContain('| events/s applied, sustained over the window | 1,400 | ≥ 8,000: **missed** |');
-    expect(report).toContain('p95 ≤ 5,000 ms: **missed**');
-    expect(report).toContain('≤ 1,000 ms: met');
-    expect(report).toContain('1.20× (1.20 / 1.00 ms) | ≤ 1.3×: met');
-    expect(report).toContain('1.50× (1.50 / 1.00 ms) | ≤ 1.3×: **missed**');
-    expect(report).toContain('0 s: 0, 5 s: 1,000, 10 s: 6,000, 15 s: 0');
-    expect(report).toContain('- 25 % `commit` (IO:WALSync)');
+    // Every figure beside its target's verdict, the lag curve and where the database waited.
+    const expected = [
+      '| events/s applied, sustained over the window | 1,400 | ≥ 8,000: **missed** |',
+      'p95 ≤ 5,000 ms: **missed**',
+      '≤ 1,000 ms: met',
+      '1.20× (1.20 / 1.00 ms) | ≤ 1.3×: met',
+      '1.50× (1.50 / 1.00 ms) | ≤ 1.3×: **missed**',
+      '0 s: 0, 5 s: 1,000, 10 s: 6,000, 15 s: 0',
+      '- 25 % `commit` (IO:WALSync)',
+    ];
+    expect(expected.filter((part) => !report.includes(part))).toEqual([]);
   });
 });
 

@@ -1,19 +1,14 @@
 import http from 'node:http';
 import * as v from 'valibot';
-import { noContent, defineRoute, json } from '../../shared/http/route';
+import { noContent, defineRoute } from '../../shared/http/route';
 import { authenticatedUser, publicAccess } from '../../shared/http/guards';
 import { httpGroup } from '../../shared/host/definition';
+import { probeList } from '../support/probeRoutes';
 import { useTestHost, type TestHost } from '../support/testHost';
 
 const deleted: string[] = [];
 const routes = [
-  defineRoute({
-    method: 'GET',
-    path: '/probe/items',
-    summary: 'list',
-    guard: publicAccess,
-    handle: () => Promise.resolve(json({ items: ['a'] })),
-  }),
+  probeList,
   defineRoute({
     method: 'DELETE',
     path: '/probe/items',

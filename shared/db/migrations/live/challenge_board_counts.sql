@@ -1,4 +1,4 @@
--- requires: challenge_board_entries, challenge_board_band
+-- requires: challenge_board_entries, challenge_board_band, statement_triggers
 -- How many visible rows each leaderboard holds per score (challenge_board_score, 014) and per band
 -- of scores (challenge_board_band, 025), kept by statement-level triggers on challenge_participation,
 -- so a viewer's rank sums a few counts instead of counting every row ahead (challenge_board_view).
@@ -56,22 +56,9 @@ begin
   return null;
 end $$;
 
-create or replace trigger challenge_board_score_insert after insert on challenge_participation
-  referencing new table as added for each statement execute function challenge_board_score_apply();
-create or replace trigger challenge_board_score_update after update on challenge_participation
-  referencing old table as removed new table as added for each statement execute function challenge_board_score_apply();
-create or replace trigger challenge_board_score_delete after delete on challenge_participation
-  referencing old table as removed for each statement execute function challenge_board_score_apply();
-
--- TRUNCATE fires no transition-table triggers.
-create or replace function challenge_board_score_truncate() returns trigger
-language plpgsql as $$
-begin
-  truncate challenge_board_score, challenge_board_band;
-  return null;
-end $$;
-create or replace trigger challenge_board_score_truncate after truncate on challenge_participation
-  for each statement execute function challenge_board_score_truncate();
+-- A truncated challenge_participation leaves no counts.
+call create_statement_triggers('challenge_participation', 'challenge_board_score', 'challenge_board_score_apply',
+  'truncate challenge_board_score, challenge_board_band');
 
 -- The counts rebuilt from the rows whenever this file or a file it requires changes, so they are
 -- always what these triggers would have kept. The lock holds writers back (and a second rebuild),

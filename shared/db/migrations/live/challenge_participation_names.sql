@@ -1,3 +1,4 @@
+-- requires: statement_triggers
 -- Each participation carries its person's display name (challenge_participation.display_name,
 -- 035), null without a profile, so that a board view reads the names from the rows it reads anyway
 -- (challenge_board_view). person_profile stays the one place a name is changed: these triggers
@@ -39,22 +40,9 @@ begin
   end if;
   return null;
 end $$;
-create or replace trigger person_profile_name_insert after insert on person_profile
-  referencing new table as added for each statement execute function person_profile_name_apply();
-create or replace trigger person_profile_name_update after update on person_profile
-  referencing old table as removed new table as added for each statement execute function person_profile_name_apply();
-create or replace trigger person_profile_name_delete after delete on person_profile
-  referencing old table as removed for each statement execute function person_profile_name_apply();
-
--- TRUNCATE fires no transition-table triggers.
-create or replace function person_profile_name_truncate() returns trigger
-language plpgsql as $$
-begin
-  update challenge_participation set display_name = null where display_name is not null;
-  return null;
-end $$;
-create or replace trigger person_profile_name_truncate after truncate on person_profile
-  for each statement execute function person_profile_name_truncate();
+-- A truncated person_profile leaves every participation without a name.
+call create_statement_triggers('person_profile', 'person_profile_name', 'person_profile_name_apply',
+  'update challenge_participation set display_name = null where display_name is not null');
 
 -- The names copied again whenever this file changes, so they are always what these triggers would
 -- have kept. The locks hold writers of either table back, so no trigger runs in between.

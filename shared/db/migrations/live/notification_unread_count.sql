@@ -1,3 +1,4 @@
+-- requires: statement_triggers
 -- The unread count of every inbox (notification_unread_count, 003_notifications.sql), kept by
 -- statement-level triggers, so listing a page never counts rows: the count is one primary-key read
 -- however large the inbox is.
@@ -39,24 +40,7 @@ begin
   return null;
 end $$;
 
-create or replace trigger notification_unread_count_insert after insert on notification
-  referencing new table as added
-  for each statement execute function notification_unread_count_apply();
-create or replace trigger notification_unread_count_update after update on notification
-  referencing old table as removed new table as added
-  for each statement execute function notification_unread_count_apply();
-create or replace trigger notification_unread_count_delete after delete on notification
-  referencing old table as removed
-  for each statement execute function notification_unread_count_apply();
-
--- TRUNCATE fires no row or transition-table triggers; without this the counter would keep
+-- TRUNCATE fires no row or transition-table triggers; without its own the counter would keep
 -- counting entries that no longer exist.
-create or replace function notification_unread_count_truncate() returns trigger
-language plpgsql as $$
-begin
-  truncate notification_unread_count;
-  return null;
-end $$;
-
-create or replace trigger notification_unread_count_truncate after truncate on notification
-  for each statement execute function notification_unread_count_truncate();
+call create_statement_triggers('notification', 'notification_unread_count', 'notification_unread_count_apply',
+  'truncate notification_unread_count');
