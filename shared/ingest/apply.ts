@@ -316,7 +316,7 @@ const HIT_COLUMNS = `source_club_id, source_record_id, shooter_id, discipline, s
  * row per written hit; hit_touched queues their shooters for the progress evaluation after the
  * apply (migration 032), in the same transaction, so a stale redelivery queues nothing new.
  * hit_arrival keeps each club's newest arrival for the freshness check (migration 036): only an
- * inserted hit arrives (an update keeps its created_at), and greatest() never moves it back, so a
+ * inserted hit arrives (an update keeps its created_at), and only a newer arrival moves it, so a
  * redelivered or reordered batch leaves it alone. Its only writer is this statement.
  */
 function hitWrites(sql: Queryable, hits: readonly Merged<HitChange>[]) {
@@ -342,7 +342,7 @@ function hitWrites(sql: Queryable, hits: readonly Merged<HitChange>[]) {
     hit_arrival as (
       insert into club_last_arrival as t (source_club_id, last_arrival_at)
       select source_club_id, max(created_at) from hit_inserted group by source_club_id order by 1
-      on conflict (source_club_id) do update set last_arrival_at = greatest(t.last_arrival_at, excluded.last_arrival_at)
+      on conflict (source_club_id) do update set last_arrival_at = excluded.last_arrival_at
       where excluded.last_arrival_at > t.last_arrival_at)`;
 }
 

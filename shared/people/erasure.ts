@@ -4,7 +4,7 @@ import { NotFoundError } from '../errors/domainErrors';
 /**
  * "Forget me": every row of the database that belongs to a person, erased in one transaction
  * (docs/clubs.md, Personal data). This file is the one list of where a user id is stored:
- * tests/people/erasure.test.ts reads the database's columns and fails for a column that names a
+ * tests/people/erasure.e2e.test.ts reads the database's columns and fails for a column that names a
  * person (user_id, *_user_id, *_by, …) and is neither erased by here nor in SKIPPED_COLUMNS with
  * its reason. The club's shot data (club_data_*) names shooters of the club software, never a user id,
  * and is not touched.
