@@ -3,7 +3,7 @@ import { getSql } from '../../shared/db/client';
 import { addMember, createClub, makeChallenge, unique } from '../challenges/support';
 import { bearer, tokenFor } from '../support/tokens';
 import { signInGerman } from './appSupportGerman';
-import { screenshot, useAppRig } from './support';
+import { focusAfterRender, screenshot, useAppRig } from './support';
 
 /**
  * "Konto und Daten löschen" in the member app's settings (docs/member-app.md, Settings): the
@@ -51,7 +51,7 @@ describe('member app: deleting the account and its data', () => {
     await screenshot(page, 'de-delete-account-question');
     await question.getByRole('button', { name: 'Abbrechen' }).click();
     await section.getByRole('button', { name: 'Konto und Daten löschen' }).waitFor();
-    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Konto und Daten löschen');
+    expect(await focusAfterRender(page, 'document.activeElement?.textContent', 'Konto und Daten löschen')).toBe('Konto und Daten löschen');
     expect(await rowsOf(member)).toEqual({ profiles: 1, memberships: 1, participations: 1, inbox: 1 });
   });
 

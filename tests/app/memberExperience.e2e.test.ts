@@ -7,7 +7,7 @@ import { notify } from '../../shared/notifications/notify';
 import { addMember, createClub, makeChallenge, unique } from '../challenges/support';
 import { tokenFor } from '../support/tokens';
 import { phrasesOnlyIn, phrasesShown, signInGerman } from './appSupportGerman';
-import { card, screenshot, useAppRig } from './support';
+import { card, focusAfterRender, screenshot, useAppRig } from './support';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 Version/17.4 Mobile/15E148 Safari/604.1';
 
@@ -98,7 +98,7 @@ describe('member app: German, phone width, nothing lost', () => {
     await page.keyboard.press('Space');
     expect((await saved).status()).toBe(200);
     await own.locator('input[data-testid="share-club"]:checked').waitFor();
-    expect(await page.evaluate("document.activeElement?.getAttribute('data-testid')")).toBe('share-club');
+    expect(await focusAfterRender(page, "document.activeElement?.getAttribute('data-testid')", 'share-club')).toBe('share-club');
     await screenshot(page, 'de-challenge-joined');
     // Leaving with nothing counted yet still asks, and says that a new start is from zero.
     await own.getByRole('button', { name: 'Verlassen' }).click();

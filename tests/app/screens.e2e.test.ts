@@ -3,7 +3,7 @@ import { evaluateParticipation } from '../../shared/challenges/progress';
 import { getSql } from '../../shared/db/client';
 import { addMember, createClub, ensureBadge, hitsOn, insertHits, linkShooter, makeChallenge, unique } from '../challenges/support';
 import { tokenFor } from '../support/tokens';
-import { card, screenshot, signIn, useAppRig } from './support';
+import { card, focusAfterRender, screenshot, signIn, useAppRig } from './support';
 
 /**
  * The member app's screens driven in headless Chromium against the local host and a database
@@ -151,13 +151,13 @@ describe('member app screens', () => {
     );
     await clubCard.getByRole('button', { name: 'Cancel' }).click();
     await question.waitFor({ state: 'detached' });
-    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Leave');
+    expect(await focusAfterRender(page, 'document.activeElement?.textContent', 'Leave')).toBe('Leave');
     await clubCard.getByRole('button', { name: 'Leave' }).click();
     await clubCard.getByRole('button', { name: 'Yes, leave' }).click();
     await clubCard.getByRole('button', { name: 'Join again' }).waitFor();
     expect(await clubCard.getByTestId('progress').innerText()).toMatch(/^Left/);
     // The focus stays on the card, on what took the place of "Leave"; the team box is read again.
-    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Join again');
+    expect(await focusAfterRender(page, 'document.activeElement?.textContent', 'Join again')).toBe('Join again');
     await clubCard.getByTestId('team-progress').getByText('Sum: 0 · 0 taking part · 0 completed').waitFor();
   });
 

@@ -32,6 +32,20 @@ export function artifactPath(name: string): string {
   return path.join(dir, name);
 }
 
+/**
+ * Where the focus lands once the screen has settled: the app moves it in an effect after the
+ * render that removed the element it was on, so a read right after the removal may still see the
+ * body. Answers what `expression` gives once it equals `expected`, or after 5 s what it gives then.
+ */
+export async function focusAfterRender(page: Page, expression: string, expected: string): Promise<unknown> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const value = await page.evaluate<unknown>(expression);
+    if (value === expected || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: artifactPath(`${name}.png`), fullPage: true });
 }
