@@ -19,6 +19,14 @@ const LAUNCH = {
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
+    // What a test never needs and the run's CPU pays for (a fifth of Chromium's CPU on the browser
+    // files, measured in docs/testing.md): a renderer process per site of each context (the sign-in
+    // flows visit two origins), the optimising JavaScript compilers for pages that live a few
+    // seconds, and a GPU process of its own beside the software rasteriser.
+    '--disable-site-isolation-trials',
+    '--disable-features=IsolateOrigins,site-per-process',
+    '--js-flags=--no-opt --no-maglev',
+    '--in-process-gpu',
   ],
 };
 
