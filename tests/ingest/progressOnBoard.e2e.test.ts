@@ -112,5 +112,11 @@ describe('progress on the board right after ingest: producer → local hub → i
       .map((line) => JSON.parse(line.line) as { function: string; evaluated: number })
       .filter((line) => line.function === 'challengeProgressDrain');
     expect(drains.reduce((sum, drain) => sum + drain.evaluated, 0)).toBeGreaterThanOrEqual(2);
+    // The ingest invocations applied and returned: none of them evaluated (their outcome carries no progress).
+    const batches = logged
+      .filter((line) => line.line.includes('"event_batch_completed"'))
+      .map((line) => JSON.parse(line.line) as Record<string, unknown>);
+    expect(batches.length).toBeGreaterThanOrEqual(2);
+    expect(batches.filter((batch) => 'progress' in batch)).toEqual([]);
   });
 });
