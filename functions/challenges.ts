@@ -14,7 +14,7 @@ import {
 } from '../shared/challenges/participationRepository';
 import { personalize } from '../shared/challenges/personalize';
 import { evaluateAllActive } from '../shared/challenges/progress';
-import { DRAIN_ROUNDS, drainTouchedShooters } from '../shared/challenges/progressDrain';
+import { DRAIN_BUDGET_MS, drainTouchedShooters } from '../shared/challenges/progressDrain';
 import {
   AchievementsQuerySchema,
   AchievementsSchema,
@@ -282,7 +282,7 @@ export const challengeFunctions = [
     streakWarnings: await warnStreaksAtRisk(getSql()),
   })),
   defineTimer(declared.challengeProgressDrain, async () =>
-    drainTouchedShooters(getSql(), { shooters: getSettings().CHALLENGE_PROGRESS_DRAIN_SHOOTERS, rounds: DRAIN_ROUNDS }),
+    drainTouchedShooters(getSql(), { shooters: getSettings().CHALLENGE_PROGRESS_DRAIN_SHOOTERS, budgetMs: DRAIN_BUDGET_MS }),
   ),
   // Past deadlines end first; then members whose attempt ends within 24 hours are reminded.
   defineTimer(declared.challengeExpiry, async () => {

@@ -32,21 +32,22 @@ export async function evaluateTouchedShooters(sql: Sql, limit: number, now: Date
 }
 
 /**
- * Rounds per timer invocation at most (with 200 shooters a round, 2 000 shooters): a burst beyond
- * that waits for the next invocation, seconds later, instead of holding one invocation for long.
+ * How long one timer invocation goes on starting rounds while the queue has work: long enough that
+ * a backlog is drained without a pause between invocations, short enough that the invocation
+ * (well inside the host's functionTimeout) ends and the next one, seconds later, takes over.
  */
-export const DRAIN_ROUNDS = 10;
+export const DRAIN_BUDGET_MS = 30_000;
 
 export interface DrainLimits {
   /** Shooters claimed per round; 0 turns the drain off. */
   shooters: number;
-  /** Rounds per invocation at most: what a burst leaves waits for the next invocation. */
-  rounds: number;
+  /** No round starts after this many milliseconds of the invocation; a started round finishes. */
+  budgetMs: number;
 }
 
 /**
- * Drains the queue round after round while a round comes back full, at most `rounds` rounds, each
- * measured at its own start (a later round sees later shots).
+ * Drains the queue round after round while a round comes back full, until the budget is spent,
+ * each round measured at its own start (a later round sees later shots).
  */
 export async function drainTouchedShooters(
   sql: Sql,
@@ -55,13 +56,14 @@ export async function drainTouchedShooters(
 ): Promise<DrainOutcome & { rounds: number }> {
   const total = { rounds: 0, shooters: 0, evaluated: 0, completed: 0 };
   if (limits.shooters === 0) return total;
-  while (total.rounds < limits.rounds) {
-    const round = await evaluateTouchedShooters(sql, limits.shooters, clock());
+  const started = clock().getTime();
+  for (;;) {
+    const now = clock();
+    const round = await evaluateTouchedShooters(sql, limits.shooters, now);
     total.rounds += 1;
     total.shooters += round.shooters;
     total.evaluated += round.evaluated;
     total.completed += round.completed;
-    if (round.shooters < limits.shooters) break;
+    if (round.shooters < limits.shooters || clock().getTime() - started >= limits.budgetMs) return total;
   }
-  return total;
 }

@@ -153,8 +153,8 @@ describe('the progress drain', () => {
 
     // One shooter a round, rounds until the queue is empty: each drain takes what the other does not.
     const [first, second] = await Promise.all([
-      drainTouchedShooters(getSql(), { shooters: 1, rounds: 1000 }),
-      drainTouchedShooters(getSql(), { shooters: 1, rounds: 1000 }),
+      drainTouchedShooters(getSql(), { shooters: 1, budgetMs: 60_000 }),
+      drainTouchedShooters(getSql(), { shooters: 1, budgetMs: 60_000 }),
     ]);
 
     expect(first.completed + second.completed).toBe(1);
@@ -191,7 +191,7 @@ describe('the progress drain', () => {
     });
     try {
       await lockHeld;
-      await expect(drainTouchedShooters(impatient, { shooters: 10_000, rounds: 1 })).rejects.toThrow(/lock timeout/);
+      await expect(drainTouchedShooters(impatient, { shooters: 10_000, budgetMs: 0 })).rejects.toThrow(/lock timeout/);
       expect(await queued(club.clubNumber, shooter)).toBe(true);
       expect(await rowOf(participation.id)).toEqual({ status: 'active', score: 0, shots: null });
     } finally {
@@ -200,14 +200,14 @@ describe('the progress drain', () => {
       await impatient.end();
     }
 
-    const later = await drainTouchedShooters(getSql(), { shooters: 10_000, rounds: 10 });
+    const later = await drainTouchedShooters(getSql(), { shooters: 10_000, budgetMs: 60_000 });
     expect(later.shooters).toBeGreaterThanOrEqual(1);
     expect(await rowOf(participation.id)).toEqual({ status: 'active', score: 4, shots: 4 });
     expect(await queued(club.clubNumber, shooter)).toBe(false);
   });
 
   it('does nothing when switched off (0 shooters a round)', async () => {
-    expect(await drainTouchedShooters(getSql(), { shooters: 0, rounds: 10 })).toEqual({
+    expect(await drainTouchedShooters(getSql(), { shooters: 0, budgetMs: 60_000 })).toEqual({
       rounds: 0,
       shooters: 0,
       evaluated: 0,
