@@ -90,13 +90,16 @@ export async function evaluateParticipations(
       participations.map((participation, index) => updateOf(participation, stats[index] ?? NO_SHOTS, now)),
       now,
     );
+    const completed: ActiveParticipation[] = [];
     for (const participation of participations) {
       const status = stored.get(participation.id);
-      if (status === undefined) continue;
-      if (status !== 'completed') {
-        outcomes.set(participation.id, 'progressed');
-        continue;
-      }
+      if (status === 'completed') completed.push(participation);
+      else if (status !== undefined) outcomes.set(participation.id, 'progressed');
+    }
+    // Paid in member order: a payout locks the member's rows (XP total, inbox count), so two
+    // batches paying the same members take those locks in one order and cannot deadlock.
+    completed.sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : a.id < b.id ? -1 : 1));
+    for (const participation of completed) {
       await payReward(tx, {
         userId: participation.userId,
         participationId: participation.id,

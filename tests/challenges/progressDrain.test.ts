@@ -131,6 +131,39 @@ describe('set-based progress evaluation', () => {
     const { stored, counted } = await boardCounts(challenge.id);
     expect(stored).toEqual(counted);
   });
+
+  it('concurrent batches paying the same two members in crossed orders neither deadlock nor pay twice', async () => {
+    const club = await createClub();
+    const challenges = [];
+    for (let index = 0; index < 4; index += 1)
+      challenges.push(await makeChallenge({ rewardXp: 10, rules: { goal: { metric: 'shots', target: 1 } } }));
+    const tag = unique('crossed');
+    const pairs = [];
+    for (let pair = 0; pair < 8; pair += 1) {
+      const [x, y] = [unique('x'), unique('y')];
+      for (const user of [x, y]) {
+        await addMember(club.clubId, user);
+        await insertHits(club.clubNumber, await linkShooter(club, user), hitsOn(earlier(hour), 1, 9));
+      }
+      // Ids chosen so that each batch, paying in id order, would reach the two members in the other's order.
+      const owners = [x, y, y, x];
+      const ids = ['a1', 'a2', 'b1', 'b2'].map((suffix) => `${tag}-${pair}-${suffix}`);
+      for (let index = 0; index < 4; index += 1) {
+        const joined = await joinChallenge(getSql(), owners[index]!, challenges[index]!.id, { clubId: club.clubId }, earlier(2 * hour));
+        await getSql()`update challenge_participation set id = ${ids[index]!} where id = ${joined.id}`;
+      }
+      pairs.push({ x, y, first: ids.slice(0, 2), second: ids.slice(2) });
+    }
+
+    for (const { first, second } of pairs) {
+      const outcomes = await Promise.all([evaluateParticipations(getSql(), first), evaluateParticipations(getSql(), second)]);
+      expect(outcomes.flatMap((batch) => [...batch.values()])).toEqual(['completed', 'completed', 'completed', 'completed']);
+    }
+    for (const { x, y } of pairs) {
+      expect((await ledgerOf(x)).length).toBe(2);
+      expect((await ledgerOf(y)).length).toBe(2);
+    }
+  });
 });
 
 describe('the progress drain', () => {
