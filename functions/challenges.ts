@@ -281,8 +281,11 @@ export const challengeFunctions = [
     ...(await evaluateAllActive(getSql())),
     streakWarnings: await warnStreaksAtRisk(getSql()),
   })),
-  defineTimer(declared.challengeProgressDrain, async () =>
-    drainTouchedShooters(getSql(), { shooters: getSettings().CHALLENGE_PROGRESS_DRAIN_SHOOTERS, budgetMs: DRAIN_BUDGET_MS }),
+  // Every few seconds: a drain that found the queue empty logs at debug level only.
+  defineTimer(
+    declared.challengeProgressDrain,
+    async () => drainTouchedShooters(getSql(), { shooters: getSettings().CHALLENGE_PROGRESS_DRAIN_SHOOTERS, budgetMs: DRAIN_BUDGET_MS }),
+    { idle: (outcome) => outcome?.['shooters'] === 0 },
   ),
   // Past deadlines end first; then members whose attempt ends within 24 hours are reminded.
   defineTimer(declared.challengeExpiry, async () => {
