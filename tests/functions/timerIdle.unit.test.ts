@@ -1,4 +1,5 @@
 import { InvocationContext, type Timer } from '@azure/functions';
+import { overrideSettings } from '../../shared/config/settings';
 import { declareTimer } from '../../shared/host/bindings';
 import { defineTimer } from '../../shared/host/definition';
 
@@ -21,6 +22,11 @@ async function completedLines(outcome: Record<string, unknown>): Promise<string[
 }
 
 describe('a timer that runs every few seconds', () => {
+  // At the production level, whatever the test run's own.
+  let restore: () => void;
+  beforeAll(() => (restore = overrideSettings({ LOG_LEVEL: 'info' })));
+  afterAll(() => restore());
+
   it('writes no completion line for a run that found nothing to do (debug level), and one for a run that did work', async () => {
     expect(await completedLines({ claimed: 0 })).toEqual([]);
     expect(await completedLines({ claimed: 3 })).toEqual(['information']);
