@@ -14,6 +14,7 @@ import {
 } from '../shared/challenges/participationRepository';
 import { personalize } from '../shared/challenges/personalize';
 import { evaluateAllActive } from '../shared/challenges/progress';
+import { DRAIN_BUDGET_MS, drainTouchedShooters } from '../shared/challenges/progressDrain';
 import {
   AchievementsQuerySchema,
   AchievementsSchema,
@@ -41,6 +42,7 @@ import { startSeason } from '../shared/challenges/seasons';
 import { StreakSchema } from '../shared/challenges/streakSchemas';
 import { streakOf, warnStreaksAtRisk } from '../shared/challenges/streakService';
 import { claimShooter, decideLink, listClubLinks, listOwnLinks } from '../shared/challenges/shooterLinks';
+import { getSettings } from '../shared/config/settings';
 import { getSql } from '../shared/db/client';
 import { READER_LANGUAGE_HEADERS, requestLanguage } from '../shared/notifications/requestLanguage';
 import { callerResource } from './callerResource';
@@ -279,6 +281,12 @@ export const challengeFunctions = [
     ...(await evaluateAllActive(getSql())),
     streakWarnings: await warnStreaksAtRisk(getSql()),
   })),
+  // Every few seconds: a drain that found the queue empty logs at debug level only.
+  defineTimer(
+    declared.challengeProgressDrain,
+    async () => drainTouchedShooters(getSql(), { shooters: getSettings().CHALLENGE_PROGRESS_DRAIN_SHOOTERS, budgetMs: DRAIN_BUDGET_MS }),
+    { idle: (outcome) => outcome?.['shooters'] === 0 },
+  ),
   // Past deadlines end first; then members whose attempt ends within 24 hours are reminded.
   defineTimer(declared.challengeExpiry, async () => {
     const expired = await expireParticipations(getSql());

@@ -37,6 +37,8 @@ export const DECLARED_BY_AREA = {
     // The member's training streak, reckoned from their shot data (docs/challenges.md).
     declareGroup('trainingStreak', 'api/me/streak'),
     declareTimer('challengeProgress', '%CHALLENGE_PROGRESS_SCHEDULE%'),
+    // Shots on the board within seconds: drains the shooters ingest queued, apart from the ingest checkpoint.
+    declareTimer('challengeProgressDrain', '%CHALLENGE_PROGRESS_DRAIN_SCHEDULE%'),
     declareTimer('challengeExpiry', '%CHALLENGE_EXPIRY_SCHEDULE%'),
   ],
   freshness: [

@@ -1,4 +1,3 @@
-import { evaluateTouchedShooters } from '../shared/challenges/progress';
 import { getSettings } from '../shared/config/settings';
 import { getSql } from '../shared/db/client';
 import { notifyQuarantineToPlatformAdmins } from '../shared/ingest/quarantineNotice';
@@ -20,25 +19,8 @@ export const ingestEventFunction = defineEventHub(declared.ingest, async (job, m
   const options = applyOptionsFrom(settings, eventRunnerIdentity(settings));
   const outcome = await runEventBatch(getSql(), messagesFromTrigger(messages, context.triggerMetadata), options, job.log);
   if (outcome.admissionState === 'quarantined') await announceQuarantine(options.runner.kind, job.log);
-  const progress = await evaluateProgressAfterBatch(settings.CHALLENGE_PROGRESS_AFTER_INGEST_SHOOTERS, job.log);
-  return { ...outcome, rejectReasons: undefined, retryCount: context.retryContext?.retryCount, progress };
+  return { ...outcome, rejectReasons: undefined, retryCount: context.retryContext?.retryCount };
 });
-
-/**
- * Shots on the board within seconds: the participations of the shooters the batch (or an earlier
- * one) wrote hits for, bounded per invocation (docs/challenges.md, "Progress"). The batch is
- * committed, so a failure here is logged, not rethrown: its shooters stay queued and the next
- * invocation or the 15-minute sweep evaluates them; a retry would only apply the batch again.
- */
-async function evaluateProgressAfterBatch(limit: number, log: Logger) {
-  if (limit === 0) return undefined;
-  try {
-    return await evaluateTouchedShooters(getSql(), limit);
-  } catch (error) {
-    log.warn('ingest_progress_evaluation_failed', { error });
-    return undefined;
-  }
-}
 
 /**
  * Tells the platform admins of a quarantine (once per quarantine: the notice is claimed by its

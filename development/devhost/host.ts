@@ -28,8 +28,11 @@ export interface DevHostOptions {
   log: Logger;
   /** Resolves `%NAME%` schedule expressions. */
   setting: (name: string) => string | undefined;
-  /** Start timers on their schedules (tests switch this off and invoke through the admin route). */
-  runTimers?: boolean;
+  /**
+   * Start timers on their schedules: all (the default), none (tests invoke them through the admin
+   * route), or only those named (a test or a measured run that needs one timer, like the progress drain).
+   */
+  runTimers?: boolean | readonly string[];
   /** Where the functions' own log lines go; by default warnings and errors to stderr, the rest to stdout. */
   functionLog?: (level: string, line: string) => void;
   /** Feed eventHub functions from their hubs with these host.json values; off when absent. */
@@ -201,17 +204,19 @@ export async function startDevHost(all: readonly FunctionDefinition[], options: 
   }
 
   const jobs: Cron[] = [];
-  if (options.runTimers ?? true) {
-    for (const definition of definitions) {
-      if (definition.kind !== 'timer') continue;
-      const schedule = resolveSchedule(definition.options.schedule, (name) => options.setting(name));
-      jobs.push(
-        new Cron(schedule, { protect: true, timezone: 'UTC' }, async () => {
-          await runNonHttp(definition, undefined, false).catch(() => undefined);
-        }),
-      );
-      if (definition.options.runOnStartup) void runNonHttp(definition, undefined, false).catch(() => undefined);
-    }
+  const runsTimer = (name: string) => {
+    const runTimers = options.runTimers ?? true;
+    return typeof runTimers === 'boolean' ? runTimers : runTimers.includes(name);
+  };
+  for (const definition of definitions) {
+    if (definition.kind !== 'timer' || !runsTimer(definition.name)) continue;
+    const schedule = resolveSchedule(definition.options.schedule, (name) => options.setting(name));
+    jobs.push(
+      new Cron(schedule, { protect: true, timezone: 'UTC' }, async () => {
+        await runNonHttp(definition, undefined, false).catch(() => undefined);
+      }),
+    );
+    if (definition.options.runOnStartup) void runNonHttp(definition, undefined, false).catch(() => undefined);
   }
 
   let eventHubFeeds: RunningEventHubTriggers | undefined;

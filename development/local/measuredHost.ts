@@ -7,9 +7,10 @@ import { type DevHost, startDevHost } from '../devhost/host';
 
 /**
  * The local host as the soak, the federation run and the hub benchmark measure it: every given
- * function, settings read from process.env at each call (the caller sets them per run), no timers
- * (a sweep firing mid-run would be a figure of its own), and only errors written, so logging costs
- * nothing the figures would carry.
+ * function, settings read from process.env at each call (the caller sets them per run), no timer
+ * but the progress drain (it puts the shots on the boards, as in production; a sweep firing
+ * mid-run would be a figure of its own; CHALLENGE_PROGRESS_DRAIN_SHOOTERS=0 stops the drain too),
+ * and only errors written, so logging costs nothing the figures would carry.
  */
 export function startMeasuredHost(definitions: readonly FunctionDefinition[], eventHubTriggers: EventHubTriggerSettings): Promise<DevHost> {
   return startDevHost(definitions, {
@@ -19,7 +20,7 @@ export function startMeasuredHost(definitions: readonly FunctionDefinition[], ev
       if (level === 'error') process.stderr.write(line + '\n');
     },
     setting: (name) => process.env[name],
-    runTimers: false,
+    runTimers: ['challengeProgressDrain'],
     eventHubTriggers,
   });
 }

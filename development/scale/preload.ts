@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { performance } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { benchChallenge, seedInbox } from '../../bench/seed';
+import { evaluateParticipations } from '../../shared/challenges/progress';
 import { connect, type Sql } from '../../shared/db/client';
 import { migrate } from '../../shared/db/migrate';
 import { quoteIdentifier } from '../local/scratchDatabase';
@@ -312,5 +313,16 @@ async function trackedAndBoards(sql: Sql): Promise<Omit<Preloaded, 'url' | 'reus
     const [club] = await sql<{ id: string }[]>`select id from challenge where scope = 'club' and club_id = ${clubId(a * 10)} limit 1`;
     if (club) tracked.push({ userId: memberId(a, 49), clubIndex: a, challengeId: club.id });
   }
+  // The preload's scores are made up; a probe's shot raises a score only once it is measured from
+  // the shots. Measured now, so that the first evaluation after a probe cannot lower it below the
+  // score the probe read before sending (which the probe would take for a shot not yet on the board).
+  const probed = await sql<{ id: string }[]>`
+    select p.id from challenge_participation p
+    join unnest(${tracked.map((member) => member.challengeId)}::text[], ${tracked.map((member) => member.userId)}::text[]) as t(challenge_id, user_id)
+      on p.challenge_id = t.challenge_id and p.user_id = t.user_id`;
+  await evaluateParticipations(
+    sql,
+    probed.map((row) => row.id),
+  );
   return { tracked, globalChallengeId: global?.id ?? '', inboxUserId: memberId(0, 1) };
 }

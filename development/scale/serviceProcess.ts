@@ -6,7 +6,8 @@ import { afterIngest, serveMeasuredHost } from '../local/measuredHost';
 /**
  * The service side of the federation run in a process of its own: the local host with every
  * function of the app (the real EventHubConsumerClient feeding the ingest function, which applies
- * each batch and then evaluates the touched shooters' challenges; the HTTP routes the probes poll).
+ * each batch; the progress drain on its schedule, which evaluates the touched shooters' challenges;
+ * the HTTP routes the probes poll).
  * Settings come from the environment the parent passes. Over IPC: sends `{ url }` once listening;
  * answers `progress` with the highest sequence number the ingest function has finished with per
  * partition and the events it finished; stops on `stop`.

@@ -8,71 +8,8 @@ import type { Rules } from './rules';
  * concurrent evaluations and settlements change a row once).
  */
 
-export interface ActiveParticipation {
-  id: string;
-  userId: string;
-  challengeId: string;
-  title: string;
-  titles: LocalizedText;
-  scope: 'global' | 'club' | 'personal';
-  challengeClubId: string | null;
-  rules: Rules;
-  rewardXp: number;
-  joinedAt: Date;
-  deadlineAt: Date;
-}
-
-export async function findActiveParticipation(sql: Queryable, participationId: string): Promise<ActiveParticipation | undefined> {
-  const [row]: [ActiveParticipation?] = await sql`
-    select p.id, p.user_id as "userId", p.challenge_id as "challengeId", c.title, c.titles, c.scope,
-           c.club_id as "challengeClubId", p.rules, p.reward_xp as "rewardXp",
-           p.joined_at as "joinedAt", p.deadline_at as "deadlineAt"
-    from challenge_participation p join challenge c on c.id = p.challenge_id
-    where p.id = ${participationId} and p.status = 'active'`;
-  return row;
-}
-
-export type StoredProgress = {
-  metric: string;
-  value: number;
-  target: number;
-  fraction: number;
-  shots: number;
-  sessions: number;
-  evaluatedAt: string;
-};
-
+/** What a finished participation's `result` holds. */
 export type StoredResult = { placement: string; place?: number | null; xp?: number; badge?: string | null };
-
-export interface ProgressUpdate {
-  participationId: string;
-  progress: StoredProgress;
-  /** Stored as the result only when the goal is met; otherwise the result stays as it was. */
-  result: StoredResult | null;
-  score: number;
-  met: boolean;
-  now: Date;
-}
-
-/**
- * Stores progress and score of an active participation and, when the goal is met, completes it in
- * the same statement; the status afterwards, or undefined when the participation was no longer active.
- */
-export async function storeProgress(sql: Queryable, update: ProgressUpdate): Promise<string | undefined> {
-  const { now } = update;
-  const [updated]: [{ status: string }?] = await sql`
-    update challenge_participation set
-      progress = ${sql.json(update.progress)},
-      result = coalesce(${update.result ? sql.json(update.result) : null}::jsonb, result),
-      score_reached_at = case when score <> ${update.score} then ${now} else score_reached_at end,
-      score = ${update.score},
-      evaluated_at = ${now},
-      status = case when ${update.met} then 'completed' else status end,
-      finished_at = case when ${update.met} then ${now}::timestamptz else finished_at end
-    where id = ${update.participationId} and status = 'active'
-    returning status`;
-  return updated?.status;
-}
 
 /** Active participations of members linked (confirmed) to a shooter of one of these club numbers. */
 export async function activeParticipationIdsForClubs(sql: Queryable, clubNumbers: readonly string[]): Promise<string[]> {

@@ -2,17 +2,10 @@ import type { Sql } from '../db/client';
 import { bothLanguages } from '../i18n/localizedText';
 import { payReward, notifyFailed } from './payout';
 import { isGoalMet, progressFraction, type Measurement, type Rules } from './rules';
-import {
-  activeParticipationIdsAfter,
-  activeParticipationIdsForClubs,
-  activeParticipationIdsForShooters,
-  failActiveParticipation,
-  findActiveParticipation,
-  storeProgress,
-  type StoredResult,
-} from './evaluationRepository';
-import { measureShots, type ShotStats } from './shotDataRepository';
-import { claimTouchedShooters, forgetTouchedBefore, requeueTouchedShooters } from './touchedShooterRepository';
+import { activeParticipationIdsAfter, activeParticipationIdsForClubs, failActiveParticipation } from './evaluationRepository';
+import { findActiveParticipations, storeProgresses, type ActiveParticipation, type ProgressUpdate } from './progressRepository';
+import { measureShotsMany, NO_SHOTS, type ShotScope, type ShotStats } from './shotDataRepository';
+import { forgetTouchedBefore } from './touchedShooterRepository';
 
 export type EvaluationOutcome = 'completed' | 'progressed' | 'unchanged' | 'inactive';
 
@@ -38,65 +31,104 @@ export function windowOf(rules: Rules, joinedAt: Date, deadlineAt: Date, now: Da
   return { from, to };
 }
 
-/**
- * Re-measures one active participation from the shot data and stores its progress and score.
- * When the goal is met (knockout goals never complete early) the same guarded UPDATE moves it to
- * `completed`, and only the transaction whose UPDATE did that pays: any number of concurrent
- * evaluations of one participation pay once.
- */
-export async function evaluateParticipation(sql: Sql, participationId: string, now: Date = new Date()): Promise<EvaluationOutcome> {
-  const participation = await findActiveParticipation(sql, participationId);
-  if (!participation) return 'inactive';
-  const { rules } = participation;
-  const window = windowOf(rules, participation.joinedAt, participation.deadlineAt, now);
-  const stats = await measureShots(sql, {
+/** The participation's shots to measure: its window, and only its challenge's club for a club challenge. */
+function scopeOf(participation: ActiveParticipation, now: Date): ShotScope {
+  const window = windowOf(participation.rules, participation.joinedAt, participation.deadlineAt, now);
+  return {
     userId: participation.userId,
     clubId: participation.scope === 'club' ? participation.challengeClubId : null,
     from: window.from,
     to: window.to,
-    discipline: rules.discipline ?? null,
-  });
+    discipline: participation.rules.discipline ?? null,
+  };
+}
+
+/** What to store for a participation measured at `stats` (knockout goals never complete early). */
+function updateOf(participation: ActiveParticipation, stats: ShotStats, now: Date): ProgressUpdate {
+  const { rules } = participation;
   const measurement = measurementOf(rules, stats);
   const met = !rules.knockout && isGoalMet(rules.goal, measurement);
-  const progress = {
-    metric: rules.goal.metric,
-    value: measurement.value,
-    target: rules.goal.target,
-    fraction: progressFraction(rules.goal, measurement),
-    shots: stats.shots,
-    sessions: stats.sessions,
-    evaluatedAt: now.toISOString(),
+  return {
+    participationId: participation.id,
+    progress: {
+      metric: rules.goal.metric,
+      value: measurement.value,
+      target: rules.goal.target,
+      fraction: progressFraction(rules.goal, measurement),
+      shots: stats.shots,
+      sessions: stats.sessions,
+      evaluatedAt: now.toISOString(),
+    },
+    result: met ? { placement: 'completed', xp: participation.rewardXp, badge: rules.rewardBadge ?? null } : null,
+    score: measurement.value,
+    met,
   };
-  const result: StoredResult | null = met ? { placement: 'completed', xp: participation.rewardXp, badge: rules.rewardBadge ?? null } : null;
+}
+
+/**
+ * Re-measures a batch of participations from the shot data in one transaction: one query reads
+ * the active ones, one measures them all, one guarded UPDATE stores every progress and score and
+ * moves those whose goal is met to `completed`, and only the transaction whose UPDATE did that
+ * pays, in the same transaction: any number of concurrent evaluations of one participation pay
+ * once. Answers each id's outcome.
+ */
+export async function evaluateParticipations(
+  sql: Sql,
+  participationIds: readonly string[],
+  now: Date = new Date(),
+): Promise<Map<string, EvaluationOutcome>> {
+  const outcomes = new Map<string, EvaluationOutcome>(participationIds.map((id) => [id, 'inactive']));
+  if (participationIds.length === 0) return outcomes;
   return sql.begin(async (tx) => {
-    const status = await storeProgress(tx, {
-      participationId: participation.id,
-      progress,
-      result,
-      score: measurement.value,
-      met,
+    const participations = await findActiveParticipations(tx, participationIds);
+    const stats = await measureShotsMany(
+      tx,
+      participations.map((participation) => scopeOf(participation, now)),
+    );
+    const stored = await storeProgresses(
+      tx,
+      participations.map((participation, index) => updateOf(participation, stats[index] ?? NO_SHOTS, now)),
       now,
-    });
-    if (status === undefined) return 'inactive';
-    if (status !== 'completed') return 'progressed';
-    await payReward(tx, {
-      userId: participation.userId,
-      participationId: participation.id,
-      challengeId: participation.challengeId,
-      challengeTitle: bothLanguages(participation.titles, participation.title),
-      xp: participation.rewardXp,
-      badgeKey: rules.rewardBadge ?? null,
-      placement: 'completed',
-    });
-    return 'completed';
+    );
+    const completed: ActiveParticipation[] = [];
+    for (const participation of participations) {
+      const status = stored.get(participation.id);
+      if (status === 'completed') completed.push(participation);
+      else if (status !== undefined) outcomes.set(participation.id, 'progressed');
+    }
+    // Paid in member order: a payout locks the member's rows (XP total, inbox count), so two
+    // batches paying the same members take those locks in one order and cannot deadlock.
+    completed.sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : a.id < b.id ? -1 : 1));
+    for (const participation of completed) {
+      await payReward(tx, {
+        userId: participation.userId,
+        participationId: participation.id,
+        challengeId: participation.challengeId,
+        challengeTitle: bothLanguages(participation.titles, participation.title),
+        xp: participation.rewardXp,
+        badgeKey: participation.rules.rewardBadge ?? null,
+        placement: 'completed',
+      });
+      outcomes.set(participation.id, 'completed');
+    }
+    return outcomes;
   });
 }
 
-/** Evaluates each id in turn; answers how many completed. */
-async function evaluateMany(sql: Sql, ids: readonly string[], now: Date): Promise<{ evaluated: number; completed: number }> {
+/** Re-measures one participation (the batch of one): its outcome. */
+export async function evaluateParticipation(sql: Sql, participationId: string, now: Date = new Date()): Promise<EvaluationOutcome> {
+  return (await evaluateParticipations(sql, [participationId], now)).get(participationId) ?? 'inactive';
+}
+
+/** The largest batch one transaction evaluates (the sweep's page, a drain's participations). */
+export const EVALUATION_BATCH = 500;
+
+/** Evaluates the ids a batch at a time; answers how many there were and how many completed. */
+export async function evaluateMany(sql: Sql, ids: readonly string[], now: Date): Promise<{ evaluated: number; completed: number }> {
   let completed = 0;
-  for (const id of ids) {
-    if ((await evaluateParticipation(sql, id, now)) === 'completed') completed += 1;
+  for (let start = 0; start < ids.length; start += EVALUATION_BATCH) {
+    const outcomes = await evaluateParticipations(sql, ids.slice(start, start + EVALUATION_BATCH), now);
+    for (const outcome of outcomes.values()) if (outcome === 'completed') completed += 1;
   }
   return { evaluated: ids.length, completed };
 }
@@ -115,29 +147,6 @@ export async function evaluateProgressForClubs(
 }
 
 /**
- * Right after ingest applied a batch: the participations of up to `limit` shooters its hits were
- * written for (the queue the apply filled in the same transaction), so a shot is on the board in
- * seconds. Bounded, so the invocation (and its checkpoint) waits only so long; what is left waits
- * for the next batch's drain or the sweep. Shooters of a drain that fails go back on the queue.
- */
-export async function evaluateTouchedShooters(
-  sql: Sql,
-  limit: number,
-  now: Date = new Date(),
-): Promise<{ shooters: number; evaluated: number; completed: number }> {
-  const shooters = await claimTouchedShooters(sql, limit);
-  if (shooters.length === 0) return { shooters: 0, evaluated: 0, completed: 0 };
-  try {
-    return { shooters: shooters.length, ...(await evaluateMany(sql, await activeParticipationIdsForShooters(sql, shooters), now)) };
-  } catch (error) {
-    await requeueTouchedShooters(sql, shooters).catch(() => undefined);
-    throw error;
-  }
-}
-
-const BATCH = 500;
-
-/**
  * The timer's sweep: every active participation, in id order, a batch at a time. The shooters
  * queued for evaluation before it started are covered by it and leave the queue.
  */
@@ -151,7 +160,7 @@ export async function evaluateAllActive(sql: Sql, now: Date = new Date()): Promi
   let after = '';
   const total = { evaluated: 0, completed: 0 };
   for (;;) {
-    const ids = await activeParticipationIdsAfter(sql, after, BATCH);
+    const ids = await activeParticipationIdsAfter(sql, after, EVALUATION_BATCH);
     if (ids.length === 0) {
       await forgetTouchedBefore(sql, started);
       return total;

@@ -201,8 +201,10 @@ export const SettingsSchema = v.object({
   ),
   /** NCRONTAB schedule of the challenge progress sweep (%CHALLENGE_PROGRESS_SCHEDULE%). */
   CHALLENGE_PROGRESS_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 */15 * * * *'),
-  /** Shooters whose participations an ingest invocation evaluates right after its batch (the rest wait for the next one or the sweep); 0 turns it off. */
-  CHALLENGE_PROGRESS_AFTER_INGEST_SHOOTERS: integer(200, 0, 10_000),
+  /** NCRONTAB schedule (with seconds) of the drain that evaluates the shooters ingest wrote hits for (%CHALLENGE_PROGRESS_DRAIN_SCHEDULE%). */
+  CHALLENGE_PROGRESS_DRAIN_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '*/2 * * * * *'),
+  /** Shooters the drain claims per round (the rest wait for its next round or invocation, or the sweep); 0 turns the drain off. */
+  CHALLENGE_PROGRESS_DRAIN_SHOOTERS: integer(200, 0, 10_000),
   /** NCRONTAB schedule of the timer that ends expired participations (%CHALLENGE_EXPIRY_SCHEDULE%). */
   CHALLENGE_EXPIRY_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 5 * * * *'),
   /**

@@ -88,11 +88,14 @@ export function timerFunction(
 
 /**
  * A timer function. Infrastructure failures are logged and rethrown so the host records the
- * invocation as failed and retries per policy; a domain error is logged and not retried.
+ * invocation as failed and retries per policy; a domain error is logged and not retried. A run
+ * whose outcome `idle` calls idle (a timer every few seconds that found nothing to do) is logged
+ * at debug level, so that such a timer does not fill the log.
  */
 export function defineTimer(
   { name, options }: TimerDeclaration,
   run: (job: JobContext, timer: Timer) => Promise<Record<string, unknown> | void>,
+  { idle }: { idle?: (outcome: Record<string, unknown> | void) => boolean } = {},
 ): FunctionDefinition {
   return {
     kind: 'timer',
@@ -106,7 +109,11 @@ export function defineTimer(
         return runJob(
           telemetry()?.jobSpan(name, { 'app.trigger': 'timer', 'app.retry_count': context.retryContext?.retryCount }),
           () => run({ log, invocationId: context.invocationId }, timer),
-          (outcome) => log.info('timer_completed', { durationMs: durationMs(), ...(outcome ?? {}) }),
+          (outcome) => {
+            const fields = { durationMs: durationMs(), ...(outcome ?? {}) };
+            if (idle?.(outcome)) log.debug('timer_completed', fields);
+            else log.info('timer_completed', fields);
+          },
           (retryable, error) => log.error('timer_failed', { durationMs: durationMs(), retryable, error }),
         );
       },

@@ -560,10 +560,11 @@ describe('challenge endpoints', () => {
     expect((await call(await admin(), 'POST', '/api/challenges/seasons', { name: '\u200b' })).status).toBe(400);
   });
 
-  it('registers the progress and expiry timers on their %SETTING% schedules', () => {
+  it('registers the progress sweep, the progress drain and the expiry timers on their %SETTING% schedules', () => {
     const timers = functionDefinitions.filter((definition) => definition.kind === 'timer' && definition.name.startsWith('challenge'));
     expect(timers.map((definition) => [definition.name, definition.kind === 'timer' ? definition.options.schedule : null])).toEqual([
       ['challengeProgress', '%CHALLENGE_PROGRESS_SCHEDULE%'],
+      ['challengeProgressDrain', '%CHALLENGE_PROGRESS_DRAIN_SCHEDULE%'],
       ['challengeExpiry', '%CHALLENGE_EXPIRY_SCHEDULE%'],
     ]);
   });

@@ -26,19 +26,20 @@ export function withIngestHandler(wrap: (handler: EventHubHandler) => EventHubHa
 
 /**
  * The local host fed from the Event Hubs of the settings, batches of up to 100 events after at
- * most a second, no timers; the host's and the functions' lines go to `logged`.
+ * most a second, no timers but those named in `timers`; the host's and the functions' lines go to `logged`.
  */
 export function startFeedHost(
   definitions: readonly FunctionDefinition[],
   logged: LoggedLine[],
   sleep?: (ms: number) => Promise<void>,
+  timers: readonly string[] = [],
 ): Promise<DevHost> {
   return startDevHost(definitions, {
     port: 0,
     log: createLogger({ minLevel: 'info', sink: (level, line) => logged.push({ level, line }) }),
     functionLog: (level, line) => logged.push({ level, line }),
     setting: rawSetting,
-    runTimers: false,
+    runTimers: timers,
     eventHubTriggers: { maxEventBatchSize: 100, maxWaitTimeInSeconds: 1, ...(sleep ? { sleep } : {}) },
   });
 }

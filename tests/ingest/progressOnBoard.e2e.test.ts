@@ -18,10 +18,11 @@ const HUB = 'club-data-progress';
 
 /**
  * Shots on the board within seconds: an event sent to the hub reaches the leaderboard route
- * through the ingest function alone (the host runs no timers, so the 15-minute sweep cannot be
- * what moved the score), and a redelivered event does not count twice.
+ * through the ingest function and the progress drain on its own schedule (the host runs no other
+ * timer, so the 15-minute sweep cannot be what moved the score), and a redelivered event does not
+ * count twice.
  */
-describe('progress on the board right after ingest: producer → local hub → ingest → leaderboard', () => {
+describe('progress on the board right after ingest: producer → local hub → ingest → drain timer → leaderboard', () => {
   const logged: LoggedLine[] = [];
   const restores: (() => void)[] = [];
   let hub: LocalEventHubs;
@@ -35,10 +36,13 @@ describe('progress on the board right after ingest: producer → local hub → i
         INGEST_EVENTHUB_CONNECTION: hub.connectionString(),
         INGEST_EVENTHUB_NAME: HUB,
         INGEST_EVENTHUB_CONSUMER_GROUP: 'ingest',
+        CHALLENGE_PROGRESS_DRAIN_SCHEDULE: '*/1 * * * * *',
+        // The drain's `timer_completed` lines are what shows it did the work.
+        LOG_LEVEL: 'info',
       }),
     );
     producer = new EventHubProducerClient(hub.connectionString(), HUB);
-    host = await startFeedHost(functionDefinitions, logged);
+    host = await startFeedHost(functionDefinitions, logged, undefined, ['challengeProgressDrain']);
   });
 
   afterAll(async () => {
@@ -92,7 +96,7 @@ describe('progress on the board right after ingest: producer → local hub → i
 
     const sentAt = Date.now();
     await sendChangeEvents(producer, evening);
-    // The feed waits up to a second for a batch; the rest is the apply and the evaluation.
+    // The feed waits up to a second for a batch, the drain runs every second; the rest is the apply and the evaluation.
     await boardShows(3, 10_000);
     expect(Date.now() - sentAt).toBeLessThan(10_000);
 
@@ -101,6 +105,18 @@ describe('progress on the board right after ingest: producer → local hub → i
     await boardShows(4, 10_000);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await score()).toBe(4);
-    expect(logged.filter((line) => line.line.includes('ingest_progress_evaluation_failed'))).toEqual([]);
+    expect(logged.filter((line) => line.line.includes('timer_failed'))).toEqual([]);
+    // The drain ran as its own function; the ingest invocations only applied.
+    const drains = logged
+      .filter((line) => line.line.includes('"timer_completed"'))
+      .map((line) => JSON.parse(line.line) as { function: string; evaluated: number })
+      .filter((line) => line.function === 'challengeProgressDrain');
+    expect(drains.reduce((sum, drain) => sum + drain.evaluated, 0)).toBeGreaterThanOrEqual(2);
+    // The ingest invocations applied and returned: none of them evaluated (their outcome carries no progress).
+    const batches = logged
+      .filter((line) => line.line.includes('"event_batch_completed"'))
+      .map((line) => JSON.parse(line.line) as Record<string, unknown>);
+    expect(batches.length).toBeGreaterThanOrEqual(2);
+    expect(batches.filter((batch) => 'progress' in batch)).toEqual([]);
   });
 });
