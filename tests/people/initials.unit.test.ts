@@ -12,6 +12,10 @@ describe('initials of a name', () => {
     ['(Toni) Berger', 'TB'],
     ['Demo Member 1', 'D1'],
     ['e\u0301mile zola', 'ÉZ'],
+    ['- Anna -- Maria Schütz ---', 'AS'],
+    ['Anna ---', 'A'],
+    ['--- Ümit', 'Ü'],
+    ['--- ---', '-'],
   ])('%s → %s', (name, initials) => {
     expect(initialsOf(name)).toBe(initials);
   });
