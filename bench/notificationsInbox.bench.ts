@@ -16,6 +16,33 @@ export const bareInboxPage = (sql: Sql, userId: string) => sql`
   from notification where user_id = ${userId}
   order by created_at desc, seq desc limit 51`;
 
+/** The bare page query of an inbox whose entries carry catalogue messages: the message's key and parameters as well. */
+const bareMessagePage = (sql: Sql, userId: string) => sql`
+  select id, title, body, tone, created_at, read_at, message_key, message_params
+  from notification where user_id = ${userId}
+  order by created_at desc, seq desc limit 51`;
+
+/**
+ * `entries` entries written from catalogue messages, as the challenges and the freshness check write
+ * them: by turns a result, an end reminder (a date in German time), a streak warning and a
+ * freshness notice (an evening on the club's clock), each with the text stored when written.
+ */
+async function seedMessageInbox(sql: Sql, userId: string, entries: number): Promise<void> {
+  await sql`
+    insert into notification (user_id, title, body, tone, kind, category, source, created_at, message_key, message_params)
+    select ${userId}, 'Entry ' || n, 'Body of entry ' || n, 'info', 'member', 'club', 'bench', now() - make_interval(mins => ${entries} - n),
+           (array['challenges.result', 'challenges.endsSoon', 'challenges.streakAtRisk', 'freshness.stale'])[1 + n % 4],
+           (array[
+             jsonb_build_object('placement', 'winner', 'challenge', jsonb_build_object('de', 'Herbstpokal ' || n, 'en', 'Autumn cup ' || n), 'xp', 500),
+             jsonb_build_object('challenge', jsonb_build_object('de', 'Herbstpokal ' || n, 'en', 'Autumn cup ' || n),
+               'endsAt', to_char(timestamptz '2026-11-30 18:00Z' + make_interval(hours => n), 'YYYY-MM-DD"T"HH24:MI:SS"Z"')),
+             jsonb_build_object('weeks', 1 + n % 12, 'freeze', 'available'),
+             jsonb_build_object('club', 'Bench club', 'evening', to_char(timestamptz '2026-11-19 17:00Z' + make_interval(days => n), 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+               'timeZone', 'Europe/Berlin', 'planSource', 'stored', 'hint', 'box_offline')
+           ])[1 + n % 4]
+    from generate_series(1, ${entries}) as n`;
+}
+
 /** `entries` unread inbox entries for each user (see seedInbox). */
 async function seedInboxes(sql: Sql, users: string[], entries: number): Promise<void> {
   for (const userId of users) await seedInbox(sql, userId, entries);
@@ -25,6 +52,8 @@ async function seedInboxes(sql: Sql, users: string[], entries: number): Promise<
  * The first inbox page (limit 50) of a user with 10,000 entries, through the service (one
  * statement: the page query with the trigger-maintained unread counter joined in, plus the record
  * mapping and the cursor), against the bare page query.
+ * The same for an inbox whose entries were all written from catalogue messages, each rendered
+ * in the reader's language as it is read, against the bare page query that reads the messages.
  * Then mark-all-read on 10,000 unread entries: the service's one UPDATE against the bare UPDATE.
  *
  * The seed inserts the entries directly, not through notify, so an inbox holds 10,000 entries,
@@ -53,6 +82,29 @@ export default async function notificationsInbox({ sql }: BenchContext): Promise
     target: 1.3,
   });
 
+  // The same page where every entry was written from a catalogue message, rendered as it is read
+  // in the reader's language (German: the user stored none, the request names none).
+  const messageUser = 'bench-message-user';
+  await seedMessageInbox(sql, messageUser, ENTRIES);
+  await sql`vacuum analyze notification`;
+  const rendered = await listInbox(sql, messageUser, { limit: 50, unreadOnly: false });
+  const storedTexts = rendered.items.filter((item) => item.title.startsWith('Entry ')).length;
+  const messagePage = await compare({
+    title: `Inbox first page (limit 50), ${ENTRIES.toLocaleString('en')} entries written from catalogue messages`,
+    baseline: {
+      name: 'bare SQL: the page query with the message key and parameters of each entry',
+      run: () => bareMessagePage(sql, messageUser),
+    },
+    subject: {
+      name: 'listInbox (each entry rendered from its message)',
+      run: () => listInbox(sql, messageUser, { limit: 50, unreadOnly: false }),
+    },
+    iterations: ITERATIONS,
+    warmup: WARMUP,
+  });
+  // Entries that fell back to their stored text would measure no rendering.
+  if (storedTexts > 0) messagePage.failed = `${storedTexts} of ${rendered.items.length} entries showed their stored text`;
+
   // Each run needs a fresh inbox of unread entries: one user per run and side.
   const runs = READ_ALL_ITERATIONS + READ_ALL_WARMUP;
   const baselineUsers = Array.from({ length: runs }, (_, i) => `bench-read-all-baseline-${i}`);
@@ -78,5 +130,5 @@ export default async function notificationsInbox({ sql }: BenchContext): Promise
     warmup: READ_ALL_WARMUP,
   });
 
-  return [firstPage, readAll];
+  return [firstPage, messagePage, readAll];
 }

@@ -1,4 +1,5 @@
 import { defineCatalogue, textOf, type TextParameters } from './catalogue';
+import { dateTimeFormat } from './dateTimeFormat';
 import type { Language } from './language';
 import type { BilingualText } from './localizedText';
 import type { MessageRenderers, RenderedMessage } from './message';
@@ -70,11 +71,7 @@ const isBilingual = (value: unknown): value is BilingualText =>
 
 /** The end of a challenge as a reader of `language` writes a date and time in Germany. */
 function endsAtText(iso: string, language: Language): string {
-  return new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'Europe/Berlin',
-  }).format(new Date(iso));
+  return dateTimeFormat('endsAt', language, 'Europe/Berlin', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { defineCatalogue, textOf } from './catalogue';
+import { dateTimeFormat } from './dateTimeFormat';
 import type { Language } from './language';
 import type { MessageRenderers } from './message';
 
@@ -42,8 +43,7 @@ function eveningText(iso: string, timeZone: string, language: Language): string 
   const instant = new Date(iso);
   if (Number.isNaN(instant.getTime())) return undefined;
   try {
-    return new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
-      timeZone,
+    return dateTimeFormat('evening', language, timeZone, {
       weekday: 'long',
       day: 'numeric',
       month: 'long',

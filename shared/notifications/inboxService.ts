@@ -35,8 +35,9 @@ export async function listInbox(sql: Queryable, userId: string, options: ListInb
   const hasMore = rows.length > options.limit;
   const page = hasMore ? rows.slice(0, options.limit) : rows;
   const last = page[page.length - 1];
+  const language = readerLanguage(null, options.language ?? storedLanguage);
   return {
-    items: page.map((row) => toRecord(row, readerLanguage(null, options.language ?? storedLanguage))),
+    items: page.map((row) => toRecord(row, language)),
     unreadCount: unread,
     nextCursor: hasMore && last ? inboxCursor.encode([last.position, last.seq]) : null,
   };

@@ -16,6 +16,8 @@ export interface CursorCodec<TPosition, TDecoded> {
 }
 
 const TAG_BYTES = 16;
+/** Tags a list keeps for the payloads it encoded last (see encode). */
+const ISSUED_TAGS = 10_000;
 const MAX_PAYLOAD_CHARS = 400;
 const CURSOR_SHAPE = new RegExp(`^([A-Za-z0-9_-]{1,${MAX_PAYLOAD_CHARS}})\\.([A-Za-z0-9_-]{${Math.ceil((TAG_BYTES * 4) / 3)}})$`);
 
@@ -24,11 +26,29 @@ export function cursorCodec<TPosition, TDecoded>(
   list: string,
   schema: v.GenericSchema<TPosition, TDecoded>,
 ): CursorCodec<TPosition, TDecoded> {
-  const tagOf = (payload: string) => createHmac('sha256', cursorKey()).update(`${list}\n${payload}`).digest().subarray(0, TAG_BYTES);
+  const tagWith = (key: KeyObject, payload: string) =>
+    createHmac('sha256', key).update(`${list}\n${payload}`).digest().subarray(0, TAG_BYTES);
+  const tagOf = (payload: string) => tagWith(cursorKey(), payload);
+  // A page read again hands out the same next cursor (a board's first page, to every member who
+  // opens it): the tags this list issued are kept per payload, for the key they were made with
+  // only, so that a repeated page costs a lookup instead of an HMAC. Bounded: emptied when full.
+  const issued = new Map<string, string>();
+  let issuedKey: KeyObject | undefined;
   return {
     encode(position) {
       const payload = Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
-      return `${payload}.${tagOf(payload).toString('base64url')}`;
+      const key = cursorKey();
+      if (key !== issuedKey) {
+        issued.clear();
+        issuedKey = key;
+      }
+      let tag = issued.get(payload);
+      if (tag === undefined) {
+        tag = tagWith(key, payload).toString('base64url');
+        if (issued.size >= ISSUED_TAGS) issued.clear();
+        issued.set(payload, tag);
+      }
+      return `${payload}.${tag}`;
     },
     decode(cursor) {
       const match = CURSOR_SHAPE.exec(cursor);

@@ -88,6 +88,21 @@ describe('paging cursors', () => {
     expect(board.decode(cursor)).toEqual(['b', 40]);
   });
 
+  it('signs a position encoded again under another key with that key, never with the one before', () => {
+    const before = board.encode(['b', 40]);
+    useKeys({ PAGING_CURSOR_KEY: 'x'.repeat(40), AUTH_JWKS_URL: JWKS });
+    const after = board.encode(['b', 40]);
+    expect(after).not.toBe(before);
+    expect(board.decode(after)).toEqual(['b', 40]);
+    expect(board.decode(before)).toBeUndefined();
+  });
+
+  it('gives the same cursor for a position encoded again, also after many other positions', () => {
+    const first = board.encode(['b', 40]);
+    for (let n = 0; n < 25_000; n += 1) expect(board.decode(board.encode(['p', n]))).toEqual(['p', n]);
+    expect(board.encode(['b', 40])).toBe(first);
+  });
+
   it('does not open under another key', () => {
     const cursor = board.encode(['b', 40]);
     useKeys({ PAGING_CURSOR_KEY: 'x'.repeat(40), AUTH_JWKS_URL: JWKS });

@@ -12,8 +12,19 @@ describe('initials of a name', () => {
     ['(Toni) Berger', 'TB'],
     ['Demo Member 1', 'D1'],
     ['e\u0301mile zola', 'ÉZ'],
+    ['- Anna -- Maria Schütz ---', 'AS'],
+    ['Anna ---', 'A'],
+    ['--- Ümit', 'Ü'],
+    ['--- ---', '-'],
   ])('%s → %s', (name, initials) => {
     expect(initialsOf(name)).toBe(initials);
+  });
+
+  it('gives the same initials for a name read again, also after many other names', () => {
+    expect(initialsOf('Anna Maria Schütz')).toBe('AS');
+    for (let n = 0; n < 25_000; n += 1) expect(initialsOf(`Person ${n}`)).toBe(`P${String(n)[0]}`);
+    expect(initialsOf('Anna Maria Schütz')).toBe('AS');
+    expect(initialsOf('Дмитрий Иванов')).toBe('ДИ');
   });
 
   it('never splits a character made of two code units', () => {

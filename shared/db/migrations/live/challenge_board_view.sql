@@ -103,53 +103,50 @@ declare
       return;
     end if;
 
-    -- Off the page: two visible neighbours each side, in one statement, nearest first within each
-    -- part. A side is two exact index ranges in nearness order, the own score's ties past the own
-    -- row and then the scores beyond (the row comparison after the score equality is an index
-    -- bound; as one range, `score >= own and (score > own or (reached, id) < own)`, the scan would
-    -- walk the own score's ties on the wrong side of the own row from the heap). Each range stops
-    -- at two rows, and the scores beyond are read only when the ties gave fewer than two: a
-    -- neighbour among the ties is always nearer than any other score. `nearness` numbers the rows
-    -- of a side across its two ranges, and the statement orders by it.
+    -- Off the page: two visible neighbours each side, nearest first, each side from two exact index
+    -- ranges in nearness order: the own score's ties past the own row, and only when they gave
+    -- fewer than two the scores beyond (a neighbour among the ties is always nearer than any other
+    -- score). The row comparison after the score equality is an index bound; as one range,
+    -- `score >= own and (score > own or (reached, id) < own)`, the scan would walk the own score's
+    -- ties on the wrong side of the own row from the heap. Each range is a statement of its own,
+    -- appended to the result in this order: as one statement that merged and ordered the four
+    -- ranges, the neighbours cost twice the page statement.
     return query
-      with previous_ties as materialized (
-        select p.id, p.user_id, p.score, p.score_reached_at, p.status, p.display_name,
-          row_number() over (order by p.score_reached_at desc, p.id desc) as nearness
+      select 'previous', p.id, p.user_id, p.score::text, (p.score_reached_at at time zone 'UTC')::text,
+        p.status, null::boolean, null::boolean, null::text, null::integer, p.display_name
+      from challenge_participation p
+      where p.challenge_id = board_challenge_id and {board}
+        and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id)
+      order by p.score_reached_at desc, p.id desc
+      limit 2;
+    get diagnostics neighbours = row_count;
+    if neighbours < 2 then
+      return query
+        select 'previous', p.id, p.user_id, p.score::text, (p.score_reached_at at time zone 'UTC')::text,
+          p.status, null::boolean, null::boolean, null::text, null::integer, p.display_name
         from challenge_participation p
-        where p.challenge_id = board_challenge_id and {board}
-          and p.score = own_score and (p.score_reached_at, p.id) < (own_at, own_id)
-        order by p.score_reached_at desc, p.id desc limit 2
-      ), next_ties as materialized (
-        select p.id, p.user_id, p.score, p.score_reached_at, p.status, p.display_name,
-          row_number() over (order by p.score_reached_at, p.id) as nearness
+        where p.challenge_id = board_challenge_id and {board} and p.score > own_score
+        order by p.score, p.score_reached_at desc, p.id desc
+        limit 2 - neighbours;
+    end if;
+    return query
+      select 'next', p.id, p.user_id, p.score::text, (p.score_reached_at at time zone 'UTC')::text,
+        p.status, null::boolean, null::boolean, null::text, null::integer, p.display_name
+      from challenge_participation p
+      where p.challenge_id = board_challenge_id and {board}
+        and p.score = own_score and (p.score_reached_at, p.id) > (own_at, own_id)
+      order by p.score_reached_at, p.id
+      limit 2;
+    get diagnostics neighbours = row_count;
+    if neighbours < 2 then
+      return query
+        select 'next', p.id, p.user_id, p.score::text, (p.score_reached_at at time zone 'UTC')::text,
+          p.status, null::boolean, null::boolean, null::text, null::integer, p.display_name
         from challenge_participation p
-        where p.challenge_id = board_challenge_id and {board}
-          and p.score = own_score and (p.score_reached_at, p.id) > (own_at, own_id)
-        order by p.score_reached_at, p.id limit 2
-      )
-      select s.part, s.id, s.user_id, s.score::text, (s.score_reached_at at time zone 'UTC')::text, s.status,
-        null::boolean, null::boolean, null::text, null::integer, s.display_name
-      from (
-        (select 'previous' as part, t.* from previous_ties t)
-        union all
-        (select 'previous', p.id, p.user_id, p.score, p.score_reached_at, p.status, p.display_name,
-            (select count(*) from previous_ties) + row_number() over (order by p.score, p.score_reached_at desc, p.id desc)
-          from challenge_participation p
-          where p.challenge_id = board_challenge_id and {board} and p.score > own_score
-            and (select count(*) from previous_ties) < 2
-          order by p.score, p.score_reached_at desc, p.id desc limit 2)
-        union all
-        (select 'next', t.* from next_ties t)
-        union all
-        (select 'next', p.id, p.user_id, p.score, p.score_reached_at, p.status, p.display_name,
-            (select count(*) from next_ties) + row_number() over (order by p.score desc, p.score_reached_at, p.id)
-          from challenge_participation p
-          where p.challenge_id = board_challenge_id and {board} and p.score < own_score
-            and (select count(*) from next_ties) < 2
-          order by p.score desc, p.score_reached_at, p.id limit 2)
-      ) as s
-      where s.nearness <= 2
-      order by s.part desc, s.nearness;
+        where p.challenge_id = board_challenge_id and {board} and p.score < own_score
+        order by p.score desc, p.score_reached_at, p.id
+        limit 2 - neighbours;
+    end if;
 $statements$;
   -- Others' rows shared globally; for a club, those shared within it or globally. Never cancelled ones.
   global_board constant text := $$p.share_globally and p.status <> 'cancelled'$$;
@@ -209,6 +206,8 @@ declare
   from_score numeric := coalesce(after_score, 'Infinity');
   own_on_page boolean;
   own_ahead integer;
+  -- Neighbours one side's ties gave: the scores beyond give the rest.
+  neighbours integer;
   board_key text := case when board_club_id is null then 'global' else 'club:' || board_club_id end;
 begin
   select p.id, p.user_id, p.score::text, (p.score_reached_at at time zone 'UTC')::text,
