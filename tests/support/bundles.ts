@@ -105,8 +105,24 @@ let built: Promise<string> | undefined;
  * process builds once for itself. Callers copy it (buildBundles) or only read it.
  */
 export function sharedBuild(): Promise<string> {
-  built ??= buildOnceForTheRun(runDir(), 'build', ['--metafile']);
+  const ready = prebuilt();
+  built ??= ready ? Promise.resolve(ready) : buildOnceForTheRun(runDir(), 'build', ['--metafile']);
   return built;
+}
+
+/**
+ * A full build of this very tree with its metafiles, made just before the run by whoever started
+ * it (`.ci/run` builds dist/ so and names it in TEST_PREBUILT_DIR): the run reads it instead of
+ * building the same again. Unset (a developer's run, whose dist/ may be older than the sources),
+ * the run builds its own.
+ */
+function prebuilt(): string | undefined {
+  const dir = process.env['TEST_PREBUILT_DIR'];
+  if (!dir) return undefined;
+  const absolute = path.resolve(root, dir);
+  if (!existsSync(path.join(absolute, 'main.meta.json')))
+    throw new Error(`TEST_PREBUILT_DIR=${dir} holds no build with metafiles: build it with \`node development/build.mjs --metafile\``);
+  return absolute;
 }
 
 const sites = new Map<'app' | 'portal', Promise<string>>();
@@ -119,6 +135,11 @@ const sites = new Map<'app' | 'portal', Promise<string>>();
  */
 export function sharedSite(site: 'app' | 'portal'): Promise<string> {
   let dir = sites.get(site);
+  const ready = prebuilt();
+  if (!dir && ready) {
+    dir = Promise.resolve(path.join(ready, site));
+    sites.set(site, dir);
+  }
   if (!dir) {
     // Blocking, as the per-file builds were: a site builds in about a second, and the same build
     // run with execFile left a jest worker that would not exit gracefully at the end of the run.
