@@ -1,4 +1,4 @@
-import { compare, type Comparison } from './harness';
+import { compare, type CompareOptions, type Comparison } from './harness';
 import type { BenchContext } from './context';
 import { seedInbox } from './seed';
 import { listInbox, markAllRead } from '../shared/notifications/inboxService';
@@ -67,20 +67,24 @@ export default async function notificationsInbox({ sql }: BenchContext): Promise
   await seedInboxes(sql, neighbours, 1_000);
   await sql`vacuum analyze notification`;
 
-  const firstPage = await compare({
-    title: `Inbox first page (limit 50) for a user with ${ENTRIES.toLocaleString('en')} entries`,
-    baseline: {
-      name: 'bare SQL: select ... where user_id = $1 order by created_at desc, seq desc limit 51',
-      run: () => bareInboxPage(sql, userId),
-    },
-    subject: {
-      name: 'listInbox (page + unreadCount + mapping + cursor)',
-      run: () => listInbox(sql, userId, { limit: 50, unreadOnly: false }),
-    },
-    iterations: ITERATIONS,
-    warmup: WARMUP,
-    target: 1.3,
-  });
+  /** `listInbox`'s first page of `user` against a bare query of the same page. */
+  const firstPageOf = (user: string, title: string, subject: string, baseline: CompareOptions['baseline'], target?: number) =>
+    compare({
+      title,
+      baseline,
+      subject: { name: subject, run: () => listInbox(sql, user, { limit: 50, unreadOnly: false }) },
+      iterations: ITERATIONS,
+      warmup: WARMUP,
+      target,
+    });
+
+  const firstPage = await firstPageOf(
+    userId,
+    `Inbox first page (limit 50) for a user with ${ENTRIES.toLocaleString('en')} entries`,
+    'listInbox (page + unreadCount + mapping + cursor)',
+    { name: 'bare SQL: select ... where user_id = $1 order by created_at desc, seq desc limit 51', run: () => bareInboxPage(sql, userId) },
+    1.3,
+  );
 
   // The same page where every entry was written from a catalogue message, rendered as it is read
   // in the reader's language (German: the user stored none, the request names none).
@@ -89,19 +93,12 @@ export default async function notificationsInbox({ sql }: BenchContext): Promise
   await sql`vacuum analyze notification`;
   const rendered = await listInbox(sql, messageUser, { limit: 50, unreadOnly: false });
   const storedTexts = rendered.items.filter((item) => item.title.startsWith('Entry ')).length;
-  const messagePage = await compare({
-    title: `Inbox first page (limit 50), ${ENTRIES.toLocaleString('en')} entries written from catalogue messages`,
-    baseline: {
-      name: 'bare SQL: the page query with the message key and parameters of each entry',
-      run: () => bareMessagePage(sql, messageUser),
-    },
-    subject: {
-      name: 'listInbox (each entry rendered from its message)',
-      run: () => listInbox(sql, messageUser, { limit: 50, unreadOnly: false }),
-    },
-    iterations: ITERATIONS,
-    warmup: WARMUP,
-  });
+  const messagePage = await firstPageOf(
+    messageUser,
+    `Inbox first page (limit 50), ${ENTRIES.toLocaleString('en')} entries written from catalogue messages`,
+    'listInbox (each entry rendered from its message)',
+    { name: 'bare SQL: the page query with the message key and parameters of each entry', run: () => bareMessagePage(sql, messageUser) },
+  );
   // Entries that fell back to their stored text would measure no rendering.
   if (storedTexts > 0) messagePage.failed = `${storedTexts} of ${rendered.items.length} entries showed their stored text`;
 

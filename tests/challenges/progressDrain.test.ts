@@ -44,14 +44,21 @@ async function queued(clubNumber: string, shooterId: string): Promise<boolean> {
   return rows.length === 1;
 }
 
+/** New members of `club`, one per name prefix, in that order. */
+async function newMembers<Prefixes extends string[]>(
+  club: { clubId: string },
+  ...prefixes: Prefixes
+): Promise<{ [K in keyof Prefixes]: string }> {
+  const users = prefixes.map((prefix) => unique(prefix));
+  for (const user of users) await addMember(club.clubId, user);
+  return users as { [K in keyof Prefixes]: string };
+}
+
 describe('set-based progress evaluation', () => {
   it('measures a batch of participations in one go: each its own metric, window and club, completing the met ones', async () => {
     const club = await createClub();
     const elsewhere = await createClub();
-    const ann = unique('ann');
-    const ben = unique('ben');
-    await addMember(club.clubId, ann);
-    await addMember(club.clubId, ben);
+    const [ann, ben] = await newMembers(club, 'ann', 'ben');
     const annHere = await linkShooter(club, ann);
     const annThere = await linkShooter(elsewhere, ann);
     const benHere = await linkShooter(club, ben);
@@ -170,8 +177,7 @@ describe('the progress drain', () => {
   it('two concurrent drains that both reach one participation pay its completion once', async () => {
     const club = await createClub();
     const other = await createClub();
-    const user = unique('member');
-    await addMember(club.clubId, user);
+    const [user] = await newMembers(club, 'member');
     // Two shooter records of one member: two queue entries, one for each drain.
     const here = await linkShooter(club, user);
     const there = await linkShooter(other, user);
@@ -200,8 +206,7 @@ describe('the progress drain', () => {
 
   it('puts the shooters of a failed round back on the queue, and a later drain evaluates them', async () => {
     const club = await createClub();
-    const user = unique('member');
-    await addMember(club.clubId, user);
+    const [user] = await newMembers(club, 'member');
     const shooter = await linkShooter(club, user);
     await insertHits(club.clubNumber, shooter, hitsOn(earlier(hour), 4, 9));
     const challenge = await makeChallenge({ rules: { goal: { metric: 'shots', target: 10 } } });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Sql } from '../../shared/db/client';
 import { DEFAULT_MIGRATIONS_DIR, migrate, readLiveFiles, readMigrations } from '../../shared/db/migrate';
 import { FORMER_CHECKSUMS } from '../../shared/db/migrations/formerChecksums';
-import { folder, scratchDatabases } from './scratch';
+import { folder, useScratchDatabases } from './scratch';
 import { applyUnifiedDiff } from './unifiedDiff';
 
 /**
@@ -96,9 +96,7 @@ async function behaviourOf(sql: Sql): Promise<unknown> {
 }
 
 describe('numbered migrations rewritten when their definitions moved into live files', () => {
-  const databases = scratchDatabases();
-  // Each drop waits for a checkpoint, seconds apiece on a busy server.
-  afterAll(() => databases.dropAll(), 180_000);
+  const databases = useScratchDatabases();
 
   it('lists exactly the rewritten versions, each with the checksum of its earlier text', async () => {
     const byVersion = Object.fromEntries((await readMigrations(DEFAULT_MIGRATIONS_DIR)).map((file) => [file.version, file]));

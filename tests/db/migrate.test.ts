@@ -1,14 +1,12 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_MIGRATIONS_DIR, migrate, MigrationError, readLiveFiles, readMigrations } from '../../shared/db/migrate';
-import { folder, scratchDatabases } from './scratch';
+import { folder, useScratchDatabases } from './scratch';
 
 /** Each test gets its own empty database on the test server, so runs start from nothing. */
 describe('migrations', () => {
-  const databases = scratchDatabases();
+  const databases = useScratchDatabases();
   const freshDatabase = () => databases.fresh();
-  // Each drop waits for a checkpoint, seconds apiece on a busy server.
-  afterAll(() => databases.dropAll(), 180_000);
 
   it('applies the shipped migrations once; a second run applies nothing', async () => {
     const sql = await freshDatabase();

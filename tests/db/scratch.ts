@@ -6,8 +6,18 @@ import postgres from 'postgres';
 import { connect, type Sql } from '../../shared/db/client';
 import { DEFAULT_MIGRATIONS_DIR } from '../../shared/db/migrate';
 
+/**
+ * Scratch databases for the describe block that calls this: dropped after its tests. Each drop
+ * waits for a checkpoint, seconds apiece on a busy server: hence the hook's long timeout.
+ */
+export function useScratchDatabases(): Omit<ReturnType<typeof scratchDatabases>, 'dropAll'> {
+  const databases = scratchDatabases();
+  afterAll(() => databases.dropAll(), 180_000);
+  return databases;
+}
+
 /** Empty databases of a test file's own on the test server, dropped by `dropAll`, so each run starts from nothing. */
-export function scratchDatabases() {
+function scratchDatabases() {
   const serverUrl = process.env['DATABASE_URL']!;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => undefined });
   const opened: { name: string; sql: Sql }[] = [];

@@ -2,7 +2,7 @@ import type { Sql } from '../../shared/db/client';
 import { migrate } from '../../shared/db/migrate';
 import { applyIngestBatch, type ApplyOptions } from '../../shared/ingest/apply';
 import { moveHitsOnline } from '../../shared/ingest/hitPartitionMove';
-import { scratchDatabases, shippedMigrationsBefore } from '../db/scratch';
+import { useScratchDatabases, shippedMigrationsBefore } from '../db/scratch';
 import { holdReading } from '../support/heldReader';
 import { hitEvent, incoming, TEST_THRESHOLDS, uniqueClub } from './fixtures';
 
@@ -36,8 +36,7 @@ async function rows(sql: Sql, club: string): Promise<Map<string, { value: string
 }
 
 describe('moving hits into month partitions', () => {
-  const databases = scratchDatabases();
-  afterAll(() => databases.dropAll(), 180_000);
+  const databases = useScratchDatabases();
 
   it('moves a small table inside the migration, every row kept', async () => {
     const sql = await databases.fresh();

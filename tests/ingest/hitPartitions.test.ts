@@ -2,7 +2,7 @@ import type { Sql } from '../../shared/db/client';
 import { migrate } from '../../shared/db/migrate';
 import { applyIngestBatch, type ApplyOptions } from '../../shared/ingest/apply';
 import { maintainHitPartitions, monthStart } from '../../shared/ingest/hitPartitions';
-import { scratchDatabases } from '../db/scratch';
+import { useScratchDatabases } from '../db/scratch';
 import { holdReading } from '../support/heldReader';
 import { hitEvent, incoming, TEST_THRESHOLDS, uniqueClub } from './fixtures';
 
@@ -40,8 +40,7 @@ async function whereRows(sql: Sql, club: string): Promise<Record<string, string>
 }
 
 describe('hit partitions', () => {
-  const databases = scratchDatabases();
-  afterAll(() => databases.dropAll(), 180_000);
+  const databases = useScratchDatabases();
   const migrated = async () => {
     const sql = await databases.fresh();
     await migrate(sql);

@@ -5,7 +5,7 @@ import { getSql, type Sql } from '../../shared/db/client';
 import { DEFAULT_MIGRATIONS_DIR, migrate } from '../../shared/db/migrate';
 import { readOneClubSignals } from '../../shared/freshness/freshnessRepository';
 import { applyIngestBatch, type ApplyOptions } from '../../shared/ingest/apply';
-import { scratchDatabases } from '../db/scratch';
+import { useScratchDatabases } from '../db/scratch';
 import { createClub, uniqueVereinsId } from '../support/fixtures';
 import { event, hitEvent, incoming, shooterBody, TEST_THRESHOLDS, uniqueClub } from './fixtures';
 
@@ -88,8 +88,7 @@ describe('the last arrival per club', () => {
   });
 
   describe('the migration that makes it', () => {
-    const databases = scratchDatabases();
-    afterAll(() => databases.dropAll(), 180_000);
+    const databases = useScratchDatabases();
 
     it('fills it once with each numbered club newest hit, across months and the default partition', async () => {
       const before = mkdtempSync(path.join(os.tmpdir(), 'migrations-before-036-'));

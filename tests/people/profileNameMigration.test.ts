@@ -1,11 +1,10 @@
 import { migrate } from '../../shared/db/migrate';
-import { scratchDatabases, shippedMigrationsBefore } from '../db/scratch';
+import { useScratchDatabases, shippedMigrationsBefore } from '../db/scratch';
 
 /** The migration that lets a profile have no name empties the placeholder nameless sign-ins stored, and nothing else. */
 
 describe('making the display name optional', () => {
-  const databases = scratchDatabases();
-  afterAll(() => databases.dropAll(), 120_000);
+  const databases = useScratchDatabases();
 
   it('empties "Mitglied" where a sign-in put it, keeps it where the person chose it, and keeps every real name', async () => {
     const sql = await databases.fresh();
