@@ -20,8 +20,12 @@ export default async function globalSetup(): Promise<void> {
   // Request logs would drown the test report; warnings and errors still show.
   process.env['LOG_LEVEL'] ??= 'warn';
   loadLocalSettings();
-  // Chromium starts while the database is made and migrated.
+  // Chromium, Azurite and the fake cost provider's certificate are made while the database is made
+  // and migrated. (A failure of one is marked handled here and thrown where it is awaited.)
   const browserStarted = startRunBrowser();
+  const storageStarted = startRunStorage();
+  const tlsMade = createFakeTls(mkdtempSync(path.join(os.tmpdir(), 'fake-cost-tls-')));
+  for (const started of [storageStarted, tlsMade]) started.catch(() => undefined);
   const server = await ensureDatabase(process.env['DATABASE_URL'] || undefined, { throwaway: true });
   const database = `test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const admin = postgres(server.url, { max: 1, onnotice: () => undefined });
@@ -35,13 +39,12 @@ export default async function globalSetup(): Promise<void> {
   await migrate(sql);
   await sql.end();
 
-  const [blob, queue, table] = [await freePort(), await freePort(), await freePort()];
-  const storage = await startPrivateAzurite({ blob, queue, table }, mkdtempSync(path.join(os.tmpdir(), 'azurite-')));
+  const storage = await storageStarted;
   process.env['AzureWebJobsStorage'] = storage.connectionString;
 
   // The fake cost provider's certificate, trusted by the workers forked after this (Node reads
   // NODE_EXTRA_CA_CERTS only at start-up; jest.config.js makes every run use workers).
-  const fakeTls = await createFakeTls(mkdtempSync(path.join(os.tmpdir(), 'fake-cost-tls-')));
+  const fakeTls = await tlsMade;
   process.env['NODE_EXTRA_CA_CERTS'] = fakeTls.caFile;
 
   // The production bundles are built once for the run, by the first file that needs them (tests/support/bundles.ts).
@@ -62,6 +65,12 @@ export default async function globalSetup(): Promise<void> {
     stopBrowser,
     buildDir,
   };
+}
+
+/** A private Azurite on free ports for the run. */
+async function startRunStorage(): ReturnType<typeof startPrivateAzurite> {
+  const [blob, queue, table] = [await freePort(), await freePort(), await freePort()];
+  return startPrivateAzurite({ blob, queue, table }, mkdtempSync(path.join(os.tmpdir(), 'azurite-')));
 }
 
 declare global {
