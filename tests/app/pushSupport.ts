@@ -1,4 +1,5 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { waitInPage } from '../support/chromium';
 
 // The browser-side code below is JavaScript in strings: the tests compile for Node, without the DOM's types.
 
@@ -111,15 +112,14 @@ const SHOWN = `navigator.serviceWorker.ready
  * once: headless Chromium's list of shown notifications now and then misses an entry for a moment.
  */
 export async function waitForTitle(page: Page, title: string, count = 1): Promise<void> {
-  await page.waitForFunction(
-    `${SHOWN}.then((items) => items.filter((item) => item.title === ${JSON.stringify(title)}).length === ${count})`,
-  );
+  await waitInPage(page, `${SHOWN}.then((items) => items.filter((item) => item.title === ${JSON.stringify(title)}).length === ${count})`);
 }
 
 /** Waits until the app's service worker shows exactly this notification (title, body, tag and data). */
 export async function waitForNotification(page: Page, expected: ShownNotification): Promise<void> {
   const wanted = JSON.stringify(expected);
-  await page.waitForFunction(
+  await waitInPage(
+    page,
     `${SHOWN}.then((items) => items.some((item) => JSON.stringify({ title: item.title, body: item.body, tag: item.tag, data: item.data }) === ${JSON.stringify(wanted)}))`,
   );
 }

@@ -2,6 +2,7 @@ import { text } from 'node:stream/consumers';
 import type { Locator, Page } from 'playwright-core';
 import type { FakeCostProvider } from '../../development/costsFake/server';
 import { createCostService, type CostService } from '../../shared/costs/service';
+import { waitInPage } from '../support/chromium';
 import { tokenFor } from '../support/tokens';
 import { SECRET, clockAt, serviceFor, startFake } from '../costs/support';
 import { navLink, screenshot, signIn, startPortalRig, type PortalRig } from './browser';
@@ -139,7 +140,7 @@ describe('portal: cost dashboard in a browser', () => {
     }
     // Back at a desktop width, both charts are drawn again at the width they now get.
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.waitForFunction(`[...document.querySelectorAll('svg.trend-chart')].every((svg) => svg.viewBox.baseVal.width > 600)`);
+    await waitInPage(page, `[...document.querySelectorAll('svg.trend-chart')].every((svg) => svg.viewBox.baseVal.width > 600)`);
   });
 
   it('splits the running total by service or by resource group, and speaks German', async () => {

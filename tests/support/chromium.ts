@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 /** Debian's Chromium (installed by development/ensure-chromium.sh when missing), driven by playwright-core. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -73,4 +73,18 @@ export async function openContext(options: BrowserContextOptions = {}): Promise<
       await browser.close();
     },
   };
+}
+
+/**
+ * Waits until `expression` is truthy in the page (a promise is awaited), read every 50 ms with
+ * page.evaluate. Not page.waitForFunction with a string: after a first read from outside it polls
+ * through eval inside the page, which the app's and the portal's Content Security Policy refuse
+ * (script-src 'self'), so it passed only when that first read was already true.
+ */
+export async function waitInPage(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await page.evaluate<unknown>(expression))) {
+    if (Date.now() > deadline) throw new Error(`Not true in the page within ${timeoutMs} ms: ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
