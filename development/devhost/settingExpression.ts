@@ -6,6 +6,8 @@ export function resolveSettingExpression(value: string, setting: (name: string) 
   const match = /^%([A-Za-z0-9_]+)%$/.exec(value.trim());
   if (!match?.[1]) return value.trim();
   const resolved = setting(match[1])?.trim();
-  if (!resolved) throw new Error(`${what} refers to setting ${match[1]}, which is not set`);
+  // A local.settings.json made from an older sample lacks the settings added since: say where they are.
+  if (!resolved)
+    throw new Error(`${what} refers to setting ${match[1]}, which is not set: local.settings.sample.json has every setting the app reads`);
   return resolved;
 }

@@ -41,7 +41,9 @@ describe('timer schedules', () => {
     expect(resolveSchedule('0 */5 * * * *', () => undefined)).toBe('0 */5 * * * *');
   });
   it('rejects unset settings and five-field expressions', () => {
-    expect(() => resolveSchedule('%MISSING%', () => undefined)).toThrow(/MISSING/);
+    expect(() => resolveSchedule('%MISSING%', () => undefined)).toThrow(
+      /setting MISSING, which is not set: local.settings.sample.json has/,
+    );
     expect(() => resolveSchedule('*/5 * * * *', () => undefined)).toThrow(/six fields/);
   });
 });
