@@ -7,7 +7,7 @@ import { findActiveParticipations, storeProgresses, type ActiveParticipation, ty
 import { measureShotsMany, NO_SHOTS, type ShotScope, type ShotStats } from './shotDataRepository';
 import { forgetTouchedBefore } from './touchedShooterRepository';
 
-export type EvaluationOutcome = 'completed' | 'progressed' | 'unchanged' | 'inactive';
+export type EvaluationOutcome = 'completed' | 'progressed' | 'inactive';
 
 /** The metric's value from the stats of the window. */
 export function measurementOf(rules: Rules, stats: ShotStats): Measurement {
@@ -61,7 +61,6 @@ function updateOf(participation: ActiveParticipation, stats: ShotStats, now: Dat
     },
     result: met ? { placement: 'completed', xp: participation.rewardXp, badge: rules.rewardBadge ?? null } : null,
     score: measurement.value,
-    met,
   };
 }
 

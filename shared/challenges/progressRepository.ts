@@ -48,10 +48,12 @@ export type StoredProgress = {
 export interface ProgressUpdate {
   participationId: string;
   progress: StoredProgress;
-  /** Stored as the result only when the goal is met; otherwise the result stays as it was. */
+  /**
+   * The result of a participation whose goal is met, which completes it; null while the goal is
+   * not met, and the stored result stays as it was.
+   */
   result: StoredResult | null;
   score: number;
-  met: boolean;
 }
 
 /**
@@ -66,8 +68,7 @@ export async function storeProgresses(sql: Queryable, updates: readonly Progress
   if (updates.length === 0) return new Map();
   const rows = await sql<{ id: string; status: string }[]>`
     with batch as (
-      -- The ids whose goal is met, apart: the driver sends no boolean arrays.
-      select u.*, u.id = any(${updates.filter((update) => update.met).map((update) => update.participationId)}::text[]) as met
+      select u.*, u.result is not null as met
       from unnest(
         ${updates.map((update) => update.participationId)}::text[],
         ${updates.map((update) => JSON.stringify(update.progress))}::text[],

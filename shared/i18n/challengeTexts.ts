@@ -71,7 +71,7 @@ const isBilingual = (value: unknown): value is BilingualText =>
 
 /** The end of a challenge as a reader of `language` writes a date and time in Germany. */
 function endsAtText(iso: string, language: Language): string {
-  return dateTimeFormat('endsAt', language, 'Europe/Berlin', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  return dateTimeFormat(language, 'Europe/Berlin', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
 
 /**

@@ -43,7 +43,7 @@ function eveningText(iso: string, timeZone: string, language: Language): string 
   const instant = new Date(iso);
   if (Number.isNaN(instant.getTime())) return undefined;
   try {
-    return dateTimeFormat('evening', language, timeZone, {
+    return dateTimeFormat(language, timeZone, {
       weekday: 'long',
       day: 'numeric',
       month: 'long',

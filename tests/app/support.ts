@@ -11,7 +11,7 @@ import { meFunctions } from '../../functions/me';
 import { notificationFunctions } from '../../functions/notifications';
 import { httpGroup, type FunctionDefinition } from '../../shared/host/definition';
 import { sharedSite } from '../support/bundles';
-import { openContext, type OpenedContext } from '../support/chromium';
+import { openContext, waitInPage, type OpenedContext } from '../support/chromium';
 import { useTestHost, type TestHostHandle } from '../support/testHost';
 
 const root = path.resolve(__dirname, '../..');
@@ -38,12 +38,9 @@ export function artifactPath(name: string): string {
  * body. Answers what `expression` gives once it equals `expected`, or after 5 s what it gives then.
  */
 export async function focusAfterRender(page: Page, expression: string, expected: string): Promise<unknown> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const value = await page.evaluate<unknown>(expression);
-    if (value === expected || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  // Not there in time: the caller's assertion then names what the page shows instead.
+  await waitInPage(page, `(${expression}) === ${JSON.stringify(expected)}`, 5_000).catch(() => undefined);
+  return page.evaluate<unknown>(expression);
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

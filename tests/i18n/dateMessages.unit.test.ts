@@ -1,7 +1,8 @@
 import { renderMessage } from '../../shared/i18n/messages';
 
-// The formats behind these texts are made once per language and time zone and then reused: a
-// reader of one language or zone never gets a date written for another.
+// The formats behind these texts are made once per set of options, language and time zone and then
+// reused: a reader of one language or zone never gets a date written for another, nor one kind of
+// text the date form of another.
 describe('messages with a date, rendered again and again', () => {
   const challenge = { de: 'Herbstpokal', en: 'Autumn cup' };
   const endsSoon = (language: 'de' | 'en') =>
@@ -30,6 +31,13 @@ describe('messages with a date, rendered again and again', () => {
       expect(recovered('en', 'Europe/Berlin')).toBe(
         'Shot data reached the cloud again after the training evening of Thursday, 19 November 2026 at 18:00.',
       );
+    }
+  });
+
+  it('keeps each kind of text’s own date form in one language and time zone, however they alternate', () => {
+    for (let round = 0; round < 3; round += 1) {
+      expect(endsSoon('de')).toContain('am 30.11.2026, 19:00.');
+      expect(recovered('de', 'Europe/Berlin')).toContain('am Donnerstag, 19. November 2026 um 18:00');
     }
   });
 
