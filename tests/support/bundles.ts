@@ -112,9 +112,9 @@ export function sharedBuild(): Promise<string> {
 
 /**
  * A full build of this very tree with its metafiles, made just before the run by whoever started
- * it (`.ci/run` builds dist/ so and names it in TEST_PREBUILT_DIR): the run reads it instead of
- * building the same again. Unset (a developer's run, whose dist/ may be older than the sources),
- * the run builds its own.
+ * it (`.ci/run` builds dist/ so and names it in TEST_PREBUILT_DIR; globalSetup hands the run a copy
+ * of its own): the run reads it instead of building the same again. Unset (a developer's run,
+ * whose dist/ may be older than the sources), the run builds its own.
  */
 function prebuilt(): string | undefined {
   const dir = process.env['TEST_PREBUILT_DIR'];

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -50,6 +50,14 @@ export default async function globalSetup(): Promise<void> {
   // The production bundles are built once for the run, by the first file that needs them (tests/support/bundles.ts).
   const buildDir = mkdtempSync(path.join(os.tmpdir(), 'test-build-'));
   process.env['TEST_BUILD_DIR'] = buildDir;
+  // A build named by the caller (.ci/run: dist/) is read from a copy of the run's own: `npm start`,
+  // which some files run, builds the sites into dist/ again while other files serve them.
+  const prebuilt = process.env['TEST_PREBUILT_DIR'];
+  if (prebuilt) {
+    const copy = path.join(buildDir, 'prebuilt');
+    cpSync(path.resolve(prebuilt), copy, { recursive: true });
+    process.env['TEST_PREBUILT_DIR'] = copy;
+  }
   // The processes the tests start (npm start, the commands, the bundles) load the same modules
   // again and again: V8's compile cache, shared through this variable, lets all but the first skip
   // compiling them. The folder goes with the build folder.
