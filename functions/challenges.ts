@@ -284,7 +284,14 @@ export const challengeFunctions = [
   // Every few seconds: a drain that found the queue empty logs at debug level only.
   defineTimer(
     declared.challengeProgressDrain,
-    async () => drainTouchedShooters(getSql(), { shooters: getSettings().CHALLENGE_PROGRESS_DRAIN_SHOOTERS, budgetMs: DRAIN_BUDGET_MS }),
+    async () => {
+      const settings = getSettings();
+      return drainTouchedShooters(getSql(), {
+        shooters: settings.CHALLENGE_PROGRESS_DRAIN_SHOOTERS,
+        lanes: settings.CHALLENGE_PROGRESS_DRAIN_LANES,
+        budgetMs: DRAIN_BUDGET_MS,
+      });
+    },
     { idle: (outcome) => outcome?.['shooters'] === 0 },
   ),
   // Past deadlines end first; then members whose attempt ends within 24 hours are reminded.

@@ -16,6 +16,39 @@ export interface LagSample {
   sent: number;
   /** Events the ingest function has finished with (highest sequence number applied + 1, summed). */
   applied: number;
+  /** The progress drain's queue (challenge_progress_touched); absent where it was not read. */
+  drain?: DrainSample;
+}
+
+/** The queue of shooters waiting for the progress drain at one sample. */
+export interface DrainSample {
+  /** Shooters waiting. */
+  queued: number;
+  /** Seconds the longest waiting shooter has waited (0 for an empty queue). */
+  oldestSeconds: number;
+  /** Shooters queued since the statistics began (each new entry once; one already waiting adds none). */
+  queuedTotal: number;
+  /** Shooters the drain has taken off the queue since the statistics began. */
+  drainedTotal: number;
+}
+
+/**
+ * Shooters/s queued and drained over the send window (first and last sample inside it with the
+ * queue read): where the drain is the slower, the queue and the board's wait grow.
+ */
+export function drainRates(
+  samples: readonly LagSample[],
+  windowSeconds: number,
+): { queuedPerSecond: number; drainedPerSecond: number } | null {
+  const read = samples.filter((sample) => sample.drain !== undefined && sample.atSeconds <= windowSeconds + 0.5);
+  const first = read[0];
+  const last = read[read.length - 1];
+  if (!first?.drain || !last?.drain || last.atSeconds <= first.atSeconds) return null;
+  const seconds = last.atSeconds - first.atSeconds;
+  return {
+    queuedPerSecond: (last.drain.queuedTotal - first.drain.queuedTotal) / seconds,
+    drainedPerSecond: (last.drain.drainedTotal - first.drain.drainedTotal) / seconds,
+  };
 }
 
 export interface Comparison {
@@ -81,6 +114,12 @@ export function formatReport(figures: ScaleFigures): string {
   const inboxRatio = figures.inbox.subjectMs / figures.inbox.baselineMs;
   const maxLag = Math.max(0, ...figures.samples.map((sample) => sample.sent - sample.applied));
   const lagLine = figures.samples.map((sample) => `${n(sample.atSeconds)} s: ${n(sample.sent - sample.applied)}`).join(', ');
+  const drain = drainRates(figures.samples, figures.seconds);
+  const queueLine = figures.samples
+    .filter((sample) => sample.drain !== undefined)
+    .map((sample) => `${n(sample.atSeconds)} s: ${n(sample.drain?.queued ?? 0)} (${n(sample.drain?.oldestSeconds ?? 0, 1)} s)`)
+    .join(', ');
+  const oldest = Math.max(0, ...figures.samples.map((sample) => sample.drain?.oldestSeconds ?? 0));
   const { preload, retention, bytesPerMillion: bytes } = figures;
   const lines = [
     `Command: \`${figures.command}\` — ${figures.date}; ${figures.machine}.`,
@@ -99,6 +138,12 @@ export function formatReport(figures: ScaleFigures): string {
     `| apply lag, most events behind | ${n(maxLag)} | — |`,
     `| caught up after the window | ${figures.drainedAfterSeconds === null ? 'not within the drain time' : `${n(figures.drainedAfterSeconds)} s`} | — |`,
     `| send-to-board p95 / p99 (${figures.latenciesMs.length} probes, ${figures.probesUnseen} never seen) | ${n(p95)} / ${n(p99)} ms | p95 ≤ 5,000 ms: ${met(p95 <= 5000 && figures.probesUnseen === 0)} |`,
+    ...(drain
+      ? [
+          `| progress drain: shooters/s queued / drained over the window | ${n(drain.queuedPerSecond)} / ${n(drain.drainedPerSecond)} | drained ≥ queued: ${met(drain.drainedPerSecond >= drain.queuedPerSecond * 0.98)} |`,
+          `| progress drain: longest wait of a queued shooter | ${n(oldest, 1)} s | — |`,
+        ]
+      : []),
     `| freshness check over ${n(figures.catalogClubs)} clubs (median of ${figures.freshnessMs.length}) | ${n(freshness)} ms | ≤ 1,000 ms: ${met(freshness <= 1000)} |`,
     `| leaderboard first page vs bare query | ${leaderboardRatio.toFixed(2)}× (${figures.leaderboard.subjectMs.toFixed(2)} / ${figures.leaderboard.baselineMs.toFixed(2)} ms) | ≤ 1.3×: ${met(leaderboardRatio <= 1.3)} |`,
     `| inbox first page vs bare query | ${inboxRatio.toFixed(2)}× (${figures.inbox.subjectMs.toFixed(2)} / ${figures.inbox.baselineMs.toFixed(2)} ms) | ≤ 1.3×: ${met(inboxRatio <= 1.3)} |`,
@@ -107,6 +152,7 @@ export function formatReport(figures: ScaleFigures): string {
     `| database bytes per million hits | ${n(bytes.totalMiB)} MiB (heap ${n(bytes.heapMiB)}, indexes ${n(bytes.indexMiB)}; ${n(bytes.bytesPerHit)} bytes per hit) | — |`,
     '',
     `Apply lag (events behind) every 5 s: ${lagLine}.`,
+    ...(queueLine ? ['', `Progress drain queue (shooters waiting, the longest wait) every 5 s: ${queueLine}.`] : []),
     '',
     'Where the database was busy during the live run (share of active-statement samples):',
     '',

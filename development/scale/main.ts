@@ -17,6 +17,7 @@ import { probeUntil } from './probes';
 import { bytesPerMillion, freshnessTimes, inboxFirstPage, leaderboardFirstPage } from './quietFigures';
 import { measureRetentionDrop, type RetentionFigure } from './retentionDrop';
 import { sampleActivity } from './dbActivity';
+import { drainQueue } from './drainQueue';
 
 /**
  * `npm run scale [-- --hits N --rate R --seconds S --partitions P --reuse --only preload|quiet|live --drop]`: the federation
@@ -66,7 +67,8 @@ async function main(): Promise<void> {
       const freshnessMs = await freshnessTimes(sql);
       log(`freshness check: median ${[...freshnessMs].sort((a, b) => a - b)[freshnessMs.length >> 1]?.toFixed(0)} ms`);
       const leaderboard = await leaderboardFirstPage(sql, preloaded.globalChallengeId);
-      const inbox = await inboxFirstPage(sql, preloaded.inboxUserId);
+      const unprepared = postgres(preloaded.url, { max: 1, prepare: false, onnotice: () => undefined });
+      const inbox = await inboxFirstPage(sql, unprepared, preloaded.inboxUserId).finally(() => unprepared.end());
       log(
         `first pages: leaderboard ${(leaderboard.subjectMs / leaderboard.baselineMs).toFixed(2)}× (${leaderboard.subjectMs.toFixed(2)} / ${leaderboard.baselineMs.toFixed(2)} ms), ` +
           `inbox ${(inbox.subjectMs / inbox.baselineMs).toFixed(2)}× (${inbox.subjectMs.toFixed(2)} / ${inbox.baselineMs.toFixed(2)} ms)`,
@@ -137,13 +139,19 @@ async function main(): Promise<void> {
       const progress = await service.ask<{ applied: Record<string, number> }>('progress', 'progress');
       const sent = properties.reduce((sum, p) => sum + (p.isEmpty ? 0 : p.lastEnqueuedSequenceNumber + 1), 0);
       const applied = partitionIds.reduce((sum, id) => sum + (progress.applied[id] ?? -1) + 1, 0);
-      const at = { atSeconds: (performance.now() - started) / 1000, sent, applied };
+      const drain = await drainQueue(probeSql);
+      const at = { atSeconds: (performance.now() - started) / 1000, sent, applied, drain };
       samples.push(at);
       log(
-        `${at.atSeconds.toFixed(0)} s: sent ${sent.toLocaleString('en')}, applied ${applied.toLocaleString('en')}, behind ${(sent - applied).toLocaleString('en')}`,
+        `${at.atSeconds.toFixed(0)} s: sent ${sent.toLocaleString('en')}, applied ${applied.toLocaleString('en')}, behind ${(sent - applied).toLocaleString('en')}; ` +
+          `drain queue ${drain.queued.toLocaleString('en')} shooters, longest waiting ${drain.oldestSeconds.toFixed(1)} s`,
       );
       return at;
     };
+    // A queue an earlier run left behind would put every probe behind its backlog: the live run
+    // starts from an empty queue (what those shooters' boards miss, the next sweep evaluates).
+    const leftOver = await sql`delete from challenge_progress_touched`;
+    if (leftOver.count > 0) log(`emptied the progress queue: ${leftOver.count.toLocaleString('en')} shooters left by an earlier run`);
     log(`sending ${options.rate} events/s for ${options.seconds} s over ${options.partitions} partitions; service at ${service.ready}`);
     await sample();
     const done = sender.ask<{ sent: number; seconds: number }>('go', 'done');

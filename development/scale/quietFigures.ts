@@ -52,11 +52,18 @@ export async function leaderboardFirstPage(sql: Sql, challengeId: string): Promi
   );
 }
 
-export async function inboxFirstPage(sql: Sql, userId: string): Promise<Comparison> {
+/**
+ * The inbox's first page against the bare page query. The baseline runs on `unprepared`, a
+ * connection that prepares nothing (postgres.js `prepare: false`): the page's own statements are
+ * planned with their values on every call (a custom plan), while the bare query, prepared, falls to
+ * a generic plan at this size that reads and sorts the member's whole inbox, a baseline no page
+ * could be held against.
+ */
+export async function inboxFirstPage(sql: Sql, unprepared: Sql, userId: string): Promise<Comparison> {
   return asFigure(
     await compare({
       title: 'inbox first page',
-      baseline: { name: 'bare page query', run: () => bareInboxPage(sql, userId) },
+      baseline: { name: 'bare page query, planned each call', run: () => bareInboxPage(unprepared, userId) },
       subject: { name: 'listInbox', run: () => listInbox(sql, userId, { limit: 50, unreadOnly: false }) },
       iterations: PAGE_ITERATIONS,
       warmup: PAGE_WARMUP,

@@ -43,11 +43,19 @@ export interface DrainLimits {
   shooters: number;
   /** No round starts after this many milliseconds of the invocation; a started round finishes. */
   budgetMs: number;
+  /**
+   * Rounds under way at once, each on a connection of its own (1 when absent). A round spends most
+   * of its time waiting for the database, so a second lane uses what the first leaves idle; the
+   * claim's `skip locked` hands each lane other shooters, and the store locks its rows in id order,
+   * so lanes that share a participation wait for each other instead of deadlocking.
+   */
+  lanes?: number;
 }
 
 /**
  * Drains the queue round after round while a round comes back full, until the budget is spent,
- * each round measured at its own start (a later round sees later shots).
+ * each round measured at its own start (a later round sees later shots), in `limits.lanes` lanes
+ * at once.
  */
 export async function drainTouchedShooters(
   sql: Sql,
@@ -57,13 +65,16 @@ export async function drainTouchedShooters(
   const total = { rounds: 0, shooters: 0, evaluated: 0, completed: 0 };
   if (limits.shooters === 0) return total;
   const started = clock().getTime();
-  for (;;) {
-    const now = clock();
-    const round = await evaluateTouchedShooters(sql, limits.shooters, now);
-    total.rounds += 1;
-    total.shooters += round.shooters;
-    total.evaluated += round.evaluated;
-    total.completed += round.completed;
-    if (round.shooters < limits.shooters || clock().getTime() - started >= limits.budgetMs) return total;
-  }
+  const lane = async () => {
+    for (;;) {
+      const round = await evaluateTouchedShooters(sql, limits.shooters, clock());
+      total.rounds += 1;
+      total.shooters += round.shooters;
+      total.evaluated += round.evaluated;
+      total.completed += round.completed;
+      if (round.shooters < limits.shooters || clock().getTime() - started >= limits.budgetMs) return;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, limits.lanes ?? 1) }, lane));
+  return total;
 }

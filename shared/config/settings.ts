@@ -205,6 +205,8 @@ export const SettingsSchema = v.object({
   CHALLENGE_PROGRESS_DRAIN_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '*/2 * * * * *'),
   /** Shooters the drain claims per round (the rest wait for its next round or invocation, or the sweep); 0 turns the drain off. */
   CHALLENGE_PROGRESS_DRAIN_SHOOTERS: integer(200, 0, 10_000),
+  /** Drain rounds under way at once, each on a connection of the user pool (docs/challenges.md, "Progress"). */
+  CHALLENGE_PROGRESS_DRAIN_LANES: integer(2, 1, 8),
   /** NCRONTAB schedule of the timer that ends expired participations (%CHALLENGE_EXPIRY_SCHEDULE%). */
   CHALLENGE_EXPIRY_SCHEDULE: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty')), '0 5 * * * *'),
   /**

@@ -204,6 +204,29 @@ describe('the progress drain', () => {
     expect(await queued(other.clubNumber, there)).toBe(false);
   });
 
+  it('drains in lanes at once: each queued shooter taken by one lane and evaluated once, the queue empty after one call', async () => {
+    const club = await createClub();
+    const challenge = await makeChallenge({ rules: { goal: { metric: 'shots', target: 100 } } });
+    const members = [];
+    for (let index = 0; index < 6; index += 1) {
+      const [user] = await newMembers(club, 'lane');
+      const shooter = await linkShooter(club, user);
+      await insertHits(club.clubNumber, shooter, hitsOn(earlier(hour), index + 1, 9));
+      const participation = await joinChallenge(getSql(), user, challenge.id, { clubId: club.clubId }, earlier(2 * hour));
+      members.push({ shooter, participation, shots: index + 1 });
+    }
+    await queue(members.map(({ shooter }) => ({ clubNumber: club.clubNumber, shooterId: shooter })));
+
+    // One shooter a round in three lanes: six full rounds, and each lane ends on a round that finds the queue empty.
+    const outcome = await drainTouchedShooters(getSql(), { shooters: 1, lanes: 3, budgetMs: 60_000 });
+
+    expect(outcome).toEqual({ rounds: 9, shooters: 6, evaluated: 6, completed: 0 });
+    for (const { shooter, participation, shots } of members) {
+      expect(await rowOf(participation.id)).toEqual({ status: 'active', score: shots, shots });
+      expect(await queued(club.clubNumber, shooter)).toBe(false);
+    }
+  });
+
   it('puts the shooters of a failed round back on the queue, and a later drain evaluates them', async () => {
     const club = await createClub();
     const [user] = await newMembers(club, 'member');

@@ -1,5 +1,5 @@
 import { statementKind } from '../../development/scale/dbActivity';
-import { formatReport, percentile, sustained, appliedRates, type ScaleFigures } from '../../development/scale/figures';
+import { formatReport, percentile, sustained, appliedRates, drainRates, type ScaleFigures } from '../../development/scale/figures';
 import { HIT_COPY_COLUMNS, hitCopyLine, preloadMonths, PRELOAD_MONTHS } from '../../development/scale/hitRows';
 import { liveHit } from '../../development/scale/liveHits';
 import { parseScaleOptions, scaleDatabaseName } from '../../development/scale/options';
@@ -66,16 +66,32 @@ describe('federation run: figures', () => {
     expect(percentile([], 0.5)).toBeNaN();
   });
 
+  const queue = (queued: number, oldestSeconds: number, queuedTotal: number, drainedTotal: number) => ({
+    queued,
+    oldestSeconds,
+    queuedTotal,
+    drainedTotal,
+  });
   const samples = [
-    { atSeconds: 0, sent: 0, applied: 0 },
-    { atSeconds: 5, sent: 10_000, applied: 9_000 },
-    { atSeconds: 10, sent: 20_000, applied: 14_000 },
-    { atSeconds: 15, sent: 20_000, applied: 20_000 },
+    { atSeconds: 0, sent: 0, applied: 0, drain: queue(0, 0, 100, 100) },
+    { atSeconds: 5, sent: 10_000, applied: 9_000, drain: queue(2_000, 3.5, 6_100, 4_100) },
+    { atSeconds: 10, sent: 20_000, applied: 14_000, drain: queue(4_000, 7.25, 12_100, 8_100) },
+    { atSeconds: 15, sent: 20_000, applied: 20_000, drain: queue(0, 0, 12_100, 12_100) },
   ];
 
   it('counts sustained and per-interval rates within the send window only', () => {
     expect(sustained(samples, 10)).toEqual({ sentPerSecond: 2000, appliedPerSecond: 1400 });
     expect(appliedRates(samples, 10)).toEqual([1800, 1000]);
+    expect(drainRates(samples, 10)).toEqual({ queuedPerSecond: 1200, drainedPerSecond: 800 });
+  });
+
+  it('has no drain rates where the queue was never read', () => {
+    expect(
+      drainRates(
+        samples.map(({ drain: _drain, ...rest }) => rest),
+        10,
+      ),
+    ).toBeNull();
   });
 
   it('marks each target met or missed in the markdown block', () => {
@@ -108,6 +124,9 @@ describe('federation run: figures', () => {
       '≤ 1,000 ms: met',
       '1.20× (1.20 / 1.00 ms) | ≤ 1.3×: met',
       '1.50× (1.50 / 1.00 ms) | ≤ 1.3×: **missed**',
+      '| progress drain: shooters/s queued / drained over the window | 1,200 / 800 | drained ≥ queued: **missed** |',
+      '| progress drain: longest wait of a queued shooter | 7.3 s | — |',
+      'Progress drain queue (shooters waiting, the longest wait) every 5 s: 0 s: 0 (0.0 s), 5 s: 2,000 (3.5 s), 10 s: 4,000 (7.3 s), 15 s: 0 (0.0 s).',
       '0 s: 0, 5 s: 1,000, 10 s: 6,000, 15 s: 0',
       '- 25 % `commit` (IO:WALSync)',
     ];
