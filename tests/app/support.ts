@@ -11,7 +11,7 @@ import { meFunctions } from '../../functions/me';
 import { notificationFunctions } from '../../functions/notifications';
 import { httpGroup, type FunctionDefinition } from '../../shared/host/definition';
 import { sharedSite } from '../support/bundles';
-import { openContext, waitInPage, type OpenedContext } from '../support/chromium';
+import { openContext, waitInPage, type BrowserChoice, type OpenedContext } from '../support/chromium';
 import { useTestHost, type TestHostHandle } from '../support/testHost';
 
 const root = path.resolve(__dirname, '../..');
@@ -67,14 +67,14 @@ export interface AppRig {
  * host with the API functions, and browser contexts of its own in the run's Chromium, UTC.
  * Registers its beforeAll/afterAll like useTestHost.
  */
-export function useAppRig(extra: readonly FunctionDefinition[] = []): AppRig {
+export function useAppRig(extra: readonly FunctionDefinition[] = [], where: BrowserChoice = {}): AppRig {
   let built: string | undefined;
   const dir = () => {
     if (!built) throw new Error('the member app is served before its build is ready');
     return built;
   };
   const host = useTestHost([...APP_API, ...extra, memberAppFunction(dir), httpGroup('notFound', '', [])]);
-  const browsers = openBrowsers();
+  const browsers = openBrowsers(where);
   beforeAll(async () => {
     built = await sharedSite('app');
   }, 60_000);
@@ -97,13 +97,13 @@ export interface Browsers {
 }
 
 /** Browser profiles (contexts) in the run's Chromium, UTC, opened on first use; `close` ends them. */
-export function openBrowsers(): Browsers {
+export function openBrowsers(where: BrowserChoice = {}): Browsers {
   const profiles = new Map<string, Promise<OpenedContext>>();
   return {
     async newPage(profile, options = {}) {
       let opened = profiles.get(profile);
       if (!opened) {
-        opened = openContext({ locale: options.locale ?? 'en-GB' });
+        opened = openContext({ locale: options.locale ?? 'en-GB' }, where);
         profiles.set(profile, opened);
       }
       const page = await (await opened).context.newPage();

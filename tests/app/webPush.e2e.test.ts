@@ -26,7 +26,8 @@ const REGISTRATIONS = '/api/user/push-registrations';
  */
 describe('member app: Web Push on this device', () => {
   const pushWorld = usePushWorldSettings();
-  const rig = useAppRig();
+  // The full browser: the headless shell the run's other files use offers the page no push subscription.
+  const rig = useAppRig([], { fullBrowser: true });
   const member = `push-member-${randomUUID()}`;
   let page: Page;
 

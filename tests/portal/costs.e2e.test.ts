@@ -250,7 +250,10 @@ describe('portal: cost dashboard in a browser', () => {
     const alert = page.getByRole('alert').filter({ hasText: problem.detail });
     await alert.waitFor();
     expect(await alert.innerText()).toContain('code secret_expired');
-    // One message for the three refused calls, and the page still offers the rest of the portal.
+    // One message for the three refused calls (their answers come in one after another, and the
+    // page draws the message again for each), and the page still offers the rest of the portal.
+    await waitInPage(page, "document.querySelectorAll('[role=alert]').length === 1");
+    await page.waitForTimeout(300);
     expect(await page.getByRole('alert').count()).toBe(1);
     await screenshot(page, 'costs-provider-error');
     // The operator finds the failure in the log under its code, without the client secret.

@@ -1,8 +1,15 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
-/** Debian's Chromium (installed by development/ensure-chromium.sh when missing), driven by playwright-core. */
-export const CHROMIUM = '/usr/bin/chromium';
+/**
+ * Debian's Chromium (installed by development/ensure-chromium.sh when missing), driven by
+ * playwright-core: its headless shell where installed (the package chromium-headless-shell, the
+ * same engine and version without the desktop browser's layers, which is what Playwright itself
+ * runs headless), else the full browser in its headless mode.
+ */
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+const FULL_BROWSER = '/usr/bin/chromium';
+export const CHROMIUM = existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : FULL_BROWSER;
 
 /** Where globalSetup's browser listens; the workers inherit it. */
 const ENDPOINT_VARIABLE = 'TEST_CHROMIUM_ENDPOINT';
@@ -48,14 +55,27 @@ export interface OpenedContext {
   close(): Promise<void>;
 }
 
+export interface BrowserChoice {
+  /**
+   * The full browser, started for the caller alone, where the run's is the headless shell: what
+   * only the desktop browser has (a service worker's push subscription and notifications).
+   */
+  fullBrowser?: boolean;
+}
+
 /**
  * A browser context of the caller's own (its own cookies and storage, like a fresh profile),
  * English, UTC and reduced motion unless `options` says otherwise: in the run's browser, or in a browser started
  * here when there is none (a file run outside the integration project).
  */
-export async function openContext(options: BrowserContextOptions = {}): Promise<OpenedContext> {
+export async function openContext(options: BrowserContextOptions = {}, where: BrowserChoice = {}): Promise<OpenedContext> {
   const endpoint = process.env[ENDPOINT_VARIABLE];
-  const browser: Browser = endpoint ? await chromium.connect(endpoint) : await chromium.launch(LAUNCH);
+  const browser: Browser =
+    where.fullBrowser && CHROMIUM !== FULL_BROWSER
+      ? await chromium.launch({ ...LAUNCH, executablePath: FULL_BROWSER })
+      : endpoint
+        ? await chromium.connect(endpoint)
+        : await chromium.launch(LAUNCH);
   const context = await browser.newContext({
     locale: 'en-GB',
     timezoneId: 'UTC',
