@@ -21,6 +21,7 @@ import { DEMO_CLUB, seedDemo } from './demo/seed';
 import { secretValues, startTelemetry, stopTelemetry } from '../shared/telemetry/startup';
 import { leaveSignalsToCommand } from './local/embeddedPostgres';
 import { assertPinnedNode } from './local/nodeRuntime';
+import { buildThenSwap } from './local/siteSwap';
 
 /**
  * `npm start`: settings from local.settings(.sample).json, PostgreSQL (DATABASE_URL or embedded),
@@ -70,10 +71,10 @@ async function main(): Promise<void> {
     if (eventHubs) process.env['INGEST_EVENTHUB_CONNECTION'] = eventHubs.connectionString;
     // The admin portal's files, fresh from portal/src (the app serves dist/portal; docs/portal.md).
     const { buildPortal } = await import('../portal/build.mjs');
-    await buildPortal({ outdir: path.join(repoRoot, 'dist', 'portal') });
+    await buildThenSwap(path.join(repoRoot, 'dist', 'portal'), (outdir) => buildPortal({ outdir }));
     // The member app's files, likewise (the app serves dist/app; docs/member-app.md).
     const { buildMemberApp } = await import('../app/build.mjs');
-    await buildMemberApp({ outdir: path.join(repoRoot, 'dist', 'app') });
+    await buildThenSwap(path.join(repoRoot, 'dist', 'app'), (outdir) => buildMemberApp({ outdir }));
     const port = settings.PORT;
     host = await startDevHost(functionDefinitions, {
       port,

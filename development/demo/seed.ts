@@ -2,6 +2,7 @@ import { joinChallenge, putSharingPreferences } from '../../shared/challenges/pa
 import { evaluateParticipation } from '../../shared/challenges/progress';
 import { seedChallenges } from '../../shared/challenges/seed';
 import type { Sql } from '../../shared/db/client';
+import { ConflictError } from '../../shared/errors/domainErrors';
 import type { IncomingMessage } from '../../shared/ingest/contract';
 import { applyIngestBatch } from '../../shared/ingest/apply';
 import { admissionThresholds } from '../../shared/ingest/eventRunner';
@@ -127,5 +128,14 @@ async function joinOnce(sql: Sql, userId: string, presetKey: string, joinedAt: D
   const [existing]: [{ id: string }?] = await sql`
     select id from challenge_participation where challenge_id = ${challenge.id} and user_id = ${userId}`;
   if (existing) return existing.id;
-  return (await joinChallenge(sql, userId, challenge.id, { clubId: DEMO_CLUB.id }, joinedAt)).id;
+  try {
+    return (await joinChallenge(sql, userId, challenge.id, { clubId: DEMO_CLUB.id }, joinedAt)).id;
+  } catch (error) {
+    // A second `npm start` on the same database, seeding at the same moment, joined in between.
+    if (!(error instanceof ConflictError)) throw error;
+    const [joined]: [{ id: string }?] = await sql`
+      select id from challenge_participation where challenge_id = ${challenge.id} and user_id = ${userId}`;
+    if (!joined) throw error;
+    return joined.id;
+  }
 }
