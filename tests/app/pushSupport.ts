@@ -168,3 +168,15 @@ export async function recordShown(context: BrowserContext, scriptUrl: string): P
     },
   };
 }
+
+/** The worker's recorded calls (`recordShown`) up to the first titled `title`, read until it comes (15 s). */
+export async function recordedUntil(shown: { calls(): Promise<ShownNotification[]> }, title: string): Promise<ShownNotification[]> {
+  const calls: ShownNotification[] = [];
+  const deadline = Date.now() + 15_000;
+  while (!calls.some((call) => call.title === title)) {
+    if (Date.now() > deadline) throw new Error(`the service worker showed no "${title}" within 15 s; it showed: ${JSON.stringify(calls)}`);
+    calls.push(...(await shown.calls()));
+    if (!calls.some((call) => call.title === title)) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return calls;
+}
