@@ -25,16 +25,40 @@ export async function whileDatabaseRefuses<T>(sql: Sql, failure: InjectedFailure
          raise exception 'injected refusal of %', new.source_record_id using errcode = '${errcode}';
        end if;`
     : `if new.source_club_id = '${club}' then raise exception 'injected' using errcode = '${errcode}'; end if;`;
-  await sql.unsafe(`
-    create function ${fn}() returns trigger language plpgsql as $$
+  await yieldingDdl(
+    sql,
+    `create function ${fn}() returns trigger language plpgsql as $$
     begin
       ${raise}
       return new;
     end $$;
-    create trigger ${fn} before insert${updates ? ' or update' : ''} on ${table} for each row execute function ${fn}();`);
+    create trigger ${fn} before insert${updates ? ' or update' : ''} on ${table} for each row execute function ${fn}();`,
+  );
   try {
     return await run();
   } finally {
-    await sql.unsafe(`drop trigger ${fn} on ${table}; drop function ${fn}();`);
+    await yieldingDdl(sql, `drop trigger ${fn} on ${table}; drop function ${fn}();`);
+  }
+}
+
+/**
+ * DDL on a table the run's other files read and write at the same time, in one transaction that
+ * gives up a lock it cannot have within 200 ms and tries again. A trigger on the partitioned
+ * `club_data_hit` locks each partition in turn; without the bound, a reader in another file that
+ * had locked some partitions before it could wait for the rest in a cycle, and the database's
+ * deadlock check (after 1 s) would fail that reader's transaction instead of this one.
+ */
+async function yieldingDdl(sql: Sql, statements: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await sql.begin(async (tx) => {
+        await tx`select set_config('lock_timeout', '200ms', true)`;
+        await tx.unsafe(statements);
+      });
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55P03' || attempt >= 100) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * Math.min(attempt, 10)));
+    }
   }
 }
