@@ -75,6 +75,10 @@ export async function drainTouchedShooters(
       if (round.shooters < limits.shooters || clock().getTime() - started >= limits.budgetMs) return;
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, limits.lanes ?? 1) }, lane));
+  // Every lane ends before the invocation does, even when one fails: a failed invocation must not
+  // leave rounds running behind the next one.
+  const lanes = await Promise.allSettled(Array.from({ length: Math.max(1, limits.lanes ?? 1) }, lane));
+  const failed = lanes.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
   return total;
 }
